@@ -1,0 +1,116 @@
+package org.onlinekernels.optimizer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.Box;
+
+/**
+ * Per-coordinate AdaGrad (Streeter and McMahan 2010, Algorithm 1; diagonal AdaGrad) with
+ * optional box projection. State: {@code w}, {@code Q} (and the box as {@code lo}, {@code hi}
+ * buffers when it differs per coordinate).
+ */
+public final class AdaGradOptimizer extends AbstractOptimizer implements GradientOptimizer {
+  private final AdaGradParams p;
+  private final AdaGradKernel kernel;
+  private final LinearAlgebraKernel linalg;
+  private final MemorySegment w;
+  private final MemorySegment q;
+  private final MemorySegment lo;
+  private final MemorySegment hi;
+  private final boolean boxed;
+
+  /** An optimizer with its own confined arena and the default kernels. */
+  public AdaGradOptimizer(int d, ElementType type, AdaGradParams params) {
+    this(d, type, params, null, null);
+  }
+
+  /**
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public AdaGradOptimizer(int d, ElementType type, AdaGradParams params, Arena arena, KernelProvider kernels) {
+    super("adagrad", d, type, arena, kernels);
+    if (params == null) throw new IllegalArgumentException("params must not be null");
+    params.box().checkDimension(d);
+    this.p = params;
+    this.kernel = this.kernels.adaGrad(type);
+    this.linalg = this.kernels.linearAlgebra(type);
+    this.boxed = params.box().isPerCoordinate();
+    this.w = allocate("w");
+    this.q = allocate("Q");
+    this.lo = boxed ? allocate("lo") : null;
+    this.hi = boxed ? allocate("hi") : null;
+    resetImpl();
+  }
+
+  /** The parameters. */
+  public AdaGradParams params() {
+    return p;
+  }
+
+  @Override
+  protected void resetImpl() {
+    Box b = p.box();
+    fill(q, p.q0());
+    for (int i = 0; i < d; i++) {
+      set(w, i, b.clamp(i, 0.0));
+      if (boxed) {
+        set(lo, i, b.lo(i));
+        set(hi, i, b.hi(i));
+      }
+    }
+  }
+
+  @Override
+  protected double predictDense(MemorySegment x) {
+    return linalg.dot(w, x, d);
+  }
+
+  @Override
+  protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    return linalg.dotSparse(w, d, idx, val, nnz);
+  }
+
+  @Override
+  protected void updateDense(MemorySegment x, double g) {
+    if (boxed) {
+      kernel.updateDenseBoxed(w, q, lo, hi, x, d, g, p.rate(), p.rateFromWidth(), p.delta());
+    } else {
+      kernel.updateDense(w, q, x, d, g, p.eta(0), p.delta(), p.box().lo(0), p.box().hi(0));
+    }
+  }
+
+  @Override
+  protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (boxed) {
+      kernel.updateSparseBoxed(w, q, lo, hi, d, idx, val, nnz, g, p.rate(), p.rateFromWidth(), p.delta());
+    } else {
+      kernel.updateSparse(w, q, d, idx, val, nnz, g, p.eta(0), p.delta(), p.box().lo(0), p.box().hi(0));
+    }
+  }
+
+  @Override
+  public void step(MemorySegment gradient) {
+    checkOpen();
+    KernelChecks.input("gradient", gradient, d, type);
+    updateDense(gradient, 1.0);
+  }
+
+  @Override
+  public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
+    checkOpen();
+    KernelChecks.sparse(indices, values, nnz, d, type);
+    updateSparse(indices, values, nnz, 1.0);
+  }
+
+  @Override
+  protected void readWeightsImpl(MemorySegment into) {
+    MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
+  }
+}

@@ -90,6 +90,9 @@ public abstract class KernelProvider {
   /** The AdaGrad family (per-coordinate rate) kernel. */
   public abstract AdaGradKernel adaGrad(ElementType type);
 
+  /** The DFEG update kernel. */
+  public abstract DfegKernel dfeg(ElementType type);
+
   @Override
   public String toString() {
     return name();

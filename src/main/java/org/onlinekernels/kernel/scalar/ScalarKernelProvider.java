@@ -1,6 +1,7 @@
 package org.onlinekernels.kernel.scalar;
 
 import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.kernel.DfegKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
@@ -25,5 +26,10 @@ public final class ScalarKernelProvider extends KernelProvider {
   @Override
   public AdaGradKernel adaGrad(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaGradScalarKernel.INSTANCE : DoubleAdaGradScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public DfegKernel dfeg(ElementType type) {
+    return type == ElementType.FLOAT ? FloatDfegScalarKernel.INSTANCE : DoubleDfegScalarKernel.INSTANCE;
   }
 }

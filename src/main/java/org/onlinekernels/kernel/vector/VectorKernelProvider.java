@@ -1,6 +1,7 @@
 package org.onlinekernels.kernel.vector;
 
 import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.kernel.DfegKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
@@ -25,5 +26,10 @@ public final class VectorKernelProvider extends KernelProvider {
   @Override
   public AdaGradKernel adaGrad(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaGradVectorKernel.INSTANCE : DoubleAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public DfegKernel dfeg(ElementType type) {
+    return type == ElementType.FLOAT ? FloatDfegVectorKernel.INSTANCE : DoubleDfegVectorKernel.INSTANCE;
   }
 }

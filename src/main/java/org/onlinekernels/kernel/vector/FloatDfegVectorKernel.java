@@ -1,0 +1,102 @@
+package org.onlinekernels.kernel.vector;
+
+import static org.onlinekernels.kernel.vector.VectorConstants.FLOAT_SPECIES;
+import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.onlinekernels.kernel.DfegKernel;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.scalar.FloatDfegScalarKernel;
+
+/**
+ * Vector float DFEG: the dense step and the fresh squared norm in one pass (two accumulators,
+ * so the norm costs no extra memory traffic). Source of the generated {@code Double} twin.
+ */
+public final class FloatDfegVectorKernel extends DfegKernel {
+  /** The one instance. */
+  public static final FloatDfegVectorKernel INSTANCE = new FloatDfegVectorKernel();
+
+  private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int L = S.length();
+  private static final long VB = (long) L * Float.BYTES;
+  private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private FloatDfegVectorKernel() {
+    super(ElementType.FLOAT);
+  }
+
+  private static FloatVector load(MemorySegment m, long byteOffset) {
+    return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
+  }
+
+  @Override
+  protected double updateDenseImpl(MemorySegment theta, MemorySegment x, int n, double g) {
+    float gf = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gf);
+    FloatVector acc0 = FloatVector.zero(S), acc1 = acc0;
+    int i = 0;
+    int bound2 = n - n % (2 * L);
+    for (; i < bound2; i += 2 * L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
+      FloatVector b = load(theta, o + VB).sub(vg.mul(load(x, o + VB)));
+      a.intoMemorySegment(theta, o, ORDER);
+      b.intoMemorySegment(theta, o + VB, ORDER);
+      acc0 = a.fma(a, acc0);
+      acc1 = b.fma(b, acc1);
+    }
+    int bound1 = S.loopBound(n);
+    for (; i < bound1; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
+      a.intoMemorySegment(theta, o, ORDER);
+      acc0 = a.fma(a, acc0);
+    }
+    return acc0.add(acc1).reduceLanes(VectorOperators.ADD)
+        + FloatDfegScalarKernel.denseRange(theta, x, bound1, n, gf);
+  }
+
+  @Override
+  protected double updateSparseImpl(MemorySegment theta, MemorySegment idx, MemorySegment val, int nnz, double g) {
+    float gf = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gf);
+    FloatLaneScratch s = FloatLaneScratch.get();
+    float[] ts = s.lanes[0];
+    int[] ix = s.idx;
+    FloatVector delta = FloatVector.zero(S);
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        ts[k] = theta.getAtIndex(E, i);
+      }
+      FloatVector old = FloatVector.fromArray(S, ts, 0);
+      FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
+      old.sub(gx).intoArray(ts, 0);
+      delta = delta.add(gx.mul(gx.sub(old.add(old))));
+      for (int k = 0; k < L; k++) {
+        theta.setAtIndex(E, ix[k], ts[k]);
+      }
+    }
+    return delta.reduceLanes(VectorOperators.ADD)
+        + FloatDfegScalarKernel.sparseRange(theta, idx, val, bound, nnz, gf);
+  }
+
+  @Override
+  protected void scaleIntoImpl(MemorySegment theta, double c, MemorySegment out, int n) {
+    float cf = (float) c;
+    FloatVector vc = FloatVector.broadcast(S, cf);
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      vc.mul(load(theta, o)).intoMemorySegment(out, o, ORDER);
+    }
+    FloatDfegScalarKernel.scaleRange(theta, cf, out, bound, n);
+  }
+}

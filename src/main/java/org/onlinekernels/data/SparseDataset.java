@@ -242,6 +242,9 @@ public final class SparseDataset {
       if (built) {
         throw new IllegalStateException("this builder has already built its data set");
       }
+      if (idx == null || val == null) {
+        throw new IllegalArgumentException("row " + rows + ": indices and values must not be null");
+      }
       if (count < 0 || count > idx.length || count > val.length) {
         throw new IllegalArgumentException("row " + rows + ": count " + count
             + " exceeds the arrays (" + idx.length + " indices, " + val.length + " values)");
@@ -295,6 +298,10 @@ public final class SparseDataset {
       return this;
     }
 
+    private static String formatLabel(double y) {
+      return y == Math.rint(y) && Math.abs(y) < 1e15 ? Long.toString((long) y) : Double.toString(y);
+    }
+
     private static int grow(int current, int needed) {
       long cap = Math.max((long) needed, current + (current >> 1) + 16L);
       return (int) Math.min(cap, Integer.MAX_VALUE - 8);
@@ -326,9 +333,9 @@ public final class SparseDataset {
           double y = labels[r];
           if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE - 1) {
             String why = y == -1.0
-                ? "label -1 with class number " + labels[firstNonBinary] + " at row " + firstNonBinary
+                ? "label -1 with class number " + formatLabel(labels[firstNonBinary]) + " at row " + firstNonBinary
                     + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
-                : "label " + y + " is neither +1/-1 nor a class number 0..K-1";
+                : "label " + formatLabel(y) + " is neither +1/-1 nor a class number 0..K-1";
             throw new IllegalArgumentException("row " + r + ": " + why);
           }
           max = Math.max(max, y);

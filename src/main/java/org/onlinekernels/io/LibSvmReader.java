@@ -1,0 +1,394 @@
+package org.onlinekernels.io;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+import org.onlinekernels.data.SparseDataset;
+
+/**
+ * Reads LIBSVM / svmlight text files into a {@link SparseDataset}.
+ *
+ * <p>Format, one example per line: {@code label index:value index:value ...}.
+ * <ul>
+ *   <li>Indices are 1-based integers, strictly increasing within a line; they are stored 0-based.
+ *   <li>Labels are {@code +1}/{@code -1} (any spelling that parses to exactly 1 or -1, e.g.
+ *       {@code 1}, {@code +1.0}) or class numbers {@code 0..K-1}. A file whose labels all lie in
+ *       {@code {-1, +1}} is binary; a file whose labels are all non-negative integers is
+ *       multiclass with {@code K = max + 1}. Other labels (fractions, negatives other than -1)
+ *       and a mix of {@code -1} with class numbers 0 or &ge; 2 are errors naming the line.
+ *       Hence a file labelled only with {@code 1}, or {@code 1} and {@code -1}, is binary, and a
+ *       file labelled {@code 0} and {@code 1} is multiclass with two classes.
+ *   <li>Numbers: an optional sign, digits with an optional decimal point, an optional exponent
+ *       ({@code 1e-05}); they must be finite. Java-only spellings that {@link Double#parseDouble}
+ *       would accept ({@code NaN}, {@code Infinity}, {@code 1d}, hex) are rejected so that a file
+ *       means the same to every reader.
+ *   <li>A line may hold only a label (an example with no features). Explicit zero values are kept.
+ *   <li>{@code #} starts a comment that runs to the end of the line; blank and comment-only lines
+ *       are skipped but still counted in line numbers. Spaces, tabs, trailing white space, CRLF
+ *       line ends and a UTF-8 byte order mark are tolerated.
+ *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name.
+ * </ul>
+ *
+ * <p>Nothing is skipped silently: any other deviation throws {@link LibSvmFormatException}
+ * naming the source, the line and the problem.
+ *
+ * <p>The parser scans bytes by hand (no regular expressions, no per-line strings) because the
+ * larger benchmark files have hundreds of thousands of tokens; integers, the common case for
+ * counts, are converted without going through {@link Double#parseDouble}.
+ */
+public final class LibSvmReader {
+  private static final int MAX_TOKEN_IN_MESSAGE = 40;
+
+  private LibSvmReader() {}
+
+  /**
+   * Reads a file; the dimension is the largest index that occurs.
+   *
+   * @throws LibSvmFormatException if a line is malformed
+   * @throws IOException if the file cannot be read or its gzip data is corrupt
+   */
+  public static SparseDataset read(Path file) throws IOException {
+    return read(file, 0);
+  }
+
+  /**
+   * Reads a file whose dimension is at least {@code minDimension}, e.g. a test file with its
+   * training file's dimension, whose last features may never occur in the test part.
+   *
+   * @throws LibSvmFormatException if a line is malformed
+   * @throws IOException if the file cannot be read or its gzip data is corrupt
+   */
+  public static SparseDataset read(Path file, int minDimension) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(in, file.toString(), minDimension);
+    }
+  }
+
+  /**
+   * Reads a stream (plain or gzip) to its end; the stream is not closed.
+   *
+   * @param sourceName name used in error messages
+   * @throws LibSvmFormatException if a line is malformed
+   * @throws IOException if the stream cannot be read or its gzip data is corrupt
+   */
+  public static SparseDataset read(InputStream in, String sourceName, int minDimension) throws IOException {
+    if (minDimension < 0) {
+      throw new IllegalArgumentException("minimum dimension must be >= 0, got " + minDimension);
+    }
+    PushbackInputStream pin = new PushbackInputStream(in, 2);
+    byte[] magic = new byte[2];
+    int got = 0;
+    while (got < 2) {
+      int r = pin.read(magic, got, 2 - got);
+      if (r < 0) {
+        break;
+      }
+      got += r;
+    }
+    pin.unread(magic, 0, got);
+    boolean gzip = got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
+    try {
+      InputStream src = gzip ? new GZIPInputStream(pin, 1 << 16) : pin;
+      return new Parser(src, sourceName, minDimension).run();
+    } catch (ZipException | EOFException e) {
+      if (!gzip) {
+        throw e;
+      }
+      throw new IOException(sourceName + ": corrupt or truncated gzip data: " + e.getMessage(), e);
+    }
+  }
+
+  /** One pass over one input; holds the buffer and the per-line scratch arrays. */
+  private static final class Parser {
+    private final InputStream in;
+    private final String source;
+    private final SparseDataset.Builder builder;
+    private byte[] buf = new byte[1 << 16];
+    private int pos;
+    private int lim;
+    private boolean eof;
+    private int lineNo;
+    private int[] idx = new int[64];
+    private double[] val = new double[64];
+    private int firstMinusOneLine;
+    private int firstClassLine;
+    private double firstClassLabel;
+    // Scratch for parseNumber's second result, avoiding an allocation per token.
+    private boolean numberSyntaxOk;
+
+    Parser(InputStream in, String source, int minDimension) {
+      this.in = in;
+      this.source = source;
+      this.builder = new SparseDataset.Builder().minDimension(minDimension);
+    }
+
+    SparseDataset run() throws IOException {
+      int scan = 0;
+      while (true) {
+        int nl = -1;
+        for (int i = scan; i < lim; i++) {
+          if (buf[i] == '\n') {
+            nl = i;
+            break;
+          }
+        }
+        if (nl >= 0) {
+          lineNo++;
+          parseLine(pos, nl);
+          pos = nl + 1;
+          scan = pos;
+          continue;
+        }
+        if (eof) {
+          if (pos < lim) {
+            lineNo++;
+            parseLine(pos, lim);
+          }
+          break;
+        }
+        // No complete line in the buffer: keep the partial line, make room, read more.
+        if (pos > 0) {
+          System.arraycopy(buf, pos, buf, 0, lim - pos);
+          lim -= pos;
+          pos = 0;
+        }
+        if (lim == buf.length) {
+          buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+        scan = lim;
+        int r = in.read(buf, lim, buf.length - lim);
+        if (r < 0) {
+          eof = true;
+        } else {
+          lim += r;
+        }
+      }
+      return builder.build();
+    }
+
+    private static boolean isSpace(byte c) {
+      return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b;
+    }
+
+    private void parseLine(int s, int e) throws LibSvmFormatException {
+      if (lineNo == 1 && e - s >= 3 && (buf[s] & 0xff) == 0xef && (buf[s + 1] & 0xff) == 0xbb
+          && (buf[s + 2] & 0xff) == 0xbf) {
+        s += 3;
+      }
+      for (int i = s; i < e; i++) {
+        if (buf[i] == '#') {
+          e = i;
+          break;
+        }
+      }
+      int p = s;
+      while (p < e && isSpace(buf[p])) {
+        p++;
+      }
+      if (p == e) {
+        return;
+      }
+      int ts = p;
+      while (p < e && !isSpace(buf[p])) {
+        p++;
+      }
+      double label = parseLabel(ts, p);
+      int n = 0;
+      int prev = 0;
+      while (true) {
+        while (p < e && isSpace(buf[p])) {
+          p++;
+        }
+        if (p == e) {
+          break;
+        }
+        ts = p;
+        int colon = -1;
+        while (p < e && !isSpace(buf[p])) {
+          if (buf[p] == ':' && colon < 0) {
+            colon = p;
+          }
+          p++;
+        }
+        if (colon < 0) {
+          throw error("'" + text(ts, p) + "' has no ':' (features are index:value)");
+        }
+        int index = parseIndex(ts, colon);
+        if (index <= prev) {
+          throw error("index " + index + " after " + prev + ": indices must be strictly increasing");
+        }
+        if (colon + 1 == p) {
+          throw error("index " + index + " has no value after ':'");
+        }
+        double v = parseNumber(colon + 1, p);
+        if (!numberSyntaxOk) {
+          throw error("value '" + text(colon + 1, p) + "' of index " + index + " is not a number");
+        }
+        if (!Double.isFinite(v)) {
+          throw error("value '" + text(colon + 1, p) + "' of index " + index + " is not a finite number");
+        }
+        if (n == idx.length) {
+          idx = Arrays.copyOf(idx, n * 2);
+          val = Arrays.copyOf(val, n * 2);
+        }
+        idx[n] = index - 1;
+        val[n] = v;
+        n++;
+        prev = index;
+      }
+      builder.addRow(label, idx, val, n);
+    }
+
+    private double parseLabel(int s, int e) throws LibSvmFormatException {
+      double y = parseNumber(s, e);
+      if (!numberSyntaxOk) {
+        throw error("bad label '" + text(s, e) + "': not a number");
+      }
+      if (y == 1.0) {
+        return y;
+      }
+      if (y == -1.0) {
+        if (firstClassLine > 0) {
+          throw error("label -1 but line " + firstClassLine + " has class number " + fmt(firstClassLabel)
+              + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1");
+        }
+        if (firstMinusOneLine == 0) {
+          firstMinusOneLine = lineNo;
+        }
+        return y;
+      }
+      if (!(y >= 0) || y != Math.rint(y)) {
+        throw error("bad label '" + text(s, e) + "': must be +1/-1 or a class number 0..K-1");
+      }
+      if (y > Integer.MAX_VALUE - 1) {
+        throw error("bad label '" + text(s, e) + "': class number too large");
+      }
+      if (firstMinusOneLine > 0) {
+        throw error("class number " + fmt(y) + " but line " + firstMinusOneLine
+            + " has label -1: labels must be all +1/-1 (binary) or all class numbers 0..K-1");
+      }
+      if (firstClassLine == 0) {
+        firstClassLine = lineNo;
+        firstClassLabel = y;
+      }
+      return y;
+    }
+
+    private int parseIndex(int s, int e) throws LibSvmFormatException {
+      if (s == e) {
+        throw error("missing index before ':' in '" + text(s, tokenEnd(s)) + "'");
+      }
+      boolean negative = buf[s] == '-';
+      int p = negative ? s + 1 : s;
+      if (p == e) {
+        throw error("index '" + text(s, e) + "' is not an integer");
+      }
+      long v = 0;
+      for (int i = p; i < e; i++) {
+        int c = buf[i] - '0';
+        if (c < 0 || c > 9) {
+          throw error("index '" + text(s, e) + "' is not an integer");
+        }
+        if (v <= Integer.MAX_VALUE) {
+          v = v * 10 + c;
+        }
+      }
+      if (negative || v < 1) {
+        throw error("index " + text(s, e) + " < 1: indices are 1-based");
+      }
+      if (v > Integer.MAX_VALUE) {
+        throw error("index " + text(s, e) + " is too large (at most " + Integer.MAX_VALUE + ")");
+      }
+      return (int) v;
+    }
+
+    /**
+     * Parses {@code [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?}; sets {@link #numberSyntaxOk}.
+     * Plain integers of up to 15 digits are exact in a double, so they skip the string detour.
+     */
+    private double parseNumber(int s, int e) {
+      numberSyntaxOk = false;
+      int p = s;
+      if (p < e && (buf[p] == '+' || buf[p] == '-')) {
+        p++;
+      }
+      int digitsStart = p;
+      long intVal = 0;
+      while (p < e && buf[p] >= '0' && buf[p] <= '9') {
+        intVal = intVal * 10 + (buf[p] - '0');
+        p++;
+      }
+      int intDigits = p - digitsStart;
+      if (p == e) {
+        if (intDigits == 0) {
+          return Double.NaN;
+        }
+        numberSyntaxOk = true;
+        if (intDigits <= 15) {
+          double d = intVal;
+          return buf[s] == '-' ? -d : d;
+        }
+        return Double.parseDouble(new String(buf, s, e - s, StandardCharsets.ISO_8859_1));
+      }
+      int fracDigits = 0;
+      if (buf[p] == '.') {
+        p++;
+        while (p < e && buf[p] >= '0' && buf[p] <= '9') {
+          p++;
+          fracDigits++;
+        }
+      }
+      if (intDigits + fracDigits == 0) {
+        return Double.NaN;
+      }
+      if (p < e && (buf[p] == 'e' || buf[p] == 'E')) {
+        p++;
+        if (p < e && (buf[p] == '+' || buf[p] == '-')) {
+          p++;
+        }
+        int expStart = p;
+        while (p < e && buf[p] >= '0' && buf[p] <= '9') {
+          p++;
+        }
+        if (p == expStart) {
+          return Double.NaN;
+        }
+      }
+      if (p != e) {
+        return Double.NaN;
+      }
+      numberSyntaxOk = true;
+      return Double.parseDouble(new String(buf, s, e - s, StandardCharsets.ISO_8859_1));
+    }
+
+    private int tokenEnd(int s) {
+      int p = s;
+      while (p < lim && buf[p] != '\n' && !isSpace(buf[p])) {
+        p++;
+      }
+      return p;
+    }
+
+    private String text(int s, int e) {
+      if (e - s > MAX_TOKEN_IN_MESSAGE) {
+        return new String(buf, s, MAX_TOKEN_IN_MESSAGE, StandardCharsets.ISO_8859_1) + "...";
+      }
+      return new String(buf, s, e - s, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String fmt(double y) {
+      return y == Math.rint(y) && Math.abs(y) < 1e15 ? Long.toString((long) y) : Double.toString(y);
+    }
+
+    private LibSvmFormatException error(String problem) {
+      return new LibSvmFormatException(source, lineNo, problem);
+    }
+  }
+}

@@ -1,5 +1,19 @@
 package org.onlinekernels.cli;
 
+import java.util.function.Supplier;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.onlinekernels.reference.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.reference.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.reference.ReferenceDfeg;
+import org.onlinekernels.reference.ReferenceGlobalAdaGrad;
+import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.reference.ReferenceScInOL1;
+import org.onlinekernels.reference.ReferenceScInOL2;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
@@ -8,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.io.LibSvmFormatException;
@@ -272,9 +285,31 @@ public final class Main {
    * ({@code ScInOLParams.defaults()}, epsilon 1), DFEG ({@code DfegParams.defaults()}).
    */
   public static List<NamedLearner> defaultLearners(int d) {
-    // TODO(integration): build the list above from org.onlinekernels.reference once that package
-    // is on this branch; it is empty until then so that the demo still runs its baselines.
-    return List.of();
+    return List.of(
+        reference("AdaGrad", "eta=1", () -> new ReferenceAdaGrad(d, AdaGradParams.eta(1))),
+        reference("AdaGrad global", "D=1", () -> new ReferenceGlobalAdaGrad(d, GlobalAdaGradParams.ofDiameter(1))),
+        reference("AOGD ball", "R=100", () -> new ReferenceAdaptiveOgdBall(d, AdaptiveOgdParams.radius(100))),
+        reference("AOGD per-coord", "R=100", () -> new ReferenceAdaptiveOgdCoordinate(d, AdaptiveOgdParams.radius(100))),
+        reference("ScInOL1", "eps=1", () -> new ReferenceScInOL1(d, ScInOLParams.defaults())),
+        reference("ScInOL2", "eps=1", () -> new ReferenceScInOL2(d, ScInOLParams.defaults())),
+        reference("DFEG", "a=0.882 L=1 delta=1", () -> new ReferenceDfeg(d, DfegParams.defaults())));
+  }
+
+  private static NamedLearner reference(String name, String params, Supplier<ReferenceLinearModel> make) {
+    return new NamedLearner(name, params, () -> {
+      ReferenceLinearModel m = make.get();
+      return new OnlineLearner() {
+        @Override
+        public double predict(int[] idx, double[] val, int nnz) {
+          return m.predictSparse(idx, val, nnz);
+        }
+
+        @Override
+        public void update(double g) {
+          m.update(g);
+        }
+      };
+    });
   }
 
   /** A model that never learns: predicts {@code <w, x>} for a fixed {@code w}. */

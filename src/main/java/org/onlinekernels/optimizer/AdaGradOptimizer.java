@@ -82,7 +82,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     if (boxed) {
       kernel.updateDenseBoxed(w, q, lo, hi, x, d, g, p.rate(), p.rateFromWidth(), p.delta());
     } else {
-      kernel.updateDense(w, q, x, d, g, p.eta(0), p.delta(), p.box().lo(0), p.box().hi(0));
+      kernel.updateDense(w, q, x, d, g, p.etaOf(0), p.delta(), p.box().lo(0), p.box().hi(0));
     }
   }
 
@@ -91,7 +91,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     if (boxed) {
       kernel.updateSparseBoxed(w, q, lo, hi, d, idx, val, nnz, g, p.rate(), p.rateFromWidth(), p.delta());
     } else {
-      kernel.updateSparse(w, q, d, idx, val, nnz, g, p.eta(0), p.delta(), p.box().lo(0), p.box().hi(0));
+      kernel.updateSparse(w, q, d, idx, val, nnz, g, p.etaOf(0), p.delta(), p.box().lo(0), p.box().hi(0));
     }
   }
 

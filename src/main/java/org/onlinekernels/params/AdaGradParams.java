@@ -47,7 +47,7 @@ public record AdaGradParams(double rate, boolean rateFromWidth, double delta, do
   }
 
   /** {@code eta_i} for coordinate {@code i}. */
-  public double eta(int i) {
+  public double etaOf(int i) {
     return rateFromWidth ? rate * box.width(i) : rate;
   }
 }

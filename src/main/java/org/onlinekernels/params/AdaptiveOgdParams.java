@@ -36,7 +36,7 @@ public record AdaptiveOgdParams(double radius, double[] radii) {
   }
 
   /** Half-width of coordinate {@code i} in the per-coordinate form. */
-  public double radius(int i) {
+  public double radiusOf(int i) {
     return radii == null ? radius : radii[i];
   }
 

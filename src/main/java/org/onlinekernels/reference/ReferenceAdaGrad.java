@@ -48,7 +48,7 @@ public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGr
     this.q = new double[d];
     Box box = p.box();
     for (int i = 0; i < d; i++) {
-      eta[i] = p.eta(i);
+      eta[i] = p.etaOf(i);
       // Algorithm 1 starts at x_1 = 0; with a box that excludes 0 its projection is the start.
       w[i] = box.clamp(i, 0.0);
       q[i] = p.q0();

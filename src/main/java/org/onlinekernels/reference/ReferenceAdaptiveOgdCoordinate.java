@@ -21,7 +21,7 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  * </pre>
  *
  * A coordinate with {@code g_i = 0} would get {@code lambda = 0} and keep its weight, so it is
- * skipped and a sparse step is O(nnz). {@code R_i = p.radius(i)}.
+ * skipped and a sparse step is O(nnz). {@code R_i = p.radiusOf(i)}.
  */
 public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearModel, ReferenceGradientLearner {
   private final int d;
@@ -45,7 +45,7 @@ public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearMode
     p.checkDimension(d);
     this.r = new double[d];
     for (int i = 0; i < d; i++) {
-      r[i] = p.radius(i);
+      r[i] = p.radiusOf(i);
     }
     this.w = new double[d];
     this.lSum = new double[d];

@@ -100,7 +100,7 @@ class DenseSparseEquivalenceTest {
 
   @Test
   void adaptiveOgdBall() {
-    AdaptiveOgdParams p = AdaptiveOgdParams.radius(2);
+    AdaptiveOgdParams p = AdaptiveOgdParams.radius(2.0);
     Function<ReferenceAdaptiveOgdBall, List<double[]>> st =
         m -> List.of(m.w(), new double[] {m.hSum(), m.lSum()});
     linear(() -> new ReferenceAdaptiveOgdBall(D, p), st, 6);

@@ -14,7 +14,7 @@ class ReferenceAdaGradTest {
 
   @Test
   void firstStepsScalarEtaNoBox() {
-    ReferenceAdaGrad a = new ReferenceAdaGrad(2, AdaGradParams.eta(1));
+    ReferenceAdaGrad a = new ReferenceAdaGrad(2, AdaGradParams.eta(1.0));
     // g = (3, 4): Q = (9, 16); w_0 = 0 - 1*3/(0 + 3) = -1; w_1 = 0 - 1*4/(0 + 4) = -1 (exact).
     a.step(new double[] {3, 4});
     assertArrayEquals(new double[] {9, 16}, a.q(), 0);
@@ -44,7 +44,7 @@ class ReferenceAdaGradTest {
   @Test
   void deltaAndQ0() {
     // delta = 1, Q0 = 3; g = (1, 0): Q_0 = 4, denom = 1 + 2 = 3, w_0 = -1/3; coordinate 1 keeps Q0.
-    ReferenceAdaGrad a = new ReferenceAdaGrad(2, AdaGradParams.eta(1).withDelta(1).withQ0(3));
+    ReferenceAdaGrad a = new ReferenceAdaGrad(2, AdaGradParams.eta(1.0).withDelta(1).withQ0(3));
     a.step(new double[] {1, 0});
     assertArrayEquals(new double[] {4, 3}, a.q(), 0);
     assertArrayEquals(new double[] {-1.0 / 3, 0}, a.w(), 0);
@@ -53,13 +53,13 @@ class ReferenceAdaGradTest {
   @Test
   void startsAtProjectionOfZero() {
     ReferenceAdaGrad a = new ReferenceAdaGrad(3,
-        AdaGradParams.eta(1).withBox(Box.perCoordinate(new double[] {1, -5, -3}, new double[] {2, -4, 3})));
+        AdaGradParams.eta(1.0).withBox(Box.perCoordinate(new double[] {1, -5, -3}, new double[] {2, -4, 3})));
     assertArrayEquals(new double[] {1, -4, 0}, a.weights(), 0);
   }
 
   @Test
   void linearModelForm() {
-    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1));
+    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1.0));
     // x = (2, 0, -1), yhat = 0; g = 0.5 -> gradient (1, 0, -0.5): Q = (1, 0, 0.25);
     // w_0 = -1/1 = -1; w_2 = -(1 * -0.5)/0.5 = 1; coordinate 1 untouched.
     assertEquals(0, a.predict(new double[] {2, 0, -1}), 0);
@@ -72,7 +72,7 @@ class ReferenceAdaGradTest {
 
   @Test
   void zeroDenominatorLeavesCoordinateUnchanged() {
-    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1));
+    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1.0));
     // delta = 0, Q0 = 0: a zero gradient (and -0.0) skips; g = 1e-200 squares to 0 (underflow),
     // so denom = 0 + sqrt(0) = 0 and the step size eta/0 is undefined: unchanged, no NaN/inf.
     a.step(new double[] {0, -0.0, 1e-200});
@@ -83,14 +83,14 @@ class ReferenceAdaGradTest {
     a.step(new double[] {0, 0, 1e-200});
     assertEquals(-1e-200, a.w()[2], 0);
     // With delta > 0 the underflowing gradient still takes a (tiny) step: denom = delta.
-    ReferenceAdaGrad b = new ReferenceAdaGrad(1, AdaGradParams.eta(1).withDelta(0.5));
+    ReferenceAdaGrad b = new ReferenceAdaGrad(1, AdaGradParams.eta(1.0).withDelta(0.5));
     b.step(new double[] {1e-200});
     assertEquals(-2e-200, b.w()[0], 0);
   }
 
   @Test
   void allZeroInstanceChangesNothing() {
-    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1).withDelta(0.1));
+    ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1.0).withDelta(0.1));
     a.step(new double[] {1, -2, 3});
     double[] w = a.w().clone();
     double[] q = a.q().clone();

@@ -11,7 +11,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void ballFirstStepProjects() {
-    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1.0));
     // g = (3, 4), H = 0: s = 0, G^2 = 25, c = 8*25/3 = 200/3,
     // lambda = c / (2 (sqrt(c) + 0)) = sqrt(c)/2 ~ 4.08; eta = 1/lambda;
     // v = 0 - eta (g + 0) = -g / lambda, ||v|| = 5/lambda ~ 1.22 > 1 = R, so w = v/||v|| = (-0.6, -0.8).
@@ -24,7 +24,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void ballStepWithCurvatureInside() {
-    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1.0));
     a.w()[0] = 0.5;
     a.w()[1] = 0.25;
     // g = (3, 0), H = 1: Hsum = 1, s = 1, c = 8*9/3 = 24, lambda = 24 / (2 (sqrt(25) + 1)) = 2;
@@ -38,7 +38,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void ballZeroCurvatureAndZeroGradientIsNoChange() {
-    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1.0));
     a.w()[0] = 0.3;
     a.w()[1] = -0.4;
     // H = 0 and G = 0 at Hsum = Lsum = 0: s = 0, c = 0, lambda = 0/0 = 0, Hsum + Lsum = 0:
@@ -57,18 +57,19 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void ballSparseShrinksEveryCoordinate() {
-    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(3, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(3, AdaptiveOgdParams.radius(1.0));
     a.w()[2] = 0.5;
     // Gradient only on coordinate 0, g = 3, H = 1: as above lambda = 2, eta = 1/3, so the untouched
-    // coordinate 2 shrinks: 0.5 - (0 + 2*0.5)/3 = 1/6.
+    // coordinate 2 shrinks: v_2 = 0.5 - (0 + 2*0.5)/3 = 1/6, and v_0 = 0 - (3 + 0)/3 = -1.
+    // ||v|| = sqrt(1 + 1/36) = sqrt(37)/6 > 1: w = v * 6/sqrt(37) = (-6/sqrt 37, 0, 1/sqrt 37).
     a.stepSparse(new int[] {0}, new double[] {3}, 1, 1);
-    assertEquals(1.0 / 6, a.w()[2], 1e-16);
-    assertEquals(-1, a.w()[0], 1e-15);
+    double s37 = Math.sqrt(37);
+    assertArrayEquals(new double[] {-6 / s37, 0, 1 / s37}, a.w(), 1e-15);
   }
 
   @Test
   void ballLinearForm() {
-    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1.0));
     // x = (1.5, 2), g = 2 -> gradient (3, 4): the first-step example above.
     assertEquals(0, a.predict(new double[] {1.5, 2}), 0);
     a.update(2);
@@ -81,7 +82,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateFirstSteps() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     // Round 1, g = (3, 0), H = 1: Hsum = 1; coordinate 0: s = 1, c = 8*9/(3*1) = 24,
     // lambda = 24/(2 (5 + 1)) = 2, Lsum_0 = 2, eta = 1/3, w_0 = clamp(0 - (3 + 0)/3) = -1.
     // Coordinate 1 (g = 0) is skipped: Lsum_1 = 0.
@@ -118,7 +119,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateZeroCurvatureZeroGradient() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     a.w()[0] = 0.5;
     // g_0 = 1e-200 is nonzero but its square underflows: c = 0, s = 0, lambda = 0/0 = 0,
     // Hsum + Lsum_0 = 0: unchanged, no NaN.
@@ -133,7 +134,7 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateLinearForm() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1));
+    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     // x = (1.5, 0), g = 2, H = 1 -> gradient (3, 0) with H = 1: the first round above.
     a.predict(new double[] {1.5, 0});
     a.update(2, 1);

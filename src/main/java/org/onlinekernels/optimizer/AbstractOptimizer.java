@@ -79,6 +79,57 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     return Map.of();
   }
 
+  /**
+   * Overwrites the state buffer {@code name} (one of {@link #state()}'s keys) with
+   * {@code values}, rounded to the element type: for restoring a checkpoint, and for tests that
+   * start kernel and reference from the same state. Cancels a pending predict.
+   */
+  public final void writeState(String name, double[] values) {
+    checkOpen();
+    MemorySegment s = buffers.get(name);
+    if (s == null) {
+      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + buffers.keySet());
+    }
+    if (values == null || values.length != d) {
+      throw new IllegalArgumentException("state '" + name + "' needs " + d + " values");
+    }
+    for (int i = 0; i < d; i++) {
+      if (Double.isNaN(values[i])) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
+      }
+    }
+    for (int i = 0; i < d; i++) {
+      set(s, i, values[i]);
+    }
+    cancelPending();
+  }
+
+  /**
+   * Sets the scalar state {@code name} (one of {@link #scalarState()}'s keys). Cancels a pending
+   * predict.
+   */
+  public final void writeScalarState(String name, double value) {
+    checkOpen();
+    if (!scalarState().containsKey(name)) {
+      throw new IllegalArgumentException("no scalar state '" + name + "'; this optimizer has " + scalarState().keySet());
+    }
+    if (Double.isNaN(value)) {
+      throw new IllegalArgumentException("scalar state '" + name + "' must not be NaN");
+    }
+    setScalar(name, value);
+    cancelPending();
+  }
+
+  /** Stores a scalar named in {@link #scalarState()}; only called with a known name. */
+  protected void setScalar(String name, double value) {
+    throw new IllegalArgumentException("no scalar state '" + name + "'");
+  }
+
+  private void cancelPending() {
+    pending = false;
+    px = pidx = pval = null;
+  }
+
   @Override
   public final String algorithm() {
     return algorithm;
@@ -135,8 +186,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     } else {
       updateDense(px, g);
     }
-    pending = false;
-    px = pidx = pval = null;
+    cancelPending();
   }
 
   @Override
@@ -149,8 +199,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   @Override
   public final void reset() {
     checkOpen();
-    pending = false;
-    px = pidx = pval = null;
+    cancelPending();
     buffers.values().forEach(s -> s.fill((byte) 0));
     resetImpl();
   }

@@ -70,6 +70,15 @@ public final class DfegOptimizer extends AbstractOptimizer {
     return m;
   }
 
+  @Override
+  protected void setScalar(String name, double value) {
+    if (name.equals("H")) {
+      h = value;
+    } else {
+      normSq = value;
+    }
+  }
+
   /** Recomputes {@code ||theta||^2} exactly (a full pass). */
   public void recomputeNorm() {
     checkOpen();

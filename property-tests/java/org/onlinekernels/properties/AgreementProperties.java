@@ -1,0 +1,76 @@
+package org.onlinekernels.properties;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+
+/**
+ * Every kernel against the reference, on both implementations (vector and scalar fallback),
+ * float and double, dense and sparse, from single steps to trajectories of hundreds of rounds.
+ * Bounds: {@link Tolerance}. The number of tries per property is {@code jqwik.tries.default}
+ * (the build's {@code jqwik.tries} property); the README gives the long-campaign command.
+ */
+class AgreementProperties {
+
+  @Provide
+  Arbitrary<Case> trajectories() {
+    return Cases.all();
+  }
+
+  @Provide
+  Arbitrary<Case> singleSteps() {
+    return Cases.all(Arbitraries.of(ElementType.class), Arbitraries.just(1));
+  }
+
+  static KernelProvider impl(boolean vector) {
+    return vector ? KernelProvider.vector() : KernelProvider.scalar();
+  }
+
+  @Property
+  void adaGradTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaGradSubject(c.seed(), c.d(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void adaGradSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaGradSubject(c.seed(), c.d(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void adaGradVectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new AdaGradSubject(c.seed(), c.d(), c.type()), c, KernelProvider.vector(),
+        c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void adaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new AdaGradSubject(c.seed(), c.d(), c.type()), c.withSparse(false), impl(vector),
+        c.withSparse(true), impl(vector), true);
+  }
+
+  @Property
+  void dfegTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new DfegSubject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void dfegSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new DfegSubject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void dfegVectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new DfegSubject(c.seed(), c.type()), c, KernelProvider.vector(),
+        c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void dfegSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new DfegSubject(c.seed(), c.type()), c.withSparse(false), impl(vector),
+        c.withSparse(true), impl(vector), false);
+  }
+}

@@ -1,0 +1,62 @@
+package org.onlinekernels.properties;
+
+import java.util.Map;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.reference.ReferenceLinearModel;
+
+/**
+ * One algorithm with one parameter draw, seen from both sides: the kernel optimizer under test and
+ * the reference oracle, with their state under the same names.
+ */
+interface Subject {
+  /** Algorithm and parameters, for failure messages. */
+  String describe();
+
+  /** Largest |g| the workload feeds (DFEG assumes |g| <= L). */
+  default double gMax() {
+    return 1.0;
+  }
+
+  /** The kernel optimizer. */
+  AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels);
+
+  /** The reference with the same parameters. */
+  ReferenceLinearModel reference(int d);
+
+  /** The reference's state buffers (live arrays), named as in {@link AbstractOptimizer#state()}. */
+  Map<String, double[]> referenceState(ReferenceLinearModel r);
+
+  /** The reference's scalar state, named as in {@link AbstractOptimizer#scalarState()}. */
+  default Map<String, Double> referenceScalars(ReferenceLinearModel r) {
+    return Map.of();
+  }
+
+  /**
+   * True when, in double, the kernel's per-coordinate state performs exactly the reference's
+   * operations in the same order (no reduction, no transcendental feeds it), so the state must be
+   * bit-identical (a signed zero aside).
+   */
+  boolean exactStateInDouble();
+
+  /**
+   * {@code C} of the state bound {@code C (T + 8) u (P + M)} (see {@link Tolerance}): how much the
+   * rule can amplify a relative input error in one round.
+   */
+  double stateFactor();
+
+  /**
+   * {@code C} of the weights' error term in the prediction bound; by default the state factor.
+   * Weights that are a function of a reduction (DFEG's {@code ||theta||}) override this.
+   */
+  default double predictionFactor(ReferenceLinearModel r, int d, Map<String, Tracker> scalarPaths) {
+    return stateFactor();
+  }
+
+  /**
+   * Called after the reference's state was rounded to the element type, before both sides start
+   * from it: re-derive any scalar that summarises the buffers (DFEG's {@code ||theta||^2}).
+   */
+  default void settle(ReferenceLinearModel r) {}
+}

@@ -90,6 +90,12 @@ public abstract class KernelProvider {
   /** The AdaGrad family (per-coordinate rate) kernel. */
   public abstract AdaGradKernel adaGrad(ElementType type);
 
+  /** The ScInOL1 kernel (ALGORITHMS.md section 3). */
+  public abstract ScInOL1Kernel scInOL1(ElementType type);
+
+  /** The ScInOL2 kernel (ALGORITHMS.md section 4). */
+  public abstract ScInOL2Kernel scInOL2(ElementType type);
+
   @Override
   public String toString() {
     return name();

@@ -4,6 +4,8 @@ import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.kernel.ScInOL2Kernel;
 
 /** The Vector API kernels. Loaded reflectively by {@link KernelProvider} only when the module is readable. */
 public final class VectorKernelProvider extends KernelProvider {
@@ -25,5 +27,15 @@ public final class VectorKernelProvider extends KernelProvider {
   @Override
   public AdaGradKernel adaGrad(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaGradVectorKernel.INSTANCE : DoubleAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL1Kernel scInOL1(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL1VectorKernel.INSTANCE : DoubleScInOL1VectorKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL2Kernel scInOL2(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL2VectorKernel.INSTANCE : DoubleScInOL2VectorKernel.INSTANCE;
   }
 }

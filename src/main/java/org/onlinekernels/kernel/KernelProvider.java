@@ -92,6 +92,11 @@ public abstract class KernelProvider {
 
   /** The DFEG update kernel. */
   public abstract DfegKernel dfeg(ElementType type);
+  /** The ScInOL1 kernel (ALGORITHMS.md section 3). */
+  public abstract ScInOL1Kernel scInOL1(ElementType type);
+
+  /** The ScInOL2 kernel (ALGORITHMS.md section 4). */
+  public abstract ScInOL2Kernel scInOL2(ElementType type);
 
   @Override
   public String toString() {

@@ -5,6 +5,8 @@ import org.onlinekernels.kernel.DfegKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.kernel.ScInOL2Kernel;
 
 /** Plain-Java kernels: the fallback when the Vector API is unavailable, and the differential-test twin. */
 public final class ScalarKernelProvider extends KernelProvider {
@@ -31,5 +33,15 @@ public final class ScalarKernelProvider extends KernelProvider {
   @Override
   public DfegKernel dfeg(ElementType type) {
     return type == ElementType.FLOAT ? FloatDfegScalarKernel.INSTANCE : DoubleDfegScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL1Kernel scInOL1(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL1ScalarKernel.INSTANCE : DoubleScInOL1ScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL2Kernel scInOL2(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL2ScalarKernel.INSTANCE : DoubleScInOL2ScalarKernel.INSTANCE;
   }
 }

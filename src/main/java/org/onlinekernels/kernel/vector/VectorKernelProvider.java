@@ -5,6 +5,8 @@ import org.onlinekernels.kernel.DfegKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.kernel.ScInOL2Kernel;
 
 /** The Vector API kernels. Loaded reflectively by {@link KernelProvider} only when the module is readable. */
 public final class VectorKernelProvider extends KernelProvider {
@@ -31,5 +33,15 @@ public final class VectorKernelProvider extends KernelProvider {
   @Override
   public DfegKernel dfeg(ElementType type) {
     return type == ElementType.FLOAT ? FloatDfegVectorKernel.INSTANCE : DoubleDfegVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL1Kernel scInOL1(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL1VectorKernel.INSTANCE : DoubleScInOL1VectorKernel.INSTANCE;
+  }
+
+  @Override
+  public ScInOL2Kernel scInOL2(ElementType type) {
+    return type == ElementType.FLOAT ? FloatScInOL2VectorKernel.INSTANCE : DoubleScInOL2VectorKernel.INSTANCE;
   }
 }

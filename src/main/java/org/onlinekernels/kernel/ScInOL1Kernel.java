@@ -1,0 +1,145 @@
+package org.onlinekernels.kernel;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Stateless ScInOL1 (Kempka, Kotlowski and Warmuth 2019, Algorithm 1; ALGORITHMS.md section 3) in
+ * linear-model form over caller-owned buffers {@code G}, {@code S2}, {@code M}, {@code beta}:
+ *
+ * <pre>
+ *   predict:  M_i    = max(M_i, |x_i|)
+ *             beta_i = min(beta_i, (epsilon * (S2_i + M_i*M_i)) / ((x_i*x_i) * t))   only where x_i*x_i != 0
+ *             s      = sqrt(S2_i + M_i*M_i)
+ *             theta  = G_i / s                                                     (0 where s == 0)
+ *             w_i    = ((beta_i * sgn(theta)) * (exp(|theta| / 2) - 1)) / (2 * s)    (0 where s == 0)
+ *             yhat   = sum_i x_i * w_i
+ *   update:   G_i  = G_i - g * x_i
+ *             S2_i = S2_i + (g * x_i) * (g * x_i)
+ * </pre>
+ *
+ * The parenthesisation is the evaluation order of every implementation and of the reference
+ * ({@code org.onlinekernels.reference.ReferenceScInOL1}), so state agrees bit for bit; only
+ * {@code exp} (the vector kernel's is not {@link Math#exp}) and the order of the {@code yhat}
+ * sum differ. Shared scalars ({@code t}, {@code epsilon}, {@code g}) are rounded to the element
+ * type once per call.
+ *
+ * <p>Zero inputs: a coordinate with {@code x_i = 0} keeps {@code M_i} and {@code beta_i} and
+ * contributes exactly 0 to {@code yhat} even when its {@code w_i} overflowed to infinity, so a
+ * dense call behaves like the sparse call without that entry. Overflow: {@code exp(|theta|/2)}
+ * is infinite once {@code |theta|/2} exceeds about 88.7 (float) or 709.8 (double); {@code w_i}
+ * and {@code yhat} are then infinite (or NaN if infinities of both signs meet in the sum). The
+ * state never sees {@code w}: {@code G, S2} depend only on {@code g} and {@code x}, {@code M,
+ * beta} only on {@code x}, {@code t} and the state, so no NaN enters the state from {@code exp}.
+ */
+public abstract class ScInOL1Kernel {
+  private final ElementType type;
+
+  /** For implementations. */
+  protected ScInOL1Kernel(ElementType type) {
+    this.type = type;
+  }
+
+  /** Element type of every buffer passed to this kernel. */
+  public final ElementType elementType() {
+    return type;
+  }
+
+  /**
+   * Dense predict of round {@code t}: updates {@code M} and {@code beta} for the instance
+   * {@code x} and returns {@code yhat = <w_t, x>}.
+   *
+   * @param t round counter, finite and {@code >= 1}
+   * @param epsilon the algorithm's {@code epsilon}, finite and {@code > 0}
+   */
+  public final double predictDense(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int n,
+      double t, double epsilon) {
+    KernelChecks.count("n", n);
+    checkState(bigG, s2, m, beta, n);
+    KernelChecks.input("x", x, n, type);
+    checkRound(t, epsilon);
+    return predictDenseImpl(bigG, s2, m, beta, x, n, t, epsilon);
+  }
+
+  /** Sparse twin of {@link #predictDense}: touches only the {@code nnz} listed coordinates. O(nnz). */
+  public final double predictSparse(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, int n,
+      MemorySegment idx, MemorySegment val, int nnz, double t, double epsilon) {
+    KernelChecks.count("n", n);
+    checkState(bigG, s2, m, beta, n);
+    KernelChecks.sparse(idx, val, nnz, n, type);
+    checkRound(t, epsilon);
+    return predictSparseImpl(bigG, s2, m, beta, idx, val, nnz, t, epsilon);
+  }
+
+  /** Dense update with the scalar gradient {@code g = dLoss/dyhat} of the round's instance {@code x}. */
+  public final void updateDense(MemorySegment bigG, MemorySegment s2, MemorySegment x, int n, double g) {
+    KernelChecks.count("n", n);
+    KernelChecks.state("G", bigG, n, type);
+    KernelChecks.state("S2", s2, n, type);
+    KernelChecks.input("x", x, n, type);
+    KernelChecks.finite("g", g);
+    updateDenseImpl(bigG, s2, x, n, g);
+  }
+
+  /** Sparse twin of {@link #updateDense}. O(nnz). */
+  public final void updateSparse(
+      MemorySegment bigG, MemorySegment s2, int n, MemorySegment idx, MemorySegment val, int nnz, double g) {
+    KernelChecks.count("n", n);
+    KernelChecks.state("G", bigG, n, type);
+    KernelChecks.state("S2", s2, n, type);
+    KernelChecks.sparse(idx, val, nnz, n, type);
+    KernelChecks.finite("g", g);
+    updateSparseImpl(bigG, s2, idx, val, nnz, g);
+  }
+
+  /**
+   * Weight read-out outside a round: the predict formula for {@code w} with {@code x = 0}, so
+   * {@code M} and {@code beta} are only read. Writes {@code n} weights into {@code out}.
+   */
+  public final void weights(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment out, int n) {
+    KernelChecks.count("n", n);
+    KernelChecks.input("G", bigG, n, type);
+    KernelChecks.input("S2", s2, n, type);
+    KernelChecks.input("M", m, n, type);
+    KernelChecks.input("beta", beta, n, type);
+    KernelChecks.state("out", out, n, type);
+    weightsImpl(bigG, s2, m, beta, out, n);
+  }
+
+  private void checkState(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, int n) {
+    KernelChecks.input("G", bigG, n, type);
+    KernelChecks.input("S2", s2, n, type);
+    KernelChecks.state("M", m, n, type);
+    KernelChecks.state("beta", beta, n, type);
+  }
+
+  private static void checkRound(double t, double epsilon) {
+    if (!(t >= 1) || t == Double.POSITIVE_INFINITY) {
+      throw new IllegalArgumentException("round counter t must be finite and >= 1, got " + t);
+    }
+    KernelChecks.positive("epsilon", epsilon);
+  }
+
+  /** Unchecked body of {@link #predictDense}. */
+  protected abstract double predictDenseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int n,
+      double t, double epsilon);
+
+  /** Unchecked body of {@link #predictSparse}. */
+  protected abstract double predictSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta,
+      MemorySegment idx, MemorySegment val, int nnz, double t, double epsilon);
+
+  /** Unchecked body of {@link #updateDense}. */
+  protected abstract void updateDenseImpl(MemorySegment bigG, MemorySegment s2, MemorySegment x, int n, double g);
+
+  /** Unchecked body of {@link #updateSparse}. */
+  protected abstract void updateSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment idx, MemorySegment val, int nnz, double g);
+
+  /** Unchecked body of {@link #weights}. */
+  protected abstract void weightsImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment out, int n);
+}

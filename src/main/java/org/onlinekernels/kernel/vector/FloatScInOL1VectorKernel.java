@@ -1,0 +1,217 @@
+package org.onlinekernels.kernel.vector;
+
+import static org.onlinekernels.kernel.vector.VectorConstants.FLOAT_SPECIES;
+import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.kernel.scalar.FloatScInOL1ScalarKernel;
+
+/**
+ * Vector float ScInOL1. Every lane performs the operations of
+ * {@link FloatScInOL1ScalarKernel#weight} and {@link FloatScInOL1ScalarKernel#beta} in the same
+ * order (no FMA outside the {@code yhat} sum), with the {@code s == 0} and {@code x*x == 0} rules
+ * as masks and blends. The one different operation is {@code exp}: the Vector API's
+ * {@link VectorOperators#EXP} (SVML on x86) instead of {@link Math#exp}, so {@code M}, {@code
+ * beta}, {@code G}, {@code S2} agree with the scalar kernel bit for bit while weights and
+ * {@code yhat} agree to a few ulps. Tails run the scalar kernel's range methods. Source of the
+ * generated {@code Double} twin: edit only this file.
+ */
+public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
+  /** The one instance. */
+  public static final FloatScInOL1VectorKernel INSTANCE = new FloatScInOL1VectorKernel();
+
+  private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int L = S.length();
+  private static final long VB = (long) L * Float.BYTES;
+  private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private FloatScInOL1VectorKernel() {
+    super(ElementType.FLOAT);
+  }
+
+  private static FloatVector load(MemorySegment m, long byteOffset) {
+    return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
+  }
+
+  /**
+   * Sum of the lanes in lane order. {@code reduceLanes(ADD)} leaves the order open and it does
+   * change once C2 intrinsifies it, so the same call could return a different {@code yhat} before
+   * and after warm-up (seen: ScInOL2 recompute vs stored, identical lanes, different sums).
+   */
+  static float sumLanes(FloatVector v) {
+    float[] a = FloatLaneScratch.get().lanes[FloatLaneScratch.STREAMS - 1];
+    v.intoArray(a, 0);
+    float s = 0;
+    for (int k = 0; k < a.length; k++) {
+      s += a[k];
+    }
+    return s;
+  }
+
+  /** Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. */
+  static FloatVector sgn(FloatVector v) {
+    return v.blend(1, v.compare(VectorOperators.GT, 0)).blend(-1, v.compare(VectorOperators.LT, 0));
+  }
+
+  /**
+   * Lane-wise {@link FloatScInOL1ScalarKernel#weight}. {@code |theta| * 0.5} equals the scalar
+   * {@code |theta| / 2} bit for bit (both are the correctly rounded value of the same real
+   * number) and avoids a division.
+   */
+  private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector beta) {
+    FloatVector s = q.lanewise(VectorOperators.SQRT);
+    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
+    // 0/0 would be NaN; masking it before exp keeps NaN out of the lanes that are blended away.
+    FloatVector theta = bigG.div(s).blend(0, sZero);
+    FloatVector e = theta.abs().mul(0.5f).lanewise(VectorOperators.EXP).sub(1);
+    return beta.mul(sgn(theta)).mul(e).div(s.mul(2)).blend(0, sZero);
+  }
+
+  /** Lane-wise {@link FloatScInOL1ScalarKernel#beta}. */
+  private static FloatVector beta(FloatVector beta, FloatVector x2, FloatVector q, FloatVector eps, FloatVector t) {
+    return beta.blend(beta.min(eps.mul(q).div(x2.mul(t))), x2.compare(VectorOperators.NE, 0));
+  }
+
+  /**
+   * {@code acc + x w}, with {@code w} zeroed where {@code x == 0} so an overflowed weight of an
+   * absent feature cannot turn the sum into NaN ({@code 0 * inf}).
+   */
+  private static FloatVector accumulate(FloatVector acc, FloatVector x, FloatVector bigG, FloatVector q, FloatVector b) {
+    return x.fma(weight(bigG, q, b).blend(0, x.compare(VectorOperators.EQ, 0)), acc);
+  }
+
+  @Override
+  protected double predictDenseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int n,
+      double t, double epsilon) {
+    float ep = (float) epsilon, tt = (float) t;
+    FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
+    FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    int i = 0;
+    int bound4 = n - n % (4 * L);
+    for (; i < bound4; i += 4 * L) {
+      long o = (long) i * Float.BYTES;
+      acc0 = denseLanes(bigG, s2, m, beta, x, o, veps, vt, acc0);
+      acc1 = denseLanes(bigG, s2, m, beta, x, o + VB, veps, vt, acc1);
+      acc2 = denseLanes(bigG, s2, m, beta, x, o + 2 * VB, veps, vt, acc2);
+      acc3 = denseLanes(bigG, s2, m, beta, x, o + 3 * VB, veps, vt, acc3);
+    }
+    int bound1 = S.loopBound(n);
+    for (; i < bound1; i += L) {
+      acc0 = denseLanes(bigG, s2, m, beta, x, (long) i * Float.BYTES, veps, vt, acc0);
+    }
+    float sum = sumLanes(acc0.add(acc1).add(acc2.add(acc3)));
+    return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
+  }
+
+  /** One vector of the dense predict at byte offset {@code o}: stores {@code M}, {@code beta}; returns the accumulator. */
+  private static FloatVector denseLanes(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, long o,
+      FloatVector veps, FloatVector vt, FloatVector acc) {
+    FloatVector xv = load(x, o);
+    FloatVector mi = load(m, o).max(xv.abs());
+    mi.intoMemorySegment(m, o, ORDER);
+    FloatVector q = load(s2, o).add(mi.mul(mi));
+    FloatVector b = beta(load(beta, o), xv.mul(xv), q, veps, vt);
+    b.intoMemorySegment(beta, o, ORDER);
+    return accumulate(acc, xv, load(bigG, o), q, b);
+  }
+
+  @Override
+  protected double predictSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta,
+      MemorySegment idx, MemorySegment val, int nnz, double t, double epsilon) {
+    float ep = (float) epsilon, tt = (float) t;
+    FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], bs = sc.lanes[3];
+    int[] ix = sc.idx;
+    FloatVector acc = FloatVector.zero(S);
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        gs[k] = bigG.getAtIndex(E, i);
+        ss[k] = s2.getAtIndex(E, i);
+        ms[k] = m.getAtIndex(E, i);
+        bs[k] = beta.getAtIndex(E, i);
+      }
+      FloatVector xv = load(val, (long) j * Float.BYTES);
+      FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
+      mi.intoArray(ms, 0);
+      FloatVector q = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi));
+      FloatVector b = beta(FloatVector.fromArray(S, bs, 0), xv.mul(xv), q, veps, vt);
+      b.intoArray(bs, 0);
+      acc = accumulate(acc, xv, FloatVector.fromArray(S, gs, 0), q, b);
+      for (int k = 0; k < L; k++) {
+        m.setAtIndex(E, ix[k], ms[k]);
+        beta.setAtIndex(E, ix[k], bs[k]);
+      }
+    }
+    return sumLanes(acc)
+        + FloatScInOL1ScalarKernel.predictSparseRange(bigG, s2, m, beta, idx, val, bound, nnz, ep, tt);
+  }
+
+  @Override
+  protected void updateDenseImpl(MemorySegment bigG, MemorySegment s2, MemorySegment x, int n, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector gx = vg.mul(load(x, o));
+      load(bigG, o).sub(gx).intoMemorySegment(bigG, o, ORDER);
+      load(s2, o).add(gx.mul(gx)).intoMemorySegment(s2, o, ORDER);
+    }
+    FloatScInOL1ScalarKernel.updateDenseRange(bigG, s2, x, bound, n, gg);
+  }
+
+  @Override
+  protected void updateSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment idx, MemorySegment val, int nnz, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] gs = sc.lanes[0], ss = sc.lanes[1];
+    int[] ix = sc.idx;
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        gs[k] = bigG.getAtIndex(E, i);
+        ss[k] = s2.getAtIndex(E, i);
+      }
+      FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
+      FloatVector.fromArray(S, gs, 0).sub(gx).intoArray(gs, 0);
+      FloatVector.fromArray(S, ss, 0).add(gx.mul(gx)).intoArray(ss, 0);
+      for (int k = 0; k < L; k++) {
+        bigG.setAtIndex(E, ix[k], gs[k]);
+        s2.setAtIndex(E, ix[k], ss[k]);
+      }
+    }
+    FloatScInOL1ScalarKernel.updateSparseRange(bigG, s2, idx, val, bound, nnz, gg);
+  }
+
+  @Override
+  protected void weightsImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment out, int n) {
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector mi = load(m, o);
+      FloatVector q = load(s2, o).add(mi.mul(mi));
+      weight(load(bigG, o), q, load(beta, o)).intoMemorySegment(out, o, ORDER);
+    }
+    FloatScInOL1ScalarKernel.weightsRange(bigG, s2, m, beta, out, bound, n);
+  }
+}

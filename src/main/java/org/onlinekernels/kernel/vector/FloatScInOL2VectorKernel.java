@@ -1,0 +1,244 @@
+package org.onlinekernels.kernel.vector;
+
+import static org.onlinekernels.kernel.vector.VectorConstants.FLOAT_SPECIES;
+import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.kernel.scalar.FloatScInOL2ScalarKernel;
+
+/**
+ * Vector float ScInOL2. Every lane performs the operations of
+ * {@link FloatScInOL2ScalarKernel#weight} and {@link FloatScInOL2ScalarKernel#eta} in the same
+ * order (no FMA outside the {@code yhat} sum) with the {@code s == 0} and {@code g x == 0} rules as
+ * masks and blends, so the state agrees with the scalar kernel bit for bit. Tails run the scalar
+ * kernel's range methods. Source of the generated {@code Double} twin: edit only this file.
+ */
+public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
+  /** The one instance. */
+  public static final FloatScInOL2VectorKernel INSTANCE = new FloatScInOL2VectorKernel();
+
+  private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int L = S.length();
+  private static final long VB = (long) L * Float.BYTES;
+  private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
+  private FloatScInOL2VectorKernel() {
+    super(ElementType.FLOAT);
+  }
+
+  private static FloatVector load(MemorySegment m, long byteOffset) {
+    return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
+  }
+
+  /** Lane-wise {@link FloatScInOL2ScalarKernel#weight}. */
+  private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector eta) {
+    FloatVector s = q.lanewise(VectorOperators.SQRT);
+    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
+    FloatVector theta = bigG.div(s);
+    FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1)).mul(eta).div(s.mul(2));
+    return w.blend(0, sZero);
+  }
+
+  /** Lane-wise {@link FloatScInOL2ScalarKernel#eta}. */
+  private static FloatVector eta(FloatVector eta, FloatVector gx, FloatVector w) {
+    return eta.blend(eta.sub(gx.mul(w)), gx.compare(VectorOperators.NE, 0));
+  }
+
+  /** {@code acc + x w} with {@code w} zeroed where {@code x == 0} (an infinite {@code w} must not make {@code 0 * inf}). */
+  private static FloatVector accumulate(FloatVector acc, FloatVector x, FloatVector w) {
+    return x.fma(w.blend(0, x.compare(VectorOperators.EQ, 0)), acc);
+  }
+
+  @Override
+  protected double predictDenseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
+      MemorySegment wOut) {
+    FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    int i = 0;
+    int bound4 = n - n % (4 * L);
+    for (; i < bound4; i += 4 * L) {
+      long o = (long) i * Float.BYTES;
+      acc0 = denseLanes(bigG, s2, m, eta, x, o, wOut, acc0);
+      acc1 = denseLanes(bigG, s2, m, eta, x, o + VB, wOut, acc1);
+      acc2 = denseLanes(bigG, s2, m, eta, x, o + 2 * VB, wOut, acc2);
+      acc3 = denseLanes(bigG, s2, m, eta, x, o + 3 * VB, wOut, acc3);
+    }
+    int bound1 = S.loopBound(n);
+    for (; i < bound1; i += L) {
+      acc0 = denseLanes(bigG, s2, m, eta, x, (long) i * Float.BYTES, wOut, acc0);
+    }
+    float sum = FloatScInOL1VectorKernel.sumLanes(acc0.add(acc1).add(acc2.add(acc3)));
+    return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
+  }
+
+  /** One vector of the dense predict at byte offset {@code o}: stores {@code M} (and {@code w}); returns the accumulator. */
+  private static FloatVector denseLanes(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, long o,
+      MemorySegment wOut, FloatVector acc) {
+    FloatVector xv = load(x, o);
+    FloatVector mi = load(m, o).max(xv.abs());
+    mi.intoMemorySegment(m, o, ORDER);
+    FloatVector w = weight(load(bigG, o), load(s2, o).add(mi.mul(mi)), load(eta, o));
+    if (wOut != null) {
+      w.intoMemorySegment(wOut, o, ORDER);
+    }
+    return accumulate(acc, xv, w);
+  }
+
+  @Override
+  protected double predictSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
+      MemorySegment idx, MemorySegment val, int nnz, MemorySegment wOut) {
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
+    int[] ix = sc.idx;
+    FloatVector acc = FloatVector.zero(S);
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        gs[k] = bigG.getAtIndex(E, i);
+        ss[k] = s2.getAtIndex(E, i);
+        ms[k] = m.getAtIndex(E, i);
+        es[k] = eta.getAtIndex(E, i);
+      }
+      long o = (long) j * Float.BYTES;
+      FloatVector xv = load(val, o);
+      FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
+      mi.intoArray(ms, 0);
+      FloatVector w = weight(FloatVector.fromArray(S, gs, 0),
+          FloatVector.fromArray(S, ss, 0).add(mi.mul(mi)), FloatVector.fromArray(S, es, 0));
+      if (wOut != null) {
+        w.intoMemorySegment(wOut, o, ORDER);
+      }
+      acc = accumulate(acc, xv, w);
+      for (int k = 0; k < L; k++) {
+        m.setAtIndex(E, ix[k], ms[k]);
+      }
+    }
+    return FloatScInOL1VectorKernel.sumLanes(acc)
+        + FloatScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, wOut);
+  }
+
+  @Override
+  protected void updateDenseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector gv = load(bigG, o), sv = load(s2, o), ev = load(eta, o), mi = load(m, o);
+      FloatVector w = weight(gv, sv.add(mi.mul(mi)), ev);
+      FloatVector gx = vg.mul(load(x, o));
+      gv.sub(gx).intoMemorySegment(bigG, o, ORDER);
+      sv.add(gx.mul(gx)).intoMemorySegment(s2, o, ORDER);
+      eta(ev, gx, w).intoMemorySegment(eta, o, ORDER);
+    }
+    FloatScInOL2ScalarKernel.updateDenseRange(bigG, s2, m, eta, x, bound, n, gg);
+  }
+
+  @Override
+  protected void updateDenseStoredImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment eta, MemorySegment w, MemorySegment x, int n, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector gx = vg.mul(load(x, o));
+      load(bigG, o).sub(gx).intoMemorySegment(bigG, o, ORDER);
+      load(s2, o).add(gx.mul(gx)).intoMemorySegment(s2, o, ORDER);
+      eta(load(eta, o), gx, load(w, o)).intoMemorySegment(eta, o, ORDER);
+    }
+    FloatScInOL2ScalarKernel.updateDenseStoredRange(bigG, s2, eta, w, x, bound, n, gg);
+  }
+
+  @Override
+  protected void updateSparseImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
+      MemorySegment idx, MemorySegment val, int nnz, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
+    int[] ix = sc.idx;
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        gs[k] = bigG.getAtIndex(E, i);
+        ss[k] = s2.getAtIndex(E, i);
+        ms[k] = m.getAtIndex(E, i);
+        es[k] = eta.getAtIndex(E, i);
+      }
+      FloatVector gv = FloatVector.fromArray(S, gs, 0), sv = FloatVector.fromArray(S, ss, 0);
+      FloatVector ev = FloatVector.fromArray(S, es, 0), mi = FloatVector.fromArray(S, ms, 0);
+      FloatVector w = weight(gv, sv.add(mi.mul(mi)), ev);
+      FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
+      gv.sub(gx).intoArray(gs, 0);
+      sv.add(gx.mul(gx)).intoArray(ss, 0);
+      eta(ev, gx, w).intoArray(es, 0);
+      for (int k = 0; k < L; k++) {
+        bigG.setAtIndex(E, ix[k], gs[k]);
+        s2.setAtIndex(E, ix[k], ss[k]);
+        eta.setAtIndex(E, ix[k], es[k]);
+      }
+    }
+    FloatScInOL2ScalarKernel.updateSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, gg);
+  }
+
+  @Override
+  protected void updateSparseStoredImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment eta, MemorySegment w,
+      MemorySegment idx, MemorySegment val, int nnz, double g) {
+    float gg = (float) g;
+    FloatVector vg = FloatVector.broadcast(S, gg);
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] gs = sc.lanes[0], ss = sc.lanes[1], es = sc.lanes[2];
+    int[] ix = sc.idx;
+    int bound = S.loopBound(nnz);
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        gs[k] = bigG.getAtIndex(E, i);
+        ss[k] = s2.getAtIndex(E, i);
+        es[k] = eta.getAtIndex(E, i);
+      }
+      long o = (long) j * Float.BYTES;
+      FloatVector gx = vg.mul(load(val, o));
+      FloatVector.fromArray(S, gs, 0).sub(gx).intoArray(gs, 0);
+      FloatVector.fromArray(S, ss, 0).add(gx.mul(gx)).intoArray(ss, 0);
+      eta(FloatVector.fromArray(S, es, 0), gx, load(w, o)).intoArray(es, 0);
+      for (int k = 0; k < L; k++) {
+        bigG.setAtIndex(E, ix[k], gs[k]);
+        s2.setAtIndex(E, ix[k], ss[k]);
+        eta.setAtIndex(E, ix[k], es[k]);
+      }
+    }
+    FloatScInOL2ScalarKernel.updateSparseStoredRange(bigG, s2, eta, w, idx, val, bound, nnz, gg);
+  }
+
+  @Override
+  protected void weightsImpl(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment out, int n) {
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector mi = load(m, o);
+      weight(load(bigG, o), load(s2, o).add(mi.mul(mi)), load(eta, o)).intoMemorySegment(out, o, ORDER);
+    }
+    FloatScInOL2ScalarKernel.weightsRange(bigG, s2, m, eta, out, bound, n);
+  }
+}

@@ -1,0 +1,120 @@
+package org.onlinekernels.optimizer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.params.ScInOLParams;
+
+/**
+ * ScInOL2 (Kempka, Kotlowski and Warmuth 2019, Algorithm 2; ALGORITHMS.md section 4). State
+ * buffers {@code G}, {@code S2}, {@code M} and the wealth {@code eta}; in stored mode also
+ * {@code w}, the weights of the pending round. Scalar state: the round counter {@code t} (starts
+ * at 1, advanced by each update; the rule itself does not use it).
+ *
+ * <p>The update needs the round's weights. The default <b>recompute</b> mode recomputes them in
+ * the update from the untouched state (bit-identical to the predict's); <b>stored</b> mode has the
+ * predict write them to {@code w} and the update read them back. Both give bit-identical results;
+ * they differ only in speed and one extra buffer.
+ */
+public final class ScInOL2Optimizer extends AbstractOptimizer {
+  private final ScInOLParams p;
+  private final ScInOL2Kernel kernel;
+  private final boolean storeWeights;
+  private final MemorySegment bigG;
+  private final MemorySegment s2;
+  private final MemorySegment m;
+  private final MemorySegment eta;
+  private final MemorySegment w;
+  private double t;
+
+  /** An optimizer in recompute mode with its own confined arena and the default kernels. */
+  public ScInOL2Optimizer(int d, ElementType type, ScInOLParams params) {
+    this(d, type, params, false, null, null);
+  }
+
+  /**
+   * @param storeWeights {@code true} for stored-weights mode (allocates {@code w}), {@code false}
+   *     for recompute mode
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public ScInOL2Optimizer(
+      int d, ElementType type, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
+    super("scinol2", d, type, arena, kernels);
+    if (params == null) throw new IllegalArgumentException("params must not be null");
+    this.p = params;
+    this.kernel = this.kernels.scInOL2(type);
+    this.storeWeights = storeWeights;
+    this.bigG = allocate("G");
+    this.s2 = allocate("S2");
+    this.m = allocate("M");
+    this.eta = allocate("eta");
+    this.w = storeWeights ? allocate("w") : null;
+    resetImpl();
+  }
+
+  /** The parameters. */
+  public ScInOLParams params() {
+    return p;
+  }
+
+  /** Whether the predict stores the weights for the update (else the update recomputes them). */
+  public boolean storesWeights() {
+    return storeWeights;
+  }
+
+  /** {@code t}: the round the next predict belongs to. */
+  @Override
+  public Map<String, Double> scalarState() {
+    return Map.of("t", t);
+  }
+
+  @Override
+  protected void resetImpl() {
+    fill(eta, p.epsilon());
+    t = 1;
+  }
+
+  @Override
+  protected double predictDense(MemorySegment x) {
+    return storeWeights
+        ? kernel.predictDenseStoring(bigG, s2, m, eta, x, d, w)
+        : kernel.predictDense(bigG, s2, m, eta, x, d);
+  }
+
+  @Override
+  protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    // w is d elements, enough for the compact nnz <= d entries.
+    return storeWeights
+        ? kernel.predictSparseStoring(bigG, s2, m, eta, d, idx, val, nnz, w)
+        : kernel.predictSparse(bigG, s2, m, eta, d, idx, val, nnz);
+  }
+
+  @Override
+  protected void updateDense(MemorySegment x, double g) {
+    if (storeWeights) {
+      kernel.updateDenseStored(bigG, s2, eta, w, x, d, g);
+    } else {
+      kernel.updateDense(bigG, s2, m, eta, x, d, g);
+    }
+    t += 1;
+  }
+
+  @Override
+  protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (storeWeights) {
+      kernel.updateSparseStored(bigG, s2, eta, w, d, idx, val, nnz, g);
+    } else {
+      kernel.updateSparse(bigG, s2, m, eta, d, idx, val, nnz, g);
+    }
+    t += 1;
+  }
+
+  @Override
+  protected void readWeightsImpl(MemorySegment into) {
+    kernel.weights(bigG, s2, m, eta, into, d);
+  }
+}

@@ -90,6 +90,12 @@ public abstract class KernelProvider {
   /** The AdaGrad family (per-coordinate rate) kernel. */
   public abstract AdaGradKernel adaGrad(ElementType type);
 
+  /** The global-rate AdaGrad step kernel (the rate itself comes from {@link #linearAlgebra}). */
+  public abstract GlobalAdaGradKernel globalAdaGrad(ElementType type);
+
+  /** The Adaptive Online Gradient Descent kernel (ball and per-coordinate forms). */
+  public abstract AdaptiveOgdKernel adaptiveOgd(ElementType type);
+
   @Override
   public String toString() {
     return name();

@@ -1,7 +1,9 @@
 package org.onlinekernels.kernel.scalar;
 
 import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.kernel.AdaptiveOgdKernel;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.GlobalAdaGradKernel;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 
@@ -25,5 +27,15 @@ public final class ScalarKernelProvider extends KernelProvider {
   @Override
   public AdaGradKernel adaGrad(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaGradScalarKernel.INSTANCE : DoubleAdaGradScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public GlobalAdaGradKernel globalAdaGrad(ElementType type) {
+    return type == ElementType.FLOAT ? FloatGlobalAdaGradScalarKernel.INSTANCE : DoubleGlobalAdaGradScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
+    return type == ElementType.FLOAT ? FloatAdaptiveOgdScalarKernel.INSTANCE : DoubleAdaptiveOgdScalarKernel.INSTANCE;
   }
 }

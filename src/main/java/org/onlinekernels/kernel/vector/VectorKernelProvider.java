@@ -1,7 +1,9 @@
 package org.onlinekernels.kernel.vector;
 
 import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.kernel.AdaptiveOgdKernel;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.GlobalAdaGradKernel;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 
@@ -25,5 +27,15 @@ public final class VectorKernelProvider extends KernelProvider {
   @Override
   public AdaGradKernel adaGrad(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaGradVectorKernel.INSTANCE : DoubleAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public GlobalAdaGradKernel globalAdaGrad(ElementType type) {
+    return type == ElementType.FLOAT ? FloatGlobalAdaGradVectorKernel.INSTANCE : DoubleGlobalAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
+    return type == ElementType.FLOAT ? FloatAdaptiveOgdVectorKernel.INSTANCE : DoubleAdaptiveOgdVectorKernel.INSTANCE;
   }
 }

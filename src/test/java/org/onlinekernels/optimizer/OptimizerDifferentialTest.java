@@ -147,7 +147,7 @@ class OptimizerDifferentialTest {
             if (!(err <= gamma(t, n) * abs)) {
               throw new AssertionError("yhat off by " + err + " > " + gamma(t, n) * abs);
             }
-            // Cancel the pending predict the honest way: a zero-gradient update.
+            // Close the round: a zero-gradient update, applied identically to all four runs.
             if (os == glob) os[k].update(0.0);
             else ((AdaptiveOgdBallOptimizer) os[k]).update(0.0, 0.0);
           }

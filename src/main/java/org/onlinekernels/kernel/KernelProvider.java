@@ -92,11 +92,18 @@ public abstract class KernelProvider {
 
   /** The DFEG update kernel. */
   public abstract DfegKernel dfeg(ElementType type);
+
   /** The ScInOL1 kernel (ALGORITHMS.md section 3). */
   public abstract ScInOL1Kernel scInOL1(ElementType type);
 
   /** The ScInOL2 kernel (ALGORITHMS.md section 4). */
   public abstract ScInOL2Kernel scInOL2(ElementType type);
+
+  /** The global-rate AdaGrad step kernel (the rate itself comes from {@link #linearAlgebra}). */
+  public abstract GlobalAdaGradKernel globalAdaGrad(ElementType type);
+
+  /** The Adaptive Online Gradient Descent kernel (ball and per-coordinate forms). */
+  public abstract AdaptiveOgdKernel adaptiveOgd(ElementType type);
 
   @Override
   public String toString() {

@@ -2,7 +2,9 @@ package org.onlinekernels.kernel.scalar;
 
 import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.kernel.DfegKernel;
+import org.onlinekernels.kernel.AdaptiveOgdKernel;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.GlobalAdaGradKernel;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.ScInOL1Kernel;
@@ -43,5 +45,15 @@ public final class ScalarKernelProvider extends KernelProvider {
   @Override
   public ScInOL2Kernel scInOL2(ElementType type) {
     return type == ElementType.FLOAT ? FloatScInOL2ScalarKernel.INSTANCE : DoubleScInOL2ScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public GlobalAdaGradKernel globalAdaGrad(ElementType type) {
+    return type == ElementType.FLOAT ? FloatGlobalAdaGradScalarKernel.INSTANCE : DoubleGlobalAdaGradScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
+    return type == ElementType.FLOAT ? FloatAdaptiveOgdScalarKernel.INSTANCE : DoubleAdaptiveOgdScalarKernel.INSTANCE;
   }
 }

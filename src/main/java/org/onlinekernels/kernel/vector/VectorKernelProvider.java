@@ -2,7 +2,9 @@ package org.onlinekernels.kernel.vector;
 
 import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.kernel.DfegKernel;
+import org.onlinekernels.kernel.AdaptiveOgdKernel;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.GlobalAdaGradKernel;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.ScInOL1Kernel;
@@ -43,5 +45,15 @@ public final class VectorKernelProvider extends KernelProvider {
   @Override
   public ScInOL2Kernel scInOL2(ElementType type) {
     return type == ElementType.FLOAT ? FloatScInOL2VectorKernel.INSTANCE : DoubleScInOL2VectorKernel.INSTANCE;
+  }
+
+  @Override
+  public GlobalAdaGradKernel globalAdaGrad(ElementType type) {
+    return type == ElementType.FLOAT ? FloatGlobalAdaGradVectorKernel.INSTANCE : DoubleGlobalAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
+    return type == ElementType.FLOAT ? FloatAdaptiveOgdVectorKernel.INSTANCE : DoubleAdaptiveOgdVectorKernel.INSTANCE;
   }
 }

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
  *             beta_i = min(beta_i, (epsilon * (S2_i + M_i*M_i)) / ((x_i*x_i) * t))   only where x_i*x_i != 0
  *             s      = sqrt(S2_i + M_i*M_i)
  *             theta  = G_i / s                                                     (0 where s == 0)
- *             w_i    = ((beta_i * sgn(theta)) * (exp(|theta| / 2) - 1)) / (2 * s)    (0 where s == 0)
+ *             w_i    = ((beta_i * sgn(theta)) * expm1(|theta| / 2)) / (2 * s)          (0 where s == 0)
  *             yhat   = sum_i x_i * w_i
  *   update:   G_i  = G_i - g * x_i
  *             S2_i = S2_i + (g * x_i) * (g * x_i)
@@ -19,17 +19,19 @@ import java.lang.foreign.MemorySegment;
  *
  * The parenthesisation is the evaluation order of every implementation and of the reference
  * ({@code org.onlinekernels.reference.ReferenceScInOL1}), so state agrees bit for bit; only
- * {@code exp} (the vector kernel's is not {@link Math#exp}) and the order of the {@code yhat}
- * sum differ. Shared scalars ({@code t}, {@code epsilon}, {@code g}) are rounded to the element
+ * {@code expm1} (the vector kernel's is not {@link Math#expm1}) and the order of the {@code yhat}
+ * sum differ. {@code expm1(a)} stands for the paper's {@code exp(a) - 1}: the same value without
+ * the cancellation that would cost all relative accuracy of small weights ({@code |theta|} near
+ * 0, i.e. early rounds), and what the reference computes. Shared scalars ({@code t}, {@code epsilon}, {@code g}) are rounded to the element
  * type once per call.
  *
  * <p>Zero inputs: a coordinate with {@code x_i = 0} keeps {@code M_i} and {@code beta_i} and
  * contributes exactly 0 to {@code yhat} even when its {@code w_i} overflowed to infinity, so a
- * dense call behaves like the sparse call without that entry. Overflow: {@code exp(|theta|/2)}
+ * dense call behaves like the sparse call without that entry. Overflow: {@code expm1(|theta|/2)}
  * is infinite once {@code |theta|/2} exceeds about 88.7 (float) or 709.8 (double); {@code w_i}
  * and {@code yhat} are then infinite (or NaN if infinities of both signs meet in the sum). The
  * state never sees {@code w}: {@code G, S2} depend only on {@code g} and {@code x}, {@code M,
- * beta} only on {@code x}, {@code t} and the state, so no NaN enters the state from {@code exp}.
+ * beta} only on {@code x}, {@code t} and the state, so no NaN enters the state from {@code expm1}.
  */
 public abstract class ScInOL1Kernel {
   private final ElementType type;

@@ -30,6 +30,8 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   }
 
   /**
+   * An optimizer on the given arena and kernels.
+   *
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */

@@ -36,6 +36,8 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   }
 
   /**
+   * An optimizer in the chosen mode.
+   *
    * @param storeWeights {@code true} for stored-weights mode (allocates {@code w}), {@code false}
    *     for recompute mode
    * @param arena where the state lives, or {@code null} for an owned confined arena

@@ -161,4 +161,38 @@ class ScInOLHandWorkedTest {
       }
     }
   }
+
+  /**
+   * Float exp overflow (|theta|/2 > 88.7): G = 400, S2 = 0, M = 1 gives theta = 400 and
+   * w = +inf on the coordinates with that state. The documented outcome: yhat = +inf (not NaN:
+   * coordinates with x = 0 contribute exactly 0, not 0 * inf), read-out +inf, and the state
+   * stays finite because G, S2, M, beta never read w.
+   */
+  @ParameterizedTest
+  @CsvSource({"vector", "scalar"})
+  void floatExpOverflowNeverPutsNaNIntoState(String impl) {
+    ElementType t = ElementType.FLOAT;
+    ScInOL1Kernel k = provider(impl).scInOL1(t);
+    int n = 37;
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment bigG = vec(a, t, new double[n]), s2 = vec(a, t, new double[n]), m = vec(a, t, new double[n]);
+      MemorySegment beta = vec(a, t, new double[n]), x = vec(a, t, new double[n]), w = vec(a, t, new double[n]);
+      for (int i = 0; i < n; i++) {
+        set(bigG, t, i, 400);
+        set(m, t, i, 1);
+        set(beta, t, i, 1);
+        set(x, t, i, i % 2 == 0 ? 1 : 0);
+      }
+      double y = k.predictDense(bigG, s2, m, beta, x, n, 1, 1);
+      assertEquals(Double.POSITIVE_INFINITY, y);
+      k.weights(bigG, s2, m, beta, w, n);
+      for (int i = 0; i < n; i++) assertEquals(Double.POSITIVE_INFINITY, get(w, t, i), "w[" + i + "]");
+      k.updateDense(bigG, s2, x, n, -1);
+      for (int i = 0; i < n; i++) {
+        assertEquals(i % 2 == 0 ? 401 : 400, get(bigG, t, i), 0.0);
+        assertEquals(i % 2 == 0 ? 1 : 0, get(s2, t, i), 0.0);
+        assertEquals(1.0, get(beta, t, i), 0.0);
+      }
+    }
+  }
 }

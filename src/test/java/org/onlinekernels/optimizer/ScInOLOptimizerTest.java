@@ -34,7 +34,7 @@ class ScInOLOptimizerTest {
    * only: the scaled input itself (1 rounding), then G and S2 are sums of t rounded terms, so
    * theta = G / s carries a relative error of order t u (u = 2^-24 or 2^-53) against the sum
    * of |g x|, which |theta| <= sqrt(t) keeps within t u sqrt(t) in absolute terms; ScInOL1's
-   * exp(|theta|/2) turns an absolute theta error into a relative w error of half its size, and
+   * expm1(|theta|/2) turns an absolute theta error into a relative w error of half its size, and
    * the logistic gradient (Lipschitz 1/4 in yhat) feeds errors back only damped. So
    * {@code |dyhat| <= K t^1.5 u sum_i |x_i w_i|} with a small constant; we allow K = 2 (observed
    * at most 0.33 over these eight runs, float and double, vector and scalar) plus

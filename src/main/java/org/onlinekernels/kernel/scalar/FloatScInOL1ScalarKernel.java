@@ -9,7 +9,7 @@ import org.onlinekernels.kernel.ScInOL1Kernel;
  * Scalar float ScInOL1. Source of the generated {@code Double} twin: edit only this file.
  * {@link #weight} and {@link #beta} are the per-lane rules in the evaluation order documented on
  * {@link ScInOL1Kernel}; the vector kernel performs the same operations in the same order (its
- * only different operation is {@code exp}), and its tails call the range methods here.
+ * only different operation is {@code expm1}), and its tails call the range methods here.
  */
 public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   /** The one instance. */
@@ -32,7 +32,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
 
   /**
    * {@code w_i} from {@code G_i}, {@code q = S2_i + M_i*M_i} and {@code beta_i}:
-   * {@code ((beta * sgn(theta)) * (exp(|theta| / 2) - 1)) / (2 * s)}, {@code s = sqrt(q)},
+   * {@code ((beta * sgn(theta)) * expm1(|theta| / 2)) / (2 * s)}, {@code s = sqrt(q)},
    * {@code theta = G / s}, and 0 where {@code s == 0} (which also covers {@code 0/0} and a
    * {@code G != 0} whose squares underflowed out of {@code S2}).
    */
@@ -42,7 +42,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
       return 0;
     }
     float theta = bigG / s;
-    return beta * sgn(theta) * ((float) Math.exp(Math.abs(theta) / 2) - 1) / (2 * s);
+    return beta * sgn(theta) * (float) Math.expm1(Math.abs(theta) / 2) / (2 * s);
   }
 
   /**

@@ -17,8 +17,8 @@ import org.onlinekernels.kernel.scalar.FloatScInOL1ScalarKernel;
  * Vector float ScInOL1. Every lane performs the operations of
  * {@link FloatScInOL1ScalarKernel#weight} and {@link FloatScInOL1ScalarKernel#beta} in the same
  * order (no FMA outside the {@code yhat} sum), with the {@code s == 0} and {@code x*x == 0} rules
- * as masks and blends. The one different operation is {@code exp}: the Vector API's
- * {@link VectorOperators#EXP} (SVML on x86) instead of {@link Math#exp}, so {@code M}, {@code
+ * as masks and blends. The one different operation is {@code expm1}: the Vector API's
+ * {@link VectorOperators#EXPM1} (SVML on x86) instead of {@link Math#expm1}, so {@code M}, {@code
  * beta}, {@code G}, {@code S2} agree with the scalar kernel bit for bit while weights and
  * {@code yhat} agree to a few ulps. Tails run the scalar kernel's range methods. Source of the
  * generated {@code Double} twin: edit only this file.
@@ -71,7 +71,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
     // 0/0 would be NaN; masking it before exp keeps NaN out of the lanes that are blended away.
     FloatVector theta = bigG.div(s).blend(0, sZero);
-    FloatVector e = theta.abs().mul(0.5f).lanewise(VectorOperators.EXP).sub(1);
+    FloatVector e = theta.abs().mul(0.5f).lanewise(VectorOperators.EXPM1);
     return beta.mul(sgn(theta)).mul(e).div(s.mul(2)).blend(0, sZero);
   }
 

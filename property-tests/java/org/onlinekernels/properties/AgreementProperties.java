@@ -73,4 +73,104 @@ class AgreementProperties {
     Agreement.kernelVsKernel(new DfegSubject(c.seed(), c.type()), c.withSparse(false), impl(vector),
         c.withSparse(true), impl(vector), false);
   }
+
+  @Property
+  void scInOL1Trajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new ScInOL1Subject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void scInOL1SingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new ScInOL1Subject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void scInOL1VectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new ScInOL1Subject(c.seed(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void scInOL1SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new ScInOL1Subject(c.seed(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
+  }
+
+  @Property
+  void scInOL2Trajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new ScInOL2Subject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void scInOL2SingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new ScInOL2Subject(c.seed(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void scInOL2VectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new ScInOL2Subject(c.seed(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void scInOL2SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new ScInOL2Subject(c.seed(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
+  }
+
+  @Property
+  void globalAdaGradTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void globalAdaGradSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c, impl(vector));
+  }
+
+  @Property
+  void globalAdaGradVectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void globalAdaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), false);
+  }
+
+  @Property
+  void aogdBallTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c, impl(vector));
+  }
+
+  @Property
+  void aogdBallSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c, impl(vector));
+  }
+
+  @Property
+  void aogdBallVectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void aogdBallSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), false);
+  }
+
+  @Property
+  void aogdCoordinateTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c, impl(vector));
+  }
+
+  @Property
+  void aogdCoordinateSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsReference(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c, impl(vector));
+  }
+
+  @Property
+  void aogdCoordinateVectorEqualsScalar(@ForAll("trajectories") Case c) {
+    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
+  }
+
+  @Property
+  void aogdCoordinateSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
+  }
 }

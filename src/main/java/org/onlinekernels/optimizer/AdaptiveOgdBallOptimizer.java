@@ -49,6 +49,15 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
 
   /** {@code Hsum} and {@code Lsum}. */
   @Override
+  protected void setScalar(String name, double value) {
+    if (name.equals("Hsum")) {
+      hsum = value;
+    } else {
+      lsum = value;
+    }
+  }
+
+  @Override
   public Map<String, Double> scalarState() {
     return Map.of("Hsum", hsum, "Lsum", lsum);
   }

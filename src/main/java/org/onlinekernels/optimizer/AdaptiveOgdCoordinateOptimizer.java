@@ -41,6 +41,11 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
 
   /** {@code Hsum}. */
   @Override
+  protected void setScalar(String name, double value) {
+    hsum = value;
+  }
+
+  @Override
   public Map<String, Double> scalarState() {
     return Map.of("Hsum", hsum);
   }

@@ -76,6 +76,11 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
 
   /** {@code sumSquares = sum_{s<=t} ||g_s||^2}. */
   @Override
+  protected void setScalar(String name, double value) {
+    sumSquares = value;
+  }
+
+  @Override
   public Map<String, Double> scalarState() {
     return Map.of("sumSquares", sumSquares);
   }

@@ -54,6 +54,11 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
 
   /** {@code t}: the round the next predict belongs to. */
   @Override
+  protected void setScalar(String name, double value) {
+    t = value;
+  }
+
+  @Override
   public Map<String, Double> scalarState() {
     return Map.of("t", t);
   }

@@ -70,6 +70,11 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   /** {@code t}: the round the next predict belongs to. */
   @Override
+  protected void setScalar(String name, double value) {
+    t = value;
+  }
+
+  @Override
   public Map<String, Double> scalarState() {
     return Map.of("t", t);
   }

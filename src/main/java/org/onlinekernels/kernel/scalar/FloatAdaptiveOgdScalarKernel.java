@@ -35,12 +35,12 @@ public final class FloatAdaptiveOgdScalarKernel extends AdaptiveOgdKernel {
   }
 
   /**
-   * {@code lambda = c / (2 (sqrt(s^2 + c) + s))} with {@code c = 8 g g / (3 r r)} and
+   * {@code lambda = c / (2 (sqrt(s^2 + c) + s))} with {@code c = 8 g g / (3 (r r))} (the reference's order) and
    * {@code s = hsum + lsum}; 0 when the denominator is 0 (only for {@code s = c = 0}: 0/0 = 0).
    */
   public static float lambda(float g, float hsum, float lsum, float r) {
     float s = hsum + lsum;
-    float c = 8 * g * g / (3 * r * r);
+    float c = 8 * g * g / (3 * (r * r));
     float den = 2 * ((float) Math.sqrt(s * s + c) + s);
     return den > 0 ? c / den : 0;
   }

@@ -46,7 +46,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
   }
 
   /**
-   * Lane-wise {@link FloatAdaptiveOgdScalarKernel#lambda}; {@code r3r} is {@code 3 * r * r},
+   * Lane-wise {@link FloatAdaptiveOgdScalarKernel#lambda}; {@code r3r} is {@code 3 * (r * r)},
    * lane for lane the same value the scalar rule computes.
    */
   private static FloatVector lambda(FloatVector g, FloatVector hsum, FloatVector l, FloatVector r3r) {
@@ -108,7 +108,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       MemorySegment w, MemorySegment lsum, MemorySegment x, int n, double scale, double hsum, double radius) {
     float sc = (float) scale, hs = (float) hsum, r = (float) radius;
     FloatVector vsc = FloatVector.broadcast(S, sc), vhs = FloatVector.broadcast(S, hs);
-    FloatVector vr = FloatVector.broadcast(S, r), vr3r = FloatVector.broadcast(S, 3 * r * r);
+    FloatVector vr = FloatVector.broadcast(S, r), vr3r = FloatVector.broadcast(S, 3 * (r * r));
     int bound = S.loopBound(n);
     for (int i = 0; i < bound; i += L) {
       long o = (long) i * Float.BYTES;
@@ -131,7 +131,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       long o = (long) i * Float.BYTES;
       FloatVector r = load(radii, o);
       FloatVector g = vsc.mul(load(x, o)), l = load(lsum, o);
-      FloatVector la = lambda(g, vhs, l, r.mul(3).mul(r));
+      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3));
       FloatVector ln = l.add(la);
       ln.intoMemorySegment(lsum, o, ORDER);
       coordinateStep(load(w, o), g, la, vhs, ln, r).intoMemorySegment(w, o, ORDER);
@@ -145,7 +145,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       double scale, double hsum, double radius) {
     float sc = (float) scale, hs = (float) hsum, r = (float) radius;
     FloatVector vsc = FloatVector.broadcast(S, sc), vhs = FloatVector.broadcast(S, hs);
-    FloatVector vr = FloatVector.broadcast(S, r), vr3r = FloatVector.broadcast(S, 3 * r * r);
+    FloatVector vr = FloatVector.broadcast(S, r), vr3r = FloatVector.broadcast(S, 3 * (r * r));
     FloatLaneScratch s = FloatLaneScratch.get();
     float[] ws = s.lanes[0], ls = s.lanes[1];
     int[] ix = s.idx;
@@ -192,7 +192,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector r = FloatVector.fromArray(S, rs, 0);
       FloatVector l = FloatVector.fromArray(S, ls, 0);
-      FloatVector la = lambda(g, vhs, l, r.mul(3).mul(r));
+      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3));
       FloatVector ln = l.add(la);
       ln.intoArray(ls, 0);
       coordinateStep(FloatVector.fromArray(S, ws, 0), g, la, vhs, ln, r).intoArray(ws, 0);

@@ -1,0 +1,91 @@
+package org.onlinekernels.properties;
+
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.reference.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.reference.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.reference.ReferenceLinearModel;
+
+/**
+ * Adaptive OGD, ball or per-coordinate form, with a random radius (per-coordinate radii
+ * sometimes). Curvature {@code H_t = 0} (the linear-model form's default).
+ *
+ * <p>Per-coordinate: the same recurrence per coordinate with no reduction, so in double it is
+ * bit-identical; factor 4 in float ({@code lambda} carries the relative errors of {@code Lsum}
+ * and of {@code g^2}, which {@code eta = 1/(Hsum + Lsum)} and the shrink {@code lambda w} pass on).
+ * Ball: {@code G_t}, {@code <w, g>} and {@code ||w||^2} are reductions, and the kernel gets
+ * {@code ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2},
+ * at most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
+ */
+final class AdaptiveOgdSubject implements Subject {
+  private final AdaptiveOgdParams params;
+  private final boolean ball;
+  private final double factor;
+
+  AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
+    SplittableRandom r = new SplittableRandom(seed ^ (ball ? 0xba11L : 0xc00dL));
+    this.ball = ball;
+    if (!ball && r.nextBoolean()) {
+      double[] radii = new double[d];
+      for (int i = 0; i < d; i++) {
+        radii[i] = Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-6, 6)));
+      }
+      params = AdaptiveOgdParams.radii(radii);
+    } else {
+      params = AdaptiveOgdParams.radius(Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-6, 6))));
+    }
+    factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
+  }
+
+  @Override
+  public String describe() {
+    return (ball ? "AOGD ball R=" : "AOGD per-coordinate R=") + params.radius()
+        + (params.radii() != null ? " (per-coordinate radii)" : "");
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
+    return ball
+        ? new AdaptiveOgdBallOptimizer(d, type, params, null, kernels)
+        : new AdaptiveOgdCoordinateOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public ReferenceLinearModel reference(int d) {
+    return ball ? new ReferenceAdaptiveOgdBall(d, params) : new ReferenceAdaptiveOgdCoordinate(d, params);
+  }
+
+  @Override
+  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
+    if (ball) {
+      return Map.of("w", ((ReferenceAdaptiveOgdBall) r).w());
+    }
+    ReferenceAdaptiveOgdCoordinate c = (ReferenceAdaptiveOgdCoordinate) r;
+    return Map.of("w", c.w(), "Lsum", c.lSum());
+  }
+
+  @Override
+  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
+    if (ball) {
+      ReferenceAdaptiveOgdBall b = (ReferenceAdaptiveOgdBall) r;
+      return Map.of("Hsum", b.hSum(), "Lsum", b.lSum());
+    }
+    return Map.of("Hsum", ((ReferenceAdaptiveOgdCoordinate) r).hSum());
+  }
+
+  @Override
+  public boolean exactStateInDouble() {
+    return !ball;
+  }
+
+  @Override
+  public double stateFactor() {
+    return factor;
+  }
+}

@@ -1,0 +1,84 @@
+package org.onlinekernels.properties;
+
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.ScInOL1Optimizer;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.reference.ReferenceScInOL1;
+
+/**
+ * ScInOL1 with a random {@code epsilon}.
+ *
+ * <p>State factor 2: {@code G}, {@code S2} are sums, {@code M} a max (exact);
+ * {@code beta = min(beta, eps (S2 + M^2) / (x^2 t))} is a ratio of a sum and exact terms, which
+ * carries {@code S2}'s relative error plus 5 roundings. Predictions: {@code theta = G / s} carries
+ * {@code G}'s error plus half of {@code S2}'s; {@code expm1(|theta|/2)} multiplies a relative
+ * error by at most {@code 1 + |theta|/2}; SVML's vector {@code expm1} adds at most 2 ulps over
+ * {@code Math.expm1}: factor {@code 3 (1 + max|theta|/2) + 2}.
+ */
+final class ScInOL1Subject implements Subject {
+  private final ScInOLParams params;
+
+  ScInOL1Subject(long seed, ElementType t) {
+    SplittableRandom r = new SplittableRandom(seed ^ 0x5c1L);
+    params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
+  }
+
+  @Override
+  public String describe() {
+    return "ScInOL1 " + params;
+  }
+
+  @Override
+  public double gMax() {
+    return 1024;
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
+    return new ScInOL1Optimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public ReferenceLinearModel reference(int d) {
+    return new ReferenceScInOL1(d, params);
+  }
+
+  @Override
+  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
+    ReferenceScInOL1 s = (ReferenceScInOL1) r;
+    return Map.of("G", s.bigG(), "S2", s.s2(), "M", s.m(), "beta", s.beta());
+  }
+
+  @Override
+  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
+    return Map.of("t", ((ReferenceScInOL1) r).t());
+  }
+
+  @Override
+  public boolean exactStateInDouble() {
+    return true;
+  }
+
+  @Override
+  public double stateFactor() {
+    return 2;
+  }
+
+  @Override
+  public double predictionFactor(ReferenceLinearModel r, int d, Map<String, Tracker> scalarPaths) {
+    ReferenceScInOL1 s = (ReferenceScInOL1) r;
+    double maxTheta = 0;
+    for (int i = 0; i < d; i++) {
+      double q = Math.sqrt(s.s2()[i] + s.m()[i] * s.m()[i]);
+      if (q > 0) {
+        maxTheta = Math.max(maxTheta, Math.abs(s.bigG()[i] / q));
+      }
+    }
+    return 3 * (1 + maxTheta / 2) + 2;
+  }
+}

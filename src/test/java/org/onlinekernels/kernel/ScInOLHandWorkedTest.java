@@ -37,7 +37,7 @@ class ScInOLHandWorkedTest {
     for (int i = 0; i < want.length; i++) assertEquals(want[i], get(m, t, i), tol * Math.max(1, Math.abs(want[i])), name + "[" + i + "]");
   }
 
-  /** Relative tolerance: a few roundings of the element type (and one exp in ScInOL1). */
+  /** Relative tolerance: a few roundings of the element type (and one expm1 in ScInOL1). */
   private static double tol(ElementType t) {
     return t == ElementType.FLOAT ? 1e-6 : 1e-15;
   }
@@ -50,7 +50,7 @@ class ScInOLHandWorkedTest {
       MemorySegment bigG = vec(a, t, 0, 0), s2 = vec(a, t, 0, 0), m = vec(a, t, 0, 0), beta = vec(a, t, 1, 1);
       // Round 1, t = 1: M = (|2|, |-0.5|) = (2, 0.5).
       // beta_1 = min(1, 1*(0 + 4)/(4*1)) = 1, beta_2 = min(1, 1*(0 + 0.25)/(0.25*1)) = 1.
-      // s = (2, 0.5), theta = G/s = (0, 0): w = beta sgn(0) (e^0 - 1)/(2s) = 0, yhat = 0.
+      // s = (2, 0.5), theta = G/s = (0, 0): w = beta sgn(0) expm1(0)/(2s) = 0, yhat = 0.
       double y1 = k.predictDense(bigG, s2, m, beta, vec(a, t, 2, -0.5), 2, 1, 1);
       assertEquals(0.0, y1, 0.0);
       assertVec(m, t, 0, "M", 2, 0.5);
@@ -62,10 +62,10 @@ class ScInOLHandWorkedTest {
       // Round 2, t = 2, x = (1, 1): M = (2, 1).
       // beta_1 = min(1, (1 + 4)/(1*2) = 2.5) = 1; beta_2 = min(1, (0.0625 + 1)/(1*2)) = 0.53125.
       // s_1 = sqrt(5) = 2.23606797749979, theta_1 = 1/sqrt(5) = 0.4472135954999579,
-      //   exp(theta_1/2) = 1.2505791921887124, w_1 = 1 * 1 * 0.2505791921887124 / 4.47213595499958
+      //   expm1(theta_1/2) = 0.2505791921887124, w_1 = 1 * 1 * 0.2505791921887124 / 4.47213595499958
       //   = 0.056031210748094515.
       // s_2 = sqrt(1.0625) = 1.0307764064044151, theta_2 = -0.25/s_2 = -0.24253562503633297,
-      //   exp(|theta_2|/2) = 1.1289272127252936, w_2 = 0.53125 * -1 * 0.1289272127252936 / 2.0615528128088303
+      //   expm1(|theta_2|/2) = 0.1289272127252936, w_2 = 0.53125 * -1 * 0.1289272127252936 / 2.0615528128088303
       //   = -0.03322378225517893.
       // yhat = w_1 + w_2 = 0.022807428492915588.
       double y2 = k.predictDense(bigG, s2, m, beta, vec(a, t, 1, 1), 2, 2, 1);

@@ -6,7 +6,6 @@ import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.DfegKernel;
 import org.onlinekernels.kernel.ElementType;
@@ -57,7 +56,7 @@ public final class FloatDfegVectorKernel extends DfegKernel {
       a.intoMemorySegment(theta, o, ORDER);
       acc0 = a.fma(a, acc0);
     }
-    return acc0.add(acc1).reduceLanes(VectorOperators.ADD)
+    return FloatLanes.sum(acc0.add(acc1))
         + FloatDfegScalarKernel.denseRange(theta, x, bound1, n, gf);
   }
 
@@ -84,7 +83,7 @@ public final class FloatDfegVectorKernel extends DfegKernel {
         theta.setAtIndex(E, ix[k], ts[k]);
       }
     }
-    return delta.reduceLanes(VectorOperators.ADD)
+    return FloatLanes.sum(delta)
         + FloatDfegScalarKernel.sparseRange(theta, idx, val, bound, nnz, gf);
   }
 

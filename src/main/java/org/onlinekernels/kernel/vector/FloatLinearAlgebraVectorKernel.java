@@ -6,7 +6,6 @@ import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
@@ -52,7 +51,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       long o = (long) i * Float.BYTES;
       acc0 = load(a, o).fma(load(b, o), acc0);
     }
-    float s = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+    float s = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
     return s + FloatLinearAlgebraScalarKernel.dotRange(a, b, bound1, n);
   }
 
@@ -77,7 +76,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       }
       acc = load(val, (long) j * Float.BYTES).fma(FloatVector.fromArray(S, g, 0), acc);
     }
-    return acc.reduceLanes(VectorOperators.ADD)
+    return FloatLanes.sum(acc)
         + FloatLinearAlgebraScalarKernel.dotSparseRange(w, idx, val, bound, nnz);
   }
 
@@ -106,9 +105,9 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       d0 = load(a, o).fma(x0, d0);
       s0 = x0.fma(x0, s0);
     }
-    out[0] = d0.add(d1).reduceLanes(VectorOperators.ADD)
+    out[0] = FloatLanes.sum(d0.add(d1))
         + FloatLinearAlgebraScalarKernel.dotRange(a, x, bound1, n);
-    out[1] = s0.add(s1).reduceLanes(VectorOperators.ADD)
+    out[1] = FloatLanes.sum(s0.add(s1))
         + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
   }
 
@@ -130,8 +129,8 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       wx = wv.fma(xv, wx);
       xx = xv.fma(xv, xx);
     }
-    out[0] = ww.reduceLanes(VectorOperators.ADD) + FloatLinearAlgebraScalarKernel.dotRange(w, w, bound1, n);
-    out[1] = wx.reduceLanes(VectorOperators.ADD) + FloatLinearAlgebraScalarKernel.dotRange(w, x, bound1, n);
-    out[2] = xx.reduceLanes(VectorOperators.ADD) + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
+    out[0] = FloatLanes.sum(ww) + FloatLinearAlgebraScalarKernel.dotRange(w, w, bound1, n);
+    out[1] = FloatLanes.sum(wx) + FloatLinearAlgebraScalarKernel.dotRange(w, x, bound1, n);
+    out[2] = FloatLanes.sum(xx) + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
   }
 }

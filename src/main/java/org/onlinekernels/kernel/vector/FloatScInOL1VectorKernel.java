@@ -41,21 +41,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /**
-   * Sum of the lanes in lane order. {@code reduceLanes(ADD)} leaves the order open and it does
-   * change once C2 intrinsifies it, so the same call could return a different {@code yhat} before
-   * and after warm-up (seen: ScInOL2 recompute vs stored, identical lanes, different sums).
-   */
-  static float sumLanes(FloatVector v) {
-    float[] a = FloatLaneScratch.get().lanes[FloatLaneScratch.STREAMS - 1];
-    v.intoArray(a, 0);
-    float s = 0;
-    for (int k = 0; k < a.length; k++) {
-      s += a[k];
-    }
-    return s;
-  }
-
   /** Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. */
   static FloatVector sgn(FloatVector v) {
     return v.blend(1, v.compare(VectorOperators.GT, 0)).blend(-1, v.compare(VectorOperators.LT, 0));
@@ -108,7 +93,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     for (; i < bound1; i += L) {
       acc0 = denseLanes(bigG, s2, m, beta, x, (long) i * Float.BYTES, veps, vt, acc0);
     }
-    float sum = sumLanes(acc0.add(acc1).add(acc2.add(acc3)));
+    float sum = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
     return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
   }
 
@@ -157,7 +142,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
         beta.setAtIndex(E, ix[k], bs[k]);
       }
     }
-    return sumLanes(acc)
+    return FloatLanes.sum(acc)
         + FloatScInOL1ScalarKernel.predictSparseRange(bigG, s2, m, beta, idx, val, bound, nnz, ep, tt);
   }
 

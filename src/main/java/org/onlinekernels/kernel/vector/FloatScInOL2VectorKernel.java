@@ -75,7 +75,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     for (; i < bound1; i += L) {
       acc0 = denseLanes(bigG, s2, m, eta, x, (long) i * Float.BYTES, wOut, acc0);
     }
-    float sum = FloatScInOL1VectorKernel.sumLanes(acc0.add(acc1).add(acc2.add(acc3)));
+    float sum = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
     return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
   }
 
@@ -125,7 +125,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
         m.setAtIndex(E, ix[k], ms[k]);
       }
     }
-    return FloatScInOL1VectorKernel.sumLanes(acc)
+    return FloatLanes.sum(acc)
         + FloatScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, wOut);
   }
 

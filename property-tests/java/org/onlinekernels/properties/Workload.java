@@ -10,7 +10,8 @@ import org.onlinekernels.kernel.ElementType;
  *
  * <p>Rows mix: per-feature scales {@code 2^e}, {@code e} in {@code [scaleLo, scaleHi]}; exact
  * zeros and {@code -0.0} stored explicitly in sparse rows; repeated rows; all-zero rows.
- * Gradients: magnitude {@code gMax * 2^-U(0,10)}, with long runs of one sign. For float cases
+ * Gradients: magnitude {@code gMax * 2^-U(1,11)}; per case the sign flips every ~8 rounds,
+ * every ~64, or never. For float cases
  * every value is rounded to float first, so the reference sees exactly the kernel's inputs.
  */
 final class Workload {
@@ -31,6 +32,8 @@ final class Workload {
     val = new double[n][];
     g = new double[n];
     double sign = 1;
+    // Per case: a sign flip every ~8 rounds, every ~64, or never (one sign for the whole run).
+    int flipOdds = new int[] {8, 64, 0}[r.nextInt(3)];
     for (int t = 0; t < n; t++) {
       int kind = r.nextInt(10);
       if (t > 0 && kind == 0) {
@@ -60,7 +63,7 @@ final class Workload {
         idx[t] = java.util.Arrays.copyOf(ix, nnz);
         val[t] = java.util.Arrays.copyOf(vx, nnz);
       }
-      if (r.nextInt(8) == 0) {
+      if (flipOdds > 0 && r.nextInt(flipOdds) == 0) {
         sign = -sign;
       }
       g[t] = round(c.type(), sign * gMax * Math.scalb(1.0 + r.nextDouble(), -r.nextInt(11) - 1));

@@ -54,6 +54,15 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
   }
 
   @Override
+  protected void setScalar(String name, double value) {
+    if (name.equals("Hsum")) {
+      hsum = value;
+    } else {
+      lsum = value;
+    }
+  }
+
+  @Override
   protected void resetImpl() {
     hsum = 0;
     lsum = 0;

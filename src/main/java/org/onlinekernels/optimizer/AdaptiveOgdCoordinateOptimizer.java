@@ -46,6 +46,11 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
   }
 
   @Override
+  protected void setScalar(String name, double value) {
+    hsum = value;
+  }
+
+  @Override
   protected void resetImpl() {
     hsum = 0;
     if (radii != null) {

@@ -57,6 +57,11 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   }
 
   @Override
+  protected void setScalar(String name, double value) {
+    t = value;
+  }
+
+  @Override
   protected void resetImpl() {
     fill(beta, p.epsilon());
     t = 1;

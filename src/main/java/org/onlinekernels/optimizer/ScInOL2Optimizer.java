@@ -73,6 +73,11 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   }
 
   @Override
+  protected void setScalar(String name, double value) {
+    t = value;
+  }
+
+  @Override
   protected void resetImpl() {
     fill(eta, p.epsilon());
     t = 1;

@@ -338,7 +338,18 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    */
   String checkpointParams() {
     try {
-      return String.valueOf(getClass().getMethod("params").invoke(this));
+      Object p = getClass().getMethod("params").invoke(this);
+      if (p instanceof Record r) {
+        // Record.toString prints arrays by identity; spell their contents out instead.
+        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+          Object v = c.getAccessor().invoke(r);
+          sb.append(c.getName()).append('=')
+              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)).append(';');
+        }
+        return sb.append(']').toString();
+      }
+      return String.valueOf(p);
     } catch (ReflectiveOperationException e) {
       return "";
     }

@@ -37,7 +37,7 @@ public final class AllOptimizers {
     return List.of(
         new Named("adagrad", (d, t, a, k) -> new AdaGradOptimizer(d, t, AdaGradParams.eta(0.5), a, k)),
         new Named("adagrad-box", (d, t, a, k) -> {
-          double[] lo = new double[d], hi = new double[d];
+          double[] lo = new double[Math.max(0, d)], hi = new double[Math.max(0, d)];
           for (int i = 0; i < d; i++) { lo[i] = -1 - i; hi[i] = 2 + i; }
           return new AdaGradOptimizer(d, t, AdaGradParams.alphaTimesWidth(0.3, Box.perCoordinate(lo, hi)), a, k);
         }),

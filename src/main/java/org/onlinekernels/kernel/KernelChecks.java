@@ -38,6 +38,12 @@ public final class KernelChecks {
     if (!s.scope().isAlive()) {
       throw new IllegalStateException(name + " belongs to an arena that is already closed");
     }
+    // Checked here, before any state is written: a segment of another thread's confined arena
+    // would otherwise fail at its first access, possibly after the kernel wrote some state.
+    if (!s.isAccessibleBy(Thread.currentThread())) {
+      throw new WrongThreadException(
+          name + " belongs to a confined arena of another thread; pass a segment this thread may access");
+    }
     if (s.byteSize() < bytes) {
       throw new IllegalArgumentException(
           name + " holds " + s.byteSize() + " bytes but " + n + " " + what + " elements need " + bytes

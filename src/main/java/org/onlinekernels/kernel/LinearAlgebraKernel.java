@@ -78,6 +78,19 @@ public abstract class LinearAlgebraKernel {
     gramTripleImpl(w, x, n, out);
   }
 
+  /**
+   * The input scan of the optimizers' {@code CHECKED} policy: {@code max_{i<n} |x_i|}, or NaN
+   * when some {@code x_i} is NaN or infinite (tested lane-wise as {@code x - x != 0}, which holds
+   * exactly for the non-finite values), 0 for {@code n == 0}. One read pass, no state. For sparse
+   * input pass the value segment and {@code nnz}. So {@code Double.isFinite(maxAbs(x, n))} says
+   * whether every element is finite, and the value bounds the magnitude.
+   */
+  public final double maxAbs(MemorySegment x, int n) {
+    KernelChecks.count("n", n);
+    KernelChecks.input("x", x, n, type);
+    return maxAbsImpl(x, n);
+  }
+
   private static void checkOut(double[] out, int len) {
     if (out == null || out.length < len) {
       throw new IllegalArgumentException("out must be a double[] of length >= " + len);
@@ -99,6 +112,9 @@ public abstract class LinearAlgebraKernel {
   /** Unchecked body of {@link #dotAndSumOfSquaresSparse}. */
   protected abstract void dotAndSumOfSquaresSparseImpl(
       MemorySegment a, MemorySegment idx, MemorySegment val, int nnz, double[] out);
+
+  /** Unchecked body of {@link #maxAbs}. */
+  protected abstract double maxAbsImpl(MemorySegment x, int n);
 
   /** Unchecked body of {@link #gramTriple}. */
   protected abstract void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out);

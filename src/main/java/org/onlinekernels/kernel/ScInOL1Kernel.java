@@ -27,13 +27,25 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Zero inputs: a coordinate with {@code x_i = 0} keeps {@code M_i} and {@code beta_i} and
  * contributes exactly 0 to {@code yhat} even when its {@code w_i} overflowed to infinity, so a
- * dense call behaves like the sparse call without that entry. Overflow: {@code expm1(|theta|/2)}
- * is infinite once {@code |theta|/2} exceeds about 88.7 (float) or 709.8 (double); {@code w_i}
- * and {@code yhat} are then infinite (or NaN if infinities of both signs meet in the sum). The
+ * dense call behaves like the sparse call without that entry.
+ *
+ * <p>Overflow (saturation): the exponent {@code |theta|/2} is capped at {@link #FLOAT_EXP_CAP}
+ * (float) or {@link #DOUBLE_EXP_CAP} (double) before {@code expm1}, here, in every implementation
+ * and in the reference. Without the cap {@code expm1} would be infinite once {@code |theta|/2}
+ * exceeds about 88.7 (float) or 709.8 (double), which one gradient sign held for about 31,500
+ * (float) or 2 million (double) rounds reaches; with it {@code |x_i w_i| <= beta_i e^cap / 2}
+ * (as {@code |x_i| <= M_i <= s}), so {@code yhat} stays finite while {@code d * epsilon} is below
+ * about {@code 1e11} (float) or {@code 5e30} (double). Below the cap nothing changes. The
  * state never sees {@code w}: {@code G, S2} depend only on {@code g} and {@code x}, {@code M,
  * beta} only on {@code x}, {@code t} and the state, so no NaN enters the state from {@code expm1}.
  */
 public abstract class ScInOL1Kernel {
+  /** Cap of the exponent {@code |theta|/2} for float buffers: {@code e^64} is about {@code 6.2e27}. */
+  public static final double FLOAT_EXP_CAP = 64;
+
+  /** Cap of the exponent {@code |theta|/2} for double buffers (and the reference): {@code e^640} is about {@code 3.3e277}. */
+  public static final double DOUBLE_EXP_CAP = 640;
+
   private final ElementType type;
 
   /** For implementations. */

@@ -41,6 +41,17 @@ import java.lang.foreign.MemorySegment;
  * infinite at the next update and later weights may be NaN. This is not guarded.
  */
 public abstract class ScInOL2Kernel {
+  /**
+   * Saturation bound of the wealth for float buffers: the update clamps {@code eta_i} into
+   * {@code [-2^90, 2^90]}. With one gradient sign held, the wealth grows like {@code exp(sqrt(t))}
+   * and would overflow float after about 7,800 rounds and double after about 500,000; clamped,
+   * {@code |x_i w_i| <= |eta_i| / 2} keeps {@code yhat} finite for {@code d < 2^37}.
+   */
+  public static final double FLOAT_WEALTH_CAP = 0x1p90;
+
+  /** Saturation bound of the wealth for double buffers and the reference: {@code 2^900}. */
+  public static final double DOUBLE_WEALTH_CAP = 0x1p900;
+
   private final ElementType type;
 
   /** For implementations. */

@@ -7,10 +7,24 @@ import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.kernel.LinearAlgebraKernel;
 
 /**
  * What every optimizer shares: arena ownership, state allocation, the predict/update pairing and
  * entry validation. Subclasses hold the algorithm's buffers and call its kernels.
+ *
+ * <p>Every public entry validates all of its arguments before it writes anything, so a call that
+ * throws leaves every buffer and scalar bit-identical to before: {@link IllegalArgumentException}
+ * for a bad argument (size, sparse index order or range, NaN/infinite scalar, and under
+ * {@link InputPolicy#CHECKED} a non-finite or too large input element), {@link
+ * IllegalStateException} for a closed optimizer, a closed input segment or an update without a
+ * pending predict, {@link WrongThreadException} for a call from a thread other than the owner, and
+ * {@link ArithmeticException} where an algorithm's own arithmetic would overflow (DFEG's {@code
+ * exp}, global AdaGrad's sum, Adaptive OGD's {@code Hsum}, a weight read-out not representable in
+ * the element type).
+ *
+ * <p>Threads: an optimizer is confined to its owner thread (the creating one, see {@link
+ * #transferOwnership}); every entry checks the caller first, whatever arena holds the state.
  */
 public abstract class AbstractOptimizer implements LinearModelOptimizer {
   /** State buffers start on a cache-line boundary. */
@@ -26,6 +40,12 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   private final Arena arena;
   private final boolean ownsArena;
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
+  /** For the input scan. */
+  private final LinearAlgebraKernel scan;
+  private InputPolicy policy = InputPolicy.CHECKED;
+  private Thread owner = Thread.currentThread();
+  /** {@code max |x_i|} of the pending instance (for the {@code g * x} bound at update). */
+  private double pendingMaxAbs;
 
   // The pending instance between predict and update: references, never copies.
   private boolean pending;
@@ -57,6 +77,46 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     this.kernels = kernels == null ? KernelProvider.get() : kernels;
     this.ownsArena = arena == null;
     this.arena = arena == null ? Arena.ofConfined() : arena;
+    this.scan = this.kernels.linearAlgebra(type);
+  }
+
+  /** The current input policy ({@link InputPolicy#CHECKED} unless set otherwise). */
+  public final InputPolicy inputPolicy() {
+    return policy;
+  }
+
+  /** Chooses whether vector input is scanned before each call; see {@link InputPolicy}. */
+  public final void setInputPolicy(InputPolicy policy) {
+    checkOpen();
+    if (policy == null) {
+      throw new IllegalArgumentException("input policy must be CHECKED or TRUSTED, got null");
+    }
+    this.policy = policy;
+  }
+
+  /** The thread allowed to call this optimizer. */
+  public final Thread owner() {
+    return owner;
+  }
+
+  /**
+   * Hands the optimizer to {@code newOwner}; only the current owner may call it. Afterwards every
+   * call from another thread, the old owner included, throws {@link WrongThreadException}. Refused
+   * when the state lives in a confined arena that {@code newOwner} cannot access (an optimizer
+   * created without an arena owns such an arena, so it can never change threads).
+   */
+  public final void transferOwnership(Thread newOwner) {
+    checkOpen();
+    if (newOwner == null) {
+      throw new IllegalArgumentException("newOwner must not be null");
+    }
+    for (MemorySegment s : buffers.values()) {
+      if (!s.isAccessibleBy(newOwner)) {
+        throw new IllegalStateException("the state lives in a confined arena of " + owner.getName()
+            + "; create the optimizer with a shared arena to move it between threads");
+      }
+    }
+    owner = newOwner;
   }
 
   /** Allocates a zeroed state buffer of {@code d} elements, registered under {@code name}. */
@@ -96,6 +156,10 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     for (int i = 0; i < d; i++) {
       if (Double.isNaN(values[i])) {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
+      }
+      if (type == ElementType.FLOAT && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
+            + " overflows float; pass a value within +-" + Float.MAX_VALUE);
       }
     }
     for (int i = 0; i < d; i++) {
@@ -154,10 +218,12 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   public final double predict(MemorySegment x) {
     checkOpen();
     KernelChecks.input("x", x, d, type);
+    double maxAbs = scanInput("x", x, d);
     double yhat = predictDense(x);
     pending = true;
     pendingSparse = false;
     px = x;
+    pendingMaxAbs = maxAbs;
     return yhat;
   }
 
@@ -165,12 +231,14 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   public final double predictSparse(MemorySegment indices, MemorySegment values, int nnz) {
     checkOpen();
     KernelChecks.sparse(indices, values, nnz, d, type);
+    double maxAbs = scanInput("values", values, nnz);
     double yhat = predictSparseImpl(indices, values, nnz);
     pending = true;
     pendingSparse = true;
     pidx = indices;
     pval = values;
     pnnz = nnz;
+    pendingMaxAbs = maxAbs;
     return yhat;
   }
 
@@ -181,6 +249,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       throw new IllegalStateException("update(g) needs a pending predict: call predict or predictSparse first");
     }
     KernelChecks.finite("g", g);
+    checkGradientScale(g);
     if (pendingSparse) {
       updateSparse(pidx, pval, pnnz, g);
     } else {
@@ -194,6 +263,106 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     checkOpen();
     KernelChecks.state("into", into, d, type);
     readWeightsImpl(into);
+    // A post-check of the output only: the state was not touched, a saturated or overflowed
+    // weight must not reach the caller as infinity without notice.
+    if (!Double.isFinite(scan.maxAbs(into, d))) {
+      throw new ArithmeticException(algorithm + ": a weight is not representable as " + type.name().toLowerCase()
+          + " (overflow in the read-out); the state is unchanged, the contents of 'into' are unspecified");
+    }
+  }
+
+  /**
+   * Under {@link InputPolicy#CHECKED}: {@code max |v_i|} over {@code n} elements, refusing a NaN,
+   * an infinity or a magnitude above {@link InputPolicy#magnitudeLimit}; under TRUSTED: 0.
+   */
+  private double scanInput(String name, MemorySegment v, int n) {
+    if (policy == InputPolicy.TRUSTED) {
+      return 0;
+    }
+    double m = scan.maxAbs(v, n);
+    double limit = InputPolicy.magnitudeLimit(type);
+    if (!(m <= limit)) {
+      // Slow path, only on failure: name the first offending element.
+      for (int i = 0; i < n; i++) {
+        double e = type == ElementType.FLOAT
+            ? v.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+            : v.getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+        if (!(Math.abs(e) <= limit)) {
+          throw new IllegalArgumentException(name + "[" + i + "] = " + e + (Double.isFinite(e)
+              ? " exceeds the input magnitude limit " + limit + " for " + type.name().toLowerCase() + "; rescale the input"
+              : " is not finite; clean the input, or use InputPolicy.TRUSTED to skip this check at your own risk"));
+        }
+      }
+    }
+    return m;
+  }
+
+  /** Under CHECKED, {@code |g|} and {@code |g| * max|x|} of the pending instance within the limit. */
+  private void checkGradientScale(double g) {
+    if (policy == InputPolicy.TRUSTED) {
+      return;
+    }
+    double limit = InputPolicy.magnitudeLimit(type);
+    if (!(Math.abs(g) <= limit) || !(Math.abs(g) * pendingMaxAbs <= limit)) {
+      throw new IllegalArgumentException("g = " + g + ": |g| and |g| * max|x_i| (max|x_i| = " + pendingMaxAbs
+          + ") must be <= " + limit + " for " + type.name().toLowerCase() + "; rescale the loss or the input");
+    }
+  }
+
+  /**
+   * Entry check of a gradient-form dense step: open, owner thread, size, and under CHECKED the
+   * input scan. For subclasses' {@code step} methods.
+   */
+  protected final void checkGradient(MemorySegment gradient) {
+    checkOpen();
+    KernelChecks.input("gradient", gradient, d, type);
+    scanInput("gradient", gradient, d);
+  }
+
+  /** Entry check of a gradient-form sparse step, like {@link #checkGradient}. */
+  protected final void checkSparseGradient(MemorySegment indices, MemorySegment values, int nnz) {
+    checkOpen();
+    KernelChecks.sparse(indices, values, nnz, d, type);
+    scanInput("values", values, nnz);
+  }
+
+  /** Raw state buffers by name, for {@link Checkpoint}. */
+  final Map<String, MemorySegment> buffers() {
+    return buffers;
+  }
+
+  /**
+   * The parameters as text, compared by {@link Checkpoint#load}: {@code params().toString()} of
+   * the concrete optimizer (every one has a public {@code params()}), so any difference in a
+   * parameter is a mismatch.
+   */
+  String checkpointParams() {
+    try {
+      Object p = getClass().getMethod("params").invoke(this);
+      if (p instanceof Record r) {
+        // Record.toString prints arrays by identity; spell their contents out instead.
+        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+          Object v = c.getAccessor().invoke(r);
+          sb.append(c.getName()).append('=')
+              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)).append(';');
+        }
+        return sb.append(']').toString();
+      }
+      return String.valueOf(p);
+    } catch (ReflectiveOperationException e) {
+      return "";
+    }
+  }
+
+  /** Whether a predict waits for its update (a checkpoint is refused then). */
+  final boolean hasPending() {
+    return pending;
+  }
+
+  /** Sets a scalar without the NaN check and without cancelling anything, for {@link Checkpoint}. */
+  final void restoreScalar(String name, double value) {
+    setScalar(name, value);
   }
 
   @Override
@@ -206,6 +375,10 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
 
   @Override
   public void close() {
+    if (!closed && Thread.currentThread() != owner) {
+      throw new WrongThreadException(algorithm + " optimizer belongs to thread " + owner.getName()
+          + "; close it there (or transferOwnership first)");
+    }
     if (ownsArena && arena.scope().isAlive()) {
       arena.close();
     }
@@ -214,10 +387,18 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
 
   private boolean closed;
 
-  /** Throws {@link IllegalStateException} once closed. */
+  /**
+   * Throws {@link IllegalStateException} once closed and {@link WrongThreadException} for a
+   * caller other than the owner: the first thing every entry does, so neither can change state.
+   */
   protected final void checkOpen() {
     if (closed || !arena.scope().isAlive()) {
       throw new IllegalStateException(algorithm + " optimizer is closed; create a new one");
+    }
+    if (Thread.currentThread() != owner) {
+      throw new WrongThreadException(algorithm + " optimizer is confined to thread " + owner.getName()
+          + " and was called from " + Thread.currentThread().getName()
+          + "; use one optimizer per thread, or transferOwnership from the owner");
     }
   }
 

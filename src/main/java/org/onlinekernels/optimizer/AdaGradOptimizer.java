@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.params.AdaGradParams;
@@ -98,14 +97,14 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   public void step(MemorySegment gradient) {
     checkOpen();
-    KernelChecks.input("gradient", gradient, d, type);
+    checkGradient(gradient);
     updateDense(gradient, 1.0);
   }
 
   @Override
   public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
     checkOpen();
-    KernelChecks.sparse(indices, values, nnz, d, type);
+    checkSparseGradient(indices, values, nnz);
     updateSparse(indices, values, nnz, 1.0);
   }
 

@@ -49,17 +49,17 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
 
   /** {@code Hsum} and {@code Lsum}. */
   @Override
+  public Map<String, Double> scalarState() {
+    return Map.of("Hsum", hsum, "Lsum", lsum);
+  }
+
+  @Override
   protected void setScalar(String name, double value) {
     if (name.equals("Hsum")) {
       hsum = value;
     } else {
       lsum = value;
     }
-  }
-
-  @Override
-  public Map<String, Double> scalarState() {
-    return Map.of("Hsum", hsum, "Lsum", lsum);
   }
 
   @Override

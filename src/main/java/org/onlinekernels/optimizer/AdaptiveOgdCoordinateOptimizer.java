@@ -41,13 +41,13 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
 
   /** {@code Hsum}. */
   @Override
-  protected void setScalar(String name, double value) {
-    hsum = value;
+  public Map<String, Double> scalarState() {
+    return Map.of("Hsum", hsum);
   }
 
   @Override
-  public Map<String, Double> scalarState() {
-    return Map.of("Hsum", hsum);
+  protected void setScalar(String name, double value) {
+    hsum = value;
   }
 
   @Override

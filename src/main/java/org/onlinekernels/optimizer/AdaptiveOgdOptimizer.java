@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.AdaptiveOgdKernel;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.params.AdaptiveOgdParams;
@@ -76,7 +75,7 @@ public abstract class AdaptiveOgdOptimizer extends AbstractOptimizer implements 
   /** Gradient-form step with dense gradient {@code g_t} and curvature {@code h = H_t}. */
   public final void step(MemorySegment gradient, double h) {
     checkOpen();
-    KernelChecks.input("gradient", gradient, d, type);
+    checkGradient(gradient);
     checkCurvature(h);
     denseRound(gradient, 1.0, h);
   }
@@ -90,7 +89,7 @@ public abstract class AdaptiveOgdOptimizer extends AbstractOptimizer implements 
   /** Gradient-form step with a sparse gradient and curvature {@code h = H_t}. */
   public final void stepSparse(MemorySegment indices, MemorySegment values, int nnz, double h) {
     checkOpen();
-    KernelChecks.sparse(indices, values, nnz, d, type);
+    checkSparseGradient(indices, values, nnz);
     checkCurvature(h);
     sparseRound(indices, values, nnz, 1.0, h);
   }

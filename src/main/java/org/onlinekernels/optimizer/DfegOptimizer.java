@@ -18,8 +18,12 @@ import org.onlinekernels.params.DfegParams;
  * sparse update adds the change over the touched coordinates only (O(nnz)); {@link
  * #recomputeNorm()} recomputes it exactly on demand.
  *
- * <p>Overflow: when {@code exp(||theta|| / alpha)} overflows the double range, predict throws
- * {@link ArithmeticException} before changing any state (no NaN or infinity is ever stored).
+ * <p>Overflow (an error, not a saturation): when {@code exp(||theta|| / alpha)} or {@code yhat}
+ * overflows the double range, predict throws {@link ArithmeticException} before changing any
+ * state (no NaN or infinity is ever stored), and so does {@link #readWeights} when a weight is
+ * not representable in the element type. With one gradient sign held ({@code |g x| = 1}) this
+ * happens after about 394,000 rounds; the reference ({@code ReferenceDfeg}) throws at the same
+ * point.
  */
 public final class DfegOptimizer extends AbstractOptimizer {
   private final DfegParams p;
@@ -102,8 +106,14 @@ public final class DfegOptimizer extends AbstractOptimizer {
     double l = p.l();
     double hNew = h + l * l * Math.max(Math.sqrt(xNormSq), xNormSq);
     double c = weightScale(hNew);
+    double yhat = c * thetaDotX;
+    // A finite scale can still give an infinite product; refused before H is committed.
+    if (!Double.isFinite(yhat)) {
+      throw new ArithmeticException("DFEG: yhat = " + yhat + " overflows (weight scale " + c
+          + "); the state was left unchanged");
+    }
     h = hNew;
-    return c * thetaDotX;
+    return yhat;
   }
 
   /** {@code exp(||theta||/alpha) / (beta ||theta||)} with {@code alpha = a sqrt(H)}, {@code beta = H^(3/2)}. */

@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.GlobalAdaGradKernel;
-import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.params.Box;
@@ -76,13 +75,13 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
 
   /** {@code sumSquares = sum_{s<=t} ||g_s||^2}. */
   @Override
-  protected void setScalar(String name, double value) {
-    sumSquares = value;
+  public Map<String, Double> scalarState() {
+    return Map.of("sumSquares", sumSquares);
   }
 
   @Override
-  public Map<String, Double> scalarState() {
-    return Map.of("sumSquares", sumSquares);
+  protected void setScalar(String name, double value) {
+    sumSquares = value;
   }
 
   @Override
@@ -167,14 +166,14 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
   @Override
   public void step(MemorySegment gradient) {
     checkOpen();
-    KernelChecks.input("gradient", gradient, d, type);
+    checkGradient(gradient);
     updateDense(gradient, 1.0);
   }
 
   @Override
   public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
     checkOpen();
-    KernelChecks.sparse(indices, values, nnz, d, type);
+    checkSparseGradient(indices, values, nnz);
     updateSparse(indices, values, nnz, 1.0);
   }
 

@@ -54,13 +54,13 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
 
   /** {@code t}: the round the next predict belongs to. */
   @Override
-  protected void setScalar(String name, double value) {
-    t = value;
+  public Map<String, Double> scalarState() {
+    return Map.of("t", t);
   }
 
   @Override
-  public Map<String, Double> scalarState() {
-    return Map.of("t", t);
+  protected void setScalar(String name, double value) {
+    t = value;
   }
 
   @Override

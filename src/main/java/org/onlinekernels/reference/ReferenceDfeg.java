@@ -144,6 +144,10 @@ public final class ReferenceDfeg implements ReferenceLinearModel {
     double hNew = h + (p.l() * p.l()) * Math.max(nx, nx2);
     double scale = scale(hNew);
     double yhat = scale == 0 ? 0 : scale * x.dot(theta);
+    // As in DfegOptimizer: a finite scale times <theta, x> can still overflow.
+    if (!Double.isFinite(yhat)) {
+      throw new ArithmeticException("DFEG: yhat = " + yhat + " overflows; the state is left unchanged");
+    }
     h = hNew;
     pending = x;
     return yhat;

@@ -1,5 +1,6 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.kernel.ScInOL1Kernel;
 import org.onlinekernels.params.ScInOLParams;
 
 /**
@@ -11,7 +12,7 @@ import org.onlinekernels.params.ScInOLParams;
  *   beta_i = min(beta_i, epsilon * (S2_i + M_i * M_i) / (x_i * x_i * t))   (x_i * x_i == 0: unchanged)
  *   s      = sqrt(S2_i + M_i * M_i)
  *   w_i    = 0                                                            if s == 0
- *          = beta_i * sgn(theta) * expm1(|theta| / 2) / (2 * s),  theta = G_i / s   otherwise
+ *          = beta_i * sgn(theta) * expm1(min(|theta| / 2, 640)) / (2 * s),  theta = G_i / s   otherwise
  *   yhat   = sum_i x_i * w_i                  (sequential, increasing i)
  * </pre>
  *
@@ -155,7 +156,9 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
       return 0;
     }
     double theta = bigG[i] / s;
-    return beta[i] * Math.signum(theta) * Math.expm1(Math.abs(theta) / 2) / (2 * s);
+    // Saturation: the exponent is capped as in the kernels (ScInOL1Kernel.DOUBLE_EXP_CAP).
+    return beta[i] * Math.signum(theta)
+        * Math.expm1(Math.min(Math.abs(theta) / 2, ScInOL1Kernel.DOUBLE_EXP_CAP)) / (2 * s);
   }
 
   /** {@inheritDoc} */

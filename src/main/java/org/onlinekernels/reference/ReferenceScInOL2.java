@@ -1,5 +1,6 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.kernel.ScInOL2Kernel;
 import org.onlinekernels.params.ScInOLParams;
 
 /**
@@ -144,7 +145,9 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
       bigG[i] = bigG[i] - gx;
       s2[i] = s2[i] + gx * gx;
       // The wealth gains this round's reward -g x_i w_{t,i} (the algorithm box's index).
-      eta[i] = eta[i] - gx * ws[k];
+      // Saturation as in the kernels (ScInOL2Kernel.DOUBLE_WEALTH_CAP).
+      double cap = ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+      eta[i] = Math.max(-cap, Math.min(eta[i] - gx * ws[k], cap));
     }
   }
 

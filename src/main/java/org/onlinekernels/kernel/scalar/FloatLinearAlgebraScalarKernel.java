@@ -85,4 +85,24 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
     out[1] = dotRange(w, x, 0, n);
     out[2] = dotRange(x, x, 0, n);
   }
+
+  /**
+   * {@code max |x_i|} over {@code [from, to)} as a float, NaN if any element is NaN or infinite;
+   * also the vector kernel's tail. {@code v - v != 0} is true exactly for NaN and the infinities.
+   */
+  public static float maxAbsRange(MemorySegment x, int from, int to) {
+    float m = 0;
+    boolean bad = false;
+    for (int i = from; i < to; i++) {
+      float v = x.getAtIndex(E, i);
+      bad |= v - v != 0;
+      m = Math.max(m, Math.abs(v));
+    }
+    return bad ? Float.NaN : m;
+  }
+
+  @Override
+  protected double maxAbsImpl(MemorySegment x, int n) {
+    return maxAbsRange(x, 0, n);
+  }
 }

@@ -18,6 +18,9 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
+  /** The saturation cap of the exponent (see {@link ScInOL1Kernel}). */
+  static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
+
   private FloatScInOL1ScalarKernel() {
     super(ElementType.FLOAT);
   }
@@ -33,7 +36,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   /**
    * {@code w_i} from {@code G_i}, {@code q = S2_i + M_i*M_i} and {@code beta_i}:
    * {@code ((beta * sgn(theta)) * expm1(|theta| / 2)) / (2 * s)}, {@code s = sqrt(q)},
-   * {@code theta = G / s}, and 0 where {@code s == 0} (which also covers {@code 0/0} and a
+   * {@code theta = G / s}, the exponent capped at {@code EXP_CAP}, and 0 where {@code s == 0} (which also covers {@code 0/0} and a
    * {@code G != 0} whose squares underflowed out of {@code S2}).
    */
   public static float weight(float bigG, float q, float beta) {
@@ -42,7 +45,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
       return 0;
     }
     float theta = bigG / s;
-    return beta * sgn(theta) * (float) Math.expm1(Math.abs(theta) / 2) / (2 * s);
+    return beta * sgn(theta) * (float) Math.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s);
   }
 
   /**

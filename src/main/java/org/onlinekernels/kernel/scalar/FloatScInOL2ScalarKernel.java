@@ -40,8 +40,12 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
    * New wealth {@code eta - gx * w} with {@code gx = g * x}; unchanged where {@code gx == 0}, so a
    * zero input leaves the coordinate alone even if {@code w} is infinite.
    */
+  /** The wealth's saturation bound (see {@link ScInOL2Kernel}). */
+  static final float WEALTH_CAP = (float) ScInOL2Kernel.FLOAT_WEALTH_CAP;
+
   public static float eta(float eta, float gx, float w) {
-    return gx != 0 ? eta - gx * w : eta;
+    // Saturation (ScInOL2Kernel): the wealth is clamped instead of overflowing.
+    return gx != 0 ? Math.max(-WEALTH_CAP, Math.min(eta - gx * w, WEALTH_CAP)) : eta;
   }
 
   private static float predictOne(

@@ -6,6 +6,8 @@ import static org.onlinekernels.kernel.vector.VectorConstants.ORDER;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
@@ -132,5 +134,27 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     out[0] = FloatLanes.sum(ww) + FloatLinearAlgebraScalarKernel.dotRange(w, w, bound1, n);
     out[1] = FloatLanes.sum(wx) + FloatLinearAlgebraScalarKernel.dotRange(w, x, bound1, n);
     out[2] = FloatLanes.sum(xx) + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
+  }
+
+  /**
+   * Vector {@code max |x_i|}: a running lane-wise maximum and a running mask of lanes where
+   * {@code v - v != 0} (NaN or infinite); the mask decides, so the result does not depend on how
+   * the lane-wise maximum treats NaN.
+   */
+  @Override
+  protected double maxAbsImpl(MemorySegment x, int n) {
+    FloatVector acc = FloatVector.zero(S);
+    VectorMask<Float> bad = S.maskAll(false);
+    int bound1 = S.loopBound(n);
+    for (int i = 0; i < bound1; i += L) {
+      FloatVector v = load(x, (long) i * Float.BYTES);
+      bad = bad.or(v.sub(v).compare(VectorOperators.NE, 0));
+      acc = acc.max(v.abs());
+    }
+    float tail = FloatLinearAlgebraScalarKernel.maxAbsRange(x, bound1, n);
+    if (bad.anyTrue() || tail != tail) {
+      return Double.NaN;
+    }
+    return Math.max(acc.reduceLanes(VectorOperators.MAX), tail);
   }
 }

@@ -51,12 +51,15 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
    * {@code |theta| / 2} bit for bit (both are the correctly rounded value of the same real
    * number) and avoids a division.
    */
+  private static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
+
   private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector beta) {
     FloatVector s = q.lanewise(VectorOperators.SQRT);
     VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
     // 0/0 would be NaN; masking it before exp keeps NaN out of the lanes that are blended away.
     FloatVector theta = bigG.div(s).blend(0, sZero);
-    FloatVector e = theta.abs().mul(0.5f).lanewise(VectorOperators.EXPM1);
+    // The saturation cap (ScInOL1Kernel): min is exact, so scalar and vector still agree.
+    FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
     return beta.mul(sgn(theta)).mul(e).div(s.mul(2)).blend(0, sZero);
   }
 

@@ -47,9 +47,12 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     return w.blend(0, sZero);
   }
 
+  private static final float WEALTH_CAP = (float) ScInOL2Kernel.FLOAT_WEALTH_CAP;
+
   /** Lane-wise {@link FloatScInOL2ScalarKernel#eta}. */
   private static FloatVector eta(FloatVector eta, FloatVector gx, FloatVector w) {
-    return eta.blend(eta.sub(gx.mul(w)), gx.compare(VectorOperators.NE, 0));
+    // Saturation as in the scalar kernel; min and max are exact, so both agree bit for bit.
+    return eta.blend(eta.sub(gx.mul(w)).min(WEALTH_CAP).max(-WEALTH_CAP), gx.compare(VectorOperators.NE, 0));
   }
 
   /** {@code acc + x w} with {@code w} zeroed where {@code x == 0} (an infinite {@code w} must not make {@code 0 * inf}). */

@@ -1,0 +1,266 @@
+package org.onlinekernels.optimizer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+/**
+ * Saves an optimizer's full state to a file and loads it back, bit for bit.
+ *
+ * <p>Format (version {@value #FORMAT_VERSION}; header integers big-endian, strings in modified
+ * UTF-8 as {@link DataOutputStream#writeUTF}): magic {@code "OKCP"}, format version, algorithm,
+ * element type, byte order of the buffer data, dimension {@code d}, the parameters as text
+ * ({@code params().toString()}), the kernel provider (informational), then every state buffer
+ * (name, byte length, raw bytes in the recorded native order), every scalar (name, IEEE 754 bits;
+ * sorted by name), and last the CRC32C of everything before it. A pending predict is not part of
+ * the state: {@link #save} is refused between predict and update.
+ *
+ * <p>Crash safety: {@link #save} writes a temporary file in the target's directory, forces it to
+ * the device ({@link FileChannel#force}), renames it over the target with {@link
+ * StandardCopyOption#ATOMIC_MOVE} and forces the directory; a crash at any point leaves either the
+ * old or the new complete checkpoint, never a damaged one.
+ *
+ * <p>{@link #load} reads and verifies the whole file (magic, version, checksum, algorithm,
+ * element type, byte order, dimension, parameters, buffer and scalar names and sizes) before it
+ * writes anything into the optimizer; any mismatch throws {@link CheckpointException} with the
+ * optimizer unchanged. Resuming from a loaded checkpoint with the same kernel provider gives the
+ * same predictions, bit for bit, as training without interruption.
+ */
+public final class Checkpoint {
+  /** The format version this library writes and reads. */
+  public static final int FORMAT_VERSION = 1;
+
+  private static final int MAGIC = 0x4F4B4350; // "OKCP"
+
+  /** Test hook run between fsync of the temporary file and the rename; null in production. */
+  static volatile Runnable beforeRename;
+
+  private Checkpoint() {}
+
+  /**
+   * Writes {@code optimizer}'s state to {@code file} crash-safely (temporary file, fsync, atomic
+   * rename). Call it from the optimizer's owner thread, between rounds.
+   *
+   * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
+   * @throws IOException if writing fails; {@code file} then still holds its previous content
+   */
+  public static void save(AbstractOptimizer optimizer, Path file) throws IOException {
+    if (optimizer == null || file == null) {
+      throw new IllegalArgumentException("optimizer and file must not be null");
+    }
+    optimizer.checkOpen();
+    if (optimizer.hasPending()) {
+      throw new IllegalStateException(
+          "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
+    }
+    byte[] bytes = encode(optimizer);
+    Path target = file.toAbsolutePath();
+    Path dir = target.getParent();
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      Runnable hook = beforeRename;
+      if (hook != null) {
+        hook.run();
+      }
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(tmp);
+      throw e;
+    }
+    forceDirectory(dir);
+  }
+
+  /** Makes the rename itself durable; not every platform can open a directory, which is harmless. */
+  private static void forceDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException | UnsupportedOperationException ignored) {
+      // Windows cannot open directories; the rename is still atomic there.
+    }
+  }
+
+  /**
+   * Loads {@code file} into {@code optimizer}, which must have been created with the same
+   * algorithm, element type, dimension and parameters. Cancels a pending predict.
+   *
+   * @throws CheckpointException if the file is damaged, truncated, of another format version, or
+   *     does not match the optimizer; the optimizer is then unchanged
+   * @throws IOException if reading fails
+   */
+  public static void load(Path file, AbstractOptimizer optimizer) throws IOException {
+    if (optimizer == null || file == null) {
+      throw new IllegalArgumentException("file and optimizer must not be null");
+    }
+    optimizer.checkOpen();
+    byte[] bytes = Files.readAllBytes(file);
+    Decoded c = decode(bytes, file);
+    String where = file + ": ";
+    if (!c.algorithm.equals(optimizer.algorithm())) {
+      throw new CheckpointException(where + "holds " + c.algorithm + " state; this optimizer is "
+          + optimizer.algorithm() + "; load it into a " + c.algorithm + " optimizer");
+    }
+    if (!c.elementType.equals(optimizer.elementType().name())) {
+      throw new CheckpointException(where + "holds " + c.elementType.toLowerCase() + " state; this optimizer is "
+          + optimizer.elementType().name().toLowerCase() + "; create the optimizer with the checkpoint's element type");
+    }
+    if (!c.byteOrder.equals(ByteOrder.nativeOrder().toString())) {
+      throw new CheckpointException(where + "was written on a " + c.byteOrder + " machine; this one is "
+          + ByteOrder.nativeOrder());
+    }
+    if (c.d != optimizer.dimension()) {
+      throw new CheckpointException(where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
+    }
+    String params = optimizer.checkpointParams();
+    if (!c.params.equals(params)) {
+      throw new CheckpointException(where + "was saved with parameters " + c.params + "; this optimizer has "
+          + params + "; create the optimizer with the checkpoint's parameters");
+    }
+    Map<String, MemorySegment> buffers = optimizer.buffers();
+    if (!c.buffers.keySet().equals(buffers.keySet())) {
+      throw new CheckpointException(where + "has state buffers " + c.buffers.keySet() + "; this optimizer has "
+          + buffers.keySet() + " (e.g. another storage mode)");
+    }
+    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
+      long want = buffers.get(e.getKey()).byteSize();
+      if (e.getValue().length != want) {
+        throw new CheckpointException(where + "buffer " + e.getKey() + " has " + e.getValue().length
+            + " bytes; expected " + want);
+      }
+    }
+    if (!c.scalars.keySet().equals(new TreeMap<>(optimizer.scalarState()).keySet())) {
+      throw new CheckpointException(where + "has scalars " + c.scalars.keySet() + "; this optimizer has "
+          + optimizer.scalarState().keySet());
+    }
+    // Everything verified: only now is the optimizer written.
+    optimizer.reset();
+    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
+      MemorySegment.copy(MemorySegment.ofArray(e.getValue()), 0, buffers.get(e.getKey()), 0, e.getValue().length);
+    }
+    c.scalars.forEach(optimizer::restoreScalar);
+  }
+
+  private static byte[] encode(AbstractOptimizer o) {
+    ByteArrayOutputStream bos = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bos)) {
+      out.writeInt(MAGIC);
+      out.writeInt(FORMAT_VERSION);
+      out.writeUTF(o.algorithm());
+      out.writeUTF(o.elementType().name());
+      out.writeUTF(ByteOrder.nativeOrder().toString());
+      out.writeInt(o.dimension());
+      out.writeUTF(o.checkpointParams());
+      out.writeUTF(o.kernels().name());
+      Map<String, MemorySegment> buffers = o.buffers();
+      out.writeInt(buffers.size());
+      for (Map.Entry<String, MemorySegment> e : buffers.entrySet()) {
+        byte[] raw = e.getValue().toArray(ValueLayout.JAVA_BYTE);
+        out.writeUTF(e.getKey());
+        out.writeLong(raw.length);
+        out.write(raw);
+      }
+      // Sorted: scalarState() may be a Map.of, whose order is unspecified.
+      Map<String, Double> scalars = new TreeMap<>(o.scalarState());
+      out.writeInt(scalars.size());
+      for (Map.Entry<String, Double> e : scalars.entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeLong(Double.doubleToRawLongBits(e.getValue()));
+      }
+      out.flush();
+      CRC32C crc = new CRC32C();
+      crc.update(bos.toByteArray());
+      out.writeInt((int) crc.getValue());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bos.toByteArray();
+  }
+
+  private record Decoded(
+      String algorithm, String elementType, String byteOrder, int d, String params,
+      Map<String, byte[]> buffers, Map<String, Double> scalars) {}
+
+  private static Decoded decode(byte[] bytes, Path file) throws CheckpointException {
+    String where = file + ": ";
+    if (bytes.length < 12) {
+      throw new CheckpointException(where + "is truncated (" + bytes.length + " bytes); not a complete checkpoint");
+    }
+    ByteBuffer head = ByteBuffer.wrap(bytes);
+    if (head.getInt(0) != MAGIC) {
+      throw new CheckpointException(where + "is not an online-kernels checkpoint (bad magic)");
+    }
+    int version = head.getInt(4);
+    if (version != FORMAT_VERSION) {
+      throw new CheckpointException(where + "has format version " + version + "; this library reads version "
+          + FORMAT_VERSION);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    if ((int) crc.getValue() != head.getInt(bytes.length - 4)) {
+      throw new CheckpointException(where + "checksum mismatch: the file is damaged or truncated; use an older checkpoint");
+    }
+    try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
+      String algorithm = in.readUTF();
+      String type = in.readUTF();
+      String order = in.readUTF();
+      int d = in.readInt();
+      String params = in.readUTF();
+      in.readUTF(); // kernel provider: informational
+      int nb = in.readInt();
+      if (nb < 0 || nb > 64) {
+        throw new CheckpointException(where + "declares " + nb + " buffers; the file is damaged");
+      }
+      Map<String, byte[]> buffers = new LinkedHashMap<>();
+      for (int k = 0; k < nb; k++) {
+        String name = in.readUTF();
+        long len = in.readLong();
+        if (len < 0 || len > in.available()) {
+          throw new CheckpointException(where + "buffer " + name + " declares " + len + " bytes; the file is damaged");
+        }
+        byte[] raw = new byte[(int) len];
+        in.readFully(raw);
+        buffers.put(name, raw);
+      }
+      int ns = in.readInt();
+      Map<String, Double> scalars = new TreeMap<>();
+      List<String> names = new ArrayList<>();
+      for (int k = 0; k < ns; k++) {
+        String name = in.readUTF();
+        names.add(name);
+        scalars.put(name, Double.longBitsToDouble(in.readLong()));
+      }
+      if (in.available() != 0) {
+        throw new CheckpointException(where + "has " + in.available() + " unexpected trailing bytes");
+      }
+      return new Decoded(algorithm, type, order, d, params, buffers, scalars);
+    } catch (EOFException e) {
+      throw new CheckpointException(where + "is truncated inside its header or data");
+    } catch (IOException e) {
+      throw new CheckpointException(where + "cannot be parsed: " + e.getMessage());
+    }
+  }
+}

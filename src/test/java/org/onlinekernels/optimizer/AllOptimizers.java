@@ -1,0 +1,52 @@
+package org.onlinekernels.optimizer;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.params.Box;
+import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.ScInOLParams;
+
+/** One factory per optimizer configuration, for tests that must cover every optimizer. */
+public final class AllOptimizers {
+  private AllOptimizers() {}
+
+  /** Creates an optimizer of dimension {@code d}; {@code arena} may be null (owned, confined). */
+  public interface Factory {
+    AbstractOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels);
+  }
+
+  /** A named factory. */
+  public record Named(String name, Factory factory) {
+    public AbstractOptimizer create(int d, ElementType type) {
+      return factory.create(d, type, null, null);
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** All seven optimizers, with AdaGrad and ScInOL2 in both of their storage layouts. */
+  public static List<Named> all() {
+    return List.of(
+        new Named("adagrad", (d, t, a, k) -> new AdaGradOptimizer(d, t, AdaGradParams.eta(0.5), a, k)),
+        new Named("adagrad-box", (d, t, a, k) -> {
+          double[] lo = new double[Math.max(0, d)], hi = new double[Math.max(0, d)];
+          for (int i = 0; i < d; i++) { lo[i] = -1 - i; hi[i] = 2 + i; }
+          return new AdaGradOptimizer(d, t, AdaGradParams.alphaTimesWidth(0.3, Box.perCoordinate(lo, hi)), a, k);
+        }),
+        new Named("global-adagrad", (d, t, a, k) -> new GlobalAdaGradOptimizer(d, t, GlobalAdaGradParams.of(Box.symmetric(2)), a, k)),
+        new Named("aogd-ball", (d, t, a, k) -> new AdaptiveOgdBallOptimizer(d, t, AdaptiveOgdParams.radius(3), a, k)),
+        new Named("aogd-coordinate", (d, t, a, k) -> new AdaptiveOgdCoordinateOptimizer(d, t, AdaptiveOgdParams.radius(3), a, k)),
+        new Named("scinol1", (d, t, a, k) -> new ScInOL1Optimizer(d, t, ScInOLParams.defaults(), a, k)),
+        new Named("scinol2", (d, t, a, k) -> new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), false, a, k)),
+        new Named("scinol2-stored", (d, t, a, k) -> new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), true, a, k)),
+        new Named("dfeg", (d, t, a, k) -> new DfegOptimizer(d, t, DfegParams.defaults(), a, k)));
+  }
+}

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AdaGradOptimizer;
 import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
@@ -160,6 +161,14 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * @throws IllegalArgumentException when a parameter value is invalid (the message names it)
    */
   public LinearModelOptimizer create(int d, ElementType type, Arena arena) {
+    return create(d, type, arena, null);
+  }
+
+  /**
+   * Same with a kernel implementation ({@code null}: {@link KernelProvider#get()}); the
+   * {@code ogd} baseline has no kernels and ignores it.
+   */
+  public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
     double r = get("R", Double.POSITIVE_INFINITY);
     switch (name) {
       case "adagrad" -> {
@@ -171,30 +180,30 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
             ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
             : AdaGradParams.eta(get("eta", 1)).withBox(box);
         p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
-        return new AdaGradOptimizer(d, type, p, arena, null);
+        return new AdaGradOptimizer(d, type, p, arena, kernels);
       }
       case "adagrad-global" -> {
         Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
         double dd = get("D", box.isFinite() ? Double.NaN : 1.0);
         GlobalAdaGradParams p = new GlobalAdaGradParams(get("alpha", 1), get("delta", 0), box, dd);
-        return new GlobalAdaGradOptimizer(d, type, p, arena, null);
+        return new GlobalAdaGradOptimizer(d, type, p, arena, kernels);
       }
       case "aogd-ball" -> {
-        return new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, null);
+        return new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
       }
       case "aogd-coord" -> {
-        return new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, null);
+        return new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
       }
       case "scinol1" -> {
-        return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, null);
+        return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
       }
       case "scinol2" -> {
-        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), false, arena, null);
+        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), false, arena, kernels);
       }
       case "dfeg" -> {
         DfegParams def = DfegParams.defaults();
         return new DfegOptimizer(d, type, new DfegParams(get("a", def.a()), get("L", def.l()), get("delta", def.delta())),
-            arena, null);
+            arena, kernels);
       }
       case "ogd" -> {
         return new OgdOptimizer(d, type, get("eta", 1), r, arena);

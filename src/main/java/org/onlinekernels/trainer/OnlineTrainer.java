@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 
@@ -69,6 +70,14 @@ public final class OnlineTrainer implements AutoCloseable {
    * @param classes    number of classes {@code K} when multiclass (ignored otherwise)
    */
   public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes) {
+    this(config, d, multiclass, classes, null);
+  }
+
+  /**
+   * Same, with a kernel implementation ({@code null}: {@link KernelProvider#get()}), e.g. the
+   * scalar one to compare against or to measure the trainer's own loop.
+   */
+  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels) {
     if (multiclass && classes < 2) {
       throw new IllegalArgumentException("multiclass training needs at least 2 classes, got " + classes);
     }
@@ -79,7 +88,7 @@ public final class OnlineTrainer implements AutoCloseable {
     this.opt = new LinearModelOptimizer[k];
     try {
       for (int c = 0; c < k; c++) {
-        opt[c] = config.algorithm().create(d, config.type(), arena);
+        opt[c] = config.algorithm().create(d, config.type(), arena, kernels);
       }
     } catch (RuntimeException e) {
       arena.close();
@@ -145,24 +154,28 @@ public final class OnlineTrainer implements AutoCloseable {
    * @throws TrainingException when an update is refused (e.g. a non-finite gradient)
    */
   public Metrics[] fit(SparseDataset data, PrintStream progress, int every, Checkpoint checkpoint) {
+    return fit(TrainingData.of(data), progress, every, checkpoint);
+  }
+
+  /**
+   * Same as {@link #fit(SparseDataset, PrintStream, int, Checkpoint)} on prepared data, which is
+   * reused between calls (its visiting order carries over); allocates O(1) besides the checkpoint
+   * and progress output.
+   */
+  public Metrics[] fit(TrainingData prepared, PrintStream progress, int every, Checkpoint checkpoint) {
+    SparseDataset data = prepared.source;
     if (data.dimension() > d) {
       throw new IllegalArgumentException("the data has " + data.dimension() + " features but the model " + d);
     }
     Metrics.checkLabels(data, multiclass, k, "the training data");
     // Everything the loop touches is fetched or allocated here, once.
-    final int[] idx = data.indices();
-    final double[] val = data.values();
-    final int n = data.size();
-    final int[] order = new int[n];
-    final int[] start = new int[n + 1];
-    final double[] label = new double[n];
-    for (int r = 0; r < n; r++) {
-      order[r] = r;
-      start[r] = data.rowStart(r);
-      label[r] = data.label(r);
-    }
-    start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
-    final int maxNnz = Math.max(1, Datasets.maxNnz(data));
+    final int[] idx = prepared.indices;
+    final double[] val = prepared.values;
+    final int n = prepared.size();
+    final int[] order = prepared.order;
+    final int[] start = prepared.start;
+    final double[] label = prepared.labels;
+    final int maxNnz = prepared.maxNnz;
     final ElementType type = config.type();
     final boolean isFloat = type == ElementType.FLOAT;
     final boolean dense = config.dense();

@@ -102,6 +102,26 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
     return new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errors / n);
   }
 
+  /**
+   * Evaluates {@code model} on prepared data (its arrays are not copied again), e.g. a test set
+   * scored at many checkpoints.
+   */
+  public static Metrics evaluate(LinearModel model, TrainingData data) {
+    checkLabels(data.source, model.multiclass(), model.outputs(), "the data");
+    int k = model.outputs();
+    double[] yhat = new double[k];
+    double lossSum = 0;
+    double errors = 0;
+    int n = data.size();
+    for (int r = 0; r < n; r++) {
+      int s = data.start[r];
+      model.scores(data.indices, data.values, s, data.start[r + 1] - s, yhat);
+      lossSum += loss(model.loss(), model.multiclass(), data.labels[r], yhat, k);
+      errors += error(model.multiclass(), data.labels[r], yhat, k);
+    }
+    return new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errors / n);
+  }
+
   /** Receives one row's scores during {@link #evaluate(LinearModel, SparseDataset, ScoreSink)}. */
   @FunctionalInterface
   public interface ScoreSink {

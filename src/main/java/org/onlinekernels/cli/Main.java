@@ -1,56 +1,115 @@
 package org.onlinekernels.cli;
 
-import java.util.function.Supplier;
-import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceAdaGrad;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.reference.ReferenceDfeg;
-import org.onlinekernels.reference.ReferenceGlobalAdaGrad;
-import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL1;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.io.LibSvmFormatException;
 import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.Datasets;
+import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.Table;
+import org.onlinekernels.trainer.TrainResult;
+import org.onlinekernels.trainer.TrainerConfig;
+
 
 /**
- * Command-line entry point. {@code demo} trains every algorithm for one online pass over a data
- * set with progressive validation and prints mean logistic loss, error rate and throughput.
+ * Command-line entry point: {@code train}, {@code predict}, {@code demo} and {@code experiment}.
  *
- * <p>Exit codes: 0 success, 1 the data could not be read, 2 usage error. Errors are one line on
- * standard error, never a stack trace.
+ * <p>Exit codes: 0 success, 1 a file could not be read or written or training failed, 2 usage
+ * error (bad command, option or value). Every error is one line on standard error starting with
+ * {@code error:}, never a stack trace.
  */
 public final class Main {
-  /** Default number of synthetic examples: enough to separate the algorithms, done in seconds. */
+  /** Default number of synthetic examples of the demo. */
   public static final int DEFAULT_N = 100_000;
-  /** Default seed of the synthetic problem. */
+  /** Default seed. */
   public static final long DEFAULT_SEED = 1;
+  /** Default algorithm of {@code train}: untuned, scale-invariant. */
+  public static final String DEFAULT_ALGORITHM = "scinol2";
 
   static final String USAGE = String.join("\n",
-      "usage: Main demo [--n N] [--seed S] [--data FILE]",
+      "usage: Main <command> [options]      (Main <command> --help for its options)",
       "",
-      "  One online pass of every algorithm with progressive validation: each example's logistic",
-      "  loss and error are recorded before the learner trains on it.",
+      "commands:",
+      "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
+      "  predict     apply a saved model to a LIBSVM file: predictions and metrics",
+      "  demo        every algorithm on the synthetic problem of Kempka et al. (2019) sec. 4.1",
+      "  experiment  reproduce one of the papers' experiments into a directory (see docs/EXPERIMENTS.md)",
+      "");
+
+  static final String TRAIN_USAGE = String.join("\n",
+      "usage: Main train --data FILE [options]",
+      "",
+      "  One or more online passes: per example predict, score (progressive validation: loss and",
+      "  error before the update), update. Labels +1/-1 give one output; class labels 0..K-1 give",
+      "  K outputs trained one-vs-rest on the same instance, prediction = class of the largest score.",
+      "",
+      "  --data FILE         training data, LIBSVM/svmlight (.gz allowed)",
+      "  --test FILE         test data, scored with the final weights",
+      "  --algorithm NAME    default " + DEFAULT_ALGORITHM + "; one of:",
+      AlgorithmSpec.HELP,
+      "  --param K=V         an algorithm parameter (repeatable, or K=V,K=V)",
+      "  --loss L            logistic (default), hinge, absolute, squared",
+      "  --type T            float (default) or double: element type of state and input",
+      "  --epochs N          passes over the data (default 1)",
+      "  --seed S            seed of the shuffling (default " + DEFAULT_SEED + ")",
+      "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch)",
+      "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
+      "  --normalize         scale every row (train and test) to unit Euclidean norm first",
+      "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
+      "  --json              print a one-line JSON summary instead of text",
+      "  --help              print this text",
+      "");
+
+  static final String PREDICT_USAGE = String.join("\n",
+      "usage: Main predict --model FILE --data FILE [--out FILE|-] [--normalize] [--json]",
+      "",
+      "  Scores every row of the data with the saved model's weights and reports mean loss (the",
+      "  model's loss) and error rate against the file's labels.",
+      "",
+      "  --model FILE   a model written by 'train --model'",
+      "  --data FILE    LIBSVM/svmlight data (.gz allowed); features beyond the model's d are ignored",
+      "  --out FILE     write one prediction per line: the score <w,x> for a binary model, for a",
+      "                 multiclass model the predicted class then the K scores, space-separated;",
+      "                 '-' writes them to standard output (the metrics then go to standard error)",
+      "  --normalize    scale every row to unit Euclidean norm (if the model was trained so)",
+      "  --json         print a one-line JSON summary instead of text",
+      "  --help         print this text",
+      "");
+
+  static final String DEMO_USAGE = String.join("\n",
+      "usage: Main demo [--n N] [--seed S] [--data FILE] [--type T]",
+      "",
+      "  One online pass of every algorithm (on the SIMD kernels, default parameters) with",
+      "  progressive validation: each example's logistic loss and error are recorded before the",
+      "  learner trains on it. Rows in file order.",
       "",
       "  --n N        number of examples (default " + DEFAULT_N + "; with --data: use the first N rows)",
       "  --seed S     seed of the synthetic problem (default " + DEFAULT_SEED + ")",
       "  --data FILE  a LIBSVM/svmlight file (.gz allowed) instead of the synthetic problem of",
       "               Kempka, Kotlowski and Warmuth (2019), section 4.1; multiclass labels are",
-      "               turned into one-vs-rest of class 0",
+      "               trained one-vs-rest with one output per class",
+      "  --type T     float (default) or double",
       "  --help       print this text",
       "");
 
@@ -58,278 +117,365 @@ public final class Main {
 
   /** Runs the command line and exits with a non-zero status on failure. */
   public static void main(String[] args) {
-    int code = run(args, System.out, System.err);
+    PrintStream progress = System.console() != null ? System.err : null;
+    int code = run(args, System.out, System.err, progress);
+    System.out.flush();
     if (code != 0) {
       System.exit(code);
     }
   }
 
-  /** A usage problem; its message is the one line shown to the user. */
-  static final class UsageException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String message) {
-      super(message);
-    }
+  /** Same as {@link #run(String[], PrintStream, PrintStream, PrintStream)} without progress display. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, null);
   }
-
-  /**
-   * Parsed {@code demo} options.
-   *
-   * @param n    examples to use ({@code -1}: all of the file / the default for synthetic data)
-   * @param seed synthetic seed, or {@code null} when not given
-   * @param data file, or {@code null} for the synthetic problem
-   * @param help whether {@code --help} was given
-   */
-  record Options(int n, Long seed, Path data, boolean help) {}
 
   /**
    * Runs the command line with the given streams and returns the exit code, so that tests can
    * check output and status without a new JVM.
+   *
+   * @param progress where long runs show progress (the terminal's stderr), or {@code null}
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    Options o;
+  public static int run(String[] args, PrintStream out, PrintStream err, PrintStream progress) {
     try {
-      o = parse(args);
+      if (args.length == 0) {
+        throw new UsageException("missing command; commands: train, predict, demo, experiment");
+      }
+      String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+      return switch (args[0]) {
+        case "--help", "-h", "help" -> {
+          out.print(USAGE);
+          yield 0;
+        }
+        case "train" -> train(rest, out, err, progress);
+        case "predict" -> predict(rest, out, err);
+        case "demo" -> demo(rest, out, err);
+        case "experiment" -> ExperimentCommand.run(rest, out, err);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; commands: train, predict, demo, experiment");
+      };
     } catch (UsageException e) {
       err.println("error: " + e.getMessage() + " (see --help)");
       return 2;
+    } catch (Failure e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    } catch (RuntimeException e) {
+      // A bug, not a user error: still one line, with the exception type to report it by.
+      err.println("error: internal error: " + e);
+      return 3;
     }
-    if (o.help()) {
-      out.print(USAGE);
+  }
+
+  /** A failure that is not a usage error (a file, training); exit code 1. */
+  public static final class Failure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    /** With the one-line message shown to the user. */
+    public Failure(String message) {
+      super(message);
+    }
+  }
+
+  /** Reads a LIBSVM file, turning every I/O problem into one line. */
+  public static SparseDataset read(Path file, int minDimension) throws Failure {
+    try {
+      if (Files.isDirectory(file)) {
+        throw new Failure("cannot read " + file + ": it is a directory");
+      }
+      return LibSvmReader.read(file, minDimension);
+    } catch (LibSvmFormatException e) {
+      throw new Failure(e.getMessage());
+    } catch (NoSuchFileException e) {
+      throw new Failure("cannot read " + file + ": no such file");
+    } catch (AccessDeniedException e) {
+      throw new Failure("cannot read " + file + ": permission denied");
+    } catch (IOException e) {
+      throw new Failure("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static ElementType type(Options o) throws UsageException {
+    String t = o.get("--type");
+    try {
+      return t == null ? ElementType.FLOAT : ElementType.parse(t);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--type must be float or double, got '" + t + "'");
+    }
+  }
+
+  private static int train(String[] args, PrintStream out, PrintStream err, PrintStream progress)
+      throws UsageException, Failure {
+    Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
+        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model"),
+        Set.of("--param"));
+    if (o.has("--help")) {
+      out.print(TRAIN_USAGE);
       return 0;
     }
-    return demo(o, out, err);
+    Path data = Path.of(o.require("--data"));
+    Path testFile = o.get("--test") == null ? null : Path.of(o.get("--test"));
+    ElementType type = type(o);
+    Loss loss;
+    try {
+      loss = o.get("--loss") == null ? Loss.LOGISTIC : Loss.parse(o.get("--loss"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--loss: " + e.getMessage());
+    }
+    AlgorithmSpec spec;
+    try {
+      String name = o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm");
+      spec = AlgorithmSpec.parse(name, o.all("--param"));
+      spec.create(1, type, null).close(); // validates the values before any data is read
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    int epochs = o.positiveInt("--epochs", 1);
+    long seed = o.longValue("--seed", DEFAULT_SEED);
+    Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
+    if (modelOut != null && modelOut.getParent() != null && !Files.isDirectory(modelOut.getParent())) {
+      throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
+    }
+
+    SparseDataset train = read(data, 0);
+    if (train.size() == 0) {
+      throw new Failure(data + " has no examples");
+    }
+    SparseDataset test = testFile == null ? null : read(testFile, train.dimension());
+    if (o.has("--normalize")) {
+      train = Datasets.normalizeRows(train);
+      test = test == null ? null : Datasets.normalizeRows(test);
+    }
+    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !o.has("--no-shuffle"), o.has("--dense"));
+    TrainResult r;
+    try {
+      r = OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress);
+    } catch (OnlineTrainer.TrainingException e) {
+      throw new Failure(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new Failure(e.getMessage());
+    }
+    if (modelOut != null) {
+      try {
+        r.model().save(modelOut);
+      } catch (IOException e) {
+        throw new Failure("cannot write " + modelOut + ": " + e.getMessage());
+      }
+    }
+    if (o.has("--json")) {
+      Json j = new Json().put("command", "train").put("algorithm", spec.name()).put("params", spec.paramString())
+          .put("type", type.name().toLowerCase(Locale.ROOT)).put("loss", loss.name().toLowerCase(Locale.ROOT))
+          .put("kernels", KernelProvider.get().name())
+          .put("epochs", epochs).put("seed", seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
+          .put("data", data.toString()).put("n", train.size()).put("d", r.model().dimension())
+          .put("outputs", r.model().outputs())
+          .put("progressive", metrics(r.progressive()))
+          .put("test", r.test() == null ? null : metrics(r.test()).put("file", testFile.toString()))
+          .put("examples", r.examples()).put("nonzeros", r.nonzeros()).put("seconds", r.seconds())
+          .put("examples_per_second", r.examplesPerSecond()).put("nonzeros_per_second", r.nonzerosPerSecond())
+          .put("model", modelOut == null ? null : modelOut.toString());
+      out.println(j);
+    } else {
+      out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %s%n", data, train.size(), r.model().dimension(),
+          r.model().multiclass() ? r.model().outputs() + " classes (one-vs-rest)" : "binary labels");
+      out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s kernels%n", spec.name(),
+          spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), type.name().toLowerCase(Locale.ROOT),
+          loss.name().toLowerCase(Locale.ROOT), epochs,
+          cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", KernelProvider.get().name());
+      out.printf(Locale.ROOT, "progressive: mean loss %.6f, error rate %.4f%n", r.progressive().meanLoss(),
+          r.progressive().errorRate());
+      if (r.test() != null) {
+        out.printf(Locale.ROOT, "test (%s, n = %d): mean loss %.6f, error rate %.4f%n", testFile, r.test().examples(),
+            r.test().meanLoss(), r.test().errorRate());
+      }
+      out.printf(Locale.ROOT, "throughput: %.0f examples/s, %.0f nonzeros/s (%d examples in %.3f s)%n",
+          r.examplesPerSecond(), r.nonzerosPerSecond(), r.examples(), r.seconds());
+      if (modelOut != null) {
+        out.println("model: " + modelOut);
+      }
+    }
+    return 0;
   }
 
-  static Options parse(String[] args) throws UsageException {
-    if (args.length == 0) {
-      throw new UsageException("missing command; the only command is 'demo'");
+  private static Json metrics(Metrics m) {
+    return new Json().put("examples", m.examples()).put("loss", m.meanLoss()).put("error", m.errorRate());
+  }
+
+  private static int predict(String[] args, PrintStream out, PrintStream err) throws UsageException, Failure {
+    Options o = Options.parse(args, 0, Set.of("--json", "--normalize"), Set.of("--model", "--data", "--out"), Set.of());
+    if (o.has("--help")) {
+      out.print(PREDICT_USAGE);
+      return 0;
     }
-    int i = 0;
-    if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
-      return new Options(-1, null, null, true);
+    Path modelFile = Path.of(o.require("--model"));
+    Path data = Path.of(o.require("--data"));
+    String outArg = o.get("--out");
+    LinearModel model;
+    try {
+      model = LinearModel.load(modelFile);
+    } catch (NoSuchFileException e) {
+      throw new Failure("cannot read " + modelFile + ": no such file");
+    } catch (LinearModel.ModelFormatException e) {
+      throw new Failure(e.getMessage());
+    } catch (IOException e) {
+      throw new Failure("cannot read " + modelFile + ": " + e.getMessage());
     }
-    if (!args[0].equals("demo")) {
-      throw new UsageException("unknown command '" + args[0] + "'; the only command is 'demo'");
+    SparseDataset rows = read(data, 0);
+    if (o.has("--normalize")) {
+      rows = Datasets.normalizeRows(rows);
     }
-    i++;
-    Integer n = null;
-    Long seed = null;
-    Path data = null;
-    boolean help = false;
-    while (i < args.length) {
-      String a = args[i++];
-      String name = a;
-      String value = null;
-      int eq = a.indexOf('=');
-      if (a.startsWith("--") && eq > 0) {
-        name = a.substring(0, eq);
-        value = a.substring(eq + 1);
+    boolean toStdout = "-".equals(outArg);
+    PrintStream report = toStdout ? err : out;
+    Metrics m;
+    Writer w = null;
+    try {
+      if (outArg != null) {
+        w = toStdout ? new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))
+            : Files.newBufferedWriter(Path.of(outArg), StandardCharsets.UTF_8);
       }
-      switch (name) {
-        case "--help", "-h" -> help = true;
-        case "--n", "--seed", "--data" -> {
-          if (value == null) {
-            if (i == args.length) {
-              throw new UsageException(name + " needs a value");
+      final Writer sink = w;
+      final StringBuilder line = new StringBuilder();
+      try {
+        m = Metrics.evaluate(model, rows, sink == null ? null : (row, yhat) -> {
+          line.setLength(0);
+          if (model.multiclass()) {
+            line.append(Metrics.argmax(yhat, model.outputs()));
+            for (int k = 0; k < model.outputs(); k++) {
+              line.append(' ').append(yhat[k]);
             }
-            value = args[i++];
+          } else {
+            line.append(yhat[0]);
           }
-          switch (name) {
-            case "--n" -> {
-              if (n != null) {
-                throw new UsageException("--n given twice");
-              }
-              n = parsePositiveInt(name, value);
-            }
-            case "--seed" -> {
-              if (seed != null) {
-                throw new UsageException("--seed given twice");
-              }
-              seed = parseLong(name, value);
-            }
-            default -> {
-              if (data != null) {
-                throw new UsageException("--data given twice");
-              }
-              if (value.isEmpty()) {
-                throw new UsageException("--data needs a file name");
-              }
-              data = Path.of(value);
-            }
+          try {
+            sink.write(line.append('\n').toString());
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
           }
+        });
+      } catch (IllegalArgumentException e) {
+        throw new Failure(data + ": " + e.getMessage());
+      }
+      if (w != null) {
+        w.flush();
+        if (!toStdout) {
+          w.close();
         }
-        default -> throw new UsageException(a.startsWith("-")
-            ? "unknown option '" + a + "'"
-            : "unexpected argument '" + a + "'");
       }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new Failure("cannot write " + outArg + ": " + e.getMessage());
     }
-    if (data != null && seed != null && !help) {
+    if (o.has("--json")) {
+      report.println(new Json().put("command", "predict").put("model", modelFile.toString())
+          .put("algorithm", model.algorithm().name()).put("params", model.algorithm().paramString())
+          .put("type", model.type().name().toLowerCase(Locale.ROOT))
+          .put("loss", model.loss().name().toLowerCase(Locale.ROOT)).put("data", data.toString())
+          .put("d", model.dimension()).put("outputs", model.outputs())
+          .put("test", metrics(m)).put("predictions", outArg));
+    } else {
+      report.printf(Locale.ROOT, "%s on %s: n = %d, mean %s loss %.6f, error rate %.4f%n", modelFile, data,
+          m.examples(), model.loss().name().toLowerCase(Locale.ROOT), m.meanLoss(), m.errorRate());
+    }
+    return 0;
+  }
+
+  private static int demo(String[] args, PrintStream out, PrintStream err) throws UsageException, Failure {
+    Options o = Options.parse(args, 0, Set.of(), Set.of("--n", "--seed", "--data", "--type"), Set.of());
+    if (o.has("--help")) {
+      out.print(DEMO_USAGE);
+      return 0;
+    }
+    if (o.has("--data") && o.has("--seed")) {
       throw new UsageException("--seed only applies to the synthetic problem, not to --data");
     }
-    return new Options(n == null ? -1 : n, seed, data, help);
-  }
-
-  private static int parsePositiveInt(String name, String v) throws UsageException {
-    try {
-      int x = Integer.parseInt(v.replace("_", ""));
-      if (x < 1) {
-        throw new UsageException(name + " must be at least 1, got " + v);
-      }
-      return x;
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " must be a whole number, got '" + v + "'");
-    }
-  }
-
-  private static long parseLong(String name, String v) throws UsageException {
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " must be a whole number (64-bit), got '" + v + "'");
-    }
-  }
-
-  /** A learner to run: display name, parameter summary, and a factory for fresh instances. */
-  public record NamedLearner(String name, String params, Supplier<? extends OnlineLearner> factory) {}
-
-  private static int demo(Options o, PrintStream out, PrintStream err) {
+    ElementType type = type(o);
     SparseDataset data;
     String description;
     double[] oracle = null;
-    if (o.data() == null) {
-      long seed = o.seed() == null ? DEFAULT_SEED : o.seed();
-      int n = o.n() < 0 ? DEFAULT_N : o.n();
+    if (!o.has("--data")) {
+      long seed = o.longValue("--seed", DEFAULT_SEED);
+      int n = o.positiveInt("--n", DEFAULT_N);
       data = SyntheticScInOL.generate(n, seed);
       oracle = SyntheticScInOL.trueWeights(seed);
       description = "synthetic problem of Kempka et al. 2019 sec. 4.1 (21 Gaussian features, sigma_j = 2^(j-10)),"
           + " seed " + seed;
     } else {
-      try {
-        data = LibSvmReader.read(o.data());
-      } catch (LibSvmFormatException e) {
-        err.println("error: " + e.getMessage());
-        return 1;
-      } catch (NoSuchFileException e) {
-        err.println("error: cannot read " + o.data() + ": no such file");
-        return 1;
-      } catch (AccessDeniedException e) {
-        err.println("error: cannot read " + o.data() + ": permission denied");
-        return 1;
-      } catch (IOException e) {
-        err.println("error: cannot read " + o.data() + ": " + e.getMessage());
-        return 1;
-      }
+      Path file = Path.of(o.get("--data"));
+      data = read(file, 0);
       if (data.size() == 0) {
-        err.println("error: " + o.data() + " has no examples");
-        return 1;
+        throw new Failure(file + " has no examples");
       }
-      if (o.n() > 0 && o.n() < data.size()) {
-        data = data.head(o.n());
+      int n = o.positiveInt("--n", data.size());
+      if (n < data.size()) {
+        data = data.head(n);
       }
-      description = o.data().toString();
+      description = file.toString();
     }
-    double[] targets = ProgressiveValidation.binaryTargets(data, 0);
-
     out.println("online-kernels demo: one online pass, progressive validation"
         + " (each example's loss and error are taken before training on it)");
     out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %d nonzeros%n", description, data.size(),
         data.dimension(), data.totalNonZeros());
+    out.println(data.isBinary()
+        ? "labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error"
+        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class; loss = sum over outputs);"
+            + " logistic loss");
+    out.printf(Locale.ROOT, "kernels: %s, %s elements%n%n", KernelProvider.get().name(),
+        type.name().toLowerCase(Locale.ROOT));
+    Table t = new Table(2, "algorithm", "parameters", "mean loss", "error rate", "examples/s");
     if (data.isBinary()) {
-      out.println("labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error");
-    } else {
-      out.println("labels: " + data.numClasses() + " classes, one-vs-rest of class 0 (class 0 = +1, every other class = -1);"
-          + " loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error");
+      double[][] zero = {new double[data.dimension()]};
+      fixedRow(t, "baseline: zero", "w = 0", new LinearModel(AlgorithmSpec.of("ogd"), type, Loss.LOGISTIC, false, zero),
+          data);
+      if (oracle != null) {
+        fixedRow(t, "baseline: true u", "generating model",
+            new LinearModel(AlgorithmSpec.of("ogd"), ElementType.DOUBLE, Loss.LOGISTIC, false, new double[][] {oracle}),
+            data);
+      }
     }
-    out.println();
-
-    List<NamedLearner> learners = new ArrayList<>(baselines(data.dimension(), oracle));
-    List<NamedLearner> algorithms = defaultLearners(data.dimension());
-    learners.addAll(algorithms);
-    List<ProgressiveValidation.Result> results = new ArrayList<>();
-    for (NamedLearner l : learners) {
-      results.add(ProgressiveValidation.run(l.name(), l.params(), l.factory(), data, targets, ScalarLoss.LOGISTIC));
+    for (AlgorithmSpec spec : demoAlgorithms()) {
+      TrainerConfig cfg = TrainerConfig.of(spec).withType(type).withShuffle(false, 0);
+      try {
+        TrainResult r = OnlineTrainer.train(cfg, data, null, null);
+        t.add(spec.name(), describe(spec), f6(r.progressive().meanLoss()), f4(r.progressive().errorRate()),
+            String.format(Locale.ROOT, "%.0f", r.examplesPerSecond()));
+      } catch (OnlineTrainer.TrainingException e) {
+        t.add(spec.name(), describe(spec), "failed", "-", "-");
+        err.println("note: " + spec.name() + ": " + e.getMessage());
+      }
     }
-    out.print(ResultTable.format(results));
-    if (algorithms.isEmpty()) {
-      out.println();
-      out.println("note: no algorithms wired in yet (the reference implementations are not on this branch);"
-          + " only the baselines ran");
-    }
+    out.print(t.text());
     return 0;
   }
 
-  /**
-   * Rows that frame the algorithms' numbers: the zero model (loss ln 2, what "learned nothing"
-   * scores) and, for the synthetic problem, the true model {@code u} that generated the labels.
-   */
-  static List<NamedLearner> baselines(int d, double[] oracle) {
-    List<NamedLearner> list = new ArrayList<>();
-    list.add(new NamedLearner("baseline: zero", "w = 0", () -> new FixedLinearLearner(new double[d])));
-    if (oracle != null) {
-      double[] u = oracle.clone();
-      list.add(new NamedLearner("baseline: true u", "generating model", () -> new FixedLinearLearner(u)));
+  /** The demo's algorithms: every algorithm with its defaults, plus the OGD baseline. */
+  static List<AlgorithmSpec> demoAlgorithms() {
+    List<AlgorithmSpec> list = new ArrayList<>();
+    for (String name : AlgorithmSpec.NAMES) {
+      list.add(AlgorithmSpec.of(name));
     }
     return list;
   }
 
-  /**
-   * The algorithms of the demo with their default parameters, in display order.
-   *
-   * <p>Planned wiring, through a one-line adapter from {@code ReferenceLinearModel}
-   * ({@code predict -> predictSparse}, {@code update -> update}):
-   * AdaGrad ({@code AdaGradParams.eta(1)}, delta 0, no box), global AdaGrad
-   * ({@code GlobalAdaGradParams.ofDiameter(1)}, alpha 1, delta 0), adaptive OGD ball and
-   * per-coordinate ({@code AdaptiveOgdParams.radius(100)}), ScInOL1 and ScInOL2
-   * ({@code ScInOLParams.defaults()}, epsilon 1), DFEG ({@code DfegParams.defaults()}).
-   */
-  public static List<NamedLearner> defaultLearners(int d) {
-    return List.of(
-        reference("AdaGrad", "eta=1", () -> new ReferenceAdaGrad(d, AdaGradParams.eta(1))),
-        reference("AdaGrad global", "D=1", () -> new ReferenceGlobalAdaGrad(d, GlobalAdaGradParams.ofDiameter(1))),
-        reference("AOGD ball", "R=100", () -> new ReferenceAdaptiveOgdBall(d, AdaptiveOgdParams.radius(100))),
-        reference("AOGD per-coord", "R=100", () -> new ReferenceAdaptiveOgdCoordinate(d, AdaptiveOgdParams.radius(100))),
-        reference("ScInOL1", "eps=1", () -> new ReferenceScInOL1(d, ScInOLParams.defaults())),
-        reference("ScInOL2", "eps=1", () -> new ReferenceScInOL2(d, ScInOLParams.defaults())),
-        reference("DFEG", "a=0.882 L=1 delta=1", () -> new ReferenceDfeg(d, DfegParams.defaults())));
+  private static String describe(AlgorithmSpec spec) {
+    return switch (spec.name()) {
+      case "adagrad" -> "eta=1";
+      case "adagrad-global" -> "D=1";
+      case "aogd-ball", "aogd-coord" -> "R=100";
+      case "scinol1", "scinol2" -> "eps=1";
+      case "dfeg" -> "a=0.882 L=1 delta=1";
+      case "ogd" -> "eta=1 (eta/sqrt(t))";
+      default -> spec.paramString();
+    };
   }
 
-  private static NamedLearner reference(String name, String params, Supplier<ReferenceLinearModel> make) {
-    return new NamedLearner(name, params, () -> {
-      ReferenceLinearModel m = make.get();
-      return new OnlineLearner() {
-        @Override
-        public double predict(int[] idx, double[] val, int nnz) {
-          return m.predictSparse(idx, val, nnz);
-        }
-
-        @Override
-        public void update(double g) {
-          m.update(g);
-        }
-      };
-    });
+  private static void fixedRow(Table t, String name, String params, LinearModel m, SparseDataset data) {
+    Metrics x = Metrics.evaluate(m, data);
+    t.add(name, params, f6(x.meanLoss()), f4(x.errorRate()), "-");
   }
 
-  /** A model that never learns: predicts {@code <w, x>} for a fixed {@code w}. */
-  static final class FixedLinearLearner implements OnlineLearner {
-    private final double[] w;
+  static String f6(double v) {
+    return String.format(Locale.ROOT, "%.6f", v);
+  }
 
-    FixedLinearLearner(double[] w) {
-      this.w = w;
-    }
-
-    @Override
-    public double predict(int[] idx, double[] val, int nnz) {
-      double s = 0;
-      for (int k = 0; k < nnz; k++) {
-        s += w[idx[k]] * val[k];
-      }
-      return s;
-    }
-
-    @Override
-    public void update(double g) {}
+  static String f4(double v) {
+    return String.format(Locale.ROOT, "%.4f", v);
   }
 }

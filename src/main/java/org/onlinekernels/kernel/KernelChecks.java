@@ -20,7 +20,11 @@ public final class KernelChecks {
 
   /** A readable segment holding at least {@code n} elements of {@code type}. */
   public static void input(String name, MemorySegment s, int n, ElementType type) {
-    input(name, s, (long) n * type.bytes(), n, type.name().toLowerCase());
+    // The element name is only built for the message: this check runs on every predict/update,
+    // and the trainer's hot loop must not allocate.
+    if (s == null || s.byteSize() < (long) n * type.bytes() || !s.scope().isAlive()) {
+      input(name, s, (long) n * type.bytes(), n, type.name().toLowerCase());
+    }
   }
 
   /** A writable segment holding at least {@code n} elements of {@code type}. */

@@ -1,6 +1,7 @@
 package org.onlinekernels.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -9,14 +10,40 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.Metrics;
 
 class MainTest {
+  @TempDir
+  Path dir;
   private String out;
   private String err;
+  private Path bin;
+  private Path multi;
+
+  @BeforeEach
+  void files() throws IOException {
+    bin = dir.resolve("bin.svm");
+    StringBuilder sb = new StringBuilder();
+    java.util.Random r = new java.util.Random(3);
+    for (int i = 0; i < 300; i++) {
+      double a = r.nextGaussian();
+      double b = 100 * r.nextGaussian();
+      sb.append(a + b / 100 > 0 ? "+1" : "-1").append(" 1:").append(a).append(" 3:").append(b).append('\n');
+    }
+    Files.writeString(bin, sb);
+    multi = dir.resolve("multi.svm");
+    Files.writeString(multi, "0 1:2 2:0.1\n1 2:2\n2 1:0.1 3:2\n0 1:1.5\n1 2:1.7 3:0.2\n2 3:3\n".repeat(20));
+  }
 
   private int run(String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -27,78 +54,178 @@ class MainTest {
     return code;
   }
 
+  private String[] args(String line) {
+    return line.equals("none") ? new String[0]
+        : line.replace("BIN", bin.toString()).replace("MULTI", multi.toString()).replace("DIR", dir.toString()).split(" ");
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "none                      | missing command; the only command is 'demo'",
-      "train                     | unknown command 'train'; the only command is 'demo'",
-      "demo --x                  | unknown option '--x'",
-      "demo extra                | unexpected argument 'extra'",
-      "demo --n                  | --n needs a value",
-      "demo --n 0                | --n must be at least 1, got 0",
-      "demo --n ten              | --n must be a whole number, got 'ten'",
-      "demo --n 5 --n 6          | --n given twice",
-      "demo --seed 1.5           | --seed must be a whole number (64-bit), got '1.5'",
-      "demo --data=              | --data needs a file name",
-      "demo --data f.svm --seed 3 | --seed only applies to the synthetic problem, not to --data",
+      "none                                  | missing command; commands: train, predict, demo, experiment",
+      "fit                                   | unknown command 'fit'; commands: train, predict, demo, experiment",
+      "train                                 | --data is required",
+      "train --data                          | --data needs a value",
+      "train --data=                         | --data needs a non-empty value",
+      "train --data BIN --x                  | unknown option '--x'",
+      "train --data BIN extra                | unexpected argument 'extra'",
+      "train --data BIN --data BIN           | --data given twice",
+      "train --data BIN --json=1             | --json takes no value",
+      "train --data BIN --algorithm sgd      | unknown algorithm 'sgd'; valid names: adagrad, adagrad-global, aogd-ball, aogd-coord, scinol1, scinol2, dfeg, ogd",
+      "train --data BIN --algorithm dfeg --param a=2 | a must lie in [0.882, 1.109], got 2.0",
+      "train --data BIN --algorithm dfeg --param eta=1 | algorithm dfeg has no parameter 'eta'; its parameters: L, a, delta",
+      "train --data BIN --param eps         | parameter 'eps' is not of the form name=value",
+      "train --data BIN --param eps=x        | parameter eps must be a number, got 'x'",
+      "train --data BIN --param eps=-1       | epsilon must be a finite number > 0, got -1.0",
+      "train --data BIN --loss log           | --loss: unknown loss 'log'; valid names: logistic, hinge, absolute, squared",
+      "train --data BIN --type half          | --type must be float or double, got 'half'",
+      "train --data BIN --epochs 0           | --epochs must be at least 1, got 0",
+      "train --data BIN --epochs two         | --epochs must be a whole number, got 'two'",
+      "train --data BIN --seed 1.5           | --seed must be a whole number (64-bit), got '1.5'",
+      "predict --data BIN                    | --model is required",
+      "predict --model m --data BIN --y      | unknown option '--y'",
+      "demo --n 0                            | --n must be at least 1, got 0",
+      "demo --data BIN --seed 3              | --seed only applies to the synthetic problem, not to --data",
+      "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets",
+      "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets",
+      "experiment dfeg-synthetic             | --out is required",
   })
-  void usageErrorsAreOneLineAndExitCode2(String args, String message) {
-    String[] a = args.equals("none") ? new String[0] : args.split(" ");
-    assertEquals(2, run(a));
+  void usageErrorsAreOneLineAndExitCode2(String line, String message) {
+    assertEquals(2, run(args(line)), err);
     assertEquals("error: " + message + " (see --help)" + System.lineSeparator(), err);
     assertEquals("", out);
   }
 
   @Test
-  void helpPrintsUsage() {
-    assertEquals(0, run("--help"));
-    assertTrue(out.startsWith("usage: Main demo"), out);
-    assertEquals(0, run("demo", "--help"));
-    assertTrue(out.startsWith("usage: Main demo"), out);
+  void fileErrorsAreOneLineAndExitCode1() throws IOException {
+    Path bad = dir.resolve("bad.svm");
+    Files.writeString(bad, "+1 1:1\n+1 2:x\n");
+    Path empty = dir.resolve("empty.svm");
+    Files.writeString(empty, "");
+    Path notModel = dir.resolve("not.model");
+    Files.writeString(notModel, "hello\n");
+    Path truncated = dir.resolve("t.model");
+    Files.writeString(truncated, LinearModel.MAGIC + "\nalgorithm scinol2\nparams\ntype float\nloss logistic\nd 2\noutputs 1\nclasses binary\nw 1\n");
+    List<String[]> cases = List.of(
+        new String[] {"train --data DIR/missing.svm", "error: cannot read " + dir.resolve("missing.svm") + ": no such file"},
+        new String[] {"train --data DIR", "error: cannot read " + dir + ": it is a directory"},
+        new String[] {"train --data " + bad, "error: " + bad + ":2"},
+        new String[] {"train --data " + empty, "error: " + empty + " has no examples"},
+        new String[] {"train --data BIN --test MULTI", "error: the test data has class labels 0..2 but the model is binary (+1/-1)"},
+        new String[] {"train --data BIN --model DIR/no/such/m.model", "error: cannot write " + dir.resolve("no/such/m.model")},
+        new String[] {"predict --model DIR/none.model --data BIN", "error: cannot read " + dir.resolve("none.model") + ": no such file"},
+        new String[] {"predict --model " + notModel + " --data BIN", "error: " + notModel + ":1: not an online-kernels model"},
+        new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":9: expected 'w' and 2 numbers"},
+        new String[] {"experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata", "error: data directory " + dir.resolve("nodata") + " not found"});
+    for (String[] c : cases) {
+      assertEquals(1, run(args(c[0])), c[0] + ": " + err);
+      assertTrue(err.startsWith(c[1]), c[0] + ": " + err);
+      assertEquals(1, err.lines().count(), err);
+      assertFalse(err.contains("\tat "), err);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--help", "train --help", "predict --help", "demo --help", "experiment --help", "train -h"})
+  void helpForEachCommand(String line) {
+    assertEquals(0, run(line.split(" ")));
+    assertTrue(out.startsWith("usage: Main"), out);
     assertEquals("", err);
   }
 
   @Test
-  void syntheticDemoPrintsTable() {
+  void trainHelpListsAlgorithmsAndTheirParameters() {
+    run("train", "--help");
+    for (String a : new String[] {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd"}) {
+      assertTrue(out.contains("  " + a + " "), a);
+    }
+  }
+
+  @Test
+  void savedModelPredictsExactlyWhatTheTrainerMeasured() throws IOException {
+    for (String type : new String[] {"float", "double"}) {
+      Path model = dir.resolve("m-" + type + ".model");
+      Path preds = dir.resolve("p-" + type + ".txt");
+      assertEquals(0, run("train", "--data", bin.toString(), "--test", bin.toString(), "--algorithm", "adagrad",
+          "--param", "eta=0.5,delta=0.1", "--type", type, "--epochs", "2", "--model", model.toString(), "--json"), err);
+      String trainJson = out;
+      assertEquals(0, run("predict", "--model", model.toString(), "--data", bin.toString(), "--out", preds.toString(),
+          "--json"), err);
+      // The test block of train and of predict print the same doubles.
+      String testOfTrain = trainJson.substring(trainJson.indexOf("\"test\": {") + 9, trainJson.indexOf("\"file\""));
+      assertTrue(out.contains("\"test\": {" + testOfTrain.replaceAll(", $", "}")), trainJson + "\n" + out);
+      // And the predictions file holds <w, x> with the saved weights, row by row.
+      LinearModel m = LinearModel.load(model);
+      SparseDataset data = LibSvmReader.read(bin);
+      List<String> lines = Files.readAllLines(preds);
+      assertEquals(data.size(), lines.size());
+      double[] yhat = new double[1];
+      int[] idx = data.indices();
+      double[] val = data.values();
+      for (int r = 0; r < data.size(); r++) {
+        m.scores(idx, val, data.rowStart(r), data.nnz(r), yhat);
+        assertEquals(yhat[0], Double.parseDouble(lines.get(r)), 0.0);
+      }
+      assertEquals(type, m.type().name().toLowerCase());
+      assertEquals("eta=0.5,delta=0.1", m.algorithm().paramString());
+    }
+  }
+
+  @Test
+  void trainJsonHasTheSummary() {
+    assertEquals(0, run("train", "--data", bin.toString(), "--algorithm", "scinol2", "--json"), err);
+    assertEquals(1, out.lines().count());
+    for (String key : new String[] {"\"algorithm\": \"scinol2\"", "\"params\": \"\"", "\"progressive\": {", "\"test\": null",
+        "\"examples_per_second\": ", "\"nonzeros_per_second\": ", "\"type\": \"float\"", "\"loss\": \"logistic\""}) {
+      assertTrue(out.contains(key), key + " in " + out);
+    }
+  }
+
+  @Test
+  void multiclassTrainAndPredict() throws IOException {
+    Path model = dir.resolve("multi.model");
+    assertEquals(0, run("train", "--data", multi.toString(), "--test", multi.toString(), "--epochs", "3",
+        "--model", model.toString()), err);
+    assertTrue(out.contains("3 classes (one-vs-rest)"), out);
+    assertTrue(out.contains("test ("), out);
+    assertTrue(out.contains("examples/s"), out);
+    assertTrue(Files.readString(model).contains("\noutputs 3\nclasses 3\n"));
+    assertEquals(0, run("predict", "--model", model.toString(), "--data", multi.toString(), "--out", "-"), err);
+    List<String> lines = out.lines().toList();
+    assertEquals(120, lines.size());
+    assertEquals(4, lines.get(0).split(" ").length, "class then 3 scores");
+    assertTrue(err.contains("error rate"), err);
+    Metrics m = Metrics.evaluate(LinearModel.load(model), LibSvmReader.read(multi));
+    assertTrue(m.errorRate() < 0.2, "learns the toy problem: " + m);
+  }
+
+  @Test
+  void syntheticDemoRunsOnTheKernels() {
     assertEquals(0, run("demo", "--n", "2000", "--seed", "4"));
     assertEquals("", err);
     assertTrue(out.contains("n = 2000, d = 21"), out);
-    assertTrue(out.contains("seed 4"), out);
-    assertTrue(out.contains("algorithm"), out);
+    assertTrue(out.contains("kernels: "), out);
     assertTrue(out.contains("baseline: zero"), out);
     assertTrue(out.contains("0.693147"), out);
     assertTrue(out.contains("baseline: true u"), out);
+    for (String a : new String[] {"adagrad", "scinol1", "scinol2", "dfeg", "aogd-ball", "ogd"}) {
+      assertTrue(out.contains("\n" + a + " "), a + " in " + out);
+    }
   }
 
   @Test
-  void dataFileDemoUsesOneVsRestForMulticlass(@TempDir Path dir) throws IOException {
-    Path f = dir.resolve("m.svm");
-    Files.writeString(f, "0 1:1\n2 2:1\n1 1:1 2:1\n0\n");
-    assertEquals(0, run("demo", "--data", f.toString(), "--n=3"));
+  void dataFileDemoTrainsMulticlassOneVsRest() {
+    assertEquals(0, run("demo", "--data", multi.toString(), "--n=30"));
     assertEquals("", err);
-    assertTrue(out.contains("n = 3, d = 2"), out);
-    assertTrue(out.contains("3 classes, one-vs-rest of class 0"), out);
+    assertTrue(out.contains("n = 30, d = 3"), out);
+    assertTrue(out.contains("3 classes, one-vs-rest"), out);
   }
 
   @Test
-  void malformedDataFileIsOneLineExitCode1(@TempDir Path dir) throws IOException {
-    Path f = dir.resolve("bad.svm");
-    Files.writeString(f, "+1 1:1\n+1 3:1 2:1\n");
-    assertEquals(1, run("demo", "--data", f.toString()));
-    assertEquals("error: " + f + ":2: index 2 after 3: indices must be strictly increasing" + System.lineSeparator(), err);
-  }
-
-  @Test
-  void missingDataFileIsOneLineExitCode1(@TempDir Path dir) {
-    Path f = dir.resolve("nope.svm");
-    assertEquals(1, run("demo", "--data", f.toString()));
-    assertEquals("error: cannot read " + f + ": no such file" + System.lineSeparator(), err);
-  }
-
-  @Test
-  void emptyDataFile(@TempDir Path dir) throws IOException {
-    Path f = dir.resolve("empty.svm");
-    Files.writeString(f, "# nothing\n");
-    assertEquals(1, run("demo", "--data", f.toString()));
-    assertEquals("error: " + f + " has no examples" + System.lineSeparator(), err);
+  void quickExperimentWritesReportCsvAndPlot() throws IOException {
+    Path o = dir.resolve("dfeg");
+    assertEquals(0, run("experiment", "dfeg-synthetic", "--out", o.toString(), "--quick"), err);
+    assertTrue(Files.readString(o.resolve("README.md")).contains("experiment dfeg-synthetic"));
+    assertTrue(Files.readString(o.resolve("regret.csv")).startsWith("T,dfeg,"));
+    assertTrue(Files.readString(o.resolve("regret_vs_T.svg")).startsWith("<svg"));
   }
 }

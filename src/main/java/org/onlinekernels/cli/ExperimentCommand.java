@@ -1,0 +1,82 @@
+package org.onlinekernels.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.trainer.experiments.AdaptiveOgdRegret;
+import org.onlinekernels.trainer.experiments.AllDatasets;
+import org.onlinekernels.trainer.experiments.DfegSynthetic;
+import org.onlinekernels.trainer.experiments.ScInOLSynthetic;
+import org.onlinekernels.trainer.experiments.StreeterMcMahan;
+
+/** The {@code experiment} subcommand: runs one of the papers' experiments into a directory. */
+final class ExperimentCommand {
+  /** The experiments, in the order of docs/EXPERIMENTS.md. */
+  static final List<String> NAMES = List.of("scinol-synthetic", "dfeg-synthetic", "streeter-mcmahan", "aogd-regret",
+      "all-datasets");
+
+  static final String USAGE = String.join("\n",
+      "usage: Main experiment NAME --out DIR [--data-dir DIR] [--quick]",
+      "",
+      "  Runs one experiment and writes README.md (command, setup, tables), CSV files and SVG plots to DIR.",
+      "",
+      "  NAME            scinol-synthetic  Kempka et al. 2019 sec. 4.1: test cross-entropy vs learning rate",
+      "                  dfeg-synthetic    Orabona 2013 sec. 5: regret vs T on the synthetic sequence",
+      "                  streeter-mcmahan  Streeter & McMahan 2010 sec. 5.1: per-coordinate vs global rate",
+      "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
+      "                  all-datasets      every algorithm on every data set of the shared data directory",
+      "  --out DIR       output directory (created)",
+      "  --data-dir DIR  the shared LIBSVM data (default ../shared/data)",
+      "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
+      "  --help          print this text",
+      "");
+
+  private ExperimentCommand() {}
+
+  static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Main.Failure {
+    if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      out.print(USAGE);
+      return 0;
+    }
+    if (args.length == 0 || args[0].startsWith("-")) {
+      throw new UsageException("experiment needs a name: " + String.join(", ", NAMES));
+    }
+    String name = args[0];
+    if (!NAMES.contains(name)) {
+      throw new UsageException("unknown experiment '" + name + "'; experiments: " + String.join(", ", NAMES));
+    }
+    Options o = Options.parse(args, 1, Set.of("--quick"), Set.of("--out", "--data-dir"), Set.of());
+    if (o.has("--help")) {
+      out.print(USAGE);
+      return 0;
+    }
+    Path dir = Path.of(o.require("--out"));
+    Path shared = Path.of(o.get("--data-dir") == null ? "../shared/data" : o.get("--data-dir"));
+    boolean quick = o.has("--quick");
+    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(shared)) {
+      throw new Main.Failure("data directory " + shared + " not found (give --data-dir)");
+    }
+    String command = "mvn -q compile exec:exec -Ddemo.args=\"experiment " + name + " --out " + dir
+        + (quick ? " --quick" : "") + "\"";
+    try {
+      switch (name) {
+        case "scinol-synthetic" -> ScInOLSynthetic.run(dir, quick, command, out);
+        case "dfeg-synthetic" -> DfegSynthetic.run(dir, quick, command, out);
+        case "streeter-mcmahan" -> StreeterMcMahan.run(dir, shared, quick, command, out);
+        case "aogd-regret" -> AdaptiveOgdRegret.run(dir, quick, command, out);
+        default -> AllDatasets.run(dir, shared, quick, command, out);
+      }
+    } catch (Main.Failure e) {
+      throw e;
+    } catch (java.io.IOException e) {
+      throw new Main.Failure("cannot write to " + dir + ": " + e.getMessage());
+    } catch (Exception e) {
+      throw new Main.Failure("experiment " + name + " failed: " + e);
+    }
+    out.println("wrote " + dir.resolve("README.md"));
+    return 0;
+  }
+}

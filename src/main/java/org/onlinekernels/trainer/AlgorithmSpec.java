@@ -1,0 +1,214 @@
+package org.onlinekernels.trainer;
+
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.optimizer.DfegOptimizer;
+import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.ScInOL1Optimizer;
+import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.params.Box;
+import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.ScInOLParams;
+
+/**
+ * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with
+ * {@code eta=0.1, delta=1e-8}: what the command line and the model file carry, turned into an
+ * optimizer by {@link #create}. Parameters not given take the defaults listed in
+ * {@link #HELP}; unknown names and bad values are refused with a message naming the parameter.
+ *
+ * @param name   one of {@link #NAMES}
+ * @param params parameter name to value, in the order given (unmodifiable)
+ */
+public record AlgorithmSpec(String name, Map<String, Double> params) {
+  /** Every algorithm name, in display order. */
+  public static final List<String> NAMES = List.of(
+      "adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd");
+
+  /** One line per algorithm: name, parameters with defaults, meaning. Shown by {@code train --help}. */
+  public static final String HELP = String.join("\n",
+      "  adagrad         eta=1 | alpha (with R: eta_i = alpha*2R), delta=0, q0=0, R=inf (box [-R,R])",
+      "                  per-coordinate AdaGrad (Streeter & McMahan Alg. 1 / diagonal AdaGrad)",
+      "  adagrad-global  alpha=1, delta=0, R=inf, D (default: 2R*sqrt(d) with R, else 1)",
+      "                  one global AdaGrad rate (Streeter & McMahan Thm. 2)",
+      "  aogd-ball       R=100                              Adaptive OGD, L2 ball (Bartlett et al. Alg. 2)",
+      "  aogd-coord      R=100                              Adaptive OGD per coordinate, box [-R,R]",
+      "  scinol1         eps=1                              ScInOL1 (Kempka et al. Alg. 1), no tuning",
+      "  scinol2         eps=1                              ScInOL2 (Kempka et al. Alg. 2), no tuning",
+      "  dfeg            a=0.882, L=1, delta=1              DFEG (Orabona 2013 Alg. 1), no tuning",
+      "  ogd             eta=1, R=inf                       baseline: OGD/SGD with rate eta/sqrt(t), L2 ball R");
+
+  private static final Map<String, Set<String>> KEYS = Map.of(
+      "adagrad", Set.of("eta", "alpha", "delta", "q0", "R"),
+      "adagrad-global", Set.of("alpha", "delta", "R", "D"),
+      "aogd-ball", Set.of("R"),
+      "aogd-coord", Set.of("R"),
+      "scinol1", Set.of("eps"),
+      "scinol2", Set.of("eps"),
+      "dfeg", Set.of("a", "L", "delta"),
+      "ogd", Set.of("eta", "R"));
+
+  /** Validates the name and parameter names (values are checked by {@link #create}). */
+  public AlgorithmSpec {
+    if (name == null || !NAMES.contains(name)) {
+      throw new IllegalArgumentException(
+          "unknown algorithm '" + name + "'; valid names: " + String.join(", ", NAMES));
+    }
+    Map<String, Double> copy = new LinkedHashMap<>();
+    for (Map.Entry<String, Double> e : params.entrySet()) {
+      if (!KEYS.get(name).contains(e.getKey())) {
+        List<String> valid = new ArrayList<>(KEYS.get(name));
+        Collections.sort(valid);
+        throw new IllegalArgumentException("algorithm " + name + " has no parameter '" + e.getKey()
+            + "'; its parameters: " + String.join(", ", valid));
+      }
+      if (e.getValue() == null || Double.isNaN(e.getValue())) {
+        throw new IllegalArgumentException("parameter " + e.getKey() + " must be a number");
+      }
+      copy.put(e.getKey(), e.getValue());
+    }
+    params = Collections.unmodifiableMap(copy);
+  }
+
+  /** The algorithm with all-default parameters. */
+  public static AlgorithmSpec of(String name) {
+    return new AlgorithmSpec(name, Map.of());
+  }
+
+  /**
+   * Parses {@code name} and {@code key=value} items (each item may itself hold several
+   * comma-separated pairs), e.g. {@code parse("adagrad", List.of("eta=0.1,delta=0"))}.
+   */
+  public static AlgorithmSpec parse(String name, List<String> items) {
+    Map<String, Double> p = new LinkedHashMap<>();
+    for (String item : items) {
+      for (String pair : item.split(",")) {
+        String s = pair.trim();
+        if (s.isEmpty()) {
+          continue;
+        }
+        int eq = s.indexOf('=');
+        if (eq <= 0 || eq == s.length() - 1) {
+          throw new IllegalArgumentException("parameter '" + s + "' is not of the form name=value");
+        }
+        String key = s.substring(0, eq).trim();
+        String value = s.substring(eq + 1).trim();
+        double v;
+        try {
+          v = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("parameter " + key + " must be a number, got '" + value + "'");
+        }
+        if (p.put(key, v) != null) {
+          throw new IllegalArgumentException("parameter " + key + " given twice");
+        }
+      }
+    }
+    return new AlgorithmSpec(name == null ? null : name.trim().toLowerCase(Locale.ROOT), p);
+  }
+
+  /** Same algorithm with one parameter set (replacing a given value). */
+  public AlgorithmSpec with(String key, double value) {
+    Map<String, Double> p = new LinkedHashMap<>(params);
+    p.put(key, value);
+    return new AlgorithmSpec(name, p);
+  }
+
+  /** The parameters as given, {@code k=v,k=v} (empty string for all defaults); parsed back by {@link #parse}. */
+  public String paramString() {
+    StringBuilder sb = new StringBuilder();
+    params.forEach((k, v) -> {
+      if (!sb.isEmpty()) {
+        sb.append(',');
+      }
+      sb.append(k).append('=').append(num(v));
+    });
+    return sb.toString();
+  }
+
+  /** {@code name} or {@code name(k=v,...)}: a short label for tables. */
+  public String label() {
+    return params.isEmpty() ? name : name + "(" + paramString() + ")";
+  }
+
+  private static String num(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  private double get(String key, double dflt) {
+    Double v = params.get(key);
+    return v == null ? dflt : v;
+  }
+
+  /**
+   * A fresh optimizer for {@code d} coordinates of {@code type}; state in {@code arena}, or in an
+   * arena of its own when {@code arena} is null.
+   *
+   * @throws IllegalArgumentException when a parameter value is invalid (the message names it)
+   */
+  public LinearModelOptimizer create(int d, ElementType type, Arena arena) {
+    return create(d, type, arena, null);
+  }
+
+  /**
+   * Same with a kernel implementation ({@code null}: {@link KernelProvider#get()}); the
+   * {@code ogd} baseline has no kernels and ignores it.
+   */
+  public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
+    double r = get("R", Double.POSITIVE_INFINITY);
+    switch (name) {
+      case "adagrad" -> {
+        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
+        if (params.containsKey("alpha") && params.containsKey("eta")) {
+          throw new IllegalArgumentException("adagrad: give eta or alpha, not both");
+        }
+        AdaGradParams p = params.containsKey("alpha")
+            ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
+            : AdaGradParams.eta(get("eta", 1)).withBox(box);
+        p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
+        return new AdaGradOptimizer(d, type, p, arena, kernels);
+      }
+      case "adagrad-global" -> {
+        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
+        double dd = get("D", box.isFinite() ? Double.NaN : 1.0);
+        GlobalAdaGradParams p = new GlobalAdaGradParams(get("alpha", 1), get("delta", 0), box, dd);
+        return new GlobalAdaGradOptimizer(d, type, p, arena, kernels);
+      }
+      case "aogd-ball" -> {
+        return new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
+      }
+      case "aogd-coord" -> {
+        return new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
+      }
+      case "scinol1" -> {
+        return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
+      }
+      case "scinol2" -> {
+        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), false, arena, kernels);
+      }
+      case "dfeg" -> {
+        DfegParams def = DfegParams.defaults();
+        return new DfegOptimizer(d, type, new DfegParams(get("a", def.a()), get("L", def.l()), get("delta", def.delta())),
+            arena, kernels);
+      }
+      case "ogd" -> {
+        return new OgdOptimizer(d, type, get("eta", 1), r, arena);
+      }
+      default -> throw new AssertionError(name);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package org.onlinekernels.trainer;
+
+import java.util.Random;
+import org.onlinekernels.data.SparseDataset;
+
+/** Whole-dataset transformations done once before training, never in the hot loop. */
+public final class Datasets {
+  private Datasets() {}
+
+  /**
+   * Every row scaled to unit Euclidean norm (all-zero rows unchanged), as Streeter and McMahan
+   * did with their bag-of-words vectors (section 5.1, footnote 3).
+   */
+  public static SparseDataset normalizeRows(SparseDataset data) {
+    int[] idx = data.indices();
+    double[] val = data.values();
+    SparseDataset.Builder b = new SparseDataset.Builder().minDimension(data.dimension());
+    double[] row = new double[Math.max(1, maxNnz(data))];
+    int[] rowIdx = new int[row.length];
+    for (int r = 0; r < data.size(); r++) {
+      int s = data.rowStart(r);
+      int n = data.rowEnd(r) - s;
+      double n2 = 0;
+      for (int j = 0; j < n; j++) {
+        n2 += val[s + j] * val[s + j];
+      }
+      double f = n2 > 0 ? 1 / Math.sqrt(n2) : 1;
+      for (int j = 0; j < n; j++) {
+        rowIdx[j] = idx[s + j];
+        row[j] = val[s + j] * f;
+      }
+      b.addRow(data.label(r), rowIdx, row, n);
+    }
+    return b.build();
+  }
+
+  /** Binary {@code +1/-1} labels: {@code +1} for class {@code positive}, {@code -1} for every other class. */
+  public static SparseDataset oneVsRest(SparseDataset data, int positive) {
+    return map(data, null, r -> data.label(r) == positive ? 1.0 : -1.0);
+  }
+
+  /** The rows {@code rows[0..]} of {@code data}, in that order. */
+  public static SparseDataset rows(SparseDataset data, int[] rows) {
+    return map(data, rows, data::label);
+  }
+
+  /**
+   * A seeded random split: the first {@code round(fraction * n)} rows of a
+   * {@code new Random(seed)} Fisher-Yates permutation, and the rest; used for the data sets that
+   * ship without a test part (the data README's 2/3 rule, with Java's generator instead of numpy's).
+   */
+  public static SparseDataset[] split(SparseDataset data, double fraction, long seed) {
+    int n = data.size();
+    int[] perm = permutation(n, new Random(seed));
+    int m = (int) Math.round(fraction * n);
+    int[] a = java.util.Arrays.copyOfRange(perm, 0, m);
+    int[] b = java.util.Arrays.copyOfRange(perm, m, n);
+    return new SparseDataset[] {rows(data, a), rows(data, b)};
+  }
+
+  /** A uniformly random permutation of {@code 0..n-1}. */
+  public static int[] permutation(int n, Random rnd) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    shuffle(p, rnd);
+    return p;
+  }
+
+  /** Fisher-Yates in place; allocates nothing. */
+  public static void shuffle(int[] p, Random rnd) {
+    for (int i = p.length - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+  }
+
+  /** Largest number of stored entries in one row (0 for an empty data set). */
+  public static int maxNnz(SparseDataset data) {
+    int m = 0;
+    for (int r = 0; r < data.size(); r++) {
+      m = Math.max(m, data.nnz(r));
+    }
+    return m;
+  }
+
+  private static SparseDataset map(SparseDataset data, int[] rows, java.util.function.IntToDoubleFunction label) {
+    int[] idx = data.indices();
+    double[] val = data.values();
+    SparseDataset.Builder b = new SparseDataset.Builder().minDimension(data.dimension());
+    int n = rows == null ? data.size() : rows.length;
+    for (int q = 0; q < n; q++) {
+      int r = rows == null ? q : rows[q];
+      int s = data.rowStart(r);
+      int e = data.rowEnd(r);
+      b.addRow(label.applyAsDouble(r), java.util.Arrays.copyOfRange(idx, s, e),
+          java.util.Arrays.copyOfRange(val, s, e));
+    }
+    return b.build();
+  }
+}

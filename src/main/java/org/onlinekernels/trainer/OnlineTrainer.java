@@ -1,0 +1,309 @@
+package org.onlinekernels.trainer;
+
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Locale;
+import java.util.Random;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
+
+/**
+ * The fused online trainer: per example, pack the row once, predict with each of the {@code K}
+ * optimizers, score the loss and error (progressive validation: before any update on the
+ * example), then update each optimizer with {@code g_k = dloss/dyhat_k}.
+ *
+ * <h2>Multiclass: one-vs-rest with {@code K} outputs sharing one instance</h2>
+ * Labels {@code 0..K-1} train {@code K} independent binary learners, output {@code k} on the
+ * target {@code +1} for class {@code k} and {@code -1} otherwise, with the configured loss; the
+ * prediction is the class of the largest score. We chose one-vs-rest over the K-way softmax
+ * because it works with all four losses (Streeter and McMahan's hinge-loss experiments need
+ * that), keeps every output a plain instance of the paper's binary algorithm (so its guarantees
+ * and the scale invariance of ScInOL hold per output), and needs no coupling between the
+ * optimizers. The row is packed into the element-type segments once per example and the same
+ * segments are passed to all {@code K} optimizers' {@code predict}, which only read them; they
+ * stay untouched until all {@code K} updates are done (the optimizers keep a reference between
+ * predict and update).
+ *
+ * <h2>No allocation per example</h2>
+ * The index/value segments are allocated once at the largest row's size (the dense segment at
+ * {@code d}), the shuffling permutation once per run, the score array once; losses and the
+ * error are computed by static methods on primitives. Progress lines (only to a terminal) are the
+ * only allocation in the loop, at most one per second.
+ *
+ * <p>Not thread-safe; confined to the creating thread (the optimizers' state lives in a confined
+ * arena closed by {@link #close}).
+ */
+public final class OnlineTrainer implements AutoCloseable {
+  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  /** How often (in examples) the loop looks at the clock for the progress line. */
+  private static final int PROGRESS_CHECK = 4096;
+
+  private final TrainerConfig config;
+  private final int d;
+  private final int k;
+  private final boolean multiclass;
+  private final Arena arena = Arena.ofConfined();
+  private final LinearModelOptimizer[] opt;
+  private final Random shuffler;
+  private final double[] yhat;
+  private long seen;
+
+  /** Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test set. */
+  @FunctionalInterface
+  public interface Checkpoint {
+    /** {@code examplesSeen} examples have been trained on; {@code trainer.model()} is the current model. */
+    void at(long examplesSeen, OnlineTrainer trainer);
+  }
+
+  /**
+   * A trainer with fresh optimizers.
+   *
+   * @param d          dimension
+   * @param multiclass whether labels are classes (one-vs-rest) rather than {@code +1/-1}
+   * @param classes    number of classes {@code K} when multiclass (ignored otherwise)
+   */
+  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes) {
+    this(config, d, multiclass, classes, null);
+  }
+
+  /**
+   * Same, with a kernel implementation ({@code null}: {@link KernelProvider#get()}), e.g. the
+   * scalar one to compare against or to measure the trainer's own loop.
+   */
+  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels) {
+    if (multiclass && classes < 2) {
+      throw new IllegalArgumentException("multiclass training needs at least 2 classes, got " + classes);
+    }
+    this.config = config;
+    this.d = d;
+    this.multiclass = multiclass;
+    this.k = multiclass ? classes : 1;
+    this.opt = new LinearModelOptimizer[k];
+    try {
+      for (int c = 0; c < k; c++) {
+        opt[c] = config.algorithm().create(d, config.type(), arena, kernels);
+      }
+    } catch (RuntimeException e) {
+      arena.close();
+      throw e;
+    }
+    this.shuffler = new Random(config.seed());
+    this.yhat = new double[k];
+  }
+
+  /**
+   * Trains on {@code train} for the configured epochs and evaluates the final model on
+   * {@code test} (may be null). The dimension is the larger of the two files'; the classes are
+   * those of the training file (and of the test file, if it has more).
+   *
+   * @param progress where the progress line goes, or {@code null} for none
+   */
+  public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress) {
+    if (train.size() == 0) {
+      throw new IllegalArgumentException("the training data has no examples");
+    }
+    int d = Math.max(train.dimension(), test == null ? 0 : test.dimension());
+    d = Math.max(d, 1);
+    boolean multi = !train.isBinary();
+    int classes = multi ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses()) : 1;
+    if (test != null) {
+      Metrics.checkLabels(test, multi, classes, "the test data");
+    }
+    try (OnlineTrainer t = new OnlineTrainer(config, d, multi, classes)) {
+      long t0 = System.nanoTime();
+      Metrics[] epochs = t.fit(train, progress, 0, null);
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      LinearModel model = t.model();
+      Metrics test1 = test == null ? null : Metrics.evaluate(model, test);
+      long n = 0;
+      double loss = 0;
+      double err = 0;
+      for (Metrics m : epochs) {
+        n += m.examples();
+        loss += m.meanLoss() * m.examples();
+        err += m.errorRate() * m.examples();
+      }
+      Metrics prog = new Metrics(n, loss / n, err / n);
+      return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds);
+    }
+  }
+
+  /** Number of outputs {@code K}. */
+  public int outputs() {
+    return k;
+  }
+
+  /** The optimizers, one per output (for experiments that inspect state). */
+  public LinearModelOptimizer optimizer(int output) {
+    return opt[output];
+  }
+
+  /**
+   * Runs the configured epochs over {@code data} and returns the progressive metrics of each.
+   *
+   * @param progress   progress line target or {@code null}
+   * @param every      call {@code checkpoint} after every {@code every} examples (0: never)
+   * @param checkpoint may be null
+   * @throws TrainingException when an update is refused (e.g. a non-finite gradient)
+   */
+  public Metrics[] fit(SparseDataset data, PrintStream progress, int every, Checkpoint checkpoint) {
+    return fit(TrainingData.of(data), progress, every, checkpoint);
+  }
+
+  /**
+   * Same as {@link #fit(SparseDataset, PrintStream, int, Checkpoint)} on prepared data, which is
+   * reused between calls (its visiting order carries over); allocates O(1) besides the checkpoint
+   * and progress output.
+   */
+  public Metrics[] fit(TrainingData prepared, PrintStream progress, int every, Checkpoint checkpoint) {
+    SparseDataset data = prepared.source;
+    if (data.dimension() > d) {
+      throw new IllegalArgumentException("the data has " + data.dimension() + " features but the model " + d);
+    }
+    Metrics.checkLabels(data, multiclass, k, "the training data");
+    // Everything the loop touches is fetched or allocated here, once.
+    final int[] idx = prepared.indices;
+    final double[] val = prepared.values;
+    final int n = prepared.size();
+    final int[] order = prepared.order;
+    final int[] start = prepared.start;
+    final double[] label = prepared.labels;
+    final int maxNnz = prepared.maxNnz;
+    final ElementType type = config.type();
+    final boolean isFloat = type == ElementType.FLOAT;
+    final boolean dense = config.dense();
+    final MemorySegment idxSeg = arena.allocate((long) maxNnz * Integer.BYTES, 64);
+    final MemorySegment valSeg = arena.allocate((long) maxNnz * type.bytes(), 64);
+    final MemorySegment xSeg = dense ? arena.allocate((long) d * type.bytes(), 64) : null;
+    final Loss loss = config.loss();
+    final LinearModelOptimizer[] o = opt;
+    final double[] yh = yhat;
+    final int kk = k;
+    final boolean multi = multiclass;
+    final int epochs = config.epochs();
+    Metrics[] result = new Metrics[epochs];
+    long nextProgress = System.nanoTime() + 1_000_000_000L;
+    long t0 = System.nanoTime();
+    for (int e = 0; e < epochs; e++) {
+      if (config.shuffle()) {
+        Datasets.shuffle(order, shuffler);
+      }
+      double lossSum = 0;
+      double errSum = 0;
+      for (int q = 0; q < n; q++) {
+        final int r = order[q];
+        final int s = start[r];
+        final int nnz = start[r + 1] - s;
+        // Pack the row once; all K optimizers read these same segments.
+        if (dense) {
+          for (int j = 0; j < nnz; j++) {
+            if (isFloat) {
+              xSeg.setAtIndex(F, idx[s + j], (float) val[s + j]);
+            } else {
+              xSeg.setAtIndex(D, idx[s + j], val[s + j]);
+            }
+          }
+          for (int c = 0; c < kk; c++) {
+            yh[c] = o[c].predict(xSeg);
+          }
+        } else {
+          for (int j = 0; j < nnz; j++) {
+            idxSeg.setAtIndex(I, j, idx[s + j]);
+            if (isFloat) {
+              valSeg.setAtIndex(F, j, (float) val[s + j]);
+            } else {
+              valSeg.setAtIndex(D, j, val[s + j]);
+            }
+          }
+          for (int c = 0; c < kk; c++) {
+            yh[c] = o[c].predictSparse(idxSeg, valSeg, nnz);
+          }
+        }
+        final double y = label[r];
+        // Progressive validation: scored before any update on this example.
+        lossSum += Metrics.loss(loss, multi, y, yh, kk);
+        errSum += Metrics.error(multi, y, yh, kk);
+        try {
+          for (int c = 0; c < kk; c++) {
+            double yc = multi ? (c == y ? 1.0 : -1.0) : y;
+            o[c].update(loss.derivative(yc, yh[c]));
+          }
+        } catch (IllegalArgumentException | IllegalStateException ex) {
+          throw new TrainingException(e + 1, q + 1, ex);
+        }
+        if (dense) {
+          // Back to all zeros in O(nnz) for the next row.
+          for (int j = 0; j < nnz; j++) {
+            if (isFloat) {
+              xSeg.setAtIndex(F, idx[s + j], 0f);
+            } else {
+              xSeg.setAtIndex(D, idx[s + j], 0.0);
+            }
+          }
+        }
+        seen++;
+        if (checkpoint != null && every > 0 && seen % every == 0) {
+          checkpoint.at(seen, this);
+        }
+        if (progress != null && (q & (PROGRESS_CHECK - 1)) == 0 && System.nanoTime() > nextProgress) {
+          nextProgress = System.nanoTime() + 1_000_000_000L;
+          double sec = (System.nanoTime() - t0) / 1e9;
+          long done = (long) e * n + q + 1;
+          progress.printf(Locale.ROOT, "\repoch %d/%d  %d/%d examples  %.0f examples/s  ", e + 1, epochs, q + 1, n,
+              done / sec);
+          progress.flush();
+        }
+      }
+      result[e] = new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
+    }
+    if (progress != null && System.nanoTime() - t0 > 1_000_000_000L) {
+      progress.print("\r" + " ".repeat(70) + "\r");
+      progress.flush();
+    }
+    return result;
+  }
+
+  /** The current weights of every output (read-out per ALGORITHMS.md; does not change the state). */
+  public LinearModel model() {
+    double[][] w = new double[k][d];
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment buf = a.allocate((long) d * config.type().bytes(), 64);
+      for (int c = 0; c < k; c++) {
+        opt[c].readWeights(buf);
+        for (int i = 0; i < d; i++) {
+          w[c][i] = config.type() == ElementType.FLOAT ? buf.getAtIndex(F, i) : buf.getAtIndex(D, i);
+        }
+      }
+    }
+    return new LinearModel(config.algorithm(), config.type(), config.loss(), multiclass, w);
+  }
+
+  /** Frees the optimizers' state. */
+  @Override
+  public void close() {
+    for (LinearModelOptimizer x : opt) {
+      if (x != null) {
+        x.close();
+      }
+    }
+    if (arena.scope().isAlive()) {
+      arena.close();
+    }
+  }
+
+  /** An optimizer refused an update; the message says where (epoch, example) and why. */
+  public static final class TrainingException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TrainingException(int epoch, int example, RuntimeException cause) {
+      super("training stopped at epoch " + epoch + ", example " + example + ": " + cause.getMessage(), cause);
+    }
+  }
+}

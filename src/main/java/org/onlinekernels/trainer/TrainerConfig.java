@@ -1,0 +1,61 @@
+package org.onlinekernels.trainer;
+
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
+
+/**
+ * What one training run does.
+ *
+ * @param algorithm algorithm and parameters
+ * @param type      element type of the optimizers' state and of the packed input rows
+ * @param loss      loss minimised (and reported); binary labels {@code +1/-1}, multiclass one-vs-rest
+ * @param epochs    passes over the training data, {@code >= 1}
+ * @param seed      seed of the shuffling
+ * @param shuffle   whether every epoch visits the rows in a fresh seeded random order
+ *                  ({@code false}: file order every epoch)
+ * @param dense     whether rows are packed into a dense {@code d}-element segment and the
+ *                  optimizers' dense {@code predict} is used, instead of the sparse index/value
+ *                  segments and {@code predictSparse}
+ */
+public record TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss, int epochs, long seed,
+    boolean shuffle, boolean dense) {
+  /** Validates. */
+  public TrainerConfig {
+    if (algorithm == null || type == null || loss == null) {
+      throw new IllegalArgumentException("algorithm, element type and loss must be given");
+    }
+    if (epochs < 1) {
+      throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
+    }
+  }
+
+  /** {@code algorithm} with float elements, logistic loss, one shuffled (seed 1) sparse pass. */
+  public static TrainerConfig of(AlgorithmSpec algorithm) {
+    return new TrainerConfig(algorithm, ElementType.FLOAT, Loss.LOGISTIC, 1, 1, true, false);
+  }
+
+  /** Same with another element type. */
+  public TrainerConfig withType(ElementType t) {
+    return new TrainerConfig(algorithm, t, loss, epochs, seed, shuffle, dense);
+  }
+
+  /** Same with another loss. */
+  public TrainerConfig withLoss(Loss l) {
+    return new TrainerConfig(algorithm, type, l, epochs, seed, shuffle, dense);
+  }
+
+  /** Same with another number of epochs. */
+  public TrainerConfig withEpochs(int e) {
+    return new TrainerConfig(algorithm, type, loss, e, seed, shuffle, dense);
+  }
+
+  /** Same with another seed and shuffling on or off. */
+  public TrainerConfig withShuffle(boolean s, long seedValue) {
+    return new TrainerConfig(algorithm, type, loss, epochs, seedValue, s, dense);
+  }
+
+  /** Same with dense or sparse rows. */
+  public TrainerConfig withDense(boolean d) {
+    return new TrainerConfig(algorithm, type, loss, epochs, seed, shuffle, d);
+  }
+}

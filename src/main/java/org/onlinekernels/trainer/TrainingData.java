@@ -1,0 +1,53 @@
+package org.onlinekernels.trainer;
+
+import org.onlinekernels.data.SparseDataset;
+
+/**
+ * A data set laid out for {@link OnlineTrainer#fit}: its CSR arrays fetched once (the
+ * {@link SparseDataset} accessors copy), row starts and labels as plain arrays, the largest row
+ * size, and the visiting order that shuffling permutes in place. Preparing it is O(n + nnz);
+ * reusing it makes a training pass allocate O(1) whatever the data size.
+ */
+public final class TrainingData {
+  final SparseDataset source;
+  final int[] indices;
+  final double[] values;
+  final int[] start;
+  final double[] labels;
+  final int[] order;
+  final int maxNnz;
+
+  private TrainingData(SparseDataset data) {
+    this.source = data;
+    int n = data.size();
+    this.indices = data.indices();
+    this.values = data.values();
+    this.start = new int[n + 1];
+    this.labels = new double[n];
+    this.order = new int[n];
+    int m = 0;
+    for (int r = 0; r < n; r++) {
+      start[r] = data.rowStart(r);
+      labels[r] = data.label(r);
+      order[r] = r;
+      m = Math.max(m, data.nnz(r));
+    }
+    start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
+    this.maxNnz = Math.max(1, m);
+  }
+
+  /** Prepares {@code data}. */
+  public static TrainingData of(SparseDataset data) {
+    return new TrainingData(data);
+  }
+
+  /** The data set this was prepared from. */
+  public SparseDataset dataset() {
+    return source;
+  }
+
+  /** Number of rows. */
+  public int size() {
+    return labels.length;
+  }
+}

@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless AdaGrad-family update (ALGORITHMS.md section 1) over caller-owned buffers:
@@ -17,10 +19,19 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class AdaGradKernel {
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle updateDenseBody;
+  private final MethodHandle updateDenseBoxedBody;
+  private final MethodHandle updateSparseBody;
+  private final MethodHandle updateSparseBoxedBody;
 
   /** For implementations. */
   protected AdaGradKernel(ElementType type) {
     this.type = type;
+    updateDenseBody = KernelBarrier.bind(this, AdaGradKernel.class, "updateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class, double.class));
+    updateDenseBoxedBody = KernelBarrier.bind(this, AdaGradKernel.class, "updateDenseBoxedImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, boolean.class, double.class));
+    updateSparseBody = KernelBarrier.bind(this, AdaGradKernel.class, "updateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class, double.class));
+    updateSparseBoxedBody = KernelBarrier.bind(this, AdaGradKernel.class, "updateSparseBoxedImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, boolean.class, double.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -38,7 +49,11 @@ public abstract class AdaGradKernel {
     KernelChecks.input("x", x, n, type);
     checkScalars(scale, eta, delta);
     KernelChecks.box(lo, hi);
-    updateDenseImpl(w, q, x, n, scale, eta, delta, lo, hi);
+    try {
+      updateDenseBody.invokeExact(w, q, x, n, scale, eta, delta, lo, hi);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -55,7 +70,11 @@ public abstract class AdaGradKernel {
     KernelChecks.input("hi", hi, n, type);
     KernelChecks.input("x", x, n, type);
     checkScalars(scale, rate, delta);
-    updateDenseBoxedImpl(w, q, lo, hi, x, n, scale, rate, rateFromWidth, delta);
+    try {
+      updateDenseBoxedBody.invokeExact(w, q, lo, hi, x, n, scale, rate, rateFromWidth, delta);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse update: only the {@code nnz} listed coordinates of a model of dimension {@code n}; O(nnz). */
@@ -68,7 +87,11 @@ public abstract class AdaGradKernel {
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkScalars(scale, eta, delta);
     KernelChecks.box(lo, hi);
-    updateSparseImpl(w, q, idx, val, nnz, scale, eta, delta, lo, hi);
+    try {
+      updateSparseBody.invokeExact(w, q, idx, val, nnz, scale, eta, delta, lo, hi);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse update with a per-coordinate box; see {@link #updateDenseBoxed}. */
@@ -83,7 +106,11 @@ public abstract class AdaGradKernel {
     KernelChecks.input("hi", hi, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkScalars(scale, rate, delta);
-    updateSparseBoxedImpl(w, q, lo, hi, idx, val, nnz, scale, rate, rateFromWidth, delta);
+    try {
+      updateSparseBoxedBody.invokeExact(w, q, lo, hi, idx, val, nnz, scale, rate, rateFromWidth, delta);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private static void checkScalars(double scale, double rate, double delta) {

@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless passes of Adaptive Online Gradient Descent (ALGORITHMS.md section 2; Bartlett, Hazan
@@ -33,10 +35,23 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class AdaptiveOgdKernel {
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle ballUpdateDenseBody;
+  private final MethodHandle ballUpdateSparseBody;
+  private final MethodHandle coordinateUpdateDenseBody;
+  private final MethodHandle coordinateUpdateDenseRadiiBody;
+  private final MethodHandle coordinateUpdateSparseBody;
+  private final MethodHandle coordinateUpdateSparseRadiiBody;
 
   /** For implementations. */
   protected AdaptiveOgdKernel(ElementType type) {
     this.type = type;
+    ballUpdateDenseBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "ballUpdateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class));
+    ballUpdateSparseBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "ballUpdateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class));
+    coordinateUpdateDenseBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "coordinateUpdateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class));
+    coordinateUpdateDenseRadiiBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "coordinateUpdateDenseRadiiImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
+    coordinateUpdateSparseBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "coordinateUpdateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class));
+    coordinateUpdateSparseRadiiBody = KernelBarrier.bind(this, AdaptiveOgdKernel.class, "coordinateUpdateSparseRadiiImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -51,7 +66,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.state("w", w, n, type);
     KernelChecks.input("x", x, n, type);
     checkBall(scale, eta, lambda, p);
-    ballUpdateDenseImpl(w, x, n, scale, eta, lambda, p);
+    try {
+      ballUpdateDenseBody.invokeExact(w, x, n, scale, eta, lambda, p);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -67,7 +86,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.state("w", w, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkBall(scale, eta, lambda, p);
-    ballUpdateSparseImpl(w, n, idx, val, nnz, scale, eta, lambda, p);
+    try {
+      ballUpdateSparseBody.invokeExact(w, n, idx, val, nnz, scale, eta, lambda, p);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Per-coordinate form, dense, one half-width {@code radius} for every coordinate. */
@@ -79,7 +102,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.input("x", x, n, type);
     checkCoordinate(scale, hsum);
     KernelChecks.positive("radius", radius);
-    coordinateUpdateDenseImpl(w, lsum, x, n, scale, hsum, radius);
+    try {
+      coordinateUpdateDenseBody.invokeExact(w, lsum, x, n, scale, hsum, radius);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -94,7 +121,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.input("radii", radii, n, type);
     KernelChecks.input("x", x, n, type);
     checkCoordinate(scale, hsum);
-    coordinateUpdateDenseRadiiImpl(w, lsum, radii, x, n, scale, hsum);
+    try {
+      coordinateUpdateDenseRadiiBody.invokeExact(w, lsum, radii, x, n, scale, hsum);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -110,7 +141,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkCoordinate(scale, hsum);
     KernelChecks.positive("radius", radius);
-    coordinateUpdateSparseImpl(w, lsum, idx, val, nnz, scale, hsum, radius);
+    try {
+      coordinateUpdateSparseBody.invokeExact(w, lsum, idx, val, nnz, scale, hsum, radius);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Per-coordinate form, sparse, per-coordinate half-widths; see {@link #coordinateUpdateDenseRadii}. */
@@ -123,7 +158,11 @@ public abstract class AdaptiveOgdKernel {
     KernelChecks.input("radii", radii, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkCoordinate(scale, hsum);
-    coordinateUpdateSparseRadiiImpl(w, lsum, radii, idx, val, nnz, scale, hsum);
+    try {
+      coordinateUpdateSparseRadiiBody.invokeExact(w, lsum, radii, idx, val, nnz, scale, hsum);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private static void checkBall(double scale, double eta, double lambda, double p) {

@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless DFEG update (ALGORITHMS.md section 5): {@code theta <- theta - g * x}. The weights are
@@ -10,10 +12,17 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class DfegKernel {
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle updateDenseBody;
+  private final MethodHandle updateSparseBody;
+  private final MethodHandle scaleIntoBody;
 
   /** For implementations. */
   protected DfegKernel(ElementType type) {
     this.type = type;
+    updateDenseBody = KernelBarrier.bind(this, DfegKernel.class, "updateDenseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    updateSparseBody = KernelBarrier.bind(this, DfegKernel.class, "updateSparseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    scaleIntoBody = KernelBarrier.bind(this, DfegKernel.class, "scaleIntoImpl", MethodType.methodType(void.class, MemorySegment.class, double.class, MemorySegment.class, int.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -31,7 +40,11 @@ public abstract class DfegKernel {
     KernelChecks.state("theta", theta, n, type);
     KernelChecks.input("x", x, n, type);
     KernelChecks.finite("g", g);
-    return updateDenseImpl(theta, x, n, g);
+    try {
+      return (double) updateDenseBody.invokeExact(theta, x, n, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -45,7 +58,11 @@ public abstract class DfegKernel {
     KernelChecks.state("theta", theta, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     KernelChecks.finite("g", g);
-    return updateSparseImpl(theta, idx, val, nnz, g);
+    try {
+      return (double) updateSparseBody.invokeExact(theta, idx, val, nnz, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** {@code out_i = c * theta_i}: weight read-out. */
@@ -54,7 +71,11 @@ public abstract class DfegKernel {
     KernelChecks.input("theta", theta, n, type);
     KernelChecks.state("out", out, n, type);
     KernelChecks.finite("c", c);
-    scaleIntoImpl(theta, c, out, n);
+    try {
+      scaleIntoBody.invokeExact(theta, c, out, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Unchecked body of {@link #updateDense}. */

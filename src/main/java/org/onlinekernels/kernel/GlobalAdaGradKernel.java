@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless update of the global-rate AdaGrad variant (ALGORITHMS.md section 1, end; Streeter and
@@ -20,10 +22,19 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class GlobalAdaGradKernel {
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle updateDenseBody;
+  private final MethodHandle updateDenseBoxedBody;
+  private final MethodHandle updateSparseBody;
+  private final MethodHandle updateSparseBoxedBody;
 
   /** For implementations. */
   protected GlobalAdaGradKernel(ElementType type) {
     this.type = type;
+    updateDenseBody = KernelBarrier.bind(this, GlobalAdaGradKernel.class, "updateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class));
+    updateDenseBoxedBody = KernelBarrier.bind(this, GlobalAdaGradKernel.class, "updateDenseBoxedImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
+    updateSparseBody = KernelBarrier.bind(this, GlobalAdaGradKernel.class, "updateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class, double.class, double.class));
+    updateSparseBoxedBody = KernelBarrier.bind(this, GlobalAdaGradKernel.class, "updateSparseBoxedImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -39,7 +50,11 @@ public abstract class GlobalAdaGradKernel {
     KernelChecks.input("x", x, n, type);
     checkScalars(scale, eta);
     KernelChecks.box(lo, hi);
-    updateDenseImpl(w, x, n, scale, eta, lo, hi);
+    try {
+      updateDenseBody.invokeExact(w, x, n, scale, eta, lo, hi);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Dense step with a per-coordinate box {@code [lo_i, hi_i]}. */
@@ -51,7 +66,11 @@ public abstract class GlobalAdaGradKernel {
     KernelChecks.input("hi", hi, n, type);
     KernelChecks.input("x", x, n, type);
     checkScalars(scale, eta);
-    updateDenseBoxedImpl(w, lo, hi, x, n, scale, eta);
+    try {
+      updateDenseBoxedBody.invokeExact(w, lo, hi, x, n, scale, eta);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -67,7 +86,11 @@ public abstract class GlobalAdaGradKernel {
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkScalars(scale, eta);
     KernelChecks.box(lo, hi);
-    updateSparseImpl(w, idx, val, nnz, scale, eta, lo, hi);
+    try {
+      updateSparseBody.invokeExact(w, idx, val, nnz, scale, eta, lo, hi);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse step with a per-coordinate box; see {@link #updateSparse}. */
@@ -80,7 +103,11 @@ public abstract class GlobalAdaGradKernel {
     KernelChecks.input("hi", hi, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkScalars(scale, eta);
-    updateSparseBoxedImpl(w, lo, hi, idx, val, nnz, scale, eta);
+    try {
+      updateSparseBoxedBody.invokeExact(w, lo, hi, idx, val, nnz, scale, eta);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private static void checkScalars(double scale, double eta) {

@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Reductions shared by the predict steps: dot products and squared norms over dense or sparse
@@ -10,10 +12,25 @@ import java.lang.foreign.MemorySegment;
  */
 public abstract class LinearAlgebraKernel {
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle dotBody;
+  private final MethodHandle dotSparseBody;
+  private final MethodHandle sumOfSquaresBody;
+  private final MethodHandle dotAndSumOfSquaresBody;
+  private final MethodHandle dotAndSumOfSquaresSparseBody;
+  private final MethodHandle maxAbsBody;
+  private final MethodHandle gramTripleBody;
 
   /** For implementations. */
   protected LinearAlgebraKernel(ElementType type) {
     this.type = type;
+    dotBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, int.class));
+    dotSparseBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotSparseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class));
+    sumOfSquaresBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "sumOfSquaresImpl", MethodType.methodType(double.class, MemorySegment.class, int.class));
+    dotAndSumOfSquaresBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotAndSumOfSquaresImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
+    dotAndSumOfSquaresSparseBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotAndSumOfSquaresSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
+    maxAbsBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "maxAbsImpl", MethodType.methodType(double.class, MemorySegment.class, int.class));
+    gramTripleBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "gramTripleImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
   }
 
   /** Element type of the buffers this kernel reads. */
@@ -26,7 +43,11 @@ public abstract class LinearAlgebraKernel {
     KernelChecks.count("n", n);
     KernelChecks.input("a", a, n, type);
     KernelChecks.input("b", b, n, type);
-    return dotImpl(a, b, n);
+    try {
+      return (double) dotBody.invokeExact(a, b, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** {@code sum_j val_j w[idx_j]} over {@code nnz} sparse entries of a vector of dimension {@code n}. */
@@ -34,14 +55,22 @@ public abstract class LinearAlgebraKernel {
     KernelChecks.count("n", n);
     KernelChecks.input("w", w, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
-    return dotSparseImpl(w, idx, val, nnz);
+    try {
+      return (double) dotSparseBody.invokeExact(w, idx, val, nnz);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** {@code sum_{i<n} x_i^2}; for sparse input pass the value segment and {@code nnz}. */
   public final double sumOfSquares(MemorySegment x, int n) {
     KernelChecks.count("n", n);
     KernelChecks.input("x", x, n, type);
-    return sumOfSquaresImpl(x, n);
+    try {
+      return (double) sumOfSquaresBody.invokeExact(x, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -53,7 +82,11 @@ public abstract class LinearAlgebraKernel {
     KernelChecks.input("a", a, n, type);
     KernelChecks.input("x", x, n, type);
     checkOut(out, 2);
-    dotAndSumOfSquaresImpl(a, x, n, out);
+    try {
+      dotAndSumOfSquaresBody.invokeExact(a, x, n, out);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #dotAndSumOfSquares}: {@code out[0] = <a, x>}, {@code out[1] = ||x||^2}. */
@@ -63,7 +96,11 @@ public abstract class LinearAlgebraKernel {
     KernelChecks.input("a", a, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkOut(out, 2);
-    dotAndSumOfSquaresSparseImpl(a, idx, val, nnz, out);
+    try {
+      dotAndSumOfSquaresSparseBody.invokeExact(a, idx, val, nnz, out);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -75,7 +112,11 @@ public abstract class LinearAlgebraKernel {
     KernelChecks.input("w", w, n, type);
     KernelChecks.input("x", x, n, type);
     checkOut(out, 3);
-    gramTripleImpl(w, x, n, out);
+    try {
+      gramTripleBody.invokeExact(w, x, n, out);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -88,7 +129,11 @@ public abstract class LinearAlgebraKernel {
   public final double maxAbs(MemorySegment x, int n) {
     KernelChecks.count("n", n);
     KernelChecks.input("x", x, n, type);
-    return maxAbsImpl(x, n);
+    try {
+      return (double) maxAbsBody.invokeExact(x, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private static void checkOut(double[] out, int len) {

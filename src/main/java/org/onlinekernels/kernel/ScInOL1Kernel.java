@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless ScInOL1 (Kempka, Kotlowski and Warmuth 2019, Algorithm 1; ALGORITHMS.md section 3) in
@@ -47,10 +49,21 @@ public abstract class ScInOL1Kernel {
   public static final double DOUBLE_EXP_CAP = 640;
 
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle predictDenseBody;
+  private final MethodHandle predictSparseBody;
+  private final MethodHandle updateDenseBody;
+  private final MethodHandle updateSparseBody;
+  private final MethodHandle weightsBody;
 
   /** For implementations. */
   protected ScInOL1Kernel(ElementType type) {
     this.type = type;
+    predictDenseBody = KernelBarrier.bind(this, ScInOL1Kernel.class, "predictDenseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
+    predictSparseBody = KernelBarrier.bind(this, ScInOL1Kernel.class, "predictSparseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class, double.class));
+    updateDenseBody = KernelBarrier.bind(this, ScInOL1Kernel.class, "updateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    updateSparseBody = KernelBarrier.bind(this, ScInOL1Kernel.class, "updateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    weightsBody = KernelBarrier.bind(this, ScInOL1Kernel.class, "weightsImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -72,7 +85,11 @@ public abstract class ScInOL1Kernel {
     checkState(bigG, s2, m, beta, n);
     KernelChecks.input("x", x, n, type);
     checkRound(t, epsilon);
-    return predictDenseImpl(bigG, s2, m, beta, x, n, t, epsilon);
+    try {
+      return (double) predictDenseBody.invokeExact(bigG, s2, m, beta, x, n, t, epsilon);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #predictDense}: touches only the {@code nnz} listed coordinates. O(nnz). */
@@ -83,7 +100,11 @@ public abstract class ScInOL1Kernel {
     checkState(bigG, s2, m, beta, n);
     KernelChecks.sparse(idx, val, nnz, n, type);
     checkRound(t, epsilon);
-    return predictSparseImpl(bigG, s2, m, beta, idx, val, nnz, t, epsilon);
+    try {
+      return (double) predictSparseBody.invokeExact(bigG, s2, m, beta, idx, val, nnz, t, epsilon);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Dense update with the scalar gradient {@code g = dLoss/dyhat} of the round's instance {@code x}. */
@@ -93,7 +114,11 @@ public abstract class ScInOL1Kernel {
     KernelChecks.state("S2", s2, n, type);
     KernelChecks.input("x", x, n, type);
     KernelChecks.finite("g", g);
-    updateDenseImpl(bigG, s2, x, n, g);
+    try {
+      updateDenseBody.invokeExact(bigG, s2, x, n, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #updateDense}. O(nnz). */
@@ -104,7 +129,11 @@ public abstract class ScInOL1Kernel {
     KernelChecks.state("S2", s2, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     KernelChecks.finite("g", g);
-    updateSparseImpl(bigG, s2, idx, val, nnz, g);
+    try {
+      updateSparseBody.invokeExact(bigG, s2, idx, val, nnz, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -119,7 +148,11 @@ public abstract class ScInOL1Kernel {
     KernelChecks.input("M", m, n, type);
     KernelChecks.input("beta", beta, n, type);
     KernelChecks.state("out", out, n, type);
-    weightsImpl(bigG, s2, m, beta, out, n);
+    try {
+      weightsBody.invokeExact(bigG, s2, m, beta, out, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private void checkState(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, int n) {

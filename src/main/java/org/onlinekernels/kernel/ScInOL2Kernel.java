@@ -1,6 +1,8 @@
 package org.onlinekernels.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
 
 /**
  * Stateless ScInOL2 (Kempka, Kotlowski and Warmuth 2019, Algorithm 2; ALGORITHMS.md section 4) in
@@ -53,10 +55,25 @@ public abstract class ScInOL2Kernel {
   public static final double DOUBLE_WEALTH_CAP = 0x1p900;
 
   private final ElementType type;
+  // Calls through non-constant handles: see KernelBarrier.
+  private final MethodHandle predictDenseBody;
+  private final MethodHandle predictSparseBody;
+  private final MethodHandle updateDenseBody;
+  private final MethodHandle updateSparseBody;
+  private final MethodHandle updateDenseStoredBody;
+  private final MethodHandle updateSparseStoredBody;
+  private final MethodHandle weightsBody;
 
   /** For implementations. */
   protected ScInOL2Kernel(ElementType type) {
     this.type = type;
+    predictDenseBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "predictDenseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, MemorySegment.class));
+    predictSparseBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "predictSparseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, MemorySegment.class));
+    updateDenseBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "updateDenseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    updateSparseBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "updateSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    updateDenseStoredBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "updateDenseStoredImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    updateSparseStoredBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "updateSparseStoredImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double.class));
+    weightsBody = KernelBarrier.bind(this, ScInOL2Kernel.class, "weightsImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class));
   }
 
   /** Element type of every buffer passed to this kernel. */
@@ -70,7 +87,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.count("n", n);
     checkPredictState(bigG, s2, m, eta, n);
     KernelChecks.input("x", x, n, type);
-    return predictDenseImpl(bigG, s2, m, eta, x, n, null);
+    try {
+      return (double) predictDenseBody.invokeExact(bigG, s2, m, eta, x, n, (MemorySegment) null);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -84,7 +105,11 @@ public abstract class ScInOL2Kernel {
     checkPredictState(bigG, s2, m, eta, n);
     KernelChecks.input("x", x, n, type);
     KernelChecks.state("wOut", wOut, n, type);
-    return predictDenseImpl(bigG, s2, m, eta, x, n, wOut);
+    try {
+      return (double) predictDenseBody.invokeExact(bigG, s2, m, eta, x, n, wOut);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #predictDense}. O(nnz). */
@@ -94,7 +119,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.count("n", n);
     checkPredictState(bigG, s2, m, eta, n);
     KernelChecks.sparse(idx, val, nnz, n, type);
-    return predictSparseImpl(bigG, s2, m, eta, idx, val, nnz, null);
+    try {
+      return (double) predictSparseBody.invokeExact(bigG, s2, m, eta, idx, val, nnz, (MemorySegment) null);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -109,7 +138,11 @@ public abstract class ScInOL2Kernel {
     checkPredictState(bigG, s2, m, eta, n);
     KernelChecks.sparse(idx, val, nnz, n, type);
     KernelChecks.state("wOut", wOut, nnz, type);
-    return predictSparseImpl(bigG, s2, m, eta, idx, val, nnz, wOut);
+    try {
+      return (double) predictSparseBody.invokeExact(bigG, s2, m, eta, idx, val, nnz, wOut);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /**
@@ -124,7 +157,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.input("M", m, n, type);
     KernelChecks.input("x", x, n, type);
     KernelChecks.finite("g", g);
-    updateDenseImpl(bigG, s2, m, eta, x, n, g);
+    try {
+      updateDenseBody.invokeExact(bigG, s2, m, eta, x, n, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #updateDense}. O(nnz). */
@@ -136,7 +173,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.input("M", m, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
     KernelChecks.finite("g", g);
-    updateSparseImpl(bigG, s2, m, eta, idx, val, nnz, g);
+    try {
+      updateSparseBody.invokeExact(bigG, s2, m, eta, idx, val, nnz, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Dense update, stored variant: {@code w} is what {@link #predictDenseStoring} wrote. */
@@ -147,7 +188,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.input("w", w, n, type);
     KernelChecks.input("x", x, n, type);
     KernelChecks.finite("g", g);
-    updateDenseStoredImpl(bigG, s2, eta, w, x, n, g);
+    try {
+      updateDenseStoredBody.invokeExact(bigG, s2, eta, w, x, n, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Sparse twin of {@link #updateDenseStored}; {@code w} is compact as written by {@link #predictSparseStoring}. */
@@ -159,7 +204,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.sparse(idx, val, nnz, n, type);
     KernelChecks.input("w", w, nnz, type);
     KernelChecks.finite("g", g);
-    updateSparseStoredImpl(bigG, s2, eta, w, idx, val, nnz, g);
+    try {
+      updateSparseStoredBody.invokeExact(bigG, s2, eta, w, idx, val, nnz, g);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   /** Weight read-out outside a round: the predict formula with {@code x = 0} ({@code M} only read). */
@@ -171,7 +220,11 @@ public abstract class ScInOL2Kernel {
     KernelChecks.input("M", m, n, type);
     KernelChecks.input("eta", eta, n, type);
     KernelChecks.state("out", out, n, type);
-    weightsImpl(bigG, s2, m, eta, out, n);
+    try {
+      weightsBody.invokeExact(bigG, s2, m, eta, out, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
   }
 
   private void checkPredictState(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int n) {

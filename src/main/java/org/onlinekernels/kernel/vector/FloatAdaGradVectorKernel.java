@@ -41,7 +41,7 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       FloatVector lo, FloatVector hi) {
     FloatVector denom = delta.add(qNew.lanewise(VectorOperators.SQRT));
     FloatVector moved = w.sub(eta.mul(g).div(denom)).max(lo).min(hi);
-    return w.blend(moved, denom.compare(VectorOperators.GT, 0));
+    return w.blend(moved, denom.compare(VectorOperators.GT, 0f));
   }
 
   @Override

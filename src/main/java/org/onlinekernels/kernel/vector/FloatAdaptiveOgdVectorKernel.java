@@ -51,9 +51,9 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
    */
   private static FloatVector lambda(FloatVector g, FloatVector hsum, FloatVector l, FloatVector r3r) {
     FloatVector s = hsum.add(l);
-    FloatVector c = g.mul(8).mul(g).div(r3r);
-    FloatVector den = s.mul(s).add(c).lanewise(VectorOperators.SQRT).add(s).mul(2);
-    return ZEROS.blend(c.div(den), den.compare(VectorOperators.GT, 0));
+    FloatVector c = g.mul(8f).mul(g).div(r3r);
+    FloatVector den = s.mul(s).add(c).lanewise(VectorOperators.SQRT).add(s).mul(2f);
+    return ZEROS.blend(c.div(den), den.compare(VectorOperators.GT, 0f));
   }
 
   /** Lane-wise {@link FloatAdaptiveOgdScalarKernel#coordinateStep}. */
@@ -62,7 +62,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
     FloatVector den = hsum.add(lsumNew);
     FloatVector eta = ONES.div(den);
     FloatVector moved = w.sub(eta.mul(g.add(lambda.mul(w)))).max(r.neg()).min(r);
-    return w.blend(moved, den.compare(VectorOperators.GT, 0));
+    return w.blend(moved, den.compare(VectorOperators.GT, 0f));
   }
 
   @Override
@@ -131,7 +131,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       long o = (long) i * Float.BYTES;
       FloatVector r = load(radii, o);
       FloatVector g = vsc.mul(load(x, o)), l = load(lsum, o);
-      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3));
+      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3f));
       FloatVector ln = l.add(la);
       ln.intoMemorySegment(lsum, o, ORDER);
       coordinateStep(load(w, o), g, la, vhs, ln, r).intoMemorySegment(w, o, ORDER);
@@ -192,7 +192,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector r = FloatVector.fromArray(S, rs, 0);
       FloatVector l = FloatVector.fromArray(S, ls, 0);
-      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3));
+      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3f));
       FloatVector ln = l.add(la);
       ln.intoArray(ls, 0);
       coordinateStep(FloatVector.fromArray(S, ws, 0), g, la, vhs, ln, r).intoArray(ws, 0);

@@ -148,7 +148,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     int bound1 = S.loopBound(n);
     for (int i = 0; i < bound1; i += L) {
       FloatVector v = load(x, (long) i * Float.BYTES);
-      bad = bad.or(v.sub(v).compare(VectorOperators.NE, 0));
+      bad = bad.or(v.sub(v).compare(VectorOperators.NE, 0f));
       acc = acc.max(v.abs());
     }
     float tail = FloatLinearAlgebraScalarKernel.maxAbsRange(x, bound1, n);

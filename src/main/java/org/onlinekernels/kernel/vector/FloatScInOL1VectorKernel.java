@@ -43,7 +43,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
 
   /** Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. */
   static FloatVector sgn(FloatVector v) {
-    return v.blend(1, v.compare(VectorOperators.GT, 0)).blend(-1, v.compare(VectorOperators.LT, 0));
+    return v.blend(1f, v.compare(VectorOperators.GT, 0f)).blend(-1f, v.compare(VectorOperators.LT, 0f));
   }
 
   /**
@@ -55,17 +55,17 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
 
   private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector beta) {
     FloatVector s = q.lanewise(VectorOperators.SQRT);
-    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
+    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
     // 0/0 would be NaN; masking it before exp keeps NaN out of the lanes that are blended away.
-    FloatVector theta = bigG.div(s).blend(0, sZero);
+    FloatVector theta = bigG.div(s).blend(0f, sZero);
     // The saturation cap (ScInOL1Kernel): min is exact, so scalar and vector still agree.
     FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
-    return beta.mul(sgn(theta)).mul(e).div(s.mul(2)).blend(0, sZero);
+    return beta.mul(sgn(theta)).mul(e).div(s.mul(2f)).blend(0f, sZero);
   }
 
   /** Lane-wise {@link FloatScInOL1ScalarKernel#beta}. */
   private static FloatVector beta(FloatVector beta, FloatVector x2, FloatVector q, FloatVector eps, FloatVector t) {
-    return beta.blend(beta.min(eps.mul(q).div(x2.mul(t))), x2.compare(VectorOperators.NE, 0));
+    return beta.blend(beta.min(eps.mul(q).div(x2.mul(t))), x2.compare(VectorOperators.NE, 0f));
   }
 
   /**
@@ -73,7 +73,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
    * absent feature cannot turn the sum into NaN ({@code 0 * inf}).
    */
   private static FloatVector accumulate(FloatVector acc, FloatVector x, FloatVector bigG, FloatVector q, FloatVector b) {
-    return x.fma(weight(bigG, q, b).blend(0, x.compare(VectorOperators.EQ, 0)), acc);
+    return x.fma(weight(bigG, q, b).blend(0f, x.compare(VectorOperators.EQ, 0f)), acc);
   }
 
   @Override
@@ -82,21 +82,15 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       double t, double epsilon) {
     float ep = (float) epsilon, tt = (float) t;
     FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
-    FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    int i = 0;
-    int bound4 = n - n % (4 * L);
-    for (; i < bound4; i += 4 * L) {
-      long o = (long) i * Float.BYTES;
-      acc0 = denseLanes(bigG, s2, m, beta, x, o, veps, vt, acc0);
-      acc1 = denseLanes(bigG, s2, m, beta, x, o + VB, veps, vt, acc1);
-      acc2 = denseLanes(bigG, s2, m, beta, x, o + 2 * VB, veps, vt, acc2);
-      acc3 = denseLanes(bigG, s2, m, beta, x, o + 3 * VB, veps, vt, acc3);
-    }
+    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
+    // bounds throughput, not the add latency that more accumulators would hide, and each extra
+    // copy costs C2 inlining budget; past it the later copies box their vectors.
+    FloatVector acc = FloatVector.zero(S);
     int bound1 = S.loopBound(n);
-    for (; i < bound1; i += L) {
-      acc0 = denseLanes(bigG, s2, m, beta, x, (long) i * Float.BYTES, veps, vt, acc0);
+    for (int i = 0; i < bound1; i += L) {
+      acc = denseLanes(bigG, s2, m, beta, x, (long) i * Float.BYTES, veps, vt, acc);
     }
-    float sum = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
+    float sum = FloatLanes.sum(acc);
     return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
   }
 

@@ -41,10 +41,10 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   /** Lane-wise {@link FloatScInOL2ScalarKernel#weight}. */
   private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector eta) {
     FloatVector s = q.lanewise(VectorOperators.SQRT);
-    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0);
+    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
     FloatVector theta = bigG.div(s);
-    FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1)).mul(eta).div(s.mul(2));
-    return w.blend(0, sZero);
+    FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(eta).div(s.mul(2f));
+    return w.blend(0f, sZero);
   }
 
   private static final float WEALTH_CAP = (float) ScInOL2Kernel.FLOAT_WEALTH_CAP;
@@ -52,48 +52,42 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   /** Lane-wise {@link FloatScInOL2ScalarKernel#eta}. */
   private static FloatVector eta(FloatVector eta, FloatVector gx, FloatVector w) {
     // Saturation as in the scalar kernel; min and max are exact, so both agree bit for bit.
-    return eta.blend(eta.sub(gx.mul(w)).min(WEALTH_CAP).max(-WEALTH_CAP), gx.compare(VectorOperators.NE, 0));
+    return eta.blend(eta.sub(gx.mul(w)).min(WEALTH_CAP).max(-WEALTH_CAP), gx.compare(VectorOperators.NE, 0f));
   }
 
   /** {@code acc + x w} with {@code w} zeroed where {@code x == 0} (an infinite {@code w} must not make {@code 0 * inf}). */
   private static FloatVector accumulate(FloatVector acc, FloatVector x, FloatVector w) {
-    return x.fma(w.blend(0, x.compare(VectorOperators.EQ, 0)), acc);
+    return x.fma(w.blend(0f, x.compare(VectorOperators.EQ, 0f)), acc);
   }
 
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
       MemorySegment wOut) {
-    FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    int i = 0;
-    int bound4 = n - n % (4 * L);
-    for (; i < bound4; i += 4 * L) {
-      long o = (long) i * Float.BYTES;
-      acc0 = denseLanes(bigG, s2, m, eta, x, o, wOut, acc0);
-      acc1 = denseLanes(bigG, s2, m, eta, x, o + VB, wOut, acc1);
-      acc2 = denseLanes(bigG, s2, m, eta, x, o + 2 * VB, wOut, acc2);
-      acc3 = denseLanes(bigG, s2, m, eta, x, o + 3 * VB, wOut, acc3);
-    }
+    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
+    // bounds throughput, not the add latency that more accumulators would hide, and each extra
+    // copy costs C2 inlining budget; past it the later copies box their vectors.
+    FloatVector acc = FloatVector.zero(S);
     int bound1 = S.loopBound(n);
-    for (; i < bound1; i += L) {
-      acc0 = denseLanes(bigG, s2, m, eta, x, (long) i * Float.BYTES, wOut, acc0);
+    for (int i = 0; i < bound1; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector xv = load(x, o);
+      FloatVector w = denseWeight(bigG, s2, m, xv, eta, o);
+      if (wOut != null) {
+        w.intoMemorySegment(wOut, o, ORDER);
+      }
+      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
     }
-    float sum = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
+    float sum = FloatLanes.sum(acc);
     return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
   }
 
-  /** One vector of the dense predict at byte offset {@code o}: stores {@code M} (and {@code w}); returns the accumulator. */
-  private static FloatVector denseLanes(
-      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, long o,
-      MemorySegment wOut, FloatVector acc) {
-    FloatVector xv = load(x, o);
+  /** One vector of the dense predict at byte offset {@code o}: stores the new {@code M}, returns {@code w}. */
+  private static FloatVector denseWeight(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, FloatVector xv, MemorySegment eta, long o) {
     FloatVector mi = load(m, o).max(xv.abs());
     mi.intoMemorySegment(m, o, ORDER);
-    FloatVector w = weight(load(bigG, o), load(s2, o).add(mi.mul(mi)), load(eta, o));
-    if (wOut != null) {
-      w.intoMemorySegment(wOut, o, ORDER);
-    }
-    return accumulate(acc, xv, w);
+    return weight(load(bigG, o), load(s2, o).add(mi.mul(mi)), load(eta, o));
   }
 
   @Override

@@ -109,7 +109,7 @@ public class RoofBench {
     for (int bound = S.loopBound(n); i < bound; i += S.length()) {
       FloatVector vb = FloatVector.fromMemorySegment(S, b, 4L * i, LE);
       FloatVector vc = FloatVector.fromMemorySegment(S, c, 4L * i, LE);
-      vc.fma(s, vb).intoMemorySegment(a, 4L * i, LE);
+      vc.mul(s).add(vb).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
       a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,
@@ -122,7 +122,7 @@ public class RoofBench {
     for (int bound = S.loopBound(n); i < bound; i += S.length()) {
       FloatVector va = FloatVector.fromMemorySegment(S, a, 4L * i, LE);
       FloatVector vb = FloatVector.fromMemorySegment(S, b, 4L * i, LE);
-      vb.fma(s, va).intoMemorySegment(a, 4L * i, LE);
+      vb.mul(s).add(va).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
       a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,

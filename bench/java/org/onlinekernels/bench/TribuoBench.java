@@ -69,6 +69,11 @@ public class TribuoBench {
     }
 
     @Override
+    public org.tribuo.math.protos.ParametersProto serialize() {
+      throw new UnsupportedOperationException("not used by the benchmark");
+    }
+
+    @Override
     public Tensor[] merge(Tensor[][] gradients, int size) {
       throw new UnsupportedOperationException("not used by the benchmark");
     }

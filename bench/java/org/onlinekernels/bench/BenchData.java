@@ -23,6 +23,14 @@ public final class BenchData {
   /** Seed of dense inputs ({@code x} or {@code g}). */
   public static final long SEED_X = 0x5EED_0001L;
 
+  /**
+   * Seed of the second instance of the linear-model rounds. Rounds alternate between two
+   * instances with opposite labels: with one instance and alternating labels, DFEG's
+   * {@code theta} returns to exactly 0 every second round at large d (its prediction is then ~0,
+   * so both gradients are -+0.5 x), which is a degenerate workload.
+   */
+  public static final long SEED_X2 = 0x5EED_0003L;
+
   /** Seed of the sparse index pools. */
   public static final long SEED_SPARSE = 0x5EED_0002L;
 

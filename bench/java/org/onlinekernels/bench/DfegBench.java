@@ -63,13 +63,14 @@ public class DfegBench {
     public ReferenceDfeg ref;
     /** Sum of predictions. */
     public double yhatSum;
-    double[] x;
+    double[] x1, x2;
     double y = 1;
 
-    /** Builds the input. */
+    /** Builds the inputs (two instances, as {@link RoundState}). */
     @Setup(Level.Trial)
     public void setUp() {
-      x = BenchData.values(d, BenchData.SEED_X);
+      x1 = BenchData.values(d, BenchData.SEED_X);
+      x2 = BenchData.values(d, BenchData.SEED_X2);
     }
 
     /** Fresh oracle. */
@@ -82,7 +83,7 @@ public class DfegBench {
 
     /** One round. */
     public double round() {
-      double yhat = ref.predict(x);
+      double yhat = ref.predict(y > 0 ? x1 : x2);
       ref.update(BenchData.logisticGrad(y, yhat));
       y = -y;
       yhatSum += yhat;

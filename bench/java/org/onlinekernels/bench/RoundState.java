@@ -10,15 +10,15 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * One dense linear-model round of an optimizer, the unit a user pays per example: {@code yhat =
- * predict(x)}, {@code g = logistic'(y, yhat)}, {@code update(g)}, with the label alternating
- * between +1 and -1. The state is reset at every iteration so its growth is bounded by one
+ * predict(x)}, {@code g = logistic'(y, yhat)}, {@code update(g)}; rounds alternate between two
+ * instances, {@code x1} labelled +1 and {@code x2} labelled -1 (see {@link BenchData#SEED_X2}). The state is reset at every iteration so its growth is bounded by one
  * iteration's rounds; the iteration teardown checks that every state buffer is finite and moved.
  */
 public abstract class RoundState extends DenseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
-  /** The instance of every round. */
-  public MemorySegment x;
+  /** The two instances. */
+  public MemorySegment x1, x2;
   /** Sum of this iteration's predictions: checked finite, and consumed so nothing is dead code. */
   public double yhatSum;
   private double y = 1;
@@ -34,7 +34,8 @@ public abstract class RoundState extends DenseParams {
   public void setUp() {
     open();
     opt = create();
-    x = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
+    x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
+    x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
   }
 
   /** Restarts from the initial state. */
@@ -47,7 +48,7 @@ public abstract class RoundState extends DenseParams {
 
   /** One round; returns {@code yhat} for JMH to consume. */
   public double round() {
-    double yhat = opt.predict(x);
+    double yhat = opt.predict(y > 0 ? x1 : x2);
     opt.update(BenchData.logisticGrad(y, yhat));
     y = -y;
     yhatSum += yhat;

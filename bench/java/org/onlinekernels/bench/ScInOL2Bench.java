@@ -79,9 +79,9 @@ public class ScInOL2Bench {
    */
   public static class HandWritten extends ArrayParams {
     /** Float state. */
-    public float[] gf, s2f, mf, etaf, wf, xf;
+    public float[] gf, s2f, mf, etaf, wf, xf, xf2;
     /** Double state. */
-    public double[] gd, s2d, md, etad, wd, xd;
+    public double[] gd, s2d, md, etad, wd, xd, xd2;
     /** Sum of the iteration's predictions. */
     public double yhatSum;
     double y = 1;
@@ -92,9 +92,11 @@ public class ScInOL2Bench {
       if (type.equals("float")) {
         gf = new float[d]; s2f = new float[d]; mf = new float[d]; etaf = new float[d]; wf = new float[d];
         xf = BenchData.floatValues(d, BenchData.SEED_X);
+        xf2 = BenchData.floatValues(d, BenchData.SEED_X2);
       } else {
         gd = new double[d]; s2d = new double[d]; md = new double[d]; etad = new double[d]; wd = new double[d];
         xd = BenchData.values(d, BenchData.SEED_X);
+        xd2 = BenchData.values(d, BenchData.SEED_X2);
       }
     }
 
@@ -114,11 +116,13 @@ public class ScInOL2Bench {
     public double round() {
       double yhat;
       if (gf != null) {
-        yhat = predict(gf, s2f, mf, etaf, wf, xf);
-        update(gf, s2f, etaf, wf, xf, (float) BenchData.logisticGrad(y, yhat));
+        float[] x = y > 0 ? xf : xf2;
+        yhat = predict(gf, s2f, mf, etaf, wf, x);
+        update(gf, s2f, etaf, wf, x, (float) BenchData.logisticGrad(y, yhat));
       } else {
-        yhat = predict(gd, s2d, md, etad, wd, xd);
-        update(gd, s2d, etad, wd, xd, BenchData.logisticGrad(y, yhat));
+        double[] x = y > 0 ? xd : xd2;
+        yhat = predict(gd, s2d, md, etad, wd, x);
+        update(gd, s2d, etad, wd, x, BenchData.logisticGrad(y, yhat));
       }
       y = -y;
       yhatSum += yhat;
@@ -201,13 +205,14 @@ public class ScInOL2Bench {
     public ReferenceScInOL2 ref;
     /** Sum of predictions. */
     public double yhatSum;
-    double[] x;
+    double[] x1, x2;
     double y = 1;
 
-    /** Builds the input. */
+    /** Builds the inputs (two instances, as {@link RoundState}). */
     @Setup(Level.Trial)
     public void setUp() {
-      x = BenchData.values(d, BenchData.SEED_X);
+      x1 = BenchData.values(d, BenchData.SEED_X);
+      x2 = BenchData.values(d, BenchData.SEED_X2);
     }
 
     /** Fresh oracle. */
@@ -220,7 +225,7 @@ public class ScInOL2Bench {
 
     /** One round. */
     public double round() {
-      double yhat = ref.predict(x);
+      double yhat = ref.predict(y > 0 ? x1 : x2);
       ref.update(BenchData.logisticGrad(y, yhat));
       y = -y;
       yhatSum += yhat;

@@ -58,6 +58,7 @@ public final class BenchReport {
     int gi = 0;
     for (Profile.Group g : p.groups()) {
       gi++;
+      Path log = out.resolve("tmp").resolve("jmh-" + gi + "-" + g.label() + ".log");
       ChainedOptionsBuilder o = new OptionsBuilder()
           .include("org\\.onlinekernels\\.bench\\.(" + g.regex() + ")$")
           .forks(p.forks())
@@ -66,8 +67,8 @@ public final class BenchReport {
           .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
           .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
           .timeUnit(TimeUnit.NANOSECONDS)
-          .shouldFailOnError(true)
-          .output(out.resolve("tmp").resolve("jmh-" + gi + "-" + g.label() + ".log").toString());
+          .shouldFailOnError(false)
+          .output(log.toString());
       for (Map.Entry<String, String[]> e : g.params().entrySet()) {
         o.param(e.getKey(), e.getValue());
       }
@@ -75,6 +76,7 @@ public final class BenchReport {
       try {
         Collection<RunResult> results = new Runner(o.build()).run();
         for (RunResult r : results) rows.add(row(g.label(), r));
+        failed.addAll(failures(log));
       } catch (RunnerException | RuntimeException e) {
         // One broken benchmark must not hide the rest; the report lists the group as failed.
         failed.add(g.label() + " (" + g.regex() + "): " + e.getMessage());
@@ -91,6 +93,25 @@ public final class BenchReport {
       props.store(w, "circumstances of the run that produced results.csv");
     }
     System.out.printf("[%s] %d results%n", elapsed(start), rows.size());
+  }
+
+  /**
+   * Benchmarks whose check threw: JMH goes on with the rest of the group (so one broken kernel
+   * does not hide the others) and posts no score for them; its log says which.
+   */
+  static List<String> failures(Path log) throws IOException {
+    List<String> out = new ArrayList<>();
+    String bench = "";
+    String params = "";
+    for (String line : Files.readAllLines(log)) {
+      if (line.startsWith("# Benchmark: ")) bench = line.substring(13).replace("org.onlinekernels.bench.", "");
+      if (line.startsWith("# Parameters: ")) params = line.substring(14);
+      if (line.contains("<failure>")) {
+        String f = bench + " " + params;
+        if (!out.contains(f)) out.add(f);
+      }
+    }
+    return out;
   }
 
   private static Row row(String group, RunResult r) {

@@ -108,8 +108,9 @@ final class ReportWriter {
         .append(" s wall, load average at start: ").append(props.getProperty("loadavg")).append(" |\n");
     String failed = props.getProperty("failed", "");
     if (!failed.isEmpty()) md.append("| **failed groups** | ").append(failed).append(" |\n");
-    md.append("\nThe machine is shared with other jobs, so noise is shown everywhere: `±` is JMH's 99.9 % confidence ")
-        .append("half-width, and the per-kernel tables give min / median / max over the measurement iterations.\n\n");
+    md.append("\nThe machine is shared with other jobs, so noise is shown everywhere. Figures are the **median** iteration ")
+        .append("(one disturbed iteration moves a mean of five a lot); in brackets JMH's mean ± its 99.9 % confidence half-width; ")
+        .append("the per-kernel tables also give min / median / max per call. Ratios (speedups, % of roof) use medians.\n\n");
     md.append("## Minimal traffic per coordinate\n\n");
     md.append("What each kernel must move at the least (derived from its rule in `ALGORITHMS.md`; STREAM convention: ")
         .append("reads plus writes, no write-allocate). A linear-model round is two passes by nature: the update needs ")
@@ -121,13 +122,13 @@ final class ReportWriter {
 
   static void roofSection(StringBuilder md) {
     md.append("## Memory-bandwidth roof (one core, measured in this run)\n\n");
-    md.append("| pass | n (floats per array) | ns per element | GB/s | min / median / max ns per call |\n|---|---:|---:|---:|---|\n");
+    md.append("| pass | n (floats per array) | ns per element, median (mean ± err) | GB/s (median) | min / median / max per call |\n|---|---:|---:|---:|---|\n");
     for (Row r : rows) {
       if (!r.bench().startsWith("RoofBench")) continue;
       int el = r.bench().endsWith("copy") ? 2 : 3;
       String name = r.bench().substring("RoofBench.".length()) + (r.group().equals("roof-again") ? " (again, end of run)" : "");
-      md.append("| ").append(name).append(" | ").append(r.size()).append(" | ").append(f3(r.nsPerUnit()))
-          .append(" | ").append(f1(gbs(r, el))).append(" ± ").append(f1(gbs(r, el) * r.error() / r.score()))
+      md.append("| ").append(name).append(" | ").append(r.size()).append(" | ").append(nsErr(r))
+          .append(" | ").append(f1(gbs(r, el)))
           .append(" | ").append(mmm(r)).append(" |\n");
     }
     md.append("\nThe DRAM roof used for **% of roof** below is the in-place pass at n = 64M (256 MiB per array, 8x the L3): **")
@@ -191,7 +192,7 @@ final class ReportWriter {
     Optional<Row> hw = find(r -> r.bench().equals("ScInOL2Bench.handwritten") && r.size() == CACHE_D && r.type().equals("float"));
     Optional<Row> best = bestOf(dense("ScInOL2Bench.round", "float", "vector", CACHE_D), dense("ScInOL2Bench.roundStored", "float", "vector", CACHE_D));
     if (hw.isPresent() && best.isPresent()) {
-      double sp = hw.get().score() / best.get().score();
+      double sp = hw.get().median() / best.get().median();
       md.append("| ScInOL2 >= 2x the hand-written loop, in cache | hand loop ").append(f3(hw.get().nsPerUnit()))
           .append(" ns/coord (issue: ~2.3) | 2.00x | ").append(f2(sp)).append("x | ").append(verdict(sp >= 2)).append(" |\n");
     }
@@ -229,8 +230,8 @@ final class ReportWriter {
     for (Row r : rows) {
       if (!r.bench().equals(bench) || !r.impl().equals("vector") || !r.type().equals("float")) continue;
       md.append("| ").append(what).append(", float, nnz = ").append(r.nnz()).append(" | ").append(f1(lo)).append("-").append(f1(hi))
-          .append(" ns/nnz | <= ").append(f1(hi)).append(" | ").append(f2(r.nsPerUnit())).append(" ± ")
-          .append(f2(r.error() / r.nnz())).append(" ns/nnz | ").append(verdict(r.nsPerUnit() <= hi)).append(" |\n");
+          .append(" ns/nnz | <= ").append(f1(hi)).append(" | ").append(f2(r.nsPerUnit())).append(" ns/nnz (").append(f2(r.meanPerUnit())).append(" ± ")
+          .append(f2(r.error() / r.nnz())).append(") | ").append(verdict(r.nsPerUnit() <= hi)).append(" |\n");
     }
   }
 
@@ -250,7 +251,7 @@ final class ReportWriter {
     String gbPng = k.id() + "-gbs.png";
     charts(k, own, dir.resolve(nsPng), dir.resolve(gbPng));
     md.append("![ns per coordinate](").append(nsPng).append(")\n![GB/s](").append(gbPng).append(")\n\n");
-    md.append("| variant | d | ns/coord ± err | min / median / max ns per call | GB/s | % roof | x scalar |\n|---|---:|---:|---|---:|---:|---:|\n");
+    md.append("| variant | d | ns/coord median (mean ± err) | min / median / max ns per call | GB/s | % roof | x scalar |\n|---|---:|---:|---|---:|---:|---:|\n");
     for (Row r : own) {
       int bytes = k.elements() * (r.elementType().equals("float") ? 4 : 8);
       Optional<Row> sc = r.impl().equals("vector") ? dense(r.bench(), r.type(), "scalar", r.size()) : Optional.empty();
@@ -295,7 +296,7 @@ final class ReportWriter {
       ns.addSeries(e.getKey(), x, y, err);
       double[] g = rs.stream().mapToDouble(r -> k.elements() * (r.elementType().equals("float") ? 4 : 8) / r.nsPerUnit()).toArray();
       double[] ge = new double[rs.size()];
-      for (int i = 0; i < ge.length; i++) ge[i] = g[i] * rs.get(i).error() / rs.get(i).score();
+      for (int i = 0; i < ge.length; i++) ge[i] = Math.min(g[i] * rs.get(i).error() / rs.get(i).score(), 0.99 * g[i]);
       gb.addSeries(e.getKey(), x, g, ge);
     }
     List<Row> roof = rows.stream().filter(r -> r.group().equals("roof") && r.bench().equals("RoofBench.inPlace")
@@ -335,13 +336,13 @@ final class ReportWriter {
     c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     c.getStyler().setChartBackgroundColor(Color.WHITE);
     Map<Integer, Map<String, Double>> byNnz = new LinkedHashMap<>();
-    md.append("| kernel | type | impl | nnz | ns/nnz ± err | min / median / max ns per call |\n|---|---|---|---:|---:|---|\n");
+    md.append("| kernel | type | impl | nnz | ns/nnz median (mean ± err) | min / median / max ns per call |\n|---|---|---|---:|---:|---|\n");
     for (Row r : sp) {
       String name = r.bench().replace("Bench.sparse", "").replace("GradientStepBench.", "").replace("Sparse", "");
       if (r.bench().startsWith("TribuoBench")) name = "Tribuo AdaGrad";
       md.append("| ").append(name).append(" | ").append(r.elementType()).append(" | ").append(r.impl().isEmpty() ? "–" : r.impl())
-          .append(" | ").append(r.nnz()).append(" | ").append(f2(r.nsPerUnit())).append(" ± ").append(f2(r.error() / r.nnz()))
-          .append(" | ").append(mmm(r)).append(" |\n");
+          .append(" | ").append(r.nnz()).append(" | ").append(f2(r.nsPerUnit())).append(" (").append(f2(r.meanPerUnit())).append(" ± ").append(f2(r.error() / r.nnz()))
+          .append(") | ").append(mmm(r)).append(" |\n");
       boolean chartIt = (r.impl().equals("vector") && r.type().equals("float")) || r.bench().startsWith("TribuoBench");
       if (chartIt) byNnz.computeIfAbsent(r.nnz(), x -> new LinkedHashMap<>()).put(name, r.nsPerUnit());
     }
@@ -390,7 +391,7 @@ final class ReportWriter {
   static Optional<Row> bestOf(Optional<Row> a, Optional<Row> b) {
     if (a.isEmpty()) return b;
     if (b.isEmpty()) return a;
-    return a.get().score() <= b.get().score() ? a : b;
+    return a.get().median() <= b.get().median() ? a : b;
   }
 
   static double gbs(Row r, int elements) {
@@ -401,11 +402,12 @@ final class ReportWriter {
   /** How many times faster {@code fast} is than {@code slow}. */
   static String ratio(Optional<Row> slow, Optional<Row> fast) {
     if (slow.isEmpty() || fast.isEmpty()) return "–";
-    return f2(slow.get().score() / fast.get().score()) + "x";
+    return f2(slow.get().median() / fast.get().median()) + "x";
   }
 
+  /** Median per unit, then JMH's mean ± 99.9 % error in brackets. */
   static String nsErr(Row r) {
-    return f3(r.nsPerUnit()) + " ± " + f3(r.error() / r.units());
+    return f3(r.nsPerUnit()) + " (" + f3(r.meanPerUnit()) + " ± " + f3(r.error() / r.units()) + ")";
   }
 
   static String mmm(Row r) {

@@ -50,9 +50,9 @@ public final class BenchReport {
     props.setProperty("profile", p.name());
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("jmh.settings", String.format(
-        "%d fork(s), %d warmup + %d measurement iterations of %d ms each, Mode.AverageTime, fork JVM args: "
-            + "--add-modules jdk.incubator.vector -Xmx3g",
-        p.forks(), p.warmups(), p.measurements(), p.iterationMillis()));
+        "%d fork(s) per configuration, %d warm-up iterations of %d ms, %d measurement iterations of %d ms, "
+            + "Mode.AverageTime, fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
+        p.forks(), p.warmups(), p.warmupMillis(), p.measurements(), p.iterationMillis()));
     List<Row> rows = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int gi = 0;
@@ -64,7 +64,7 @@ public final class BenchReport {
           .forks(p.forks())
           .warmupIterations(p.warmups())
           .measurementIterations(p.measurements())
-          .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
+          .warmupTime(TimeValue.milliseconds(p.warmupMillis()))
           .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
           .timeUnit(TimeUnit.NANOSECONDS)
           .shouldFailOnError(false)

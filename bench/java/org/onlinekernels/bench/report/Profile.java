@@ -5,12 +5,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one report run measures: groups of benchmarks, each with the JMH parameter values to run,
+ * Warm-up is long on purpose: Vector API code runs ~100x slower until C2 has compiled it (the
+ * interpreter and C1 box every vector), and on this busy 2-core box that took 2-3 s of calls
+ * (measured: 1 ms, 21 us, 8 us per call in the first three 1-s warm-up iterations of the sparse
+ * AdaGrad kernel). A short warm-up would time the boxed code, not the kernel.
+ *
+ * <p>What one report run measures: groups of benchmarks, each with the JMH parameter values to run,
  * and the JMH iteration settings. {@code quick} keeps the in-cache and DRAM sizes that the
  * targets need and fits in under 5 minutes on the 2-core box; {@code full} is the whole grid of
  * issue #4.
  */
-public record Profile(String name, int warmups, int measurements, int iterationMillis, int forks, List<Group> groups) {
+public record Profile(String name, int warmups, int warmupMillis, int measurements, int iterationMillis, int forks, List<Group> groups) {
 
   /** Benchmarks matched by {@code regex} (against the full method name), run with {@code params}. */
   public record Group(String label, String regex, Map<String, String[]> params) {}
@@ -46,7 +51,7 @@ public record Profile(String name, int warmups, int measurements, int iterationM
         Map.of("nnz", new String[] {"128"}, "type", f, "impl", IMPLS)));
     g.add(new Group("tribuo", "TribuoBench\\.dense", Map.of("d", sizes)));
     g.add(new Group("tribuo", "TribuoBench\\.sparse", Map.of("nnz", new String[] {"128"})));
-    return new Profile("quick", 2, 3, 200, 1, g);
+    return new Profile("quick", 5, 400, 3, 400, 1, g);
   }
 
   static Profile full() {
@@ -66,6 +71,6 @@ public record Profile(String name, int warmups, int measurements, int iterationM
     g.add(new Group("tribuo", "TribuoBench\\.sparse", Map.of("nnz", NNZ)));
     // The roof once more at the end: the box is shared, so a second measurement shows drift.
     g.add(new Group("roof-again", "RoofBench\\.inPlace", Map.of("n", new String[] {"67108864"})));
-    return new Profile("full", 3, 5, 300, 1, g);
+    return new Profile("full", 5, 500, 4, 400, 1, g);
   }
 }

@@ -48,6 +48,13 @@ public class AdaGradBench {
     public void setUp() {
       open();
       kernel = kernels.adaGrad(t);
+      // JIT warm-up at a small size first (see DenseParams.WARM_D).
+      MemorySegment sw = BenchData.allocate(arena, t, WARM_D), sq = BenchData.allocate(arena, t, WARM_D);
+      MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
+      for (int i = 0; i < warmCalls; i++) {
+        kernel.updateDense(sw, sq, sg, WARM_D, (i & 1) == 0 ? 1 : -1, ETA, DELTA,
+            Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      }
       w = BenchData.allocate(arena, t, d);
       q = BenchData.allocate(arena, t, d);
       g = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
@@ -101,6 +108,8 @@ public class AdaGradBench {
       kernel = kernels.adaGrad(t);
       w = BenchData.allocate(arena, t, d);
       q = BenchData.allocate(arena, t, d);
+      for (int i = 0; i < warmCalls; i++) step();
+      reset();
     }
 
     /** Initial state. */

@@ -34,6 +34,7 @@ class BenchSuiteTest {
     s.d = D;
     s.type = type;
     s.impl = impl;
+    s.warmCalls = 3;
     return s;
   }
 
@@ -42,6 +43,7 @@ class BenchSuiteTest {
     s.d = 1 << 14;
     s.nnz = 16;
     s.poolNonzeros = 256;
+    s.warmCalls = 3;
     s.type = type;
     s.impl = impl;
     return s;

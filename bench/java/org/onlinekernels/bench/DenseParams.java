@@ -42,6 +42,17 @@ public abstract class DenseParams {
     kernels = BenchData.provider(impl);
   }
 
+  /**
+   * Size of the JIT warm-up in {@code setUp}. Until C2 has compiled a Vector API loop, the
+   * interpreter and C1 box every vector (measured here: about 1 us per coordinate), so the first
+   * call at d = 16M would take over 10 s; the states therefore run a few thousand calls at this
+   * small size first, which compiles the same code path, before JMH's own warm-up.
+   */
+  public static final int WARM_D = 4096;
+
+  /** Calls in the JIT warm-up; the unit test lowers it. */
+  public int warmCalls = 3000;
+
   /** Frees the buffers; subclasses call it in their trial teardown. */
   protected final void close() {
     if (arena != null) arena.close();

@@ -33,9 +33,27 @@ public abstract class RoundState extends DenseParams {
   @Setup(Level.Trial)
   public void setUp() {
     open();
+    warmUp();
     opt = create();
     x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+  }
+
+  /** JIT warm-up on a small optimizer of the same kind (see {@link DenseParams#WARM_D}). */
+  private void warmUp() {
+    int realD = d;
+    d = WARM_D;
+    try (AbstractOptimizer small = create()) {
+      MemorySegment a = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
+      MemorySegment b = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+      for (int i = 0; i < warmCalls; i++) {
+        if (i % 500 == 0) small.reset();
+        double yhat = small.predict((i & 1) == 0 ? a : b);
+        small.update(BenchData.logisticGrad((i & 1) == 0 ? 1 : -1, yhat));
+      }
+    } finally {
+      d = realD;
+    }
   }
 
   /** Restarts from the initial state. */

@@ -33,6 +33,12 @@ public abstract class SparseParams {
   /** Total nonzeros in the pool (not a JMH parameter; the unit test lowers it). */
   public int poolNonzeros = 1 << 20;
 
+  /**
+   * Calls run in the trial setup, before JMH's warm-up, so that C2 has compiled the Vector API
+   * code (see {@code DenseParams.WARM_D}); the unit test lowers it.
+   */
+  public int warmCalls = 5000;
+
   /** Owns every buffer of the trial. */
   protected Arena arena;
 

@@ -25,6 +25,8 @@ public abstract class SparseRoundState extends SparseParams {
     open();
     opt = create();
     initialSum = stateSum();
+    for (int i = 0; i < warmCalls; i++) round();
+    reset();
   }
 
   /** Restarts from the initial state and the start of the pool. */

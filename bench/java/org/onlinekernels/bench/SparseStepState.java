@@ -25,6 +25,8 @@ public abstract class SparseStepState extends SparseParams {
     opt = create();
     step = (GradientOptimizer) opt;
     initialSum = stateSum();
+    for (int i = 0; i < warmCalls; i++) step();
+    reset();
   }
 
   /** Restarts from the initial state and the start of the pool. */

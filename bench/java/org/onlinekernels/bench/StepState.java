@@ -28,10 +28,28 @@ public abstract class StepState extends DenseParams {
   @Setup(Level.Trial)
   public void setUp() {
     open();
+    warmUp();
     opt = create();
     step = (GradientOptimizer) opt;
     gPlus = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     gMinus = BenchData.filled(arena, t, d, BenchData.SEED_X, -1);
+  }
+
+  /** JIT warm-up on a small optimizer of the same kind (see {@link DenseParams#WARM_D}). */
+  private void warmUp() {
+    int realD = d;
+    d = WARM_D;
+    try (AbstractOptimizer small = create()) {
+      MemorySegment a = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
+      MemorySegment b = BenchData.filled(arena, t, d, BenchData.SEED_X, -1);
+      GradientOptimizer g = (GradientOptimizer) small;
+      for (int i = 0; i < warmCalls; i++) {
+        if (i % 500 == 0) small.reset();
+        g.step((i & 1) == 0 ? a : b);
+      }
+    } finally {
+      d = realD;
+    }
   }
 
   /** Restarts from the initial state. */

@@ -1,0 +1,305 @@
+package org.onlinekernels.bench;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Per-coordinate AdaGrad (ALGORITHMS.md section 1), gradient form, {@code eta = 0.1},
+ * {@code delta = 1e-6} (Tribuo's default epsilon, so the peer does the same arithmetic), no box.
+ * The gradient's sign alternates per call (kernel {@code scale = +-1}, exact), so {@code w}
+ * oscillates; {@code Q} grows by at most 1 per call and is reset every iteration.
+ *
+ * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+public class AdaGradBench {
+  static final double ETA = 0.1;
+  static final double DELTA = 1e-6;
+
+  /** The stateless kernel's dense update: {@code w, Q} in place, gradient {@code g}. */
+  public static class Dense extends DenseParams {
+    /** Weights, accumulated squared gradients, gradient. */
+    public MemorySegment w, q, g;
+    AdaGradKernel kernel;
+    double scale = 1;
+
+    /** Allocates buffers. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      open();
+      kernel = kernels.adaGrad(t);
+      // JIT warm-up at a small size first (see DenseParams.WARM_D).
+      MemorySegment sw = BenchData.allocate(arena, t, WARM_D), sq = BenchData.allocate(arena, t, WARM_D);
+      MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
+      for (int i = 0; i < warmCalls; i++) {
+        kernel.updateDense(sw, sq, sg, WARM_D, (i & 1) == 0 ? 1 : -1, ETA, DELTA,
+            Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      }
+      w = BenchData.allocate(arena, t, d);
+      q = BenchData.allocate(arena, t, d);
+      g = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
+    }
+
+    /** Initial state {@code w = Q = 0}. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      BenchData.fill(w, t, d, 0);
+      BenchData.fill(q, t, d, 0);
+      scale = 1;
+    }
+
+    /** One update. */
+    public void step() {
+      kernel.updateDense(w, q, g, d, scale, ETA, DELTA, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      scale = -scale;
+    }
+
+    /** Checks finiteness and that both buffers moved. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** {@code sum(w) + sum(Q)}, checked. */
+    public double checksum() {
+      BenchData.requireMoved("Q", q, t, d, 0);
+      BenchData.requireMoved("w", w, t, d, 0);
+      return BenchData.checkedSum("w", w, t, d) + BenchData.checkedSum("Q", q, t, d);
+    }
+
+    /** Frees buffers. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      close();
+    }
+  }
+
+  /** Sparse update at d = 2^22 on pooled gradients. */
+  public static class Sparse extends SparseParams {
+    /** State. */
+    public MemorySegment w, q;
+    AdaGradKernel kernel;
+    double scale = 1;
+
+    /** Allocates buffers and the pool. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      open();
+      kernel = kernels.adaGrad(t);
+      w = BenchData.allocate(arena, t, d);
+      q = BenchData.allocate(arena, t, d);
+      for (int i = 0; i < warmCalls; i++) step();
+      reset();
+    }
+
+    /** Initial state. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      BenchData.fill(w, t, d, 0);
+      BenchData.fill(q, t, d, 0);
+      pool.rewind();
+      scale = 1;
+    }
+
+    /** One sparse update. */
+    public void step() {
+      int k = pool.next();
+      kernel.updateSparse(w, q, d, pool.idx[k], pool.val[k], nnz, scale, ETA, DELTA,
+          Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      scale = -scale;
+    }
+
+    /** Checks the state. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** {@code sum(w) + sum(Q)}, checked; Q must have grown. */
+    public double checksum() {
+      double sq = BenchData.checkedSum("Q", q, t, d);
+      if (!(sq > 0)) throw new IllegalStateException("sparse AdaGrad left Q untouched");
+      return BenchData.checkedSum("w", w, t, d) + sq;
+    }
+
+    /** Frees buffers. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      close();
+    }
+  }
+
+  /**
+   * What a user would write instead: a plain loop over {@code float[]}/{@code double[]}, left to
+   * C2's auto-vectorizer (which handles this loop: no branch, {@code (float) Math.sqrt} is
+   * recognised as a float square root).
+   */
+  public static class HandWritten extends ArrayParams {
+    /** Float state (type = float). */
+    public float[] wf, qf, gf;
+    /** Double state (type = double). */
+    public double[] wd, qd, gd;
+    double scale = 1;
+
+    /** Allocates arrays. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      if (type.equals("float")) {
+        wf = new float[d];
+        qf = new float[d];
+        gf = BenchData.floatValues(d, BenchData.SEED_X);
+      } else {
+        wd = new double[d];
+        qd = new double[d];
+        gd = BenchData.values(d, BenchData.SEED_X);
+      }
+    }
+
+    /** Initial state. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      if (wf != null) {
+        java.util.Arrays.fill(wf, 0);
+        java.util.Arrays.fill(qf, 0);
+      } else {
+        java.util.Arrays.fill(wd, 0);
+        java.util.Arrays.fill(qd, 0);
+      }
+      scale = 1;
+    }
+
+    /** One update. */
+    public void step() {
+      if (wf != null) adaGrad(wf, qf, gf, (float) scale, (float) ETA, (float) DELTA);
+      else adaGrad(wd, qd, gd, scale, ETA, DELTA);
+      scale = -scale;
+    }
+
+    static void adaGrad(float[] w, float[] q, float[] g, float scale, float eta, float delta) {
+      for (int i = 0; i < w.length; i++) {
+        float gi = scale * g[i];
+        float qi = q[i] + gi * gi;
+        q[i] = qi;
+        w[i] -= eta * gi / (delta + (float) Math.sqrt(qi));
+      }
+    }
+
+    static void adaGrad(double[] w, double[] q, double[] g, double scale, double eta, double delta) {
+      for (int i = 0; i < w.length; i++) {
+        double gi = scale * g[i];
+        double qi = q[i] + gi * gi;
+        q[i] = qi;
+        w[i] -= eta * gi / (delta + Math.sqrt(qi));
+      }
+    }
+
+    /** Checks the state. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** {@code sum(w) + sum(Q)}, checked. */
+    public double checksum() {
+      double s = wf != null
+          ? BenchData.checkedSum("w", wf) + BenchData.checkedSum("Q", qf)
+          : BenchData.checkedSum("w", wd) + BenchData.checkedSum("Q", qd);
+      double q0 = wf != null ? qf[0] : qd[0];
+      if (!(q0 > 0)) throw new IllegalStateException("hand-written AdaGrad left Q untouched");
+      return s;
+    }
+  }
+
+  /** The scalar {@code double[]} oracle, at the small sizes only (it is not meant to be fast). */
+  @State(Scope.Thread)
+  public static class Reference {
+    /** Dimension. */
+    @Param({"1024", "16384", "262144"})
+    public int d;
+    /** The oracle. */
+    public ReferenceAdaGrad ref;
+    double[] gPlus, gMinus;
+    boolean plus = true;
+
+    /** Builds inputs. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      gPlus = BenchData.values(d, BenchData.SEED_X);
+      gMinus = new double[d];
+      for (int i = 0; i < d; i++) gMinus[i] = -gPlus[i];
+    }
+
+    /** Fresh oracle (it has no reset). */
+    @Setup(Level.Iteration)
+    public void reset() {
+      ref = new ReferenceAdaGrad(d, AdaGradParams.eta(ETA).withDelta(DELTA));
+      plus = true;
+    }
+
+    /** One step. */
+    public void step() {
+      ref.step(plus ? gPlus : gMinus);
+      plus = !plus;
+    }
+
+    /** Checks the state. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** {@code sum(w) + sum(Q)}, checked. */
+    public double checksum() {
+      if (!(ref.q()[0] > 0)) throw new IllegalStateException("reference AdaGrad left Q untouched");
+      return BenchData.checkedSum("w", ref.w()) + BenchData.checkedSum("Q", ref.q());
+    }
+  }
+
+  /** Dense update of the library's kernel. */
+  @Benchmark
+  public Object dense(Dense s) {
+    s.step();
+    return s.w;
+  }
+
+  /** Sparse update; time per call, the report divides by nnz. */
+  @Benchmark
+  public Object sparse(Sparse s) {
+    s.step();
+    return s.w;
+  }
+
+  /** The plain Java loop. */
+  @Benchmark
+  public Object handwritten(HandWritten s) {
+    s.step();
+    return s;
+  }
+
+  /** The scalar double reference. */
+  @Benchmark
+  public Object reference(Reference s) {
+    s.step();
+    return s.ref;
+  }
+}

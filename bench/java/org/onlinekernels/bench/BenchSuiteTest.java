@@ -1,0 +1,269 @@
+package org.onlinekernels.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Runs every benchmark of the suite as a unit test: each state at a small size (a {@code d} that
+ * is not a multiple of any lane count, so the tails run too), a few calls of the benchmark method,
+ * the state's own iteration check, and a checksum compared across implementations (vector,
+ * scalar, hand-written loop, double reference, Tribuo), so the suite can neither rot nor time a
+ * broken kernel. Takes a few seconds.
+ */
+class BenchSuiteTest {
+  static final int D = 1003;
+  static final int CALLS = 6;
+
+  static double tol(String type) {
+    // Vector and scalar sum yhat in different orders, so g, and then the state, differ by rounding.
+    return type.equals("float") ? 2e-3 : 1e-9;
+  }
+
+  static void close(String what, double expected, double actual, double rel) {
+    assertTrue(Math.abs(expected - actual) <= rel * Math.max(1, Math.abs(expected)),
+        what + ": expected " + expected + " but was " + actual);
+  }
+
+  static <S extends DenseParams> S dense(Supplier<S> make, String type, String impl) {
+    S s = make.get();
+    s.d = D;
+    s.type = type;
+    s.impl = impl;
+    s.warmCalls = 3;
+    return s;
+  }
+
+  static <S extends SparseParams> S sparse(Supplier<S> make, String type, String impl) {
+    S s = make.get();
+    s.d = 1 << 14;
+    s.nnz = 16;
+    s.poolNonzeros = 256;
+    s.warmCalls = 3;
+    s.type = type;
+    s.impl = impl;
+    return s;
+  }
+
+  static double run(RoundState s) {
+    s.setUp();
+    s.reset();
+    for (int i = 0; i < CALLS; i++) s.round();
+    s.check();
+    double c = s.checksum();
+    s.tearDown();
+    return c;
+  }
+
+  static double run(SparseRoundState s) {
+    s.setUp();
+    s.reset();
+    for (int i = 0; i < CALLS; i++) s.round();
+    s.check();
+    double c = s.checksum();
+    s.tearDown();
+    return c;
+  }
+
+  static double run(StepState s) {
+    s.setUp();
+    s.reset();
+    for (int i = 0; i < CALLS; i++) s.step();
+    s.check();
+    double c = s.checksum();
+    s.tearDown();
+    return c;
+  }
+
+  static double run(SparseStepState s) {
+    s.setUp();
+    s.reset();
+    for (int i = 0; i < CALLS; i++) s.step();
+    s.check();
+    double c = s.checksum();
+    s.tearDown();
+    return c;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void adaGrad(String type) {
+    AdaGradBench b = new AdaGradBench();
+    double[] sums = new double[2];
+    String[] impls = {"vector", "scalar"};
+    for (int k = 0; k < 2; k++) {
+      AdaGradBench.Dense s = dense(AdaGradBench.Dense::new, type, impls[k]);
+      s.setUp();
+      s.reset();
+      for (int i = 0; i < CALLS; i++) b.dense(s);
+      s.check();
+      sums[k] = s.checksum();
+      s.tearDown();
+    }
+    close("AdaGrad vector vs scalar", sums[1], sums[0], tol(type));
+
+    AdaGradBench.HandWritten h = new AdaGradBench.HandWritten();
+    h.d = D;
+    h.type = type;
+    h.setUp();
+    h.reset();
+    for (int i = 0; i < CALLS; i++) b.handwritten(h);
+    h.check();
+    close("AdaGrad hand-written vs scalar", sums[1], h.checksum(), tol(type) + (type.equals("float") ? 1e-3 : 1e-12));
+
+    AdaGradBench.Reference r = new AdaGradBench.Reference();
+    r.d = D;
+    r.setUp();
+    r.reset();
+    for (int i = 0; i < CALLS; i++) b.reference(r);
+    r.check();
+    close("AdaGrad reference vs scalar", r.checksum(), sums[1], type.equals("float") ? 1e-3 : 1e-12);
+
+    AdaGradBench.Sparse sv = sparse(AdaGradBench.Sparse::new, type, "vector");
+    AdaGradBench.Sparse ss = sparse(AdaGradBench.Sparse::new, type, "scalar");
+    double[] sp = new double[2];
+    int k = 0;
+    for (AdaGradBench.Sparse s : new AdaGradBench.Sparse[] {sv, ss}) {
+      s.setUp();
+      s.reset();
+      for (int i = 0; i < CALLS; i++) b.sparse(s);
+      s.check();
+      sp[k++] = s.checksum();
+      s.tearDown();
+    }
+    close("sparse AdaGrad vector vs scalar", sp[1], sp[0], tol(type));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void scInOL2(String type) {
+    double v = run(dense(ScInOL2Bench.Round::new, type, "vector"));
+    double s = run(dense(ScInOL2Bench.Round::new, type, "scalar"));
+    close("ScInOL2 vector vs scalar", s, v, tol(type));
+    run(dense(ScInOL2Bench.RoundStored::new, type, "vector"));
+    run(dense(ScInOL2Bench.RoundStored::new, type, "scalar"));
+    close("ScInOL2 sparse vector vs scalar",
+        run(sparse(ScInOL2Bench.Sparse::new, type, "scalar")), run(sparse(ScInOL2Bench.Sparse::new, type, "vector")), tol(type));
+
+    ScInOL2Bench b = new ScInOL2Bench();
+    ScInOL2Bench.HandWritten h = new ScInOL2Bench.HandWritten();
+    h.d = D;
+    h.type = type;
+    h.setUp();
+    h.reset();
+    for (int i = 0; i < CALLS; i++) b.handwritten(h);
+    h.check();
+    close("ScInOL2 hand-written vs scalar kernel", s, h.checksum(), 2 * tol(type));
+
+    ScInOL2Bench.Reference r = new ScInOL2Bench.Reference();
+    r.d = D;
+    r.setUp();
+    r.reset();
+    for (int i = 0; i < CALLS; i++) b.reference(r);
+    r.check();
+    close("ScInOL2 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void scInOL1(String type) {
+    double v = run(dense(ScInOL1Bench.Round::new, type, "vector"));
+    double s = run(dense(ScInOL1Bench.Round::new, type, "scalar"));
+    close("ScInOL1 vector vs scalar", s, v, tol(type) + 1e-6);
+    close("ScInOL1 sparse vector vs scalar",
+        run(sparse(ScInOL1Bench.Sparse::new, type, "scalar")), run(sparse(ScInOL1Bench.Sparse::new, type, "vector")), tol(type) + 1e-6);
+    ScInOL1Bench b = new ScInOL1Bench();
+    ScInOL1Bench.Reference r = new ScInOL1Bench.Reference();
+    r.d = D;
+    r.setUp();
+    r.reset();
+    for (int i = 0; i < CALLS; i++) b.reference(r);
+    r.check();
+    close("ScInOL1 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void dfeg(String type) {
+    double v = run(dense(DfegBench.Round::new, type, "vector"));
+    double s = run(dense(DfegBench.Round::new, type, "scalar"));
+    close("DFEG vector vs scalar", s, v, tol(type));
+    close("DFEG sparse vector vs scalar",
+        run(sparse(DfegBench.Sparse::new, type, "scalar")), run(sparse(DfegBench.Sparse::new, type, "vector")), tol(type));
+    DfegBench b = new DfegBench();
+    DfegBench.Reference r = new DfegBench.Reference();
+    r.d = D;
+    r.setUp();
+    r.reset();
+    for (int i = 0; i < CALLS; i++) b.reference(r);
+    r.check();
+    close("DFEG reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void gradientSteps(String type) {
+    close("global AdaGrad", run(dense(GradientStepBench.GlobalAdaGrad::new, type, "scalar")),
+        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "vector")), tol(type));
+    close("AOGD ball", run(dense(GradientStepBench.AogdBall::new, type, "scalar")),
+        run(dense(GradientStepBench.AogdBall::new, type, "vector")), tol(type));
+    close("AOGD coordinate", run(dense(GradientStepBench.AogdCoordinate::new, type, "scalar")),
+        run(dense(GradientStepBench.AogdCoordinate::new, type, "vector")), tol(type));
+    close("global AdaGrad sparse", run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "scalar")),
+        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "vector")), tol(type));
+    close("AOGD coordinate sparse", run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "scalar")),
+        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "vector")), tol(type));
+  }
+
+  @Test
+  void roof() {
+    RoofBench b = new RoofBench();
+    RoofBench.Arrays s = new RoofBench.Arrays();
+    s.n = D;
+    s.setUp();
+    for (int i = 0; i < CALLS; i++) {
+      b.copy(s);
+      b.triad(s);
+      b.inPlace(s);
+    }
+    s.check();
+    // After copy b == a's old value; triad wrote a = b + c/2: spot-check one element exactly.
+    float a0 = s.a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 5);
+    assertTrue(Float.isFinite(a0) && a0 != 0);
+    s.tearDown();
+  }
+
+  @Test
+  void tribuoMatchesOurAdaGrad() {
+    TribuoBench b = new TribuoBench();
+    TribuoBench.Dense t = new TribuoBench.Dense();
+    t.d = D;
+    t.setUp();
+    t.reset();
+    for (int i = 0; i < CALLS; i++) b.dense(t);
+    t.check();
+    // Tribuo adds the scaled gradient (ascent convention): its w is the negation of ours.
+    AdaGradBench.Dense ours = dense(AdaGradBench.Dense::new, "double", "scalar");
+    ours.setUp();
+    ours.reset();
+    AdaGradBench ab = new AdaGradBench();
+    for (int i = 0; i < CALLS; i++) ab.dense(ours);
+    double w = BenchData.checkedSum("w", ours.w, ours.t, D);
+    ours.tearDown();
+    assertEquals(-w, t.checksum(), 1e-9 * Math.max(1, Math.abs(w)));
+
+    TribuoBench.Sparse sp = new TribuoBench.Sparse();
+    sp.d = 1 << 14;
+    sp.nnz = 16;
+    sp.poolNonzeros = 256;
+    sp.setUp();
+    sp.reset();
+    for (int i = 0; i < CALLS; i++) b.sparse(sp);
+    sp.check();
+    sp.tearDown();
+  }
+}

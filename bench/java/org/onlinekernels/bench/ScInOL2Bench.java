@@ -1,0 +1,279 @@
+package org.onlinekernels.bench;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.reference.ReferenceScInOL2;
+
+/**
+ * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update),
+ * {@code epsilon = 1}.
+ *
+ * <p>Minimal traffic per coordinate and round. The update needs {@code g}, which needs the whole
+ * {@code yhat}, so a round is two passes by nature. Recompute mode: predict reads
+ * {@code G, S2, M, eta, x} and writes {@code M}; update reads {@code G, S2, M, eta, x} and writes
+ * {@code G, S2, eta}: 14 elements. Stored mode: predict also writes {@code w}, update reads
+ * {@code w} instead of {@code M}: 15 elements.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+public class ScInOL2Bench {
+  /** Recompute mode (the default optimizer). */
+  public static class Round extends RoundState {
+    @Override
+    protected AbstractOptimizer create() {
+      return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), false, arena, kernels);
+    }
+
+    @Override
+    protected String movedBuffer() {
+      return "G";
+    }
+  }
+
+  /** Stored-weights mode. */
+  public static class RoundStored extends RoundState {
+    @Override
+    protected AbstractOptimizer create() {
+      return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), true, arena, kernels);
+    }
+
+    @Override
+    protected String movedBuffer() {
+      return "G";
+    }
+  }
+
+  /** Sparse rounds at d = 2^22 (recompute mode). */
+  public static class Sparse extends SparseRoundState {
+    @Override
+    protected AbstractOptimizer create() {
+      return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), false, arena, kernels);
+    }
+  }
+
+  /**
+   * What a user would write instead: two plain loops over Java arrays, storing {@code w} between
+   * predict and update. The {@code s = 0} case (a coordinate whose {@code x} was always 0) is
+   * handled branch-free by flooring {@code s} at the smallest normal number: then {@code G = 0},
+   * so {@code theta = 0} and {@code w = 0}, as the rule says. {@code max}/{@code min} instead of a
+   * ternary keep the loop vectorizable by C2; {@code yhat} is summed in double for accuracy.
+   */
+  public static class HandWritten extends ArrayParams {
+    /** Float state. */
+    public float[] gf, s2f, mf, etaf, wf, xf, xf2;
+    /** Double state. */
+    public double[] gd, s2d, md, etad, wd, xd, xd2;
+    /** Sum of the iteration's predictions. */
+    public double yhatSum;
+    double y = 1;
+
+    /** Allocates arrays. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      if (type.equals("float")) {
+        gf = new float[d]; s2f = new float[d]; mf = new float[d]; etaf = new float[d]; wf = new float[d];
+        xf = BenchData.floatValues(d, BenchData.SEED_X);
+        xf2 = BenchData.floatValues(d, BenchData.SEED_X2);
+      } else {
+        gd = new double[d]; s2d = new double[d]; md = new double[d]; etad = new double[d]; wd = new double[d];
+        xd = BenchData.values(d, BenchData.SEED_X);
+        xd2 = BenchData.values(d, BenchData.SEED_X2);
+      }
+    }
+
+    /** Initial state: {@code G = S2 = M = 0}, {@code eta = epsilon = 1}. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      if (gf != null) {
+        Arrays.fill(gf, 0); Arrays.fill(s2f, 0); Arrays.fill(mf, 0); Arrays.fill(etaf, 1);
+      } else {
+        Arrays.fill(gd, 0); Arrays.fill(s2d, 0); Arrays.fill(md, 0); Arrays.fill(etad, 1);
+      }
+      y = 1;
+      yhatSum = 0;
+    }
+
+    /** One round. */
+    public double round() {
+      double yhat;
+      if (gf != null) {
+        float[] x = y > 0 ? xf : xf2;
+        yhat = predict(gf, s2f, mf, etaf, wf, x);
+        update(gf, s2f, etaf, wf, x, (float) BenchData.logisticGrad(y, yhat));
+      } else {
+        double[] x = y > 0 ? xd : xd2;
+        yhat = predict(gd, s2d, md, etad, wd, x);
+        update(gd, s2d, etad, wd, x, BenchData.logisticGrad(y, yhat));
+      }
+      y = -y;
+      yhatSum += yhat;
+      return yhat;
+    }
+
+    static double predict(float[] bigG, float[] s2, float[] m, float[] eta, float[] w, float[] x) {
+      double yhat = 0;
+      for (int i = 0; i < x.length; i++) {
+        float xi = x[i];
+        float mi = Math.max(m[i], Math.abs(xi));
+        m[i] = mi;
+        float s = Math.max((float) Math.sqrt(s2[i] + mi * mi), Float.MIN_NORMAL);
+        float clipped = Math.max(-1f, Math.min(1f, bigG[i] / s));
+        float wi = clipped * eta[i] / (2 * s);
+        w[i] = wi;
+        yhat += xi * wi;
+      }
+      return yhat;
+    }
+
+    static void update(float[] bigG, float[] s2, float[] eta, float[] w, float[] x, float g) {
+      for (int i = 0; i < x.length; i++) {
+        float gx = g * x[i];
+        bigG[i] -= gx;
+        s2[i] += gx * gx;
+        eta[i] -= gx * w[i];
+      }
+    }
+
+    static double predict(double[] bigG, double[] s2, double[] m, double[] eta, double[] w, double[] x) {
+      double yhat = 0;
+      for (int i = 0; i < x.length; i++) {
+        double xi = x[i];
+        double mi = Math.max(m[i], Math.abs(xi));
+        m[i] = mi;
+        double s = Math.max(Math.sqrt(s2[i] + mi * mi), Double.MIN_NORMAL);
+        double clipped = Math.max(-1.0, Math.min(1.0, bigG[i] / s));
+        double wi = clipped * eta[i] / (2 * s);
+        w[i] = wi;
+        yhat += xi * wi;
+      }
+      return yhat;
+    }
+
+    static void update(double[] bigG, double[] s2, double[] eta, double[] w, double[] x, double g) {
+      for (int i = 0; i < x.length; i++) {
+        double gx = g * x[i];
+        bigG[i] -= gx;
+        s2[i] += gx * gx;
+        eta[i] -= gx * w[i];
+      }
+    }
+
+    /** Checks the state. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** {@code sum(G) + sum(S2) + sum(M) + sum(eta)}, checked. */
+    public double checksum() {
+      BenchData.requireFinite("sum of yhat", yhatSum);
+      double s = gf != null
+          ? BenchData.checkedSum("G", gf) + BenchData.checkedSum("S2", s2f) + BenchData.checkedSum("M", mf) + BenchData.checkedSum("eta", etaf)
+          : BenchData.checkedSum("G", gd) + BenchData.checkedSum("S2", s2d) + BenchData.checkedSum("M", md) + BenchData.checkedSum("eta", etad);
+      double s20 = gf != null ? s2f[0] : s2d[0];
+      if (!(s20 > 0)) throw new IllegalStateException("hand-written ScInOL2 left S2 untouched");
+      return s;
+    }
+  }
+
+  /** The scalar double oracle at the small sizes. */
+  @State(Scope.Thread)
+  public static class Reference {
+    /** Dimension. */
+    @Param({"1024", "16384", "262144"})
+    public int d;
+    /** The oracle. */
+    public ReferenceScInOL2 ref;
+    /** Sum of predictions. */
+    public double yhatSum;
+    double[] x1, x2;
+    double y = 1;
+
+    /** Builds the inputs (two instances, as {@link RoundState}). */
+    @Setup(Level.Trial)
+    public void setUp() {
+      x1 = BenchData.values(d, BenchData.SEED_X);
+      x2 = BenchData.values(d, BenchData.SEED_X2);
+    }
+
+    /** Fresh oracle. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      ref = new ReferenceScInOL2(d, ScInOLParams.defaults());
+      y = 1;
+      yhatSum = 0;
+    }
+
+    /** One round. */
+    public double round() {
+      double yhat = ref.predict(y > 0 ? x1 : x2);
+      ref.update(BenchData.logisticGrad(y, yhat));
+      y = -y;
+      yhatSum += yhat;
+      return yhat;
+    }
+
+    /** Checks the state. */
+    @TearDown(Level.Iteration)
+    public void check() {
+      checksum();
+    }
+
+    /** Sum over the state, checked. */
+    public double checksum() {
+      BenchData.requireFinite("sum of yhat", yhatSum);
+      if (!(ref.s2()[0] > 0)) throw new IllegalStateException("reference ScInOL2 left S2 untouched");
+      return BenchData.checkedSum("G", ref.bigG()) + BenchData.checkedSum("S2", ref.s2())
+          + BenchData.checkedSum("M", ref.m()) + BenchData.checkedSum("eta", ref.eta());
+    }
+  }
+
+  /** Round, recompute mode. */
+  @Benchmark
+  public double round(Round s) {
+    return s.round();
+  }
+
+  /** Round, stored-weights mode. */
+  @Benchmark
+  public double roundStored(RoundStored s) {
+    return s.round();
+  }
+
+  /** Sparse round. */
+  @Benchmark
+  public double sparse(Sparse s) {
+    return s.round();
+  }
+
+  /** Plain Java loops. */
+  @Benchmark
+  public double handwritten(HandWritten s) {
+    return s.round();
+  }
+
+  /** The reference. */
+  @Benchmark
+  public double reference(Reference s) {
+    return s.round();
+  }
+}

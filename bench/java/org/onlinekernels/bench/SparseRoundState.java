@@ -1,0 +1,79 @@
+package org.onlinekernels.bench;
+
+import java.util.Map;
+import java.lang.foreign.MemorySegment;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
+
+/** The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled vector. */
+public abstract class SparseRoundState extends SparseParams {
+  /** The optimizer under test. */
+  public AbstractOptimizer opt;
+  /** Sum of this iteration's predictions. */
+  public double yhatSum;
+  private double y = 1;
+  private double initialSum;
+
+  /** Builds the optimizer for the parsed parameters. */
+  protected abstract AbstractOptimizer create();
+
+  /** Allocates state and the pool. */
+  @Setup(Level.Trial)
+  public void setUp() {
+    open();
+    opt = create();
+    initialSum = stateSum();
+    for (int i = 0; i < warmCalls; i++) round();
+    reset();
+  }
+
+  /** Restarts from the initial state and the start of the pool. */
+  @Setup(Level.Iteration)
+  public void reset() {
+    opt.reset();
+    pool.rewind();
+    y = 1;
+    yhatSum = 0;
+  }
+
+  /** One sparse round. */
+  public double round() {
+    int k = pool.next();
+    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
+    opt.update(BenchData.logisticGrad(y, yhat));
+    y = -y;
+    yhatSum += yhat;
+    return yhat;
+  }
+
+  /** Throws if the state or the predictions are broken. */
+  @TearDown(Level.Iteration)
+  public void check() {
+    checksum();
+  }
+
+  /** Sum over every state buffer after checking it is finite. */
+  public double checksum() {
+    BenchData.requireFinite("sum of yhat", yhatSum);
+    double sum = stateSum();
+    if (sum == initialSum) throw new IllegalStateException("sparse rounds left the state untouched");
+    return sum;
+  }
+
+  private double stateSum() {
+    double sum = 0;
+    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
+      sum += BenchData.checkedSum(e.getKey(), e.getValue(), t, d);
+    }
+    return sum;
+  }
+
+  /** Frees everything. */
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    opt.close();
+    close();
+  }
+}

@@ -48,11 +48,13 @@ public final class FloatAdaptiveOgdScalarKernel extends AdaptiveOgdKernel {
   /**
    * Per-coordinate form, new {@code w_i} given this round's {@code lambda} and the already
    * updated {@code Lsum_i}: {@code clamp(w - eta (g + lambda w), -r, r)} with
-   * {@code eta = 1 / (hsum + lsumNew)}; {@code w} unchanged when that denominator is 0.
+   * {@code eta = 1 / (hsum + lsumNew)}; {@code w} unchanged when that denominator is 0, and
+   * when {@code g == 0} (the spec's "unchanged" coordinate: computing it would give
+   * {@code inf * 0 = NaN} once a subnormal {@code Hsum} makes {@code eta} overflow).
    */
   public static float coordinateStep(float w, float g, float lambda, float hsum, float lsumNew, float r) {
     float den = hsum + lsumNew;
-    if (!(den > 0)) {
+    if (!(den > 0) || g == 0) {
       return w;
     }
     float eta = 1 / den;

@@ -62,7 +62,7 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
     FloatVector den = hsum.add(lsumNew);
     FloatVector eta = ONES.div(den);
     FloatVector moved = w.sub(eta.mul(g.add(lambda.mul(w)))).max(r.neg()).min(r);
-    return w.blend(moved, den.compare(VectorOperators.GT, 0f));
+    return w.blend(moved, den.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f)));
   }
 
   @Override

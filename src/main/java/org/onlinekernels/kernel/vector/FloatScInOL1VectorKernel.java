@@ -88,23 +88,27 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     FloatVector acc = FloatVector.zero(S);
     int bound1 = S.loopBound(n);
     for (int i = 0; i < bound1; i += L) {
-      acc = denseLanes(bigG, s2, m, beta, x, (long) i * Float.BYTES, veps, vt, acc);
+      long o = (long) i * Float.BYTES;
+      // The lane body written out: vector helpers this size get compiled on their own first and
+      // are then not inlined, boxing every vector passed to them (measured: one per iteration).
+      FloatVector xv = load(x, o);
+      FloatVector mi = load(m, o).max(xv.abs());
+      mi.intoMemorySegment(m, o, ORDER);
+      FloatVector q = load(s2, o).add(mi.mul(mi));
+      FloatVector x2 = xv.mul(xv);
+      FloatVector bo = load(beta, o);
+      FloatVector b = bo.blend(bo.min(veps.mul(q).div(x2.mul(vt))), x2.compare(VectorOperators.NE, 0f));
+      b.intoMemorySegment(beta, o, ORDER);
+      // weight(G, q, beta), same operations and order as the helper used by the sparse path.
+      FloatVector s = q.lanewise(VectorOperators.SQRT);
+      VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
+      FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);
+      FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
+      FloatVector w = b.mul(sgn(theta)).mul(e).div(s.mul(2f)).blend(0f, sZero);
+      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
     }
     float sum = FloatLanes.sum(acc);
     return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
-  }
-
-  /** One vector of the dense predict at byte offset {@code o}: stores {@code M}, {@code beta}; returns the accumulator. */
-  private static FloatVector denseLanes(
-      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, long o,
-      FloatVector veps, FloatVector vt, FloatVector acc) {
-    FloatVector xv = load(x, o);
-    FloatVector mi = load(m, o).max(xv.abs());
-    mi.intoMemorySegment(m, o, ORDER);
-    FloatVector q = load(s2, o).add(mi.mul(mi));
-    FloatVector b = beta(load(beta, o), xv.mul(xv), q, veps, vt);
-    b.intoMemorySegment(beta, o, ORDER);
-    return accumulate(acc, xv, load(bigG, o), q, b);
   }
 
   @Override

@@ -72,22 +72,22 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector xv = load(x, o);
-      FloatVector w = denseWeight(bigG, s2, m, xv, eta, o);
+      FloatVector mi = load(m, o).max(xv.abs());
+      mi.intoMemorySegment(m, o, ORDER);
+      // weight(G, S2 + M^2, eta) written out (same operations, same order): a vector helper of
+      // that size gets compiled on its own first and is then not inlined, so every vector
+      // passed to it would be boxed (measured: one heap vector per iteration).
+      FloatVector s = load(s2, o).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
+      FloatVector theta = load(bigG, o).div(s);
+      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(load(eta, o)).div(s.mul(2f))
+          .blend(0f, s.compare(VectorOperators.EQ, 0f));
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
       }
-      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
+      acc = accumulate(acc, xv, w);
     }
     float sum = FloatLanes.sum(acc);
     return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
-  }
-
-  /** One vector of the dense predict at byte offset {@code o}: stores the new {@code M}, returns {@code w}. */
-  private static FloatVector denseWeight(
-      MemorySegment bigG, MemorySegment s2, MemorySegment m, FloatVector xv, MemorySegment eta, long o) {
-    FloatVector mi = load(m, o).max(xv.abs());
-    mi.intoMemorySegment(m, o, ORDER);
-    return weight(load(bigG, o), load(s2, o).add(mi.mul(mi)), load(eta, o));
   }
 
   @Override
@@ -135,7 +135,11 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     for (int i = 0; i < bound; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector gv = load(bigG, o), sv = load(s2, o), ev = load(eta, o), mi = load(m, o);
-      FloatVector w = weight(gv, sv.add(mi.mul(mi)), ev);
+      // weight(G, S2 + M^2, eta) written out, as in the predict loop.
+      FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
+      FloatVector theta = gv.div(sq);
+      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(ev).div(sq.mul(2f))
+          .blend(0f, sq.compare(VectorOperators.EQ, 0f));
       FloatVector gx = vg.mul(load(x, o));
       gv.sub(gx).intoMemorySegment(bigG, o, ORDER);
       sv.add(gx.mul(gx)).intoMemorySegment(s2, o, ORDER);

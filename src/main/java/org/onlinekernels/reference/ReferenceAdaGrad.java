@@ -22,13 +22,11 @@ import org.onlinekernels.params.Box;
  * In the linear-model form the gradient is {@code g_i = g * x_i}, computed as exactly that
  * product.
  */
-public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGradientLearner {
-  private final int d;
+public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceGradientLearner {
   private final AdaGradParams p;
   private final double[] eta;
   private final double[] w;
   private final double[] q;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code w} the projection of 0 into the box, {@code Q_i = Q0}.
@@ -37,7 +35,7 @@ public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGr
    * @param p parameters; a per-coordinate box must have {@code d} coordinates
    */
   public ReferenceAdaGrad(int d, AdaGradParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -53,12 +51,6 @@ public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGr
       w[i] = box.clamp(i, 0.0);
       q[i] = p.q0();
     }
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -101,18 +93,9 @@ public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGr
     apply(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    pending = SparseVec.ofDense("x", x, d);
-    return pending.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    pending = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
-    return pending.dot(w);
+  double predictOn(SparseVec x) {
+    return x.dot(w);
   }
 
   /** {@inheritDoc} */
@@ -121,16 +104,6 @@ public final class ReferenceAdaGrad implements ReferenceLinearModel, ReferenceGr
     SparseVec x = takePending(g);
     // Gradient with respect to w: g * x_i; products that are 0 are skipped like zero gradients.
     apply(x.times(g));
-  }
-
-  private SparseVec takePending(double g) {
-    SparseVec.checkFinite("g", g);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
-    return x;
   }
 
   private void apply(SparseVec g) {

@@ -26,13 +26,11 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  *
  * <p>The interface methods use {@code H_t = 0}; the overloads with {@code h} pass it explicitly.
  */
-public final class ReferenceAdaptiveOgdBall implements ReferenceLinearModel, ReferenceGradientLearner {
-  private final int d;
+public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements ReferenceGradientLearner {
   private final double r;
   private final double[] w;
   private double hSum;
   private double lSum;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code w = 0}, {@code Hsum = Lsum = 0}.
@@ -41,7 +39,7 @@ public final class ReferenceAdaptiveOgdBall implements ReferenceLinearModel, Ref
    * @param p parameters; the ball radius is {@code p.radius()} (per-coordinate radii are refused)
    */
   public ReferenceAdaptiveOgdBall(int d, AdaptiveOgdParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -51,12 +49,6 @@ public final class ReferenceAdaptiveOgdBall implements ReferenceLinearModel, Ref
     }
     this.r = p.radius();
     this.w = new double[d];
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -149,18 +141,9 @@ public final class ReferenceAdaptiveOgdBall implements ReferenceLinearModel, Ref
     apply(gv.toDense(d), SparseVec.checkCurvature("h", h));
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    pending = SparseVec.ofDense("x", x, d);
-    return pending.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    pending = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
-    return pending.dot(w);
+  double predictOn(SparseVec x) {
+    return x.dot(w);
   }
 
   /** The update with curvature {@code H_t = 0}; see {@link #update(double, double)}. */
@@ -177,13 +160,8 @@ public final class ReferenceAdaptiveOgdBall implements ReferenceLinearModel, Ref
    * @throws IllegalStateException if no prediction is pending
    */
   public void update(double g, double h) {
-    SparseVec.checkFinite("g", g);
     SparseVec.checkCurvature("h", h);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
+    SparseVec x = takePending(g);
     apply(x.times(g).toDense(d), h);
   }
 

@@ -23,13 +23,11 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  * A coordinate with {@code g_i = 0} would get {@code lambda = 0} and keep its weight, so it is
  * skipped and a sparse step is O(nnz). {@code R_i = p.radiusOf(i)}.
  */
-public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearModel, ReferenceGradientLearner {
-  private final int d;
+public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel implements ReferenceGradientLearner {
   private final double[] r;
   private final double[] w;
   private final double[] lSum;
   private double hSum;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code w = 0}, {@code Lsum_i = 0}, {@code Hsum = 0}.
@@ -38,7 +36,7 @@ public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearMode
    * @param p parameters; per-coordinate radii must have {@code d} entries
    */
   public ReferenceAdaptiveOgdCoordinate(int d, AdaptiveOgdParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -49,12 +47,6 @@ public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearMode
     }
     this.w = new double[d];
     this.lSum = new double[d];
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -140,18 +132,9 @@ public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearMode
     apply(gv, SparseVec.checkCurvature("h", h));
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    pending = SparseVec.ofDense("x", x, d);
-    return pending.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    pending = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
-    return pending.dot(w);
+  double predictOn(SparseVec x) {
+    return x.dot(w);
   }
 
   /** The update with curvature {@code H_t = 0}; see {@link #update(double, double)}. */
@@ -168,13 +151,8 @@ public final class ReferenceAdaptiveOgdCoordinate implements ReferenceLinearMode
    * @throws IllegalStateException if no prediction is pending
    */
   public void update(double g, double h) {
-    SparseVec.checkFinite("g", g);
     SparseVec.checkCurvature("h", h);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
+    SparseVec x = takePending(g);
     apply(x.times(g), h);
   }
 

@@ -27,13 +27,11 @@ import org.onlinekernels.params.DfegParams;
  * overflow. No infinity or NaN reaches the state. A prediction that threw leaves no instance
  * pending, so a following {@code update} is refused.
  */
-public final class ReferenceDfeg implements ReferenceLinearModel {
-  private final int d;
+public final class ReferenceDfeg extends ReferenceModel {
   private final DfegParams p;
   private final double[] theta;
   private double h;
   private double thetaNormSquared;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code theta = 0}, {@code H = delta}.
@@ -42,19 +40,13 @@ public final class ReferenceDfeg implements ReferenceLinearModel {
    * @param p parameters
    */
   public ReferenceDfeg(int d, DfegParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
     this.p = p;
     this.theta = new double[d];
     this.h = p.delta();
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -124,20 +116,8 @@ public final class ReferenceDfeg implements ReferenceLinearModel {
     return s;
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    return predictOn(SparseVec.ofDense("x", x, d));
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    return predictOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  private double predictOn(SparseVec x) {
-    pending = null;
+  double predictOn(SparseVec x) {
     double nx2 = x.squaredNorm();
     double nx = Math.sqrt(nx2);
     // H_t = H_{t-1} + L^2 max(||x_t||, ||x_t||^2); committed only once the prediction is finite.
@@ -149,7 +129,6 @@ public final class ReferenceDfeg implements ReferenceLinearModel {
       throw new ArithmeticException("DFEG: yhat = " + yhat + " overflows; the state is left unchanged");
     }
     h = hNew;
-    pending = x;
     return yhat;
   }
 
@@ -175,12 +154,7 @@ public final class ReferenceDfeg implements ReferenceLinearModel {
   /** {@inheritDoc} */
   @Override
   public void update(double g) {
-    SparseVec.checkFinite("g", g);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
+    SparseVec x = takePending(g);
     // Computed aside first so that an overflow leaves the state unchanged instead of writing an
     // infinity (and later NaN = inf - inf) into it.
     double[] fresh = new double[x.nnz];

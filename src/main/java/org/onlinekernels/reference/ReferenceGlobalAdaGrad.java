@@ -18,13 +18,11 @@ import org.onlinekernels.params.GlobalAdaGradParams;
  * {@code ||g_t||^2} is summed sequentially over the nonzero coordinates in increasing index order,
  * so that dense and sparse steps agree bit for bit. {@code D = p.diameter(d)}.
  */
-public final class ReferenceGlobalAdaGrad implements ReferenceLinearModel, ReferenceGradientLearner {
-  private final int d;
+public final class ReferenceGlobalAdaGrad extends ReferenceModel implements ReferenceGradientLearner {
   private final GlobalAdaGradParams p;
   private final double diameter;
   private final double[] w;
   private double sumSquares;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code w} the projection of 0 into the box,
@@ -34,7 +32,7 @@ public final class ReferenceGlobalAdaGrad implements ReferenceLinearModel, Refer
    * @param p parameters; a per-coordinate box must have {@code d} coordinates
    */
   public ReferenceGlobalAdaGrad(int d, GlobalAdaGradParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -45,12 +43,6 @@ public final class ReferenceGlobalAdaGrad implements ReferenceLinearModel, Refer
     for (int i = 0; i < d; i++) {
       w[i] = p.box().clamp(i, 0.0);
     }
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -104,29 +96,15 @@ public final class ReferenceGlobalAdaGrad implements ReferenceLinearModel, Refer
     apply(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    pending = SparseVec.ofDense("x", x, d);
-    return pending.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    pending = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
-    return pending.dot(w);
+  double predictOn(SparseVec x) {
+    return x.dot(w);
   }
 
   /** {@inheritDoc} */
   @Override
   public void update(double g) {
-    SparseVec.checkFinite("g", g);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
+    SparseVec x = takePending(g);
     apply(x.times(g));
   }
 

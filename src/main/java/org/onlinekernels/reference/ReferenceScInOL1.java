@@ -26,15 +26,13 @@ import org.onlinekernels.params.ScInOLParams;
  * {@code theta} of the first rounds. The convention {@code 0/0 = 0} for {@code theta} only arises
  * with {@code s = 0}, where {@code w_i = 0} anyway.
  */
-public final class ReferenceScInOL1 implements ReferenceLinearModel {
-  private final int d;
+public final class ReferenceScInOL1 extends ReferenceModel {
   private final double epsilon;
   private final double[] bigG;
   private final double[] s2;
   private final double[] m;
   private final double[] beta;
   private double t = 1;
-  private SparseVec pending;
 
   /**
    * A learner at its initial state: {@code G = S2 = M = 0}, {@code beta = epsilon}, {@code t = 1}.
@@ -43,7 +41,7 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
    * @param p parameters
    */
   public ReferenceScInOL1(int d, ScInOLParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -53,12 +51,6 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
     this.m = new double[d];
     this.beta = new double[d];
     java.util.Arrays.fill(beta, epsilon);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -118,19 +110,8 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
     t = v;
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    return predictOn(SparseVec.ofDense("x", x, d));
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    return predictOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  private double predictOn(SparseVec x) {
+  double predictOn(SparseVec x) {
     double yhat = 0;
     for (int k = 0; k < x.nnz; k++) {
       int i = x.idx[k];
@@ -145,7 +126,6 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
       }
       yhat += xi * weight(i);
     }
-    pending = x;
     return yhat;
   }
 
@@ -164,12 +144,7 @@ public final class ReferenceScInOL1 implements ReferenceLinearModel {
   /** {@inheritDoc} */
   @Override
   public void update(double g) {
-    SparseVec.checkFinite("g", g);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
-    pending = null;
+    SparseVec x = takePending(g);
     for (int k = 0; k < x.nnz; k++) {
       int i = x.idx[k];
       double gx = g * x.val[k];

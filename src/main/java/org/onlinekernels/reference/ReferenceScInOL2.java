@@ -22,13 +22,11 @@ import org.onlinekernels.params.ScInOLParams;
  * <p>Coordinates with {@code x_i = 0} are untouched by the rule and skipped (O(nnz) sparse predict,
  * dense == sparse bit for bit).
  */
-public final class ReferenceScInOL2 implements ReferenceLinearModel {
-  private final int d;
+public final class ReferenceScInOL2 extends ReferenceModel {
   private final double[] bigG;
   private final double[] s2;
   private final double[] m;
   private final double[] eta;
-  private SparseVec pending;
   private double[] pendingW;
 
   /**
@@ -38,7 +36,7 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
    * @param p parameters
    */
   public ReferenceScInOL2(int d, ScInOLParams p) {
-    this.d = SparseVec.checkDimension(d);
+    super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
@@ -47,12 +45,6 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
     this.m = new double[d];
     this.eta = new double[d];
     java.util.Arrays.fill(eta, p.epsilon());
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public int dimension() {
-    return d;
   }
 
   /**
@@ -91,19 +83,8 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
     return eta;
   }
 
-  /** {@inheritDoc} */
   @Override
-  public double predict(double[] x) {
-    return predictOn(SparseVec.ofDense("x", x, d));
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double predictSparse(int[] idx, double[] val, int nnz) {
-    return predictOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  private double predictOn(SparseVec x) {
+  double predictOn(SparseVec x) {
     double[] ws = new double[x.nnz];
     double yhat = 0;
     for (int k = 0; k < x.nnz; k++) {
@@ -113,7 +94,6 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
       ws[k] = weight(i);
       yhat += xi * ws[k];
     }
-    pending = x;
     pendingW = ws;
     return yhat;
   }
@@ -131,13 +111,8 @@ public final class ReferenceScInOL2 implements ReferenceLinearModel {
   /** {@inheritDoc} */
   @Override
   public void update(double g) {
-    SparseVec.checkFinite("g", g);
-    if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
-    }
-    SparseVec x = pending;
+    SparseVec x = takePending(g);
     double[] ws = pendingW;
-    pending = null;
     pendingW = null;
     for (int k = 0; k < x.nnz; k++) {
       int i = x.idx[k];

@@ -26,6 +26,7 @@ public final class AllocationProbeMain {
   private static final ThreadMXBean MX = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private static final int NNZ = 16;
+  private static final int PASSES = 4;
 
   /** One optimizer under test with its inputs. */
   private record Case(String name, ElementType type, AbstractOptimizer opt, MemorySegment x,
@@ -69,11 +70,26 @@ public final class AllocationProbeMain {
         cases.add(new Case(n.name(), t, n.factory().create(d, t, arena, KernelProvider.vector()), x, idx, val));
       }
     }
-    // Warm every entry of the first type before the second sees any call: the point is the
-    // profile and inlining state C2 builds from one type only.
-    for (Case c : cases) {
-      run(c, warmup, false);
-      run(c, warmup, true);
+    // The first pass warms every entry of the first type before the second sees any call: the
+    // point is the profile and inlining state C2 builds from one type only. Later passes go
+    // round the entries again because on a small machine (2 CPUs: one C2 thread) the C2 queue
+    // is long during the first pass; a method whose C2 compile waited (or that sits at tier 2,
+    // or only has an OSR version) still runs C1 code that boxes every vector, and a user's loop
+    // calls it again long after the queue drained, as these passes do.
+    for (int pass = 0; pass < PASSES; pass++) {
+      for (Case c : cases) {
+        run(c, warmup / PASSES, false);
+        run(c, warmup / PASSES, true);
+      }
+    }
+    // Diagnosis aid: -Dprobe.jfr=file.jfr records allocation samples of the measured calls only
+    // (the warm-up allocates by design: interpreter and C1 box every vector).
+    String jfr = System.getProperty("probe.jfr");
+    jdk.jfr.Recording recording = null;
+    if (jfr != null) {
+      recording = new jdk.jfr.Recording();
+      recording.enable("jdk.ObjectAllocationSample").with("throttle", "100000/s").withStackTrace();
+      recording.start();
     }
     for (Case c : cases) {
       for (int sparse = 0; sparse < 2; sparse++) {
@@ -91,6 +107,14 @@ public final class AllocationProbeMain {
         System.out.printf("%s.predict-%s %s %.1f %.3f%n", c.name(), kind, c.type(), pb / (double) calls, perCoord);
         System.out.printf("%s.update-%s %s %.1f %.3f%n", c.name(), kind, c.type(), ub / (double) calls, perCoord);
       }
+    }
+    if (recording != null) {
+      try {
+        recording.dump(java.nio.file.Path.of(jfr));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      recording.close();
     }
   }
 

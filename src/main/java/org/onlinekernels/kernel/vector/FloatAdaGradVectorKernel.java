@@ -49,10 +49,42 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       MemorySegment w, MemorySegment q, MemorySegment x, int n,
       double scale, double eta, double delta, double lo, double hi) {
     float sc = (float) scale, et = (float) eta, de = (float) delta, a = (float) lo, b = (float) hi;
+    int bound = S.loopBound(n);
+    // The default box is unbounded, and there the clamp (max, min: about 12 instructions per
+    // vector with their NaN handling) is the identity, bit for bit; the loop without it is
+    // chosen once per call. The tail keeps the scalar rule with its clamp, equally the identity.
+    if (a == Float.NEGATIVE_INFINITY && b == Float.POSITIVE_INFINITY) {
+      denseUnbounded(w, q, x, bound, sc, et, de);
+    } else {
+      denseClamped(w, q, x, bound, sc, et, de, a, b);
+    }
+    FloatAdaGradScalarKernel.denseRange(w, q, x, bound, n, sc, et, de, a, b);
+  }
+
+  // The two loops below are separate methods that take no vectors: whether or not C2 inlines
+  // them, no vector crosses a call, so none is boxed.
+
+  private static void denseUnbounded(
+      MemorySegment w, MemorySegment q, MemorySegment x, int bound, float sc, float et, float de) {
+    FloatVector vsc = FloatVector.broadcast(S, sc), vet = FloatVector.broadcast(S, et);
+    FloatVector vde = FloatVector.broadcast(S, de);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      FloatVector g = vsc.mul(load(x, o));
+      FloatVector qn = load(q, o).add(g.mul(g));
+      qn.intoMemorySegment(q, o, ORDER);
+      // step() without the clamp: same operations, same order.
+      FloatVector wv = load(w, o);
+      FloatVector denom = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wv.blend(wv.sub(vet.mul(g).div(denom)), denom.compare(VectorOperators.GT, 0f)).intoMemorySegment(w, o, ORDER);
+    }
+  }
+
+  private static void denseClamped(
+      MemorySegment w, MemorySegment q, MemorySegment x, int bound, float sc, float et, float de, float a, float b) {
     FloatVector vsc = FloatVector.broadcast(S, sc), vet = FloatVector.broadcast(S, et);
     FloatVector vde = FloatVector.broadcast(S, de);
     FloatVector vlo = FloatVector.broadcast(S, a), vhi = FloatVector.broadcast(S, b);
-    int bound = S.loopBound(n);
     for (int i = 0; i < bound; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector g = vsc.mul(load(x, o));
@@ -60,7 +92,6 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       qn.intoMemorySegment(q, o, ORDER);
       step(load(w, o), qn, g, vet, vde, vlo, vhi).intoMemorySegment(w, o, ORDER);
     }
-    FloatAdaGradScalarKernel.denseRange(w, q, x, bound, n, sc, et, de, a, b);
   }
 
   @Override
@@ -88,13 +119,54 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       MemorySegment w, MemorySegment q, MemorySegment idx, MemorySegment val, int nnz,
       double scale, double eta, double delta, double lo, double hi) {
     float sc = (float) scale, et = (float) eta, de = (float) delta, a = (float) lo, b = (float) hi;
+    int bound = S.loopBound(nnz);
+    // Unbounded fast path as in updateDenseImpl.
+    if (a == Float.NEGATIVE_INFINITY && b == Float.POSITIVE_INFINITY) {
+      sparseUnbounded(w, q, idx, val, bound, sc, et, de);
+    } else {
+      sparseClamped(w, q, idx, val, bound, sc, et, de, a, b);
+    }
+    FloatAdaGradScalarKernel.sparseRange(w, q, idx, val, bound, nnz, sc, et, de, a, b);
+  }
+
+  private static void sparseUnbounded(
+      MemorySegment w, MemorySegment q, MemorySegment idx, MemorySegment val, int bound,
+      float sc, float et, float de) {
+    FloatVector vsc = FloatVector.broadcast(S, sc), vet = FloatVector.broadcast(S, et);
+    FloatVector vde = FloatVector.broadcast(S, de);
+    FloatLaneScratch s = FloatLaneScratch.get();
+    float[] ws = s.lanes[0], qs = s.lanes[1];
+    int[] ix = s.idx;
+    for (int j = 0; j < bound; j += L) {
+      for (int k = 0; k < L; k++) {
+        int i = idx.getAtIndex(I, j + k);
+        ix[k] = i;
+        ws[k] = w.getAtIndex(E, i);
+        qs[k] = q.getAtIndex(E, i);
+      }
+      FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
+      FloatVector qn = FloatVector.fromArray(S, qs, 0).add(g.mul(g));
+      qn.intoArray(qs, 0);
+      // step() without the clamp: same operations, same order.
+      FloatVector wv = FloatVector.fromArray(S, ws, 0);
+      FloatVector denom = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wv.blend(wv.sub(vet.mul(g).div(denom)), denom.compare(VectorOperators.GT, 0f)).intoArray(ws, 0);
+      for (int k = 0; k < L; k++) {
+        q.setAtIndex(E, ix[k], qs[k]);
+        w.setAtIndex(E, ix[k], ws[k]);
+      }
+    }
+  }
+
+  private static void sparseClamped(
+      MemorySegment w, MemorySegment q, MemorySegment idx, MemorySegment val, int bound,
+      float sc, float et, float de, float a, float b) {
     FloatVector vsc = FloatVector.broadcast(S, sc), vet = FloatVector.broadcast(S, et);
     FloatVector vde = FloatVector.broadcast(S, de);
     FloatVector vlo = FloatVector.broadcast(S, a), vhi = FloatVector.broadcast(S, b);
     FloatLaneScratch s = FloatLaneScratch.get();
     float[] ws = s.lanes[0], qs = s.lanes[1];
     int[] ix = s.idx;
-    int bound = S.loopBound(nnz);
     for (int j = 0; j < bound; j += L) {
       for (int k = 0; k < L; k++) {
         int i = idx.getAtIndex(I, j + k);
@@ -111,7 +183,6 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
         w.setAtIndex(E, ix[k], ws[k]);
       }
     }
-    FloatAdaGradScalarKernel.sparseRange(w, q, idx, val, bound, nnz, sc, et, de, a, b);
   }
 
   @Override

@@ -56,7 +56,9 @@ public final class FloatDfegVectorKernel extends DfegKernel {
       a.intoMemorySegment(theta, o, ORDER);
       acc0 = a.fma(a, acc0);
     }
-    return FloatLanes.sum(acc0.add(acc1))
+    float[] spill = FloatLaneScratch.get().sum;
+    acc0.add(acc1).intoArray(spill, 0);
+    return FloatLanes.sum(spill)
         + FloatDfegScalarKernel.denseRange(theta, x, bound1, n, gf);
   }
 
@@ -83,7 +85,8 @@ public final class FloatDfegVectorKernel extends DfegKernel {
         theta.setAtIndex(E, ix[k], ts[k]);
       }
     }
-    return FloatLanes.sum(delta)
+    delta.intoArray(s.sum, 0);
+    return FloatLanes.sum(s.sum)
         + FloatDfegScalarKernel.sparseRange(theta, idx, val, bound, nnz, gf);
   }
 

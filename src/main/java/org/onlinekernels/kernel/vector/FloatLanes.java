@@ -1,38 +1,32 @@
 package org.onlinekernels.kernel.vector;
 
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorShuffle;
-
 /**
  * Horizontal sum in a fixed order. {@code reduceLanes(ADD)} may sum in one order when
  * interpreted and in another once C2 intrinsifies it, so the same call can return different
  * bits before and after warm-up; a checkpoint resumed in a fresh JVM would then diverge. This
- * tree (add the upper half onto the lower, log2(lanes) times) is lane-wise adds with fixed
- * pairings, identical in every execution mode. Source of the generated {@code Double} twin.
+ * tree (add the upper half onto the lower, log2(lanes) times: pairs {@code (k, k + half)} for
+ * {@code half = lanes/2, lanes/4, ..., 1}) has fixed pairings, identical in every execution mode.
+ *
+ * <p>It takes the lanes spilled to an array ({@code acc.intoArray(scratch.sum, 0)} at the call
+ * site), not the vector: a helper that takes a vector and is not inlined gets the vector boxed
+ * on the heap, and the earlier shuffle version of this method was too big to be inlined into
+ * kernels already near C2's inlining budget (measured: 368-480 bytes per ScInOL predict call).
+ * The spill is one store that C2 always intrinsifies. Source of the generated {@code Double}
+ * twin.
  */
 final class FloatLanes {
   private FloatLanes() {}
 
-  @SuppressWarnings("unchecked")
-  private static final VectorShuffle<Float>[] FOLDS = folds();
-
-  private static VectorShuffle<Float>[] folds() {
-    int lanes = VectorConstants.FLOAT_SPECIES.length();
-    int steps = Integer.numberOfTrailingZeros(lanes);
-    @SuppressWarnings("unchecked")
-    VectorShuffle<Float>[] f = new VectorShuffle[steps];
-    for (int k = 0; k < steps; k++) {
-      int half = lanes >> (k + 1);
-      f[k] = VectorShuffle.fromOp(VectorConstants.FLOAT_SPECIES, i -> i ^ half);
+  /**
+   * Sum of {@code lanes} (a spilled vector, one element per lane), in the same order in every
+   * execution mode. Overwrites {@code lanes}.
+   */
+  static float sum(float[] lanes) {
+    for (int half = lanes.length >> 1; half > 0; half >>= 1) {
+      for (int k = 0; k < half; k++) {
+        lanes[k] = lanes[k] + lanes[k + half];
+      }
     }
-    return f;
-  }
-
-  /** Sum of all lanes of {@code v}, in the same order in every execution mode. */
-  static float sum(FloatVector v) {
-    for (VectorShuffle<Float> s : FOLDS) {
-      v = v.add(v.rearrange(s));
-    }
-    return v.lane(0);
+    return lanes[0];
   }
 }

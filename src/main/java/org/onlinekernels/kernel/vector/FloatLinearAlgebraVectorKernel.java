@@ -53,8 +53,9 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       long o = (long) i * Float.BYTES;
       acc0 = load(a, o).fma(load(b, o), acc0);
     }
-    float s = FloatLanes.sum(acc0.add(acc1).add(acc2.add(acc3)));
-    return s + FloatLinearAlgebraScalarKernel.dotRange(a, b, bound1, n);
+    float[] spill = FloatLaneScratch.get().sum;
+    acc0.add(acc1).add(acc2.add(acc3)).intoArray(spill, 0);
+    return FloatLanes.sum(spill) + FloatLinearAlgebraScalarKernel.dotRange(a, b, bound1, n);
   }
 
   @Override
@@ -69,7 +70,8 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   /** Gathered {@code sum val_j w[idx_j]}. */
   static float dotSparseBody(MemorySegment w, MemorySegment idx, MemorySegment val, int nnz) {
-    float[] g = FloatLaneScratch.get().lanes[0];
+    FloatLaneScratch sc = FloatLaneScratch.get();
+    float[] g = sc.lanes[0];
     FloatVector acc = FloatVector.zero(S);
     int bound = S.loopBound(nnz);
     for (int j = 0; j < bound; j += L) {
@@ -78,7 +80,8 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       }
       acc = load(val, (long) j * Float.BYTES).fma(FloatVector.fromArray(S, g, 0), acc);
     }
-    return FloatLanes.sum(acc)
+    acc.intoArray(sc.sum, 0);
+    return FloatLanes.sum(sc.sum)
         + FloatLinearAlgebraScalarKernel.dotSparseRange(w, idx, val, bound, nnz);
   }
 
@@ -107,9 +110,12 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       d0 = load(a, o).fma(x0, d0);
       s0 = x0.fma(x0, s0);
     }
-    out[0] = FloatLanes.sum(d0.add(d1))
+    float[] spill = FloatLaneScratch.get().sum;
+    d0.add(d1).intoArray(spill, 0);
+    out[0] = FloatLanes.sum(spill)
         + FloatLinearAlgebraScalarKernel.dotRange(a, x, bound1, n);
-    out[1] = FloatLanes.sum(s0.add(s1))
+    s0.add(s1).intoArray(spill, 0);
+    out[1] = FloatLanes.sum(spill)
         + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
   }
 
@@ -131,9 +137,13 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       wx = wv.fma(xv, wx);
       xx = xv.fma(xv, xx);
     }
-    out[0] = FloatLanes.sum(ww) + FloatLinearAlgebraScalarKernel.dotRange(w, w, bound1, n);
-    out[1] = FloatLanes.sum(wx) + FloatLinearAlgebraScalarKernel.dotRange(w, x, bound1, n);
-    out[2] = FloatLanes.sum(xx) + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
+    float[] spill = FloatLaneScratch.get().sum;
+    ww.intoArray(spill, 0);
+    out[0] = FloatLanes.sum(spill) + FloatLinearAlgebraScalarKernel.dotRange(w, w, bound1, n);
+    wx.intoArray(spill, 0);
+    out[1] = FloatLanes.sum(spill) + FloatLinearAlgebraScalarKernel.dotRange(w, x, bound1, n);
+    xx.intoArray(spill, 0);
+    out[2] = FloatLanes.sum(spill) + FloatLinearAlgebraScalarKernel.dotRange(x, x, bound1, n);
   }
 
   /**

@@ -107,7 +107,9 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector w = b.mul(sgn(theta)).mul(e).div(s.mul(2f)).blend(0f, sZero);
       acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
     }
-    float sum = FloatLanes.sum(acc);
+    float[] spill = FloatLaneScratch.get().sum;
+    acc.intoArray(spill, 0);
+    float sum = FloatLanes.sum(spill);
     return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
   }
 
@@ -143,7 +145,8 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
         beta.setAtIndex(E, ix[k], bs[k]);
       }
     }
-    return FloatLanes.sum(acc)
+    acc.intoArray(sc.sum, 0);
+    return FloatLanes.sum(sc.sum)
         + FloatScInOL1ScalarKernel.predictSparseRange(bigG, s2, m, beta, idx, val, bound, nnz, ep, tt);
   }
 

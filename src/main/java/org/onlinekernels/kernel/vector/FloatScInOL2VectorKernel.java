@@ -86,7 +86,9 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       }
       acc = accumulate(acc, xv, w);
     }
-    float sum = FloatLanes.sum(acc);
+    float[] spill = FloatLaneScratch.get().sum;
+    acc.intoArray(spill, 0);
+    float sum = FloatLanes.sum(spill);
     return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
   }
 
@@ -122,7 +124,8 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
         m.setAtIndex(E, ix[k], ms[k]);
       }
     }
-    return FloatLanes.sum(acc)
+    acc.intoArray(sc.sum, 0);
+    return FloatLanes.sum(sc.sum)
         + FloatScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, wOut);
   }
 

@@ -29,9 +29,17 @@ class AllocationFreeTest {
     cmd.addAll(List.of("--add-modules", "jdk.incubator.vector", "-Xss4m", "-cp", System.getProperty("java.class.path")));
     cmd.add(AllocationProbeMain.class.getName());
     cmd.addAll(List.of(order.split(" ")));
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe did not finish");
+    // Output to a file, so that the timeout below bounds the wait even if the child hangs.
+    java.nio.file.Path log = java.nio.file.Files.createTempFile("allocation-probe", ".txt");
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD)
+        .redirectOutput(log.toFile()).start();
+    boolean finished = p.waitFor(120, TimeUnit.SECONDS);
+    if (!finished) {
+      p.destroyForcibly();
+    }
+    String out = java.nio.file.Files.readString(log, StandardCharsets.UTF_8);
+    java.nio.file.Files.deleteIfExists(log);
+    assertTrue(finished, "probe did not finish within 120 s; output so far:\n" + out);
     assertEquals(0, p.exitValue(), out);
     List<String> bad = new ArrayList<>();
     int entries = 0;

@@ -105,6 +105,17 @@ public abstract class KernelProvider {
   /** The Adaptive Online Gradient Descent kernel (ball and per-coordinate forms). */
   public abstract AdaptiveOgdKernel adaptiveOgd(ElementType type);
 
+  /**
+   * Mixed-precision AdaGrad: float weights and inputs, double {@code Q} (see {@link MixedAdaGradKernel}).
+   */
+  public abstract MixedAdaGradKernel mixedAdaGrad();
+
+  /**
+   * Mixed-precision ScInOL2: float inputs and {@code M}, double {@code G}, {@code S2}, wealth (see
+   * {@link MixedScInOL2Kernel}).
+   */
+  public abstract MixedScInOL2Kernel mixedScInOL2();
+
   @Override
   public String toString() {
     return name();

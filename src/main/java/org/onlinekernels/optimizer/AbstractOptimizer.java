@@ -33,13 +33,16 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   private final String algorithm;
   /** Model dimension. */
   protected final int d;
-  /** Element type of all buffers. */
+  /** Element type of the inputs, the weights and (unless {@link Precision#MIXED}) of every buffer. */
   protected final ElementType type;
+  /** Precision of the buffers: {@code MIXED} keeps the accumulators in double. */
+  protected final Precision precision;
   /** Kernel implementation in use. */
   protected final KernelProvider kernels;
   private final Arena arena;
   private final boolean ownsArena;
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
+  private final Map<String, ElementType> bufferTypes = new LinkedHashMap<>();
   /** For the input scan. */
   private final LinearAlgebraKernel scan;
   private InputPolicy policy = InputPolicy.CHECKED;
@@ -65,15 +68,24 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * @param kernels implementation; {@code null} means {@link KernelProvider#get()}
    */
   protected AbstractOptimizer(String algorithm, int d, ElementType type, Arena arena, KernelProvider kernels) {
+    this(algorithm, d, Precision.of(type), arena, kernels);
+  }
+
+  /**
+   * As {@link #AbstractOptimizer(String, int, ElementType, Arena, KernelProvider)} with a
+   * {@link Precision}; the element type of inputs and weights is {@link Precision#inputType()}.
+   */
+  protected AbstractOptimizer(String algorithm, int d, Precision precision, Arena arena, KernelProvider kernels) {
     if (d < 1) {
       throw new IllegalArgumentException("dimension d must be >= 1, got " + d);
     }
-    if (type == null) {
-      throw new IllegalArgumentException("element type must be FLOAT or DOUBLE, got null");
+    if (precision == null) {
+      throw new IllegalArgumentException("precision must be FLOAT, DOUBLE or MIXED, got null");
     }
     this.algorithm = algorithm;
     this.d = d;
-    this.type = type;
+    this.precision = precision;
+    this.type = precision.inputType();
     this.kernels = kernels == null ? KernelProvider.get() : kernels;
     this.ownsArena = arena == null;
     this.arena = arena == null ? Arena.ofConfined() : arena;
@@ -121,12 +133,43 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
 
   /** Allocates a zeroed state buffer of {@code d} elements, registered under {@code name}. */
   protected final MemorySegment allocate(String name) {
-    MemorySegment s = arena.allocate((long) d * type.bytes(), ALIGN);
+    return allocate(name, type);
+  }
+
+  /**
+   * Allocates a zeroed state buffer of {@code d} elements of {@code bufferType} (a mixed-precision
+   * accumulator), registered under {@code name}.
+   */
+  protected final MemorySegment allocate(String name, ElementType bufferType) {
+    MemorySegment s = arena.allocate((long) d * bufferType.bytes(), ALIGN);
     buffers.put(name, s);
+    bufferTypes.put(name, bufferType);
     return s;
   }
 
-  /** Read-only views of the state buffers, by the names of ALGORITHMS.md (e.g. {@code w}, {@code Q}). */
+  /** The precision of the buffers ({@link Precision#MIXED}: float weights, double accumulators). */
+  public final Precision precision() {
+    return precision;
+  }
+
+  /**
+   * Element type of the state buffer {@code name} (one of {@link #state()}'s keys): the
+   * {@link #elementType()} for every buffer unless {@link Precision#MIXED}, where the
+   * accumulators ({@code Q}; {@code G}, {@code S2}, {@code eta}) are {@link ElementType#DOUBLE}.
+   */
+  public final ElementType stateType(String name) {
+    ElementType t = bufferTypes.get(name);
+    if (t == null) {
+      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + buffers.keySet());
+    }
+    return t;
+  }
+
+  /**
+   * Read-only views of the state buffers, by the names of ALGORITHMS.md (e.g. {@code w}, {@code Q}).
+   * Each holds {@code d} elements of {@link #stateType(String)}: under {@link Precision#MIXED} the
+   * accumulators are double buffers while {@code w}, {@code M} are float.
+   */
   public final Map<String, MemorySegment> state() {
     checkOpen();
     Map<String, MemorySegment> views = new LinkedHashMap<>();
@@ -157,7 +200,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       if (Double.isNaN(values[i])) {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
       }
-      if (type == ElementType.FLOAT && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
+      if (bufferTypes.get(name) == ElementType.FLOAT && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
             + " overflows float; pass a value within +-" + Float.MAX_VALUE);
       }
@@ -409,9 +452,12 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     }
   }
 
-  /** Writes element {@code i} of a buffer of this optimizer's element type. */
+  /**
+   * Writes element {@code i} of one of this optimizer's state buffers (all hold {@code d}
+   * elements, so the byte size tells a float from a double buffer).
+   */
   protected final void set(MemorySegment s, int i, double v) {
-    if (type == ElementType.FLOAT) {
+    if (s.byteSize() == (long) d * Float.BYTES) {
       s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) v);
     } else {
       s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, i, v);

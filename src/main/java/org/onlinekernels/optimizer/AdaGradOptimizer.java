@@ -6,6 +6,7 @@ import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.MixedAdaGradKernel;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 
@@ -13,10 +14,17 @@ import org.onlinekernels.params.Box;
  * Per-coordinate AdaGrad (Streeter and McMahan 2010, Algorithm 1; diagonal AdaGrad) with
  * optional box projection. State: {@code w}, {@code Q} (and the box as {@code lo}, {@code hi}
  * buffers when it differs per coordinate).
+ *
+ * <p>{@link Precision#MIXED} ({@link #AdaGradOptimizer(int, Precision, AdaGradParams, Arena,
+ * KernelProvider)}): inputs, {@code w}, {@code lo}, {@code hi} float, {@code Q} a double buffer
+ * ({@code state().get("Q")} holds {@code d} doubles), all arithmetic in double and the prediction
+ * summed in double ({@link MixedAdaGradKernel}); {@code Q} keeps growing where a float {@code Q}
+ * stalls after about 2^24 equal increments.
  */
 public final class AdaGradOptimizer extends AbstractOptimizer implements GradientOptimizer {
   private final AdaGradParams p;
   private final AdaGradKernel kernel;
+  private final MixedAdaGradKernel mixed;
   private final LinearAlgebraKernel linalg;
   private final MemorySegment w;
   private final MemorySegment q;
@@ -34,15 +42,33 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public AdaGradOptimizer(int d, ElementType type, AdaGradParams params, Arena arena, KernelProvider kernels) {
-    super("adagrad", d, type, arena, kernels);
+    this(d, Precision.of(type), params, arena, kernels);
+  }
+
+  /** An optimizer of the given precision with its own confined arena and the default kernels. */
+  public AdaGradOptimizer(int d, Precision precision, AdaGradParams params) {
+    this(d, precision, params, null, null);
+  }
+
+  /**
+   * An optimizer of the given precision; {@link Precision#MIXED} takes float inputs and keeps
+   * {@code Q} in double.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public AdaGradOptimizer(int d, Precision precision, AdaGradParams params, Arena arena, KernelProvider kernels) {
+    super("adagrad", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
     params.box().checkDimension(d);
     this.p = params;
-    this.kernel = this.kernels.adaGrad(type);
+    boolean isMixed = precision == Precision.MIXED;
+    this.kernel = isMixed ? null : this.kernels.adaGrad(type);
+    this.mixed = isMixed ? this.kernels.mixedAdaGrad() : null;
     this.linalg = this.kernels.linearAlgebra(type);
     this.boxed = params.box().isPerCoordinate();
     this.w = allocate("w");
-    this.q = allocate("Q");
+    this.q = allocate("Q", precision.accumulatorType());
     this.lo = boxed ? allocate("lo") : null;
     this.hi = boxed ? allocate("hi") : null;
     resetImpl();
@@ -68,16 +94,24 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
   @Override
   protected double predictDense(MemorySegment x) {
-    return linalg.dot(w, x, d);
+    return mixed != null ? mixed.dot(w, x, d) : linalg.dot(w, x, d);
   }
 
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
-    return linalg.dotSparse(w, d, idx, val, nnz);
+    return mixed != null ? mixed.dotSparse(w, d, idx, val, nnz) : linalg.dotSparse(w, d, idx, val, nnz);
   }
 
   @Override
   protected void updateDense(MemorySegment x, double g) {
+    if (mixed != null) {
+      if (boxed) {
+        mixed.updateDenseBoxed(w, q, lo, hi, x, d, g, p.rate(), p.rateFromWidth(), p.delta());
+      } else {
+        mixed.updateDense(w, q, x, d, g, p.etaOf(0), p.delta(), p.box().lo(0), p.box().hi(0));
+      }
+      return;
+    }
     if (boxed) {
       kernel.updateDenseBoxed(w, q, lo, hi, x, d, g, p.rate(), p.rateFromWidth(), p.delta());
     } else {
@@ -87,6 +121,14 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (mixed != null) {
+      if (boxed) {
+        mixed.updateSparseBoxed(w, q, lo, hi, d, idx, val, nnz, g, p.rate(), p.rateFromWidth(), p.delta());
+      } else {
+        mixed.updateSparse(w, q, d, idx, val, nnz, g, p.etaOf(0), p.delta(), p.box().lo(0), p.box().hi(0));
+      }
+      return;
+    }
     if (boxed) {
       kernel.updateSparseBoxed(w, q, lo, hi, d, idx, val, nnz, g, p.rate(), p.rateFromWidth(), p.delta());
     } else {

@@ -27,7 +27,8 @@ import java.util.zip.CRC32C;
  *
  * <p>Format (version {@value #FORMAT_VERSION}; header integers big-endian, strings in modified
  * UTF-8 as {@link DataOutputStream#writeUTF}): magic {@code "OKCP"}, format version, algorithm,
- * element type, byte order of the buffer data, dimension {@code d}, the parameters as text
+ * precision ({@code FLOAT} or {@code DOUBLE}: the element type of every buffer; {@code MIXED}: see
+ * {@link Precision#MIXED}, float weights and double accumulators), byte order of the buffer data, dimension {@code d}, the parameters as text
  * ({@code params().toString()}), the kernel provider (informational), then every state buffer
  * (name, byte length, raw bytes in the recorded native order), every scalar (name, IEEE 754 bits;
  * sorted by name), and last the CRC32C of everything before it. A pending predict is not part of
@@ -124,9 +125,9 @@ public final class Checkpoint {
       throw new CheckpointException(where + "holds " + c.algorithm + " state; this optimizer is "
           + optimizer.algorithm() + "; load it into a " + c.algorithm + " optimizer");
     }
-    if (!c.elementType.equals(optimizer.elementType().name())) {
+    if (!c.elementType.equals(optimizer.precision().name())) {
       throw new CheckpointException(where + "holds " + c.elementType.toLowerCase() + " state; this optimizer is "
-          + optimizer.elementType().name().toLowerCase() + "; create the optimizer with the checkpoint's element type");
+          + optimizer.precision().name().toLowerCase() + "; create the optimizer with the checkpoint's precision");
     }
     if (!c.byteOrder.equals(ByteOrder.nativeOrder().toString())) {
       throw new CheckpointException(where + "was written on a " + c.byteOrder + " machine; this one is "
@@ -170,7 +171,9 @@ public final class Checkpoint {
       out.writeInt(MAGIC);
       out.writeInt(FORMAT_VERSION);
       out.writeUTF(o.algorithm());
-      out.writeUTF(o.elementType().name());
+      // FLOAT / DOUBLE (every buffer of that type) or MIXED (Precision.MIXED: float weights,
+      // double accumulators); version-1 files hold FLOAT or DOUBLE here, which read unchanged.
+      out.writeUTF(o.precision().name());
       out.writeUTF(ByteOrder.nativeOrder().toString());
       out.writeInt(o.dimension());
       out.writeUTF(o.checkpointParams());

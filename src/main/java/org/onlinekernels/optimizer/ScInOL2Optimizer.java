@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.kernel.MixedScInOL2Kernel;
 import org.onlinekernels.kernel.ScInOL2Kernel;
 import org.onlinekernels.params.ScInOLParams;
 
@@ -18,10 +19,16 @@ import org.onlinekernels.params.ScInOLParams;
  * the update from the untouched state (bit-identical to the predict's); <b>stored</b> mode has the
  * predict write them to {@code w} and the update read them back. Both give bit-identical results;
  * they differ only in speed and one extra buffer.
+ *
+ * <p>{@link Precision#MIXED} ({@link #ScInOL2Optimizer(int, Precision, ScInOLParams, Arena,
+ * KernelProvider)}, recompute mode only): float inputs, {@code M} and weight read-out; {@code G},
+ * {@code S2} and {@code eta} are double buffers in {@link #state()} ({@link MixedScInOL2Kernel}),
+ * bit-identical to the double reference fed the same float inputs.
  */
 public final class ScInOL2Optimizer extends AbstractOptimizer {
   private final ScInOLParams p;
   private final ScInOL2Kernel kernel;
+  private final MixedScInOL2Kernel mixed;
   private final boolean storeWeights;
   private final MemorySegment bigG;
   private final MemorySegment s2;
@@ -45,15 +52,34 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
    */
   public ScInOL2Optimizer(
       int d, ElementType type, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
-    super("scinol2", d, type, arena, kernels);
+    this(d, Precision.of(type), params, storeWeights, arena, kernels);
+  }
+
+  /**
+   * A mixed-precision ({@link Precision#MIXED}, recompute mode) or plain optimizer of the given
+   * precision in recompute mode.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public ScInOL2Optimizer(int d, Precision precision, ScInOLParams params, Arena arena, KernelProvider kernels) {
+    this(d, precision, params, false, arena, kernels);
+  }
+
+  private ScInOL2Optimizer(
+      int d, Precision precision, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
+    super("scinol2", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
     this.p = params;
-    this.kernel = this.kernels.scInOL2(type);
+    boolean isMixed = precision == Precision.MIXED;
+    this.kernel = isMixed ? null : this.kernels.scInOL2(type);
+    this.mixed = isMixed ? this.kernels.mixedScInOL2() : null;
     this.storeWeights = storeWeights;
-    this.bigG = allocate("G");
-    this.s2 = allocate("S2");
+    ElementType acc = precision.accumulatorType();
+    this.bigG = allocate("G", acc);
+    this.s2 = allocate("S2", acc);
     this.m = allocate("M");
-    this.eta = allocate("eta");
+    this.eta = allocate("eta", acc);
     this.w = storeWeights ? allocate("w") : null;
     resetImpl();
   }
@@ -87,6 +113,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected double predictDense(MemorySegment x) {
+    if (mixed != null) {
+      return mixed.predictDense(bigG, s2, m, eta, x, d);
+    }
     return storeWeights
         ? kernel.predictDenseStoring(bigG, s2, m, eta, x, d, w)
         : kernel.predictDense(bigG, s2, m, eta, x, d);
@@ -94,6 +123,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    if (mixed != null) {
+      return mixed.predictSparse(bigG, s2, m, eta, d, idx, val, nnz);
+    }
     // w is d elements, enough for the compact nnz <= d entries.
     return storeWeights
         ? kernel.predictSparseStoring(bigG, s2, m, eta, d, idx, val, nnz, w)
@@ -102,7 +134,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void updateDense(MemorySegment x, double g) {
-    if (storeWeights) {
+    if (mixed != null) {
+      mixed.updateDense(bigG, s2, m, eta, x, d, g);
+    } else if (storeWeights) {
       kernel.updateDenseStored(bigG, s2, eta, w, x, d, g);
     } else {
       kernel.updateDense(bigG, s2, m, eta, x, d, g);
@@ -112,7 +146,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
-    if (storeWeights) {
+    if (mixed != null) {
+      mixed.updateSparse(bigG, s2, m, eta, d, idx, val, nnz, g);
+    } else if (storeWeights) {
       kernel.updateSparseStored(bigG, s2, eta, w, d, idx, val, nnz, g);
     } else {
       kernel.updateSparse(bigG, s2, m, eta, d, idx, val, nnz, g);
@@ -122,6 +158,10 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void readWeightsImpl(MemorySegment into) {
+    if (mixed != null) {
+      mixed.weights(bigG, s2, m, eta, into, d);
+      return;
+    }
     kernel.weights(bigG, s2, m, eta, into, d);
   }
 }

@@ -56,4 +56,14 @@ public final class ScalarKernelProvider extends KernelProvider {
   public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaptiveOgdScalarKernel.INSTANCE : DoubleAdaptiveOgdScalarKernel.INSTANCE;
   }
+
+  @Override
+  public org.onlinekernels.kernel.MixedAdaGradKernel mixedAdaGrad() {
+    return MixedAdaGradScalarKernel.INSTANCE;
+  }
+
+  @Override
+  public org.onlinekernels.kernel.MixedScInOL2Kernel mixedScInOL2() {
+    return MixedScInOL2ScalarKernel.INSTANCE;
+  }
 }

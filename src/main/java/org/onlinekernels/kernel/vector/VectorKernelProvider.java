@@ -56,4 +56,14 @@ public final class VectorKernelProvider extends KernelProvider {
   public AdaptiveOgdKernel adaptiveOgd(ElementType type) {
     return type == ElementType.FLOAT ? FloatAdaptiveOgdVectorKernel.INSTANCE : DoubleAdaptiveOgdVectorKernel.INSTANCE;
   }
+
+  @Override
+  public org.onlinekernels.kernel.MixedAdaGradKernel mixedAdaGrad() {
+    return MixedAdaGradVectorKernel.INSTANCE;
+  }
+
+  @Override
+  public org.onlinekernels.kernel.MixedScInOL2Kernel mixedScInOL2() {
+    return MixedScInOL2VectorKernel.INSTANCE;
+  }
 }

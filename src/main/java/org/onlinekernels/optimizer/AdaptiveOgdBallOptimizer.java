@@ -97,6 +97,13 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     double den2 = hs + ls;
     if (den2 > 0) {
       double eta = 1 / den2;
+      // The kernel rounds eta to the element type: past float's range it would be infinite there
+      // and give inf * 0 = NaN (a subnormal curvature H_t alone can do this).
+      if (eta > (type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE)) {
+        throw new ArithmeticException("Adaptive OGD step size 1/(Hsum + Lsum) = " + eta + " overflows the "
+            + type.name().toLowerCase() + " range (Hsum = " + hs + ", Lsum = " + ls
+            + "); the curvature H_t is too small to be meaningful; the state was left unchanged");
+      }
       double a = 1 - eta * lambda;
       double vv = a * a * ww - 2 * eta * a * wg + eta * eta * gg;
       // Cancellation (v tiny against w and eta g) can make the expansion slightly negative.

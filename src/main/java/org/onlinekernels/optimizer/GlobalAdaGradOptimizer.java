@@ -117,10 +117,14 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
       return Double.NaN;
     }
     double eta = p.alpha() * diameter / den;
-    if (!Double.isFinite(eta)) {
+    // The kernel rounds the rate to the element type: a rate beyond float's range would become
+    // infinite there, and inf * 0 = NaN on coordinates whose gradient is (or underflows to) 0.
+    double max = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
+    if (!(eta <= max)) {
       throw new ArithmeticException(
-          "global AdaGrad rate alpha*D/(delta + sqrt(2*sumSquares)) overflowed (sumSquares = " + sum
-              + "); use delta > 0 or rescale the gradients");
+          "global AdaGrad rate alpha*D/(delta + sqrt(2*sumSquares)) = " + eta + " overflows the "
+              + type.name().toLowerCase() + " range (sumSquares = " + sum
+              + "); use delta > 0 or rescale the gradients; the state was left unchanged");
     }
     return eta;
   }

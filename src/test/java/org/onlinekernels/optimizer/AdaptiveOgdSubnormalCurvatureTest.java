@@ -44,4 +44,25 @@ class AdaptiveOgdSubnormalCurvatureTest {
       }
     }
   }
+
+  /**
+   * The ball form computes one {@code eta = 1/(Hsum + Lsum)} for all coordinates; with
+   * {@code Hsum = Float.MIN_VALUE} and a zero gradient it is about 7e44, beyond float: the round
+   * is refused (found by the fuzz suite, which saw {@code w = NaN} everywhere), state unchanged.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"vector", "scalar"})
+  void ballRoundWithAStepBeyondFloatRangeIsRefused(String impl) {
+    KernelProvider k = impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar();
+    try (Arena a = Arena.ofConfined();
+        AdaptiveOgdBallOptimizer o = new AdaptiveOgdBallOptimizer(4, ElementType.FLOAT, AdaptiveOgdParams.radius(1.0), a, k)) {
+      MemorySegment x = a.allocate(4L * Float.BYTES);
+      o.predict(x);
+      org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> o.update(-0.25, Float.MIN_VALUE));
+      assertEquals(0.0, o.scalarState().get("Hsum"), 0.0);
+      for (float v : o.state().get("w").toArray(ValueLayout.JAVA_FLOAT)) {
+        assertEquals(0f, v, 0f);
+      }
+    }
+  }
 }

@@ -180,7 +180,10 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
       long o = (long) i * Float.BYTES;
       acc0 = loadF(w, o).fma(loadF(x, o), acc0);
     }
-    return DoubleLanes.sum(acc0.add(acc1)) + MixedAdaGradScalarKernel.dotRange(w, x, bound1, n);
+    // Spilled, not passed to a helper: see FloatLanes.
+    double[] spill = DoubleLaneScratch.get().sum;
+    acc0.add(acc1).intoArray(spill, 0);
+    return DoubleLanes.sum(spill) + MixedAdaGradScalarKernel.dotRange(w, x, bound1, n);
   }
 
   @Override

@@ -65,7 +65,10 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
       acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
     }
-    return DoubleLanes.sum(acc) + MixedScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound, n);
+    // Spilled, not passed to a helper: see FloatLanes.
+    double[] spill = DoubleLaneScratch.get().sum;
+    acc.intoArray(spill, 0);
+    return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound, n);
   }
 
   @Override
@@ -99,7 +102,10 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
         m.setAtIndex(F, ix[k], (float) ms[k]);
       }
     }
-    return DoubleLanes.sum(acc) + MixedScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz);
+    // Spilled, not passed to a helper: see FloatLanes.
+    double[] spill = DoubleLaneScratch.get().sum;
+    acc.intoArray(spill, 0);
+    return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz);
   }
 
   @Override

@@ -30,6 +30,8 @@ public abstract class StepState extends DenseParams {
     open();
     warmUp();
     opt = create();
+    // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
+    opt.setInputPolicy(org.onlinekernels.optimizer.InputPolicy.TRUSTED);
     step = (GradientOptimizer) opt;
     gPlus = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     gMinus = BenchData.filled(arena, t, d, BenchData.SEED_X, -1);

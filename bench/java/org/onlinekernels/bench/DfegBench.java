@@ -54,51 +54,17 @@ public class DfegBench {
   }
 
   /** The scalar double oracle at the small sizes. */
-  @State(Scope.Thread)
-  public static class Reference {
-    /** Dimension. */
-    @Param({"1024", "16384", "262144"})
-    public int d;
-    /** The oracle. */
+  public static class Reference extends ReferenceRoundState {
+    /** The oracle of the current iteration. */
     public ReferenceDfeg ref;
-    /** Sum of predictions. */
-    public double yhatSum;
-    double[] x1, x2;
-    double y = 1;
 
-    /** Builds the inputs (two instances, as {@link RoundState}). */
-    @Setup(Level.Trial)
-    public void setUp() {
-      x1 = BenchData.values(d, BenchData.SEED_X);
-      x2 = BenchData.values(d, BenchData.SEED_X2);
+    @Override
+    protected ReferenceDfeg create() {
+      return ref = new ReferenceDfeg(d, DfegParams.defaults());
     }
 
-    /** Fresh oracle. */
-    @Setup(Level.Iteration)
-    public void reset() {
-      ref = new ReferenceDfeg(d, DfegParams.defaults());
-      y = 1;
-      yhatSum = 0;
-    }
-
-    /** One round. */
-    public double round() {
-      double yhat = ref.predict(y > 0 ? x1 : x2);
-      ref.update(BenchData.logisticGrad(y, yhat));
-      y = -y;
-      yhatSum += yhat;
-      return yhat;
-    }
-
-    /** Checks the state. */
-    @TearDown(Level.Iteration)
-    public void check() {
-      checksum();
-    }
-
-    /** Sum of theta, checked. */
-    public double checksum() {
-      BenchData.requireFinite("sum of yhat", yhatSum);
+    @Override
+    protected double stateChecksum() {
       if (ref.theta()[0] == 0) throw new IllegalStateException("reference DFEG left theta untouched");
       return BenchData.checkedSum("theta", ref.theta());
     }

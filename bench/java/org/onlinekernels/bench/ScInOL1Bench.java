@@ -54,51 +54,17 @@ public class ScInOL1Bench {
   }
 
   /** The scalar double oracle at the small sizes. */
-  @State(Scope.Thread)
-  public static class Reference {
-    /** Dimension. */
-    @Param({"1024", "16384", "262144"})
-    public int d;
-    /** The oracle. */
+  public static class Reference extends ReferenceRoundState {
+    /** The oracle of the current iteration. */
     public ReferenceScInOL1 ref;
-    /** Sum of predictions. */
-    public double yhatSum;
-    double[] x1, x2;
-    double y = 1;
 
-    /** Builds the inputs (two instances, as {@link RoundState}). */
-    @Setup(Level.Trial)
-    public void setUp() {
-      x1 = BenchData.values(d, BenchData.SEED_X);
-      x2 = BenchData.values(d, BenchData.SEED_X2);
+    @Override
+    protected ReferenceScInOL1 create() {
+      return ref = new ReferenceScInOL1(d, ScInOLParams.defaults());
     }
 
-    /** Fresh oracle. */
-    @Setup(Level.Iteration)
-    public void reset() {
-      ref = new ReferenceScInOL1(d, ScInOLParams.defaults());
-      y = 1;
-      yhatSum = 0;
-    }
-
-    /** One round. */
-    public double round() {
-      double yhat = ref.predict(y > 0 ? x1 : x2);
-      ref.update(BenchData.logisticGrad(y, yhat));
-      y = -y;
-      yhatSum += yhat;
-      return yhat;
-    }
-
-    /** Checks the state. */
-    @TearDown(Level.Iteration)
-    public void check() {
-      checksum();
-    }
-
-    /** Sum over the state, checked. */
-    public double checksum() {
-      BenchData.requireFinite("sum of yhat", yhatSum);
+    @Override
+    protected double stateChecksum() {
       if (!(ref.s2()[0] > 0)) throw new IllegalStateException("reference ScInOL1 left S2 untouched");
       return BenchData.checkedSum("G", ref.bigG()) + BenchData.checkedSum("S2", ref.s2())
           + BenchData.checkedSum("M", ref.m()) + BenchData.checkedSum("beta", ref.beta());

@@ -68,14 +68,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     return beta.blend(beta.min(eps.mul(q).div(x2.mul(t))), x2.compare(VectorOperators.NE, 0f));
   }
 
-  /**
-   * {@code acc + x w}, with {@code w} zeroed where {@code x == 0} so an overflowed weight of an
-   * absent feature cannot turn the sum into NaN ({@code 0 * inf}).
-   */
-  private static FloatVector accumulate(FloatVector acc, FloatVector x, FloatVector bigG, FloatVector q, FloatVector b) {
-    return x.fma(weight(bigG, q, b).blend(0f, x.compare(VectorOperators.EQ, 0f)), acc);
-  }
-
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int n,
@@ -139,7 +131,14 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector q = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi));
       FloatVector b = beta(FloatVector.fromArray(S, bs, 0), xv.mul(xv), q, veps, vt);
       b.intoArray(bs, 0);
-      acc = accumulate(acc, xv, FloatVector.fromArray(S, gs, 0), q, b);
+      // weight(G, q, beta) and the masked accumulation written out, as in the dense loop: the
+      // helpers are too large to be inlined reliably (measured: 384 B boxed per call otherwise).
+      FloatVector sq = q.lanewise(VectorOperators.SQRT);
+      VectorMask<Float> sZero = sq.compare(VectorOperators.EQ, 0f);
+      FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq).blend(0f, sZero);
+      FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
+      FloatVector w = b.mul(sgn(theta)).mul(e).div(sq.mul(2f)).blend(0f, sZero);
+      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
       for (int k = 0; k < L; k++) {
         m.setAtIndex(E, ix[k], ms[k]);
         beta.setAtIndex(E, ix[k], bs[k]);

@@ -114,8 +114,11 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       FloatVector xv = load(val, o);
       FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
       mi.intoArray(ms, 0);
-      FloatVector w = weight(FloatVector.fromArray(S, gs, 0),
-          FloatVector.fromArray(S, ss, 0).add(mi.mul(mi)), FloatVector.fromArray(S, es, 0));
+      // weight(G, S2 + M^2, eta) written out, as in the dense loop.
+      FloatVector sq = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
+      FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq);
+      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(FloatVector.fromArray(S, es, 0))
+          .div(sq.mul(2f)).blend(0f, sq.compare(VectorOperators.EQ, 0f));
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
       }
@@ -188,7 +191,11 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       }
       FloatVector gv = FloatVector.fromArray(S, gs, 0), sv = FloatVector.fromArray(S, ss, 0);
       FloatVector ev = FloatVector.fromArray(S, es, 0), mi = FloatVector.fromArray(S, ms, 0);
-      FloatVector w = weight(gv, sv.add(mi.mul(mi)), ev);
+      // weight(G, S2 + M^2, eta) written out, as in the dense loop.
+      FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
+      FloatVector theta = gv.div(sq);
+      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(ev).div(sq.mul(2f))
+          .blend(0f, sq.compare(VectorOperators.EQ, 0f));
       FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
       gv.sub(gx).intoArray(gs, 0);
       sv.add(gx.mul(gx)).intoArray(ss, 0);

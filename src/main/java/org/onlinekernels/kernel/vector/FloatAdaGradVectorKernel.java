@@ -35,15 +35,6 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** Lane-wise {@link FloatAdaGradScalarKernel#step}. */
-  private static FloatVector step(
-      FloatVector w, FloatVector qNew, FloatVector g, FloatVector eta, FloatVector delta,
-      FloatVector lo, FloatVector hi) {
-    FloatVector denom = delta.add(qNew.lanewise(VectorOperators.SQRT));
-    FloatVector moved = w.sub(eta.mul(g).div(denom)).max(lo).min(hi);
-    return w.blend(moved, denom.compare(VectorOperators.GT, 0f));
-  }
-
   @Override
   protected void updateDenseImpl(
       MemorySegment w, MemorySegment q, MemorySegment x, int n,
@@ -90,7 +81,11 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       FloatVector g = vsc.mul(load(x, o));
       FloatVector qn = load(q, o).add(g.mul(g));
       qn.intoMemorySegment(q, o, ORDER);
-      step(load(w, o), qn, g, vet, vde, vlo, vhi).intoMemorySegment(w, o, ORDER);
+      // step() written out (helpers this size are not inlined reliably; a vector passed to
+      // a real call is boxed): same operations, same order.
+      FloatVector wOld = load(w, o);
+      FloatVector den = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wOld.blend(wOld.sub(vet.mul(g).div(den)).max(vlo).min(vhi), den.compare(VectorOperators.GT, 0f)).intoMemorySegment(w, o, ORDER);
     }
   }
 
@@ -109,7 +104,11 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       FloatVector g = vsc.mul(load(x, o));
       FloatVector qn = load(q, o).add(g.mul(g));
       qn.intoMemorySegment(q, o, ORDER);
-      step(load(w, o), qn, g, eta, vde, a, b).intoMemorySegment(w, o, ORDER);
+      // step() written out (helpers this size are not inlined reliably; a vector passed to
+      // a real call is boxed): same operations, same order.
+      FloatVector wOld = load(w, o);
+      FloatVector den = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wOld.blend(wOld.sub(eta.mul(g).div(den)).max(a).min(b), den.compare(VectorOperators.GT, 0f)).intoMemorySegment(w, o, ORDER);
     }
     FloatAdaGradScalarKernel.denseBoxedRange(w, q, lo, hi, x, bound, n, sc, ra, rateFromWidth, de);
   }
@@ -177,7 +176,11 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector qn = FloatVector.fromArray(S, qs, 0).add(g.mul(g));
       qn.intoArray(qs, 0);
-      step(FloatVector.fromArray(S, ws, 0), qn, g, vet, vde, vlo, vhi).intoArray(ws, 0);
+      // step() written out (helpers this size are not inlined reliably; a vector passed to
+      // a real call is boxed): same operations, same order.
+      FloatVector wOld = FloatVector.fromArray(S, ws, 0);
+      FloatVector den = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wOld.blend(wOld.sub(vet.mul(g).div(den)).max(vlo).min(vhi), den.compare(VectorOperators.GT, 0f)).intoArray(ws, 0);
       for (int k = 0; k < L; k++) {
         q.setAtIndex(E, ix[k], qs[k]);
         w.setAtIndex(E, ix[k], ws[k]);
@@ -211,7 +214,11 @@ public final class FloatAdaGradVectorKernel extends AdaGradKernel {
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector qn = FloatVector.fromArray(S, qs, 0).add(g.mul(g));
       qn.intoArray(qs, 0);
-      step(FloatVector.fromArray(S, ws, 0), qn, g, eta, vde, a, b).intoArray(ws, 0);
+      // step() written out (helpers this size are not inlined reliably; a vector passed to
+      // a real call is boxed): same operations, same order.
+      FloatVector wOld = FloatVector.fromArray(S, ws, 0);
+      FloatVector den = vde.add(qn.lanewise(VectorOperators.SQRT));
+      wOld.blend(wOld.sub(eta.mul(g).div(den)).max(a).min(b), den.compare(VectorOperators.GT, 0f)).intoArray(ws, 0);
       for (int k = 0; k < L; k++) {
         q.setAtIndex(E, ix[k], qs[k]);
         w.setAtIndex(E, ix[k], ws[k]);

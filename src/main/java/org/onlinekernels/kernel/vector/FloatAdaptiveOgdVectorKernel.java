@@ -45,26 +45,6 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
     return w.sub(eta.mul(g.add(lambda.mul(w)))).mul(p);
   }
 
-  /**
-   * Lane-wise {@link FloatAdaptiveOgdScalarKernel#lambda}; {@code r3r} is {@code 3 * (r * r)},
-   * lane for lane the same value the scalar rule computes.
-   */
-  private static FloatVector lambda(FloatVector g, FloatVector hsum, FloatVector l, FloatVector r3r) {
-    FloatVector s = hsum.add(l);
-    FloatVector c = g.mul(8f).mul(g).div(r3r);
-    FloatVector den = s.mul(s).add(c).lanewise(VectorOperators.SQRT).add(s).mul(2f);
-    return ZEROS.blend(c.div(den), den.compare(VectorOperators.GT, 0f));
-  }
-
-  /** Lane-wise {@link FloatAdaptiveOgdScalarKernel#coordinateStep}. */
-  private static FloatVector coordinateStep(
-      FloatVector w, FloatVector g, FloatVector lambda, FloatVector hsum, FloatVector lsumNew, FloatVector r) {
-    FloatVector den = hsum.add(lsumNew);
-    FloatVector eta = ONES.div(den);
-    FloatVector moved = w.sub(eta.mul(g.add(lambda.mul(w)))).max(r.neg()).min(r);
-    return w.blend(moved, den.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f)));
-  }
-
   @Override
   protected void ballUpdateDenseImpl(
       MemorySegment w, MemorySegment x, int n, double scale, double eta, double lambda, double p) {
@@ -113,10 +93,19 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
     for (int i = 0; i < bound; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector g = vsc.mul(load(x, o)), l = load(lsum, o);
-      FloatVector la = lambda(g, vhs, l, vr3r);
+      // lambda() and coordinateStep() written out (helpers this size are not inlined
+      // reliably; a vector passed to a real call is boxed): same operations, same order.
+      FloatVector lsv = vhs.add(l);
+      FloatVector lc = g.mul(8f).mul(g).div(vr3r);
+      FloatVector lden = lsv.mul(lsv).add(lc).lanewise(VectorOperators.SQRT).add(lsv).mul(2f);
+      FloatVector la = ZEROS.blend(lc.div(lden), lden.compare(VectorOperators.GT, 0f));
       FloatVector ln = l.add(la);
       ln.intoMemorySegment(lsum, o, ORDER);
-      coordinateStep(load(w, o), g, la, vhs, ln, vr).intoMemorySegment(w, o, ORDER);
+      FloatVector wOld = load(w, o);
+      FloatVector cden = vhs.add(ln);
+      FloatVector ceta = ONES.div(cden);
+      wOld.blend(wOld.sub(ceta.mul(g.add(la.mul(wOld)))).max(vr.neg()).min(vr),
+          cden.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f))).intoMemorySegment(w, o, ORDER);
     }
     FloatAdaptiveOgdScalarKernel.coordinateDenseRange(w, lsum, x, bound, n, sc, hs, r);
   }
@@ -131,10 +120,19 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       long o = (long) i * Float.BYTES;
       FloatVector r = load(radii, o);
       FloatVector g = vsc.mul(load(x, o)), l = load(lsum, o);
-      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3f));
+      // lambda() and coordinateStep() written out (helpers this size are not inlined
+      // reliably; a vector passed to a real call is boxed): same operations, same order.
+      FloatVector lsv = vhs.add(l);
+      FloatVector lc = g.mul(8f).mul(g).div(r.mul(r).mul(3f));
+      FloatVector lden = lsv.mul(lsv).add(lc).lanewise(VectorOperators.SQRT).add(lsv).mul(2f);
+      FloatVector la = ZEROS.blend(lc.div(lden), lden.compare(VectorOperators.GT, 0f));
       FloatVector ln = l.add(la);
       ln.intoMemorySegment(lsum, o, ORDER);
-      coordinateStep(load(w, o), g, la, vhs, ln, r).intoMemorySegment(w, o, ORDER);
+      FloatVector wOld = load(w, o);
+      FloatVector cden = vhs.add(ln);
+      FloatVector ceta = ONES.div(cden);
+      wOld.blend(wOld.sub(ceta.mul(g.add(la.mul(wOld)))).max(r.neg()).min(r),
+          cden.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f))).intoMemorySegment(w, o, ORDER);
     }
     FloatAdaptiveOgdScalarKernel.coordinateDenseRadiiRange(w, lsum, radii, x, bound, n, sc, hs);
   }
@@ -159,10 +157,19 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       }
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector l = FloatVector.fromArray(S, ls, 0);
-      FloatVector la = lambda(g, vhs, l, vr3r);
+      // lambda() and coordinateStep() written out (helpers this size are not inlined
+      // reliably; a vector passed to a real call is boxed): same operations, same order.
+      FloatVector lsv = vhs.add(l);
+      FloatVector lc = g.mul(8f).mul(g).div(vr3r);
+      FloatVector lden = lsv.mul(lsv).add(lc).lanewise(VectorOperators.SQRT).add(lsv).mul(2f);
+      FloatVector la = ZEROS.blend(lc.div(lden), lden.compare(VectorOperators.GT, 0f));
       FloatVector ln = l.add(la);
       ln.intoArray(ls, 0);
-      coordinateStep(FloatVector.fromArray(S, ws, 0), g, la, vhs, ln, vr).intoArray(ws, 0);
+      FloatVector wOld = FloatVector.fromArray(S, ws, 0);
+      FloatVector cden = vhs.add(ln);
+      FloatVector ceta = ONES.div(cden);
+      wOld.blend(wOld.sub(ceta.mul(g.add(la.mul(wOld)))).max(vr.neg()).min(vr),
+          cden.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f))).intoArray(ws, 0);
       for (int k = 0; k < L; k++) {
         lsum.setAtIndex(E, ix[k], ls[k]);
         w.setAtIndex(E, ix[k], ws[k]);
@@ -192,10 +199,19 @@ public final class FloatAdaptiveOgdVectorKernel extends AdaptiveOgdKernel {
       FloatVector g = vsc.mul(load(val, (long) j * Float.BYTES));
       FloatVector r = FloatVector.fromArray(S, rs, 0);
       FloatVector l = FloatVector.fromArray(S, ls, 0);
-      FloatVector la = lambda(g, vhs, l, r.mul(r).mul(3f));
+      // lambda() and coordinateStep() written out (helpers this size are not inlined
+      // reliably; a vector passed to a real call is boxed): same operations, same order.
+      FloatVector lsv = vhs.add(l);
+      FloatVector lc = g.mul(8f).mul(g).div(r.mul(r).mul(3f));
+      FloatVector lden = lsv.mul(lsv).add(lc).lanewise(VectorOperators.SQRT).add(lsv).mul(2f);
+      FloatVector la = ZEROS.blend(lc.div(lden), lden.compare(VectorOperators.GT, 0f));
       FloatVector ln = l.add(la);
       ln.intoArray(ls, 0);
-      coordinateStep(FloatVector.fromArray(S, ws, 0), g, la, vhs, ln, r).intoArray(ws, 0);
+      FloatVector wOld = FloatVector.fromArray(S, ws, 0);
+      FloatVector cden = vhs.add(ln);
+      FloatVector ceta = ONES.div(cden);
+      wOld.blend(wOld.sub(ceta.mul(g.add(la.mul(wOld)))).max(r.neg()).min(r),
+          cden.compare(VectorOperators.GT, 0f).and(g.compare(VectorOperators.NE, 0f))).intoArray(ws, 0);
       for (int k = 0; k < L; k++) {
         lsum.setAtIndex(E, ix[k], ls[k]);
         w.setAtIndex(E, ix[k], ws[k]);

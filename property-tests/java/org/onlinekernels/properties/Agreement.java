@@ -52,6 +52,8 @@ final class Agreement {
       Map<String, Tracker> scalarTracks = new LinkedHashMap<>();
       s.referenceScalars(ref).forEach((k, v) -> scalarTracks.put(k, new Tracker(new double[] {v})));
       Tracker wTrack = new Tracker(ref.weights());
+      Map<String, double[]> extra = new LinkedHashMap<>();
+      rs.forEach((name, v) -> extra.put(name, new double[d]));
 
       for (int k = 0; k < c.rounds(); k++) {
         int r = c.warmup() + k;
@@ -71,6 +73,7 @@ final class Agreement {
           fail(String.format("%s, %s: round %d: yhat kernel %s vs reference %s differ by %.3g > bound %.3g",
               s.describe(), c, k, yk, yr, Math.abs(yk - yr), tolY));
         }
+        s.accumulateExtra(extra, ref, tracks, wl.g[r], x, k, u);
         opt.update(wl.g[r]);
         ref.update(wl.g[r]);
         Map<String, MemorySegment> ks = opt.state();
@@ -81,7 +84,8 @@ final class Agreement {
           double[] rv = e.getValue();
           boolean exact = t == ElementType.DOUBLE && s.exactStateInDouble();
           for (int i = 0; i < d; i++) {
-            double tol = exact ? 0 : Tolerance.state(u, s.stateFactor(), k + 1, tr.path[i], tr.peak[i]);
+            double tol = exact ? 0
+                : Tolerance.state(u, s.stateFactor(), k + 1, tr.path[i], tr.peak[i]) + extra.get(e.getKey())[i];
             if (!(Math.abs(kv[i] - rv[i]) <= tol)) {
               fail(String.format("%s, %s: round %d: state %s[%d] kernel %s vs reference %s differ by %.3g > bound %.3g%s",
                   s.describe(), c, k, e.getKey(), i, kv[i], rv[i], Math.abs(kv[i] - rv[i]), tol,

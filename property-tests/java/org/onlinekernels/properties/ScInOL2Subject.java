@@ -55,6 +55,31 @@ final class ScInOL2Subject implements Subject {
     return Map.of("G", s.bigG(), "S2", s.s2(), "M", s.m(), "eta", s.eta());
   }
 
+  /**
+   * The weight is {@code theta eta / (2 s)} with {@code theta = G / s} while {@code |theta| < 1}.
+   * {@code G} is a signed running sum that can cancel, so its error is relative to its path, not
+   * to {@code w}: {@code |dw| <= eta / (2 s^2) * |dG|} with {@code |dG| <= C (t + 8) u (P_G + M_G)}.
+   * That error reaches the wealth through {@code eta -= g x w}, by {@code |g x| |dw|} per round.
+   */
+  @Override
+  public void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
+      double g, double[] x, int round, double u) {
+    ReferenceScInOL2 s = (ReferenceScInOL2) r;
+    Tracker gp = paths.get("G");
+    double[] e = extra.get("eta");
+    for (int i = 0; i < x.length; i++) {
+      if (x[i] == 0) {
+        continue;
+      }
+      double m = Math.max(s.m()[i], Math.abs(x[i]));
+      double s2 = s.s2()[i] + m * m;
+      if (s2 > 0 && Math.abs(s.bigG()[i]) < Math.sqrt(s2)) {
+        double dG = Tolerance.state(u, stateFactor(), round + 1, gp.path[i], gp.peak[i]);
+        e[i] += Math.abs(g * x[i]) * Math.abs(s.eta()[i]) / (2 * s2) * dG;
+      }
+    }
+  }
+
   @Override
   public boolean exactStateInDouble() {
     return true;

@@ -59,4 +59,13 @@ interface Subject {
    * from it: re-derive any scalar that summarises the buffers (DFEG's {@code ||theta||^2}).
    */
   default void settle(ReferenceLinearModel r) {}
+
+  /**
+   * Extra per-element error that the generic bound does not see, accumulated each round before the
+   * update into {@code extra[buffer][i]} (added to that buffer's tolerance); by default none.
+   *
+   * @param paths the reference state's path trackers, by buffer name
+   */
+  default void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
+      double g, double[] x, int round, double u) {}
 }

@@ -17,11 +17,17 @@ import org.onlinekernels.kernel.scalar.FloatScInOL1ScalarKernel;
  * Vector float ScInOL1. Every lane performs the operations of
  * {@link FloatScInOL1ScalarKernel#weight} and {@link FloatScInOL1ScalarKernel#beta} in the same
  * order (no FMA outside the {@code yhat} sum), with the {@code s == 0} and {@code x*x == 0} rules
- * as masks and blends. The one different operation is {@code expm1}: the Vector API's
- * {@link VectorOperators#EXPM1} (SVML on x86) instead of {@link Math#expm1}, so {@code M}, {@code
- * beta}, {@code G}, {@code S2} agree with the scalar kernel bit for bit while weights and
- * {@code yhat} agree to a few ulps. Tails run the scalar kernel's range methods. Source of the
- * generated {@code Double} twin: edit only this file.
+ * as masks and blends. The one different operation is {@code expm1}: a polynomial written into
+ * each loop (see {@link Expm1Constants} for the method, its accuracy and why not the Vector API's
+ * SVML-backed {@code EXPM1}) instead of {@link Math#expm1}, so {@code M}, {@code beta}, {@code G},
+ * {@code S2} agree with the scalar kernel bit for bit while weights and {@code yhat} agree to a
+ * few ulps. Tails run the scalar kernel's range methods. Source of the generated {@code Double}
+ * twin: edit only this file.
+ *
+ * <p>Every lane body, {@code expm1} and {@code sgn} included, is written out in its loop: helpers
+ * of this size are compiled on their own and then not inlined, and once the loop is large C2 stops
+ * inlining even small ones (NodeCountInliningCutoff, seen with {@code -XX:+PrintInlining}); either
+ * way every vector passed to them is boxed.
  */
 public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   /** The one instance. */
@@ -41,32 +47,21 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. */
+  /**
+   * Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. For
+   * ScInOL2's loops; this kernel's loops are past the size at which C2 still inlines it.
+   */
   static FloatVector sgn(FloatVector v) {
     return v.blend(1f, v.compare(VectorOperators.GT, 0f)).blend(-1f, v.compare(VectorOperators.LT, 0f));
   }
 
-  /**
-   * Lane-wise {@link FloatScInOL1ScalarKernel#weight}. {@code |theta| * 0.5} equals the scalar
-   * {@code |theta| / 2} bit for bit (both are the correctly rounded value of the same real
-   * number) and avoids a division.
-   */
   private static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
-
-  private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector beta) {
-    FloatVector s = q.lanewise(VectorOperators.SQRT);
-    VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
-    // 0/0 would be NaN; masking it before exp keeps NaN out of the lanes that are blended away.
-    FloatVector theta = bigG.div(s).blend(0f, sZero);
-    // The saturation cap (ScInOL1Kernel): min is exact, so scalar and vector still agree.
-    FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
-    return beta.mul(sgn(theta)).mul(e).div(s.mul(2f)).blend(0f, sZero);
-  }
-
-  /** Lane-wise {@link FloatScInOL1ScalarKernel#beta}. */
-  private static FloatVector beta(FloatVector beta, FloatVector x2, FloatVector q, FloatVector eps, FloatVector t) {
-    return beta.blend(beta.min(eps.mul(q).div(x2.mul(t))), x2.compare(VectorOperators.NE, 0f));
-  }
+  private static final float LOG2E = Expm1Constants.FLOAT_LOG2E;
+  private static final float ROUNDER = Expm1Constants.FLOAT_ROUNDER;
+  private static final float LN2_HI = Expm1Constants.FLOAT_LN2_HI;
+  private static final float LN2_LO = Expm1Constants.FLOAT_LN2_LO;
+  private static final float[] COEFFS = Expm1Constants.FLOAT_COEFFS;
+  private static final int SIGNIFICAND_BITS = Expm1Constants.FLOAT_SIGNIFICAND_BITS;
 
   @Override
   protected double predictDenseImpl(
@@ -91,12 +86,25 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector bo = load(beta, o);
       FloatVector b = bo.blend(bo.min(veps.mul(q).div(x2.mul(vt))), x2.compare(VectorOperators.NE, 0f));
       b.intoMemorySegment(beta, o, ORDER);
-      // weight(G, q, beta), same operations and order as the helper used by the sparse path.
+      // weight(G, q, beta): FloatScInOL1ScalarKernel.weight, lane-wise.
       FloatVector s = q.lanewise(VectorOperators.SQRT);
       VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
       FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);
-      FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
-      FloatVector w = b.mul(sgn(theta)).mul(e).div(s.mul(2f)).blend(0f, sZero);
+      // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
+      // for bit); the method is in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      FloatVector kr = h.fma(LOG2E, ROUNDER);
+      FloatVector nk = kr.sub(ROUNDER).neg();
+      FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
+      FloatVector p = FloatVector.broadcast(S, COEFFS[0]);
+      for (int c = 1; c < COEFFS.length; c++) {
+        p = p.fma(r, FloatVector.broadcast(S, COEFFS[c]));
+      }
+      FloatVector twoK = kr.reinterpretAsInts().add(Expm1Constants.FLOAT_BITS_OFFSET)
+          .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
+      FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
+      FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
+      FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).blend(0f, sZero);
       acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
     }
     float[] spill = FloatLaneScratch.get().sum;
@@ -129,15 +137,29 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
       mi.intoArray(ms, 0);
       FloatVector q = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi));
-      FloatVector b = beta(FloatVector.fromArray(S, bs, 0), xv.mul(xv), q, veps, vt);
+      FloatVector x2 = xv.mul(xv);
+      FloatVector bo = FloatVector.fromArray(S, bs, 0);
+      FloatVector b = bo.blend(bo.min(veps.mul(q).div(x2.mul(vt))), x2.compare(VectorOperators.NE, 0f));
       b.intoArray(bs, 0);
-      // weight(G, q, beta) and the masked accumulation written out, as in the dense loop: the
-      // helpers are too large to be inlined reliably (measured: 384 B boxed per call otherwise).
+      // weight(G, q, beta) and the masked accumulation, as in the dense loop.
       FloatVector sq = q.lanewise(VectorOperators.SQRT);
       VectorMask<Float> sZero = sq.compare(VectorOperators.EQ, 0f);
       FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq).blend(0f, sZero);
-      FloatVector e = theta.abs().mul(0.5f).min(EXP_CAP).lanewise(VectorOperators.EXPM1);
-      FloatVector w = b.mul(sgn(theta)).mul(e).div(sq.mul(2f)).blend(0f, sZero);
+      // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
+      // for bit); the method is in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      FloatVector kr = h.fma(LOG2E, ROUNDER);
+      FloatVector nk = kr.sub(ROUNDER).neg();
+      FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
+      FloatVector p = FloatVector.broadcast(S, COEFFS[0]);
+      for (int c = 1; c < COEFFS.length; c++) {
+        p = p.fma(r, FloatVector.broadcast(S, COEFFS[c]));
+      }
+      FloatVector twoK = kr.reinterpretAsInts().add(Expm1Constants.FLOAT_BITS_OFFSET)
+          .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
+      FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
+      FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
+      FloatVector w = b.mul(sgn).mul(e).div(sq.mul(2f)).blend(0f, sZero);
       acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
       for (int k = 0; k < L; k++) {
         m.setAtIndex(E, ix[k], ms[k]);
@@ -198,7 +220,25 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       long o = (long) i * Float.BYTES;
       FloatVector mi = load(m, o);
       FloatVector q = load(s2, o).add(mi.mul(mi));
-      weight(load(bigG, o), q, load(beta, o)).intoMemorySegment(out, o, ORDER);
+      // weight(G, q, beta), as in the predict loops.
+      FloatVector s = q.lanewise(VectorOperators.SQRT);
+      VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
+      FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);
+      // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
+      // for bit); the method is in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      FloatVector kr = h.fma(LOG2E, ROUNDER);
+      FloatVector nk = kr.sub(ROUNDER).neg();
+      FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
+      FloatVector p = FloatVector.broadcast(S, COEFFS[0]);
+      for (int c = 1; c < COEFFS.length; c++) {
+        p = p.fma(r, FloatVector.broadcast(S, COEFFS[c]));
+      }
+      FloatVector twoK = kr.reinterpretAsInts().add(Expm1Constants.FLOAT_BITS_OFFSET)
+          .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
+      FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
+      FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
+      load(beta, o).mul(sgn).mul(e).div(s.mul(2f)).blend(0f, sZero).intoMemorySegment(out, o, ORDER);
     }
     FloatScInOL1ScalarKernel.weightsRange(bigG, s2, m, beta, out, bound, n);
   }

@@ -248,6 +248,12 @@ class BenchSuiteTest {
       b.inPlace(s);
     }
     s.check();
+    // The read pass sums both arrays: compare with a plain double sum (values are O(1), D small).
+    double expected = 0;
+    for (int i = 0; i < s.n; i++) {
+      expected += s.a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + s.b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+    }
+    assertEquals(expected, b.read(s), 1e-4 * Math.abs(expected) + 1e-3);
     // After copy b == a's old value; triad wrote a = b + c/2: spot-check one element exactly.
     float a0 = s.a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 5);
     assertTrue(Float.isFinite(a0) && a0 != 0);

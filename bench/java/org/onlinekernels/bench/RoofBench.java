@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,7 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The machine's memory-bandwidth roof, measured by the suite in the same run as the kernels:
  * STREAM-style copy ({@code b = a}: 2 elements moved), triad ({@code a = b + s c}: 3) and the
- * in-place update {@code a += s b} (3), the access pattern of every kernel here. Written with the
+ * in-place update {@code a += s b} (3), the access pattern of every kernel here; and a read-only
+ * pass ({@code sum a + sum b}: 2 read), the access pattern of a predict pass, because one core here
+ * reads at about two thirds of the in-place figure and writes alongside its reads come nearly free
+ * (see {@code bench/report-notes.md}). Written with the
  * same Vector API over {@code MemorySegment} as the kernels, one core (as the kernels). Bytes are
  * counted the STREAM way (no write-allocate traffic), as for the kernels, so the ratio is fair.
  *
@@ -104,6 +108,28 @@ public class RoofBench {
     inPlace(s.a, s.b, 0.5f * s.sign, s.n);
     s.sign = -s.sign;
     return s.a;
+  }
+
+  /** {@code sum(a) + sum(b)}: reads only. */
+  @Benchmark
+  public float read(Arrays s) {
+    return read(s.a, s.b, s.n);
+  }
+
+  static float read(MemorySegment a, MemorySegment b, int n) {
+    // Adds, which C2 folds into their loads in address order (a multiply-add chain gets its
+    // unrolled loads reordered: see VectorConstants.floatStride).
+    FloatVector sa = FloatVector.zero(S), sb = sa;
+    int i = 0;
+    for (int bound = S.loopBound(n); i < bound; i += S.length()) {
+      sa = sa.add(FloatVector.fromMemorySegment(S, a, 4L * i, LE));
+      sb = sb.add(FloatVector.fromMemorySegment(S, b, 4L * i, LE));
+    }
+    float sum = sa.add(sb).reduceLanes(VectorOperators.ADD);
+    for (; i < n; i++) {
+      sum += a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+    }
+    return sum;
   }
 
   static void copy(MemorySegment a, MemorySegment b, int n) {

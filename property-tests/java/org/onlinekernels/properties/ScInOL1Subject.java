@@ -17,8 +17,8 @@ import org.onlinekernels.reference.ReferenceScInOL1;
  * {@code beta = min(beta, eps (S2 + M^2) / (x^2 t))} is a ratio of a sum and exact terms, which
  * carries {@code S2}'s relative error plus 5 roundings. Predictions: {@code theta = G / s} carries
  * {@code G}'s error plus half of {@code S2}'s; {@code expm1(|theta|/2)} multiplies a relative
- * error by at most {@code 1 + |theta|/2}; SVML's vector {@code expm1} adds at most 2 ulps over
- * {@code Math.expm1}: factor {@code 3 (1 + max|theta|/2) + 2}.
+ * error by at most {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2
+ * ulps over {@code Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
 final class ScInOL1Subject implements Subject {
   private final ScInOLParams params;

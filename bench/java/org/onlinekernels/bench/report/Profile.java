@@ -41,7 +41,7 @@ public record Profile(String name, int warmups, int warmupMillis, int measuremen
     String[] f = {"float"};
     List<Group> g = new ArrayList<>();
     g.add(new Group("roof", "RoofBench\\.inPlace", Map.of("n", new String[] {"16384", "16777216", "67108864"})));
-    g.add(new Group("roof", "RoofBench\\.(copy|triad)", Map.of("n", new String[] {"67108864"})));
+    g.add(new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
     g.add(new Group("dense", "(AdaGradBench\\.dense|ScInOL2Bench\\.round.*|ScInOL1Bench\\.round|DfegBench\\.round)",
         Map.of("d", sizes, "type", BOTH, "impl", IMPLS)));
     g.add(new Group("steps", "GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)",
@@ -59,7 +59,7 @@ public record Profile(String name, int warmups, int warmupMillis, int measuremen
     List<Group> g = new ArrayList<>();
     g.add(new Group("roof", "RoofBench\\.inPlace",
         Map.of("n", new String[] {"1024", "16384", "262144", "4194304", "16777216", "67108864"})));
-    g.add(new Group("roof", "RoofBench\\.(copy|triad)", Map.of("n", new String[] {"67108864"})));
+    g.add(new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
     g.add(new Group("dense", "(AdaGradBench\\.dense|ScInOL2Bench\\.round|ScInOL1Bench\\.round|DfegBench\\.round)",
         Map.of("d", DENSE, "type", BOTH, "impl", IMPLS)));
     // The secondary kernels at the two sizes the targets are about, to fit the 35-minute budget.

@@ -31,24 +31,27 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class ReportWriter {
   private ReportWriter() {}
 
-  /** A dense kernel as the report names it, with its minimal elements moved per coordinate. */
-  record Kernel(String id, String title, String bench, int elements, String why) {}
+  /**
+   * A dense kernel as the report names it, with its minimal elements moved per coordinate and how
+   * many of them are reads (the rest are writes).
+   */
+  record Kernel(String id, String title, String bench, int elements, int reads, String why) {}
 
   static final List<Kernel> KERNELS = List.of(
-      new Kernel("adagrad", "AdaGrad, dense update", "AdaGradBench.dense", 5, "read w, Q, g; write w, Q"),
-      new Kernel("scinol2", "ScInOL2 round (w recomputed)", "ScInOL2Bench.round", 14,
+      new Kernel("adagrad", "AdaGrad, dense update", "AdaGradBench.dense", 5, 3, "read w, Q, g; write w, Q"),
+      new Kernel("scinol2", "ScInOL2 round (w recomputed)", "ScInOL2Bench.round", 14, 10,
           "predict: read G, S2, M, eta, x, write M; update: read G, S2, M, eta, x, write G, S2, eta"),
-      new Kernel("scinol2s", "ScInOL2 round (w stored)", "ScInOL2Bench.roundStored", 15,
+      new Kernel("scinol2s", "ScInOL2 round (w stored)", "ScInOL2Bench.roundStored", 15, 10,
           "predict: read G, S2, M, eta, x, write M, w; update: read G, S2, eta, w, x, write G, S2, eta"),
-      new Kernel("scinol1", "ScInOL1 round", "ScInOL1Bench.round", 12,
+      new Kernel("scinol1", "ScInOL1 round", "ScInOL1Bench.round", 12, 8,
           "predict: read G, S2, M, beta, x, write M, beta; update: read G, S2, x, write G, S2"),
-      new Kernel("dfeg", "DFEG round", "DfegBench.round", 5,
+      new Kernel("dfeg", "DFEG round", "DfegBench.round", 5, 4,
           "predict: read theta, x (<theta,x>, ||x||^2); update: read theta, x, write theta"),
-      new Kernel("globaladagrad", "Global AdaGrad step", "GradientStepBench.globalAdaGrad", 4,
+      new Kernel("globaladagrad", "Global AdaGrad step", "GradientStepBench.globalAdaGrad", 4, 3,
           "read g (||g||^2 first); read w, g, write w"),
-      new Kernel("aogdball", "Adaptive OGD step, ball", "GradientStepBench.aogdBall", 5,
+      new Kernel("aogdball", "Adaptive OGD step, ball", "GradientStepBench.aogdBall", 5, 4,
           "read w, g (||g||, <w,g>, ||w||); read w, g, write w"),
-      new Kernel("aogdcoord", "Adaptive OGD step, per coordinate", "GradientStepBench.aogdCoordinate", 5,
+      new Kernel("aogdcoord", "Adaptive OGD step, per coordinate", "GradientStepBench.aogdCoordinate", 5, 3,
           "read w, Lsum, g; write w, Lsum"));
 
   static final long CACHE_D = 16384;
@@ -58,6 +61,7 @@ final class ReportWriter {
   static List<Row> rows;
   static Properties props;
   static double roofGbs = Double.NaN;
+  static double readGbs = Double.NaN;
 
   static void write(Path dir) throws IOException {
     rows = new ArrayList<>();
@@ -69,6 +73,8 @@ final class ReportWriter {
     }
     Optional<Row> roof = find(r -> r.group().equals("roof") && r.bench().equals("RoofBench.inPlace") && r.size() == ROOF_N);
     roof.ifPresent(r -> roofGbs = gbs(r, 3));
+    find(r -> r.group().equals("roof") && r.bench().equals("RoofBench.read") && r.size() == ROOF_N)
+        .ifPresent(r -> readGbs = gbs(r, 2));
 
     StringBuilder md = new StringBuilder();
     header(md);
@@ -115,9 +121,13 @@ final class ReportWriter {
     md.append("What each kernel must move at the least (derived from its rule in `ALGORITHMS.md`; STREAM convention: ")
         .append("reads plus writes, no write-allocate). A linear-model round is two passes by nature: the update needs ")
         .append("`g`, which needs the whole prediction. Effective GB/s = elements x element size / (ns per coordinate).\n\n");
-    md.append("| kernel | elements per coordinate | which |\n|---|---:|---|\n");
-    for (Kernel k : KERNELS) md.append("| ").append(k.title()).append(" | ").append(k.elements()).append(" | ").append(k.why()).append(" |\n");
-    md.append("| roof: in-place `a += s*b` | 3 | read a, b; write a |\n\n");
+    md.append("| kernel | elements per coordinate | of which read | which |\n|---|---:|---:|---|\n");
+    for (Kernel k : KERNELS) {
+      md.append("| ").append(k.title()).append(" | ").append(k.elements()).append(" | ").append(k.reads()).append(" | ")
+          .append(k.why()).append(" |\n");
+    }
+    md.append("| roof: in-place `a += s*b` | 3 | 2 | read a, b; write a |\n");
+    md.append("| roof: read `sum a + sum b` | 2 | 2 | read a, b |\n\n");
   }
 
   static void roofSection(StringBuilder md) {
@@ -125,14 +135,21 @@ final class ReportWriter {
     md.append("| pass | n (floats per array) | ns per element, median (mean ± err) | GB/s (median) | min / median / max per call |\n|---|---:|---:|---:|---|\n");
     for (Row r : rows) {
       if (!r.bench().startsWith("RoofBench")) continue;
-      int el = r.bench().endsWith("copy") ? 2 : 3;
+      int el = r.bench().endsWith("copy") || r.bench().endsWith("read") ? 2 : 3;
       String name = r.bench().substring("RoofBench.".length()) + (r.group().equals("roof-again") ? " (again, end of run)" : "");
       md.append("| ").append(name).append(" | ").append(r.size()).append(" | ").append(nsErr(r))
           .append(" | ").append(f1(gbs(r, el)))
           .append(" | ").append(mmm(r)).append(" |\n");
     }
     md.append("\nThe DRAM roof used for **% of roof** below is the in-place pass at n = 64M (256 MiB per array, 8x the L3): **")
-        .append(f1(roofGbs)).append(" GB/s**.\n\n");
+        .append(f1(roofGbs)).append(" GB/s**. ");
+    if (Double.isFinite(readGbs)) {
+      md.append("Reads alone (`read`, two streams summed) run at **").append(f1(readGbs)).append(" GB/s**, ")
+          .append(pct(readGbs / roofGbs)).append(" of it: one core's reads are the limit, and a write beside them costs ")
+          .append("little. A kernel that reads `r` and writes `w` elements per coordinate can therefore stream at most at ")
+          .append("about `(r + w) / r` x the read rate, its **read-stream ceiling** in the targets table.");
+    }
+    md.append("\n\n");
   }
 
   // ---------------------------------------------------------------- headline
@@ -207,9 +224,12 @@ final class ReportWriter {
       Optional<Row> r = dense(t[1], t[2], "vector", DRAM_D);
       if (r.isEmpty()) continue;
       double p = gbs(r.get(), k.elements()) / roofGbs;
+      String ceiling = Double.isFinite(readGbs)
+          ? "; read-stream ceiling " + pct(readGbs * k.elements() / k.reads() / roofGbs)
+          : "";
       md.append("| ").append(t[0]).append(", d = 16M, >= 90 % of roof | ").append(t[3]).append(" ns/coord | 90 % (")
           .append(f1(0.9 * roofGbs)).append(" GB/s) | ").append(pct(p)).append(" (").append(f3(r.get().nsPerUnit()))
-          .append(" ns/coord) | ").append(verdict(p >= 0.9)).append(" |\n");
+          .append(" ns/coord").append(ceiling).append(") | ").append(verdict(p >= 0.9)).append(" |\n");
     }
     sparseTarget(md, "AdaGrad sparse", "AdaGradBench.sparse", 11, 19);
     sparseTarget(md, "ScInOL2 sparse round", "ScInOL2Bench.sparse", 58, 86);

@@ -145,9 +145,9 @@ class ScInOLVectorScalarTest {
   /**
    * Bound on |w_vector - w_scalar| for one ScInOL1 coordinate whose inputs (G, S2, M, beta) are
    * bit-identical. Both evaluate {@code ((beta sgn) e) / (2 s)} with the same operations except
-   * {@code e = expm1(|theta|/2)}: the Vector API's EXPM1 is within 1 ulp of the exact value, the
-   * scalar's (Math.expm1, for float computed in double and rounded, so within 1 ulp of float)
-   * too, so {@code |e_v - e_s| <= 2 ulp(e) <= 2 u' |e|} with {@code u' = 2^-23} (float) or
+   * {@code e = expm1(|theta|/2)}: the vector kernel's own expm1 is within 2 ulps of the scalar's
+   * Math.expm1 (for float computed in double and rounded), which {@link VectorExpm1Test} checks,
+   * so {@code |e_v - e_s| <= 2 ulp(e) <= 2 u' |e|} with {@code u' = 2^-23} (float) or
    * {@code 2^-52} (double). {@code beta * sgn} is the same on both sides; multiplying by
    * {@code e} and dividing by {@code 2s} each add at most one rounding per side, i.e. at most
    * {@code 2 u'} relative between the sides. Altogether {@code |dw| <= |w| (2 + 4) u' (1 + O(u'))};

@@ -41,7 +41,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
     int i = 0;
     int bound4 = n - n % (4 * L);
-    for (; i < bound4; i += 4 * L) {
+    for (; i < bound4; i += 4 * VectorConstants.floatStride()) {
       long o = (long) i * Float.BYTES;
       acc0 = load(a, o).fma(load(b, o), acc0);
       acc1 = load(a, o + VB).fma(load(b, o + VB), acc1);
@@ -49,7 +49,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       acc3 = load(a, o + 3 * VB).fma(load(b, o + 3 * VB), acc3);
     }
     int bound1 = S.loopBound(n);
-    for (; i < bound1; i += L) {
+    for (; i < bound1; i += VectorConstants.floatStride()) {
       long o = (long) i * Float.BYTES;
       acc0 = load(a, o).fma(load(b, o), acc0);
     }
@@ -95,7 +95,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     FloatVector d0 = FloatVector.zero(S), d1 = d0, s0 = d0, s1 = d0;
     int i = 0;
     int bound2 = n - n % (2 * L);
-    for (; i < bound2; i += 2 * L) {
+    for (; i < bound2; i += 2 * VectorConstants.floatStride()) {
       long o = (long) i * Float.BYTES;
       FloatVector x0 = load(x, o), x1 = load(x, o + VB);
       d0 = load(a, o).fma(x0, d0);
@@ -104,7 +104,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       s1 = x1.fma(x1, s1);
     }
     int bound1 = S.loopBound(n);
-    for (; i < bound1; i += L) {
+    for (; i < bound1; i += VectorConstants.floatStride()) {
       long o = (long) i * Float.BYTES;
       FloatVector x0 = load(x, o);
       d0 = load(a, o).fma(x0, d0);
@@ -130,7 +130,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   protected void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out) {
     FloatVector ww = FloatVector.zero(S), wx = ww, xx = ww;
     int bound1 = S.loopBound(n);
-    for (int i = 0; i < bound1; i += L) {
+    for (int i = 0; i < bound1; i += VectorConstants.floatStride()) {
       long o = (long) i * Float.BYTES;
       FloatVector wv = load(w, o), xv = load(x, o);
       ww = wv.fma(wv, ww);
@@ -156,7 +156,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     FloatVector acc = FloatVector.zero(S);
     VectorMask<Float> bad = S.maskAll(false);
     int bound1 = S.loopBound(n);
-    for (int i = 0; i < bound1; i += L) {
+    for (int i = 0; i < bound1; i += VectorConstants.floatStride()) {
       FloatVector v = load(x, (long) i * Float.BYTES);
       bad = bad.or(v.sub(v).compare(VectorOperators.NE, 0f));
       acc = acc.max(v.abs());

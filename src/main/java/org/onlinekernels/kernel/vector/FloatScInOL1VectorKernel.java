@@ -91,8 +91,10 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
       FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);
       // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
-      // for bit); the method is in Expm1Constants.
-      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      // for bit; the min as a compare and a blend, the same value, NaN included); the method is
+      // in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f);
+      h = h.blend(EXP_CAP, h.compare(VectorOperators.GT, EXP_CAP));
       FloatVector kr = h.fma(LOG2E, ROUNDER);
       FloatVector nk = kr.sub(ROUNDER).neg();
       FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
@@ -146,8 +148,10 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       VectorMask<Float> sZero = sq.compare(VectorOperators.EQ, 0f);
       FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq).blend(0f, sZero);
       // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
-      // for bit); the method is in Expm1Constants.
-      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      // for bit; the min as a compare and a blend, the same value, NaN included); the method is
+      // in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f);
+      h = h.blend(EXP_CAP, h.compare(VectorOperators.GT, EXP_CAP));
       FloatVector kr = h.fma(LOG2E, ROUNDER);
       FloatVector nk = kr.sub(ROUNDER).neg();
       FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
@@ -225,8 +229,10 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
       FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);
       // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
-      // for bit); the method is in Expm1Constants.
-      FloatVector h = theta.abs().mul(0.5f).min(EXP_CAP);
+      // for bit; the min as a compare and a blend, the same value, NaN included); the method is
+      // in Expm1Constants.
+      FloatVector h = theta.abs().mul(0.5f);
+      h = h.blend(EXP_CAP, h.compare(VectorOperators.GT, EXP_CAP));
       FloatVector kr = h.fma(LOG2E, ROUNDER);
       FloatVector nk = kr.sub(ROUNDER).neg();
       FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));

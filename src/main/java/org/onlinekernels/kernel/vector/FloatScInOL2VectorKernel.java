@@ -38,12 +38,20 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** Lane-wise {@link FloatScInOL2ScalarKernel#weight}. */
+  /**
+   * Lane-wise {@link FloatScInOL2ScalarKernel#weight}. Its {@code sgn(theta) * min(|theta|, 1)} is
+   * computed here, and in the loops, as {@code theta} clamped to [-1, 1] by two compares and two
+   * blends: bit for bit the same value (for {@code |theta| <= 1}, {@code sgn * |theta|} is
+   * {@code theta} exactly, signed zeros included; NaN stays NaN) in a third of the instructions.
+   * With {@link #eta}'s saturation done the same way, measured (JMH, float, d = 16,384, A/B
+   * alternating in one session): round 1.20-1.44 -> 0.97-1.06 ns/coord, stored-w round 0.82-0.85
+   * -> 0.68-0.79.
+   */
   private static FloatVector weight(FloatVector bigG, FloatVector q, FloatVector eta) {
     FloatVector s = q.lanewise(VectorOperators.SQRT);
     VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
     FloatVector theta = bigG.div(s);
-    FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(eta).div(s.mul(2f));
+    FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(eta).div(s.mul(2f));
     return w.blend(0f, sZero);
   }
 
@@ -51,8 +59,12 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
 
   /** Lane-wise {@link FloatScInOL2ScalarKernel#eta}. */
   private static FloatVector eta(FloatVector eta, FloatVector gx, FloatVector w) {
-    // Saturation as in the scalar kernel; min and max are exact, so both agree bit for bit.
-    return eta.blend(eta.sub(gx.mul(w)).min(WEALTH_CAP).max(-WEALTH_CAP), gx.compare(VectorOperators.NE, 0f));
+    // Saturation as in the scalar kernel's min and max, as compares and blends: the same value for
+    // every input (NaN compares false and stays NaN; the caps are nonzero, so the signed-zero
+    // rule of min/max never applies), in 4 instructions instead of about 10 for Java's min/max.
+    FloatVector e = eta.sub(gx.mul(w));
+    e = e.blend(WEALTH_CAP, e.compare(VectorOperators.GT, WEALTH_CAP)).blend(-WEALTH_CAP, e.compare(VectorOperators.LT, -WEALTH_CAP));
+    return eta.blend(e, gx.compare(VectorOperators.NE, 0f));
   }
 
   /** {@code acc + x w} with {@code w} zeroed where {@code x == 0} (an infinite {@code w} must not make {@code 0 * inf}). */
@@ -79,7 +91,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // passed to it would be boxed (measured: one heap vector per iteration).
       FloatVector s = load(s2, o).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = load(bigG, o).div(s);
-      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(load(eta, o)).div(s.mul(2f))
+      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(load(eta, o)).div(s.mul(2f))
           .blend(0f, s.compare(VectorOperators.EQ, 0f));
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
@@ -117,7 +129,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // weight(G, S2 + M^2, eta) written out, as in the dense loop.
       FloatVector sq = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq);
-      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(FloatVector.fromArray(S, es, 0))
+      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(FloatVector.fromArray(S, es, 0))
           .div(sq.mul(2f)).blend(0f, sq.compare(VectorOperators.EQ, 0f));
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
@@ -144,7 +156,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // weight(G, S2 + M^2, eta) written out, as in the predict loop.
       FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = gv.div(sq);
-      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(ev).div(sq.mul(2f))
+      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(ev).div(sq.mul(2f))
           .blend(0f, sq.compare(VectorOperators.EQ, 0f));
       FloatVector gx = vg.mul(load(x, o));
       gv.sub(gx).intoMemorySegment(bigG, o, ORDER);
@@ -194,7 +206,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // weight(G, S2 + M^2, eta) written out, as in the dense loop.
       FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = gv.div(sq);
-      FloatVector w = FloatScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1f)).mul(ev).div(sq.mul(2f))
+      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(ev).div(sq.mul(2f))
           .blend(0f, sq.compare(VectorOperators.EQ, 0f));
       FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
       gv.sub(gx).intoArray(gs, 0);

@@ -47,14 +47,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /**
-   * Lane-wise {@link FloatScInOL1ScalarKernel#sgn}: {@code ±0} and NaN lanes keep their value. For
-   * ScInOL2's loops; this kernel's loops are past the size at which C2 still inlines it.
-   */
-  static FloatVector sgn(FloatVector v) {
-    return v.blend(1f, v.compare(VectorOperators.GT, 0f)).blend(-1f, v.compare(VectorOperators.LT, 0f));
-  }
-
   private static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
   private static final float LOG2E = Expm1Constants.FLOAT_LOG2E;
   private static final float ROUNDER = Expm1Constants.FLOAT_ROUNDER;
@@ -86,7 +78,8 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector bo = load(beta, o);
       FloatVector b = bo.blend(bo.min(veps.mul(q).div(x2.mul(vt))), x2.compare(VectorOperators.NE, 0f));
       b.intoMemorySegment(beta, o, ORDER);
-      // weight(G, q, beta): FloatScInOL1ScalarKernel.weight, lane-wise.
+      // weight(G, q, beta): FloatScInOL1ScalarKernel.weight, lane-wise. 0/0 would be NaN; masking
+      // theta keeps NaN out of expm1 in the lanes blended to 0 at the end. sgn keeps ±0 and NaN.
       FloatVector s = q.lanewise(VectorOperators.SQRT);
       VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
       FloatVector theta = load(bigG, o).div(s).blend(0f, sZero);

@@ -61,7 +61,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector md = widen(mf), xd = widen(xf);
       DoubleVector s = loadD(s2, od).add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = loadD(bigG, od).div(s);
-      DoubleVector w = DoubleScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
+      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
       acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
     }
@@ -95,7 +95,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       md.intoArray(ms, 0);
       DoubleVector s = DoubleVector.fromArray(DS, ss, 0).add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = DoubleVector.fromArray(DS, gs, 0).div(s);
-      DoubleVector w = DoubleScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1.0)).mul(DoubleVector.fromArray(DS, es, 0))
+      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(DoubleVector.fromArray(DS, es, 0))
           .div(s.mul(2.0)).blend(0.0, s.compare(VectorOperators.EQ, 0.0));
       acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
       for (int k = 0; k < LD; k++) {
@@ -118,7 +118,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector gv = loadD(bigG, od), sv = loadD(s2, od), ev = loadD(eta, od), md = widen(loadFloat(m, of));
       DoubleVector sq = sv.add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = gv.div(sq);
-      DoubleVector w = DoubleScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1.0)).mul(ev).div(sq.mul(2.0))
+      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(ev).div(sq.mul(2.0))
           .blend(0.0, sq.compare(VectorOperators.EQ, 0.0));
       DoubleVector gx = vg.mul(widen(loadFloat(x, of)));
       gv.sub(gx).intoMemorySegment(bigG, od, ORDER);
@@ -150,7 +150,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector ev = DoubleVector.fromArray(DS, es, 0), md = DoubleVector.fromArray(DS, ms, 0);
       DoubleVector sq = sv.add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = gv.div(sq);
-      DoubleVector w = DoubleScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1.0)).mul(ev).div(sq.mul(2.0))
+      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(ev).div(sq.mul(2.0))
           .blend(0.0, sq.compare(VectorOperators.EQ, 0.0));
       DoubleVector gx = vg.mul(widen(loadFloat(val, (long) j * Float.BYTES)));
       gv.sub(gx).intoArray(gs, 0);
@@ -174,7 +174,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector md = widen(loadFloat(m, of));
       DoubleVector s = loadD(s2, od).add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = loadD(bigG, od).div(s);
-      DoubleVector w = DoubleScInOL1VectorKernel.sgn(theta).mul(theta.abs().min(1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
+      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
       ((FloatVector) w.convertShape(VectorOperators.D2F, FS, 0)).intoMemorySegment(out, of, ORDER);
     }

@@ -22,15 +22,19 @@ public final class VectorConstants {
   public static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
   /**
-   * Lanes per float vector, as a value C2 does not see as a constant: dense loops step by
-   * {@link #floatStride()} rather than by {@code FLOAT_SPECIES.length()} on purpose. With a
+   * Lanes per float vector, as a value C2 does not see as a constant: the dense reduction loops
+   * (LinearAlgebra's dot, sums of squares, Gram triple, maxAbs) step by {@link #floatStride()}
+   * rather than by {@code FLOAT_SPECIES.length()} on purpose. With a
    * constant stride C2 unrolls a small loop body up to 16 times and schedules the unrolled loads
    * out of address order (measured by disassembly: offsets 0, 0x3c0, 0x380, ..., 0x40 in a
    * sum-of-squares loop); from DRAM that order streams at less than half the rate of ascending
    * loads (the same C code with C2's load order: 0.49 against 0.19 ns per float at 16M floats).
    * A stride read from a non-final field keeps the loop a plain loop in program order: the
-   * kernels then stream at the rate of the ascending C loop, and in cache they lose nothing
-   * measurable (bench/report-notes.md). Never written; not {@code final} for that reason only.
+   * reductions then stream at the rate of the ascending C loop. In cache, dot and
+   * dotAndSumOfSquares lose nothing measurable; sumOfSquares and gramTriple, with one accumulator
+   * chain each, are about 25 % slower (bench/report-notes.md). The update loops keep the constant
+   * stride: on them the change measured no faster. Never written; not {@code final} for that
+   * reason only.
    */
   private static int floatStride = FLOAT_SPECIES.length();
 

@@ -5,6 +5,9 @@ import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.AdaGradKernel;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -91,6 +94,22 @@ public class AdaGradBench {
     @TearDown(Level.Trial)
     public void tearDown() {
       close();
+    }
+  }
+
+  /**
+   * Fused sparse rounds ({@code round}: predict, logistic derivative, update) at d = 2^22 on
+   * interleaved state: the trainer's path.
+   */
+  public static class SparseFused extends SparseRoundState {
+    @Override
+    protected AbstractOptimizer create() {
+      return new AdaGradOptimizer(d, t, AdaGradParams.eta(ETA).withDelta(DELTA), StateLayout.INTERLEAVED, arena, kernels);
+    }
+
+    @Override
+    protected boolean fused() {
+      return true;
     }
   }
 
@@ -280,6 +299,12 @@ public class AdaGradBench {
   public Object dense(Dense s) {
     s.step();
     return s.w;
+  }
+
+  /** Fused sparse round (predict + update), interleaved state; time per call. */
+  @Benchmark
+  public double sparseFused(SparseFused s) {
+    return s.round();
   }
 
   /** Sparse update; time per call, the report divides by nnz. */

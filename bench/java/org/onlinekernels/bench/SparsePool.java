@@ -57,6 +57,19 @@ public final class SparsePool {
     }
   }
 
+  /** The pool as validated rows (row {@code k} = vector {@code k}), for fused rounds. */
+  public org.onlinekernels.optimizer.SparseRows rows(ElementType t) {
+    int[] start = new int[idx.length + 1];
+    int[] ix = new int[idx.length * nnz];
+    double[] vx = new double[idx.length * nnz];
+    for (int k = 0; k < idx.length; k++) {
+      start[k + 1] = start[k] + nnz;
+      System.arraycopy(idxArrays[k], 0, ix, start[k], nnz);
+      System.arraycopy(valArrays[k], 0, vx, start[k], nnz);
+    }
+    return org.onlinekernels.optimizer.SparseRows.of(start, ix, vx, t);
+  }
+
   /** Index of the vector to use next; cycles through the pool. */
   public int next() {
     int k = next;

@@ -2,12 +2,17 @@ package org.onlinekernels.bench;
 
 import java.util.Map;
 import java.lang.foreign.MemorySegment;
+import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
-/** The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled vector. */
+/**
+ * The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled
+ * vector, or one fused {@code round} on it ({@link #fused}).
+ */
 public abstract class SparseRoundState extends SparseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
@@ -16,14 +21,23 @@ public abstract class SparseRoundState extends SparseParams {
   private double y = 1;
   private double initialSum;
 
+  /** The pool as validated rows, when {@link #fused}. */
+  private SparseRows rows;
+
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
+
+  /** Whether a round is one fused {@code round(rows, k, y, loss)} instead of predictSparse + update. */
+  protected boolean fused() {
+    return false;
+  }
 
   /** Allocates state and the pool. */
   @Setup(Level.Trial)
   public void setUp() {
     open();
     opt = create();
+    rows = fused() ? pool.rows(t) : null;
     // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
     opt.setInputPolicy(org.onlinekernels.optimizer.InputPolicy.TRUSTED);
     initialSum = stateSum();
@@ -43,8 +57,13 @@ public abstract class SparseRoundState extends SparseParams {
   /** One sparse round. */
   public double round() {
     int k = pool.next();
-    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
-    opt.update(BenchData.logisticGrad(y, yhat));
+    double yhat;
+    if (rows != null) {
+      yhat = opt.round(rows, k, y, Loss.LOGISTIC);
+    } else {
+      yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
+      opt.update(BenchData.logisticGrad(y, yhat));
+    }
     y = -y;
     yhatSum += yhat;
     return yhat;

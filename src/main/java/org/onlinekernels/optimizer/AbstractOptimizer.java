@@ -46,13 +46,21 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
   /** State variables by name, where they live in the buffers. */
   private final Map<String, Field> fields = new LinkedHashMap<>();
-  /** Row copies for rounds without a fused body; grown to the longest row seen. */
-  private MemorySegment rowIdx;
-  private MemorySegment rowVal;
-  /** Per-entry scratch of fused rounds ({@code w_j}, {@code M_j}); grown to the longest row seen. */
-  private MemorySegment scratchA;
-  private MemorySegment scratchB;
-  private int scratchCapacity;
+  /**
+   * Scratch, grown to the longest row seen (heap, so growth is left to the GC): a row copy
+   * ({@code rowIdx} and the values of the element type, with segment views for the kernels) and
+   * two per-entry arrays for the fused bodies ({@code w_j}, {@code M_j}).
+   */
+  private int[] rowIdx;
+  private float[] rowF;
+  private float[] aF;
+  private float[] bF;
+  private double[] rowD;
+  private double[] aD;
+  private double[] bD;
+  private MemorySegment rowIdxSeg;
+  private MemorySegment rowValSeg;
+  private int scratchCapacity = -1;
 
   /**
    * State variable {@code i} is element {@code offset + i * stride} of {@code segment} (planar:
@@ -189,6 +197,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    */
   protected final MemorySegment allocateBlock(String[] names, ElementType bufferType, StateLayout layout) {
     int f = names.length;
+    this.layout = layout;
     MemorySegment s = arena.allocate((long) f * d * bufferType.bytes(), ALIGN);
     if (layout == StateLayout.PLANAR) {
       for (int k = 0; k < f; k++) {
@@ -420,58 +429,138 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
           + InputPolicy.magnitudeLimit(type) + " for " + type.name().toLowerCase() + "; rescale the input");
     }
     cancelPending();
-    int nnz = rows.nnz(row);
     ensureScratch(rows.maxNnz());
-    double yhat = roundPredict(rows.allIndices(), rows.allValues(), rows.offset(row), nnz);
+    double yhat = roundPredict(rows, row);
     double g = loss.derivative(y, yhat);
     KernelChecks.finite("g", g);
     pendingMaxAbs = maxAbs;
     checkGradientScale(g);
-    roundUpdate(rows.allIndices(), rows.allValues(), rows.offset(row), nnz, g);
+    roundUpdate(rows, row, g);
     return yhat;
   }
 
   /**
-   * Predict half of a round on entries {@code [from, from + nnz)} of {@code idx}/{@code val}
-   * (validated). Fused bodies override it (writing only {@link #scratchA}/{@link #scratchB});
-   * this default copies the row and runs {@link #predictSparseImpl}.
+   * Predict half of a round on row {@code row} (validated). Fused bodies override it (writing
+   * only the per-entry scratch); this default copies the row and runs {@link #predictSparseImpl}.
    */
-  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
-    MemorySegment.copy(idx, (long) from * Integer.BYTES, rowIdx, 0, (long) nnz * Integer.BYTES);
-    MemorySegment.copy(val, (long) from * type.bytes(), rowVal, 0, (long) nnz * type.bytes());
-    return predictSparseImpl(rowIdx, rowVal, nnz);
+  protected double roundPredict(SparseRows rows, int row) {
+    int from = rows.offset(row);
+    int nnz = rows.nnz(row);
+    System.arraycopy(rows.indices(), from, rowIdx, 0, nnz);
+    if (type == ElementType.FLOAT) {
+      System.arraycopy(rows.floats(), from, rowF, 0, nnz);
+    } else {
+      System.arraycopy(rows.doubles(), from, rowD, 0, nnz);
+    }
+    return predictSparseImpl(rowIdxSeg, rowValSeg, nnz);
   }
 
-  /** Update half of a round, after {@link #roundPredict} of the same entries; this default runs {@link #updateSparse}. */
-  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
-    updateSparse(rowIdx, rowVal, nnz, g);
+  /** Update half of a round, after {@link #roundPredict} of the same row; this default runs {@link #updateSparse}. */
+  protected void roundUpdate(SparseRows rows, int row, double g) {
+    updateSparse(rowIdxSeg, rowValSeg, rows.nnz(row), g);
   }
 
-  /** Grows the row copies and the per-entry scratch to at least {@code n} entries (heap, GC-managed). */
+  /** Grows the scratch to at least {@code n} entries. */
   protected final void ensureScratch(int n) {
-    if (n <= scratchCapacity && scratchA != null) {
+    if (n <= scratchCapacity) {
       return;
     }
     int cap = Math.max(Math.max(n, 16), (int) Math.min(Integer.MAX_VALUE - 8, 2L * scratchCapacity));
-    rowIdx = MemorySegment.ofArray(new int[cap]);
-    rowVal = heapBuffer(cap);
-    scratchA = heapBuffer(cap);
-    scratchB = heapBuffer(cap);
+    rowIdx = new int[cap];
+    rowIdxSeg = MemorySegment.ofArray(rowIdx);
+    if (type == ElementType.FLOAT) {
+      rowF = new float[cap];
+      aF = new float[cap];
+      bF = new float[cap];
+      rowValSeg = MemorySegment.ofArray(rowF);
+    } else {
+      rowD = new double[cap];
+      aD = new double[cap];
+      bD = new double[cap];
+      rowValSeg = MemorySegment.ofArray(rowD);
+    }
     scratchCapacity = cap;
   }
 
-  private MemorySegment heapBuffer(int n) {
-    return type == ElementType.FLOAT ? MemorySegment.ofArray(new float[n]) : MemorySegment.ofArray(new double[n]);
+  /**
+   * Copies a row given as segments ({@code nnz} indices and values, validated) into the scratch
+   * row, for the fused bodies, which take arrays.
+   */
+  protected final void copyRow(MemorySegment idx, MemorySegment val, int nnz) {
+    ensureScratch(nnz);
+    MemorySegment.copy(idx, 0, rowIdxSeg, 0, (long) nnz * Integer.BYTES);
+    copyValues(val, nnz);
   }
 
-  /** First per-entry scratch buffer of fused rounds (element type), at least {@link #ensureScratch}'s size. */
-  protected final MemorySegment scratchA() {
-    return scratchA;
+  /** Copies {@code n} values of the element type into the scratch row. */
+  protected final void copyValues(MemorySegment val, int n) {
+    ensureScratch(n);
+    MemorySegment.copy(val, 0, rowValSeg, 0, (long) n * type.bytes());
   }
 
-  /** Second per-entry scratch buffer of fused rounds. */
-  protected final MemorySegment scratchB() {
-    return scratchB;
+  /** Indices of the scratch row. */
+  protected final int[] scratchIdx() {
+    return rowIdx;
+  }
+
+  /** Values of the scratch row (float optimizers). */
+  protected final float[] scratchRowF() {
+    return rowF;
+  }
+
+  /** Values of the scratch row (double optimizers). */
+  protected final double[] scratchRowD() {
+    return rowD;
+  }
+
+  /** First per-entry array of the fused bodies (float). */
+  protected final float[] scratchAF() {
+    return aF;
+  }
+
+  /** Second per-entry array of the fused bodies (float). */
+  protected final float[] scratchBF() {
+    return bF;
+  }
+
+  /** First per-entry array of the fused bodies (double). */
+  protected final double[] scratchAD() {
+    return aD;
+  }
+
+  /** Second per-entry array of the fused bodies (double). */
+  protected final double[] scratchBD() {
+    return bD;
+  }
+
+  /**
+   * The indices {@code 0 .. d-1} as a sparse index segment, made on first use: dense input on
+   * interleaved state runs the sparse round body over it.
+   */
+  protected final int[] identityIndex() {
+    if (identity == null) {
+      identity = new int[d];
+      for (int i = 0; i < d; i++) {
+        identity[i] = i;
+      }
+    }
+    return identity;
+  }
+
+  private int[] identity;
+  private StateLayout layout = StateLayout.PLANAR;
+
+  /**
+   * The layout of the state: {@link StateLayout#PLANAR} unless the optimizer was created
+   * {@link StateLayout#INTERLEAVED} (ScInOL2, AdaGrad).
+   */
+  public final StateLayout layout() {
+    return layout;
+  }
+
+  /** Whether the state is interleaved. */
+  protected final boolean interleaved() {
+    return layout == StateLayout.INTERLEAVED;
   }
 
   /** Sets element {@code i} of the state variable {@code name}, in whatever layout it lives. */

@@ -39,14 +39,11 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   private final MemorySegment lo;
   private final MemorySegment hi;
   private final boolean boxed;
-  private final StateLayout layout;
   /** {@code w} and {@code Q} as one segment ({@code null} when boxed or MIXED). */
   private final MemorySegment block;
   private final long step;
   private final long stride;
   private final boolean isFloat;
-  /** {@code 0 .. d-1}, for dense calls on interleaved state; made on first use. */
-  private MemorySegment iota;
 
   /** An optimizer with its own confined arena and the default kernels. */
   public AdaGradOptimizer(int d, ElementType type, AdaGradParams params) {
@@ -105,7 +102,6 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
       throw new IllegalArgumentException("the interleaved layout takes float or double state with one box for all "
           + "coordinates; " + (boxed ? "a per-coordinate box keeps lo and hi in buffers of their own" : "MIXED keeps Q in double"));
     }
-    this.layout = layout;
     this.isFloat = type == ElementType.FLOAT;
     if (boxed || isMixed) {
       this.block = null;
@@ -125,49 +121,40 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     resetImpl();
   }
 
-  /** The layout of the state. */
-  public StateLayout layout() {
-    return layout;
-  }
 
-  private boolean interleaved() {
-    return layout == StateLayout.INTERLEAVED;
-  }
-
-  private MemorySegment iota() {
-    if (iota == null) {
-      int[] a = new int[d];
-      for (int i = 0; i < d; i++) {
-        a[i] = i;
-      }
-      iota = MemorySegment.ofArray(a);
-    }
-    return iota;
-  }
-
-  @Override
-  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
-    if (block == null) {
-      return super.roundPredict(idx, val, from, nnz);
-    }
+  /** The fused body's predict on entries {@code [from, from + nnz)}; values in {@code vf} or {@code vd} by type. */
+  private double bodyPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
     return isFloat
-        ? FloatAdaGradRound.predict(block, stride, idx, val, from, nnz)
-        : DoubleAdaGradRound.predict(block, stride, idx, val, from, nnz);
+        ? FloatAdaGradRound.predict(block, stride, idx, vf, from, nnz)
+        : DoubleAdaGradRound.predict(block, stride, idx, vd, from, nnz);
   }
 
-  @Override
-  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
-    if (block == null) {
-      super.roundUpdate(idx, val, from, nnz, g);
-      return;
-    }
+  /** The fused body's update with {@code g_j = g x_j}. */
+  private void bodyUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
     Box b = p.box();
     if (isFloat) {
-      FloatAdaGradRound.update(block, step, stride, idx, val, from, nnz,
+      FloatAdaGradRound.update(block, step, stride, idx, vf, from, nnz,
           (float) g, (float) p.etaOf(0), (float) p.delta(), (float) b.lo(0), (float) b.hi(0));
     } else {
-      DoubleAdaGradRound.update(block, step, stride, idx, val, from, nnz, g, p.etaOf(0), p.delta(), b.lo(0), b.hi(0));
+      DoubleAdaGradRound.update(block, step, stride, idx, vd, from, nnz, g, p.etaOf(0), p.delta(), b.lo(0), b.hi(0));
     }
+  }
+
+  @Override
+  protected double roundPredict(SparseRows rows, int row) {
+    if (block == null) {
+      return super.roundPredict(rows, row);
+    }
+    return bodyPredict(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles());
+  }
+
+  @Override
+  protected void roundUpdate(SparseRows rows, int row, double g) {
+    if (block == null) {
+      super.roundUpdate(rows, row, g);
+      return;
+    }
+    bodyUpdate(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles(), g);
   }
 
   /** The parameters. */
@@ -191,7 +178,8 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   protected double predictDense(MemorySegment x) {
     if (interleaved()) {
-      return roundPredict(iota(), x, 0, d);
+      copyValues(x, d);
+      return bodyPredict(identityIndex(), 0, d, scratchRowF(), scratchRowD());
     }
     return mixed != null ? mixed.dot(w, x, d) : linalg.dot(w, x, d);
   }
@@ -199,7 +187,8 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
     if (interleaved()) {
-      return roundPredict(idx, val, 0, nnz);
+      copyRow(idx, val, nnz);
+      return bodyPredict(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD());
     }
     return mixed != null ? mixed.dotSparse(w, d, idx, val, nnz) : linalg.dotSparse(w, d, idx, val, nnz);
   }
@@ -207,7 +196,8 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   protected void updateDense(MemorySegment x, double g) {
     if (interleaved()) {
-      roundUpdate(iota(), x, 0, d, g);
+      copyValues(x, d);
+      bodyUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {
@@ -228,7 +218,8 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
     if (interleaved()) {
-      roundUpdate(idx, val, 0, nnz, g);
+      copyRow(idx, val, nnz);
+      bodyUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {

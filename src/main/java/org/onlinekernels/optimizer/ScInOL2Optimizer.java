@@ -44,14 +44,11 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   private final MemorySegment m;
   private final MemorySegment eta;
   private final MemorySegment w;
-  private final StateLayout layout;
   /** The four variables as one segment ({@code null} under MIXED), addressed by {@code step}, {@code stride}. */
   private final MemorySegment block;
   private final long step;
   private final long stride;
   private final boolean isFloat;
-  /** {@code 0 .. d-1}, for dense calls on interleaved state; made on first use. */
-  private MemorySegment iota;
   private double t;
 
   /** An optimizer in recompute mode with its own confined arena and the default kernels. */
@@ -113,7 +110,6 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     this.kernel = isMixed ? null : this.kernels.scInOL2(type);
     this.mixed = isMixed ? this.kernels.mixedScInOL2() : null;
     this.storeWeights = storeWeights;
-    this.layout = layout;
     this.isFloat = type == ElementType.FLOAT;
     ElementType acc = precision.accumulatorType();
     if (isMixed) {
@@ -137,10 +133,6 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     resetImpl();
   }
 
-  /** The layout of the state. */
-  public StateLayout layout() {
-    return layout;
-  }
 
   /** The parameters. */
   public ScInOLParams params() {
@@ -169,53 +161,51 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     t = 1;
   }
 
-  private boolean interleaved() {
-    return layout == StateLayout.INTERLEAVED;
-  }
 
-  private MemorySegment iota() {
-    if (iota == null) {
-      int[] a = new int[d];
-      for (int i = 0; i < d; i++) {
-        a[i] = i;
-      }
-      iota = MemorySegment.ofArray(a);
-    }
-    return iota;
-  }
-
-  @Override
-  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
-    if (block == null) {
-      return super.roundPredict(idx, val, from, nnz);
-    }
+  /** The fused body's predict half on entries {@code [from, from + nnz)}; values in {@code vf} or {@code vd} by type. */
+  private double bodyPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
     return isFloat
-        ? FloatScInOL2Round.predict(block, step, stride, idx, val, from, nnz, scratchA(), scratchB())
-        : DoubleScInOL2Round.predict(block, step, stride, idx, val, from, nnz, scratchA(), scratchB());
+        ? FloatScInOL2Round.predict(block, step, stride, idx, vf, from, nnz, scratchAF(), scratchBF())
+        : DoubleScInOL2Round.predict(block, step, stride, idx, vd, from, nnz, scratchAD(), scratchBD());
   }
 
-  @Override
-  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
-    if (block == null) {
-      super.roundUpdate(idx, val, from, nnz, g);
-      return;
-    }
+  /** The fused body's update half, after {@link #bodyPredict} of the same entries. */
+  private void bodyUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
     if (isFloat) {
-      FloatScInOL2Round.update(block, step, stride, idx, val, from, nnz, scratchA(), scratchB(), (float) g);
+      FloatScInOL2Round.update(block, step, stride, idx, vf, from, nnz, scratchAF(), scratchBF(), (float) g);
     } else {
-      DoubleScInOL2Round.update(block, step, stride, idx, val, from, nnz, scratchA(), scratchB(), g);
+      DoubleScInOL2Round.update(block, step, stride, idx, vd, from, nnz, scratchAD(), scratchBD(), g);
     }
     t += 1;
   }
 
-  /** Predict of a separate predict/update pair on interleaved state: the round's predict, then {@code M} written. */
-  private double interleavedPredict(MemorySegment idx, MemorySegment val, int nnz) {
-    ensureScratch(nnz);
-    double yhat = roundPredict(idx, val, 0, nnz);
+  @Override
+  protected double roundPredict(SparseRows rows, int row) {
+    if (block == null) {
+      return super.roundPredict(rows, row);
+    }
+    return bodyPredict(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles());
+  }
+
+  @Override
+  protected void roundUpdate(SparseRows rows, int row, double g) {
+    if (block == null) {
+      super.roundUpdate(rows, row, g);
+      return;
+    }
+    bodyUpdate(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles(), g);
+  }
+
+  /**
+   * Predict of a separate predict/update pair on interleaved state, over the scratch row (which
+   * the update reuses): the round's predict, then {@code M} written, as every predict does.
+   */
+  private double interleavedPredict(int[] idx, int nnz) {
+    double yhat = bodyPredict(idx, 0, nnz, scratchRowF(), scratchRowD());
     if (isFloat) {
-      FloatScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchB());
+      FloatScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchBF());
     } else {
-      DoubleScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchB());
+      DoubleScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchBD());
     }
     return yhat;
   }
@@ -223,7 +213,8 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   protected double predictDense(MemorySegment x) {
     if (interleaved()) {
-      return interleavedPredict(iota(), x, d);
+      copyValues(x, d);
+      return interleavedPredict(identityIndex(), d);
     }
     if (mixed != null) {
       return mixed.predictDense(bigG, s2, m, eta, x, d);
@@ -236,7 +227,8 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
     if (interleaved()) {
-      return interleavedPredict(idx, val, nnz);
+      copyRow(idx, val, nnz);
+      return interleavedPredict(scratchIdx(), nnz);
     }
     if (mixed != null) {
       return mixed.predictSparse(bigG, s2, m, eta, d, idx, val, nnz);
@@ -250,7 +242,8 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   protected void updateDense(MemorySegment x, double g) {
     if (interleaved()) {
-      roundUpdate(iota(), x, 0, d, g);
+      // The scratch row still holds what the predict copied.
+      bodyUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {
@@ -266,7 +259,7 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
     if (interleaved()) {
-      roundUpdate(idx, val, 0, nnz, g);
+      bodyUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {

@@ -1,12 +1,11 @@
 package org.onlinekernels.optimizer;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 
 /**
  * Sparse rows validated once, for {@link LinearModelOptimizer#round}: a compressed sparse row
- * (CSR) copy of the caller's arrays with the values rounded to one element type, in heap memory.
+ * (CSR) copy of the caller's arrays with the values rounded to one element type, in heap arrays.
  *
  * <p>Everything a round would otherwise check on every call is checked here, once, in O(nnz):
  * row offsets non-decreasing and within the arrays, indices non-negative and strictly increasing
@@ -17,18 +16,21 @@ import org.onlinekernels.kernel.ElementType;
 public final class SparseRows {
   private final ElementType type;
   private final int[] start;
-  private final MemorySegment indices;
-  private final MemorySegment values;
+  private final int[] indices;
+  /** The values, one of the two by element type. */
+  private final float[] floats;
+  private final double[] doubles;
   private final double[] maxAbs;
   private final int dimension;
   private final int maxNnz;
 
-  private SparseRows(ElementType type, int[] start, MemorySegment indices, MemorySegment values, double[] maxAbs,
+  private SparseRows(ElementType type, int[] start, int[] indices, float[] floats, double[] doubles, double[] maxAbs,
       int dimension, int maxNnz) {
     this.type = type;
     this.start = start;
     this.indices = indices;
-    this.values = values;
+    this.floats = floats;
+    this.doubles = doubles;
     this.maxAbs = maxAbs;
     this.dimension = dimension;
     this.maxNnz = maxNnz;
@@ -93,19 +95,18 @@ public final class SparseRows {
     for (int r = 0; r <= n; r++) {
       st[r] = rowStart[r] - rowStart[0];
     }
-    MemorySegment vals;
+    float[] f = null;
+    double[] v = null;
     if (type == ElementType.FLOAT) {
-      float[] v = new float[count];
+      f = new float[count];
       for (int j = 0; j < count; j++) {
-        v[j] = (float) values[rowStart[0] + j];
+        f[j] = (float) values[rowStart[0] + j];
       }
-      vals = MemorySegment.ofArray(v);
     } else {
-      double[] v = new double[count];
+      v = new double[count];
       System.arraycopy(values, rowStart[0], v, 0, count);
-      vals = MemorySegment.ofArray(v);
     }
-    return new SparseRows(type, st, MemorySegment.ofArray(idx), vals, rowMax, dim, longest);
+    return new SparseRows(type, st, idx, f, v, rowMax, dim, longest);
   }
 
   /** Element type of the values. */
@@ -140,15 +141,13 @@ public final class SparseRows {
 
   /** Index of entry {@code j} of row {@code r}. */
   public int index(int r, int j) {
-    return indices.getAtIndex(ValueLayout.JAVA_INT, start[r] + (long) j);
+    return indices[start[r] + j];
   }
 
   /** Value of entry {@code j} of row {@code r}, widened to double. */
   public double value(int r, int j) {
-    long at = start[r] + (long) j;
-    return type == ElementType.FLOAT
-        ? values.getAtIndex(ValueLayout.JAVA_FLOAT, at)
-        : values.getAtIndex(ValueLayout.JAVA_DOUBLE, at);
+    int at = start[r] + j;
+    return type == ElementType.FLOAT ? floats[at] : doubles[at];
   }
 
   /**
@@ -156,26 +155,33 @@ public final class SparseRows {
    * rounds do not use it).
    */
   public MemorySegment indexSlice(int r) {
-    return indices.asSlice((long) start[r] * Integer.BYTES, (long) nnz(r) * Integer.BYTES).asReadOnly();
+    return MemorySegment.ofArray(indices).asSlice((long) start[r] * Integer.BYTES, (long) nnz(r) * Integer.BYTES)
+        .asReadOnly();
   }
 
   /** Row {@code r}'s values as a read-only view (allocates the view, like {@link #indexSlice}). */
   public MemorySegment valueSlice(int r) {
-    return values.asSlice((long) start[r] * type.bytes(), (long) nnz(r) * type.bytes()).asReadOnly();
+    MemorySegment all = type == ElementType.FLOAT ? MemorySegment.ofArray(floats) : MemorySegment.ofArray(doubles);
+    return all.asSlice((long) start[r] * type.bytes(), (long) nnz(r) * type.bytes()).asReadOnly();
   }
 
-  /** Element offset of row {@code r}'s first entry in {@link #allIndices} and {@link #allValues}. */
+  /** Position of row {@code r}'s first entry in {@link #indices}, {@link #floats} and {@link #doubles}. */
   int offset(int r) {
     return start[r];
   }
 
-  /** All indices, native order ({@code int}). */
-  MemorySegment allIndices() {
+  /** All indices (not to be written). */
+  int[] indices() {
     return indices;
   }
 
-  /** All values, native order (the element type). */
-  MemorySegment allValues() {
-    return values;
+  /** All values of float rows (not to be written), else null. */
+  float[] floats() {
+    return floats;
+  }
+
+  /** All values of double rows (not to be written), else null. */
+  double[] doubles() {
+    return doubles;
   }
 }

@@ -32,10 +32,15 @@ public final class AllOptimizers {
     }
   }
 
-  /** All seven optimizers, with AdaGrad and ScInOL2 in both of their storage layouts. */
+  /**
+   * All seven optimizers, with AdaGrad and ScInOL2 in both of their storage modes and both state
+   * layouts.
+   */
   public static List<Named> all() {
     return List.of(
         new Named("adagrad", (d, t, a, k) -> new AdaGradOptimizer(d, t, AdaGradParams.eta(0.5), a, k)),
+        new Named("adagrad-interleaved", (d, t, a, k) -> new AdaGradOptimizer(d, t, AdaGradParams.eta(0.5).withBox(Box.symmetric(4)),
+            StateLayout.INTERLEAVED, a, k)),
         new Named("adagrad-box", (d, t, a, k) -> {
           double[] lo = new double[Math.max(0, d)], hi = new double[Math.max(0, d)];
           for (int i = 0; i < d; i++) { lo[i] = -1 - i; hi[i] = 2 + i; }
@@ -46,6 +51,8 @@ public final class AllOptimizers {
         new Named("aogd-coordinate", (d, t, a, k) -> new AdaptiveOgdCoordinateOptimizer(d, t, AdaptiveOgdParams.radius(3), a, k)),
         new Named("scinol1", (d, t, a, k) -> new ScInOL1Optimizer(d, t, ScInOLParams.defaults(), a, k)),
         new Named("scinol2", (d, t, a, k) -> new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), false, a, k)),
+        new Named("scinol2-interleaved", (d, t, a, k) -> new ScInOL2Optimizer(d, t, ScInOLParams.defaults(),
+            StateLayout.INTERLEAVED, a, k)),
         new Named("scinol2-stored", (d, t, a, k) -> new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), true, a, k)),
         new Named("dfeg", (d, t, a, k) -> new DfegOptimizer(d, t, DfegParams.defaults(), a, k)));
   }

@@ -11,14 +11,13 @@ import java.lang.foreign.ValueLayout;
  * two) is {@code step = 1, stride = 2}. Dense input on interleaved state is the same body over
  * the identity index.
  *
- * <p>{@link #predict} only reads; {@link #update} applies {@link FloatAdaGradScalarKernel#step}'s
+ * <p>Row as arrays, state as a segment: see {@link FloatScInOL2Round} for why. {@link #predict} only reads; {@link #update} applies {@link FloatAdaGradScalarKernel#step}'s
  * operations in its order, so the state agrees bit for bit with the other AdaGrad kernels. Plain
  * Java for the reasons given on {@link FloatScInOL2Round}. Source of the generated {@code Double}
  * twin.
  */
 public final class FloatAdaGradRound {
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
-  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
   /** Number of state variables per coordinate. */
   public static final int FIELDS = 2;
@@ -29,19 +28,18 @@ public final class FloatAdaGradRound {
    * {@code yhat = sum_j x_j w_{idx_j}} over entries {@code [from, from + nnz)}, in four interleaved
    * partial sums (entry {@code j} into sum {@code j mod 4}) combined as {@code (s0 + s1) + (s2 + s3)}.
    */
-  public static float predict(
-      MemorySegment st, long stride, MemorySegment idx, MemorySegment val, long from, int nnz) {
+  public static float predict(MemorySegment st, long stride, int[] idx, float[] val, int from, int nnz) {
     float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     int j = 0;
     for (; j + 3 < nnz; j += 4) {
-      long e = from + j;
-      a0 += val.getAtIndex(E, e) * st.getAtIndex(E, idx.getAtIndex(I, e) * stride);
-      a1 += val.getAtIndex(E, e + 1) * st.getAtIndex(E, idx.getAtIndex(I, e + 1) * stride);
-      a2 += val.getAtIndex(E, e + 2) * st.getAtIndex(E, idx.getAtIndex(I, e + 2) * stride);
-      a3 += val.getAtIndex(E, e + 3) * st.getAtIndex(E, idx.getAtIndex(I, e + 3) * stride);
+      int e = from + j;
+      a0 += val[e] * st.getAtIndex(E, idx[e] * stride);
+      a1 += val[e + 1] * st.getAtIndex(E, idx[e + 1] * stride);
+      a2 += val[e + 2] * st.getAtIndex(E, idx[e + 2] * stride);
+      a3 += val[e + 3] * st.getAtIndex(E, idx[e + 3] * stride);
     }
     for (; j < nnz; j++) {
-      float c = val.getAtIndex(E, from + j) * st.getAtIndex(E, idx.getAtIndex(I, from + j) * stride);
+      float c = val[from + j] * st.getAtIndex(E, idx[from + j] * stride);
       switch (j & 3) {
         case 0 -> a0 += c;
         case 1 -> a1 += c;
@@ -57,12 +55,12 @@ public final class FloatAdaGradRound {
    * then the identity bit for bit.
    */
   public static void update(
-      MemorySegment st, long step, long stride, MemorySegment idx, MemorySegment val, long from, int nnz,
+      MemorySegment st, long step, long stride, int[] idx, float[] val, int from, int nnz,
       float scale, float eta, float delta, float lo, float hi) {
     boolean unbounded = lo == Float.NEGATIVE_INFINITY && hi == Float.POSITIVE_INFINITY;
     for (int j = 0; j < nnz; j++) {
-      long b = idx.getAtIndex(I, from + j) * stride;
-      float g = scale * val.getAtIndex(E, from + j);
+      long b = idx[from + j] * stride;
+      float g = scale * val[from + j];
       float qn = st.getAtIndex(E, step + b) + g * g;
       st.setAtIndex(E, step + b, qn);
       float denom = delta + (float) Math.sqrt(qn);

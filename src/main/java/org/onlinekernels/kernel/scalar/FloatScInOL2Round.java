@@ -11,6 +11,13 @@ import java.lang.foreign.ValueLayout;
  * line per random coordinate instead of four) is {@code step = 1, stride = 4}. Dense input on
  * interleaved state is the same body over the identity index.
  *
+ * <p>The row and the per-entry scratch are Java arrays, the state a segment. Why arrays: C2
+ * speculates on a loop's long segment offsets ({@code from + j} over a row's base) through
+ * profiled loop predicates, and with a base that moves from row to row those traps fired on
+ * every few thousand rows, each one a deoptimization, for seconds (measured: a trainer pass at
+ * 15 us per row instead of 0.7 until C2 gave up speculating; {@code -XX:-UseProfiledLoopPredicate}
+ * removed it). Array indices are ints that classic range-check elimination handles.
+ *
  * <p>A round is two passes over the row: {@link #predict} reads each coordinate's state once and
  * writes nothing but the caller's scratch (the round's {@code w_j} and new {@code M_j}), so a
  * gradient refused between the passes leaves the state untouched; {@link #update} then writes
@@ -22,7 +29,6 @@ import java.lang.foreign.ValueLayout;
  */
 public final class FloatScInOL2Round {
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
-  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
   /** Number of state variables per coordinate. */
   public static final int FIELDS = 4;
@@ -35,8 +41,7 @@ public final class FloatScInOL2Round {
    * partial sums, entry {@code j} into sum {@code j mod 4}, combined as {@code (s0 + s1) + (s2 + s3)}.
    */
   public static float predict(
-      MemorySegment st, long step, long stride, MemorySegment idx, MemorySegment val, long from, int nnz,
-      MemorySegment w, MemorySegment m) {
+      MemorySegment st, long step, long stride, int[] idx, float[] val, int from, int nnz, float[] w, float[] m) {
     float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     int j = 0;
     for (; j + 3 < nnz; j += 4) {
@@ -57,24 +62,22 @@ public final class FloatScInOL2Round {
   }
 
   private static float one(
-      MemorySegment st, long step, long stride, MemorySegment idx, MemorySegment val, long from, int j,
-      MemorySegment w, MemorySegment m) {
-    long b = idx.getAtIndex(I, from + j) * stride;
-    float x = val.getAtIndex(E, from + j);
+      MemorySegment st, long step, long stride, int[] idx, float[] val, int from, int j, float[] w, float[] m) {
+    long b = idx[from + j] * stride;
+    float x = val[from + j];
     float mi = Math.max(st.getAtIndex(E, 2 * step + b), Math.abs(x));
     float wj = FloatScInOL2ScalarKernel.weight(
         st.getAtIndex(E, b), st.getAtIndex(E, step + b) + mi * mi, st.getAtIndex(E, 3 * step + b));
-    w.setAtIndex(E, j, wj);
-    m.setAtIndex(E, j, mi);
+    w[j] = wj;
+    m[j] = mi;
     // x == 0 contributes exactly 0 even where w is infinite.
     return x != 0 ? x * wj : 0;
   }
 
   /** Writes {@code M} from {@code m} only: the predict half of a round whose update comes later. */
-  public static void commitM(
-      MemorySegment st, long step, long stride, MemorySegment idx, long from, int nnz, MemorySegment m) {
+  public static void commitM(MemorySegment st, long step, long stride, int[] idx, int from, int nnz, float[] m) {
     for (int j = 0; j < nnz; j++) {
-      st.setAtIndex(E, 2 * step + idx.getAtIndex(I, from + j) * stride, m.getAtIndex(E, j));
+      st.setAtIndex(E, 2 * step + idx[from + j] * stride, m[j]);
     }
   }
 
@@ -83,15 +86,15 @@ public final class FloatScInOL2Round {
    * S2}, {@code eta} from the predict's {@code w}, and {@code M} from its {@code m}.
    */
   public static void update(
-      MemorySegment st, long step, long stride, MemorySegment idx, MemorySegment val, long from, int nnz,
-      MemorySegment w, MemorySegment m, float g) {
+      MemorySegment st, long step, long stride, int[] idx, float[] val, int from, int nnz, float[] w, float[] m,
+      float g) {
     for (int j = 0; j < nnz; j++) {
-      long b = idx.getAtIndex(I, from + j) * stride;
-      float gx = g * val.getAtIndex(E, from + j);
+      long b = idx[from + j] * stride;
+      float gx = g * val[from + j];
       st.setAtIndex(E, b, st.getAtIndex(E, b) - gx);
       st.setAtIndex(E, step + b, st.getAtIndex(E, step + b) + gx * gx);
-      st.setAtIndex(E, 2 * step + b, m.getAtIndex(E, j));
-      st.setAtIndex(E, 3 * step + b, FloatScInOL2ScalarKernel.eta(st.getAtIndex(E, 3 * step + b), gx, w.getAtIndex(E, j)));
+      st.setAtIndex(E, 2 * step + b, m[j]);
+      st.setAtIndex(E, 3 * step + b, FloatScInOL2ScalarKernel.eta(st.getAtIndex(E, 3 * step + b), gx, w[j]));
     }
   }
 

@@ -33,7 +33,11 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
       return 0;
     }
     float theta = bigG / s;
-    return FloatScInOL1ScalarKernel.sgn(theta) * Math.min(Math.abs(theta), 1) * eta / (2 * s);
+    // sgn(theta) * min(|theta|, 1) is theta clamped to [-1, 1], bit for bit (signed zeros and NaN
+    // included; the vector kernel's blends say why). Written as min/max it has no branch: the
+    // sign of G varies from coordinate to coordinate, and sgn's two branches mispredicted on
+    // random sparse rows.
+    return Math.max(-1f, Math.min(theta, 1f)) * eta / (2 * s);
   }
 
   /**

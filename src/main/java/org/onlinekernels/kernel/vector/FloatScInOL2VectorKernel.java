@@ -104,44 +104,17 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
   }
 
+  /**
+   * Sparse rows run the scalar kernel's loop: each entry's state sits at a random coordinate, so
+   * gathering 16 lanes into scratch arrays and scattering them back costs more than the vector
+   * arithmetic saves (measured on rows of 8 to 200 entries, bench/report-notes.md), and rows shorter
+   * than a vector only ran the tail anyway. The same holds for both updates below.
+   */
   @Override
   protected double predictSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
       MemorySegment idx, MemorySegment val, int nnz, MemorySegment wOut) {
-    FloatLaneScratch sc = FloatLaneScratch.get();
-    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
-    int[] ix = sc.idx;
-    FloatVector acc = FloatVector.zero(S);
-    int bound = S.loopBound(nnz);
-    for (int j = 0; j < bound; j += L) {
-      for (int k = 0; k < L; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(E, i);
-        ss[k] = s2.getAtIndex(E, i);
-        ms[k] = m.getAtIndex(E, i);
-        es[k] = eta.getAtIndex(E, i);
-      }
-      long o = (long) j * Float.BYTES;
-      FloatVector xv = load(val, o);
-      FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
-      mi.intoArray(ms, 0);
-      // weight(G, S2 + M^2, eta) written out, as in the dense loop.
-      FloatVector sq = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
-      FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq);
-      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(FloatVector.fromArray(S, es, 0))
-          .div(sq.mul(2f)).blend(0f, sq.compare(VectorOperators.EQ, 0f));
-      if (wOut != null) {
-        w.intoMemorySegment(wOut, o, ORDER);
-      }
-      acc = accumulate(acc, xv, w);
-      for (int k = 0; k < L; k++) {
-        m.setAtIndex(E, ix[k], ms[k]);
-      }
-    }
-    acc.intoArray(sc.sum, 0);
-    return FloatLanes.sum(sc.sum)
-        + FloatScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, wOut);
+    return FloatScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, 0, nnz, wOut);
   }
 
   @Override
@@ -186,71 +159,14 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   protected void updateSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
       MemorySegment idx, MemorySegment val, int nnz, double g) {
-    float gg = (float) g;
-    FloatVector vg = FloatVector.broadcast(S, gg);
-    FloatLaneScratch sc = FloatLaneScratch.get();
-    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
-    int[] ix = sc.idx;
-    int bound = S.loopBound(nnz);
-    for (int j = 0; j < bound; j += L) {
-      for (int k = 0; k < L; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(E, i);
-        ss[k] = s2.getAtIndex(E, i);
-        ms[k] = m.getAtIndex(E, i);
-        es[k] = eta.getAtIndex(E, i);
-      }
-      FloatVector gv = FloatVector.fromArray(S, gs, 0), sv = FloatVector.fromArray(S, ss, 0);
-      FloatVector ev = FloatVector.fromArray(S, es, 0), mi = FloatVector.fromArray(S, ms, 0);
-      // weight(G, S2 + M^2, eta) written out, as in the dense loop.
-      FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
-      FloatVector theta = gv.div(sq);
-      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(ev).div(sq.mul(2f))
-          .blend(0f, sq.compare(VectorOperators.EQ, 0f));
-      FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
-      gv.sub(gx).intoArray(gs, 0);
-      sv.add(gx.mul(gx)).intoArray(ss, 0);
-      eta(ev, gx, w).intoArray(es, 0);
-      for (int k = 0; k < L; k++) {
-        bigG.setAtIndex(E, ix[k], gs[k]);
-        s2.setAtIndex(E, ix[k], ss[k]);
-        eta.setAtIndex(E, ix[k], es[k]);
-      }
-    }
-    FloatScInOL2ScalarKernel.updateSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, gg);
+    FloatScInOL2ScalarKernel.updateSparseRange(bigG, s2, m, eta, idx, val, 0, nnz, (float) g);
   }
 
   @Override
   protected void updateSparseStoredImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment eta, MemorySegment w,
       MemorySegment idx, MemorySegment val, int nnz, double g) {
-    float gg = (float) g;
-    FloatVector vg = FloatVector.broadcast(S, gg);
-    FloatLaneScratch sc = FloatLaneScratch.get();
-    float[] gs = sc.lanes[0], ss = sc.lanes[1], es = sc.lanes[2];
-    int[] ix = sc.idx;
-    int bound = S.loopBound(nnz);
-    for (int j = 0; j < bound; j += L) {
-      for (int k = 0; k < L; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(E, i);
-        ss[k] = s2.getAtIndex(E, i);
-        es[k] = eta.getAtIndex(E, i);
-      }
-      long o = (long) j * Float.BYTES;
-      FloatVector gx = vg.mul(load(val, o));
-      FloatVector.fromArray(S, gs, 0).sub(gx).intoArray(gs, 0);
-      FloatVector.fromArray(S, ss, 0).add(gx.mul(gx)).intoArray(ss, 0);
-      eta(FloatVector.fromArray(S, es, 0), gx, load(w, o)).intoArray(es, 0);
-      for (int k = 0; k < L; k++) {
-        bigG.setAtIndex(E, ix[k], gs[k]);
-        s2.setAtIndex(E, ix[k], ss[k]);
-        eta.setAtIndex(E, ix[k], es[k]);
-      }
-    }
-    FloatScInOL2ScalarKernel.updateSparseStoredRange(bigG, s2, eta, w, idx, val, bound, nnz, gg);
+    FloatScInOL2ScalarKernel.updateSparseStoredRange(bigG, s2, eta, w, idx, val, 0, nnz, (float) g);
   }
 
   @Override

@@ -71,41 +71,12 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
     return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound, n);
   }
 
+  /** Sparse rows run the scalar kernel's loop, as in {@link FloatScInOL2VectorKernel} (why: there). */
   @Override
   protected double predictSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
       MemorySegment idx, MemorySegment val, int nnz) {
-    DoubleLaneScratch sc = DoubleLaneScratch.get();
-    double[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
-    int[] ix = sc.idx;
-    DoubleVector acc = DoubleVector.zero(DS);
-    int bound = DS.loopBound(nnz);
-    for (int j = 0; j < bound; j += LD) {
-      for (int k = 0; k < LD; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(D, i);
-        ss[k] = s2.getAtIndex(D, i);
-        ms[k] = m.getAtIndex(F, i);
-        es[k] = eta.getAtIndex(D, i);
-      }
-      DoubleVector xd = widen(loadFloat(val, (long) j * Float.BYTES));
-      // max of two floats widened: exact, so narrowing it back below is exact too.
-      DoubleVector md = DoubleVector.fromArray(DS, ms, 0).max(xd.abs());
-      md.intoArray(ms, 0);
-      DoubleVector s = DoubleVector.fromArray(DS, ss, 0).add(md.mul(md)).lanewise(VectorOperators.SQRT);
-      DoubleVector theta = DoubleVector.fromArray(DS, gs, 0).div(s);
-      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(DoubleVector.fromArray(DS, es, 0))
-          .div(s.mul(2.0)).blend(0.0, s.compare(VectorOperators.EQ, 0.0));
-      acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
-      for (int k = 0; k < LD; k++) {
-        m.setAtIndex(F, ix[k], (float) ms[k]);
-      }
-    }
-    // Spilled, not passed to a helper: see FloatLanes.
-    double[] spill = DoubleLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, bound, nnz);
+    return MixedScInOL2ScalarKernel.predictSparseRange(bigG, s2, m, eta, idx, val, 0, nnz);
   }
 
   @Override
@@ -132,37 +103,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   protected void updateSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta,
       MemorySegment idx, MemorySegment val, int nnz, double g) {
-    DoubleVector vg = DoubleVector.broadcast(DS, g);
-    DoubleLaneScratch sc = DoubleLaneScratch.get();
-    double[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], es = sc.lanes[3];
-    int[] ix = sc.idx;
-    int bound = DS.loopBound(nnz);
-    for (int j = 0; j < bound; j += LD) {
-      for (int k = 0; k < LD; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(D, i);
-        ss[k] = s2.getAtIndex(D, i);
-        ms[k] = m.getAtIndex(F, i);
-        es[k] = eta.getAtIndex(D, i);
-      }
-      DoubleVector gv = DoubleVector.fromArray(DS, gs, 0), sv = DoubleVector.fromArray(DS, ss, 0);
-      DoubleVector ev = DoubleVector.fromArray(DS, es, 0), md = DoubleVector.fromArray(DS, ms, 0);
-      DoubleVector sq = sv.add(md.mul(md)).lanewise(VectorOperators.SQRT);
-      DoubleVector theta = gv.div(sq);
-      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(ev).div(sq.mul(2.0))
-          .blend(0.0, sq.compare(VectorOperators.EQ, 0.0));
-      DoubleVector gx = vg.mul(widen(loadFloat(val, (long) j * Float.BYTES)));
-      gv.sub(gx).intoArray(gs, 0);
-      sv.add(gx.mul(gx)).intoArray(ss, 0);
-      ev.blend(ev.sub(gx.mul(w)).min(CAP).max(-CAP), gx.compare(VectorOperators.NE, 0.0)).intoArray(es, 0);
-      for (int k = 0; k < LD; k++) {
-        bigG.setAtIndex(D, ix[k], gs[k]);
-        s2.setAtIndex(D, ix[k], ss[k]);
-        eta.setAtIndex(D, ix[k], es[k]);
-      }
-    }
-    MixedScInOL2ScalarKernel.updateSparseRange(bigG, s2, m, eta, idx, val, bound, nnz, g);
+    MixedScInOL2ScalarKernel.updateSparseRange(bigG, s2, m, eta, idx, val, 0, nnz, g);
   }
 
   @Override

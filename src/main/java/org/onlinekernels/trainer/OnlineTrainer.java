@@ -16,9 +16,20 @@ import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 
 /**
- * The fused online trainer: per example, pack the row once, predict with each of the {@code K}
- * optimizers, score the loss and error (progressive validation: before any update on the
- * example), then update each optimizer with {@code g_k = dloss/dyhat_k}.
+ * The fused online trainer: per example, each of the {@code K} optimizers runs one round
+ * (predict, loss derivative, update) and the example's loss and error are scored from the
+ * rounds' predictions (progressive validation: each prediction is taken before any update on
+ * the example).
+ *
+ * <h2>Sparse rows: fused rounds on interleaved state</h2>
+ * The default sparse mode validates the data once ({@link SparseRows}, per element type, kept in
+ * the {@link TrainingData}) and calls {@link LinearModelOptimizer#round} per output: no row is
+ * copied, nothing is re-validated beyond O(1) per call, and ScInOL2 and AdaGrad keep their state
+ * {@link StateLayout#INTERLEAVED}, so a random coordinate costs one cache line. The {@code K}
+ * outputs share no state, so running output {@code k}'s update before output {@code k+1}'s
+ * prediction changes none of the scores. Dense mode ({@link TrainerConfig#dense}) packs each row
+ * into a {@code d}-element segment once, predicts with all {@code K} planar optimizers, then
+ * updates them.
  *
  * <h2>Multiclass: one-vs-rest with {@code K} outputs sharing one instance</h2>
  * Labels {@code 0..K-1} train {@code K} independent binary learners, output {@code k} on the
@@ -27,16 +38,13 @@ import org.onlinekernels.optimizer.StateLayout;
  * because it works with all four losses (Streeter and McMahan's hinge-loss experiments need
  * that), keeps every output a plain instance of the paper's binary algorithm (so its guarantees
  * and the scale invariance of ScInOL hold per output), and needs no coupling between the
- * optimizers. The row is packed into the element-type segments once per example and the same
- * segments are passed to all {@code K} optimizers' {@code predict}, which only read them; they
- * stay untouched until all {@code K} updates are done (the optimizers keep a reference between
- * predict and update).
+ * optimizers.
  *
  * <h2>No allocation per example</h2>
- * The index/value segments are allocated once at the largest row's size (the dense segment at
- * {@code d}), the shuffling permutation once per run, the score array once; losses and the
- * error are computed by static methods on primitives. Progress lines (only to a terminal) are the
- * only allocation in the loop, at most one per second.
+ * The rows are prepared once per data set and element type, the dense segment once per pass,
+ * the shuffling permutation once per run, the score array once; losses and the error are
+ * computed by static methods on primitives. Progress lines (only to a terminal) are the only
+ * allocation in the loop, at most one per second.
  *
  * <p>Not thread-safe; confined to the creating thread (the optimizers' state lives in a confined
  * arena closed by {@link #close}).
@@ -184,7 +192,6 @@ public final class OnlineTrainer implements AutoCloseable {
     final int[] order = prepared.order;
     final int[] start = prepared.start;
     final double[] label = prepared.labels;
-    final int maxNnz = prepared.maxNnz;
     final ElementType type = config.type();
     final boolean isFloat = type == ElementType.FLOAT;
     final boolean dense = config.dense();

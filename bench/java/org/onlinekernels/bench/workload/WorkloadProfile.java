@@ -47,4 +47,10 @@ public record WorkloadProfile(String name, long nonzeros, List<String> workloads
       default -> throw new IllegalArgumentException("workload profile must be quick, full or render, got " + name);
     };
   }
+
+  /** The same settings on the given workloads only (e.g. to re-measure a few). */
+  public WorkloadProfile only(List<String> specs) {
+    return new WorkloadProfile(name, nonzeros, List.copyOf(specs), warmups, measurements, iterationMillis, peerWarmups,
+        peerMeasurements, forks);
+  }
 }

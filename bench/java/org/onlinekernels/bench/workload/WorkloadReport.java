@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * The workload report command: {@code WorkloadReport quick|full|render OUTDIR}. For each workload
+ * The workload report command: {@code WorkloadReport quick|full|render OUTDIR [SPEC,SPEC...]}
+ * (the optional list runs only those workloads, with the profile's settings). For each workload
  * of the profile, in turn, runs every library and hand-written contender and then the peers
  * through JMH's Java API (so the contenders of one workload run back to back and share the
  * machine's state of that moment), stores the results in {@code OUTDIR/workload-results.csv} and
@@ -43,7 +44,9 @@ public final class WorkloadReport {
     Path out = Path.of(args.length > 1 ? args[1] : "bench-report");
     Files.createDirectories(out.resolve("tmp"));
     if (!profile.equals("render")) {
-      run(WorkloadProfile.named(profile, Workload.sharedFolder()), out);
+      WorkloadProfile p = WorkloadProfile.named(profile, Workload.sharedFolder());
+      if (args.length > 2 && !args[2].isBlank()) p = p.only(List.of(args[2].split(",")));
+      run(p, out);
     }
     WorkloadReportWriter.write(out);
     System.out.println("wrote " + out.resolve("workload.md"));

@@ -20,8 +20,9 @@ import org.knowm.xchart.style.Styler;
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and
  * {@code workload-run.properties}: the machine and JMH settings, what each contender is, the
  * headline ratios against the hand-written loop, the fit time per row {@code a + b nnz}, every
- * figure per workload, and examples/s against nonzeros per row. Every ratio is between figures of
- * the same run, from median passes.
+ * figure per workload, and examples/s against nonzeros per row, then the hand-written analysis of
+ * {@code bench/workload-notes.md}. Every ratio is between figures of the same run, from median
+ * passes.
  */
 public final class WorkloadReportWriter {
   private WorkloadReportWriter() {}
@@ -44,6 +45,9 @@ public final class WorkloadReportWriter {
     fits(md, rows);
     charts(md, rows, dir);
     details(md, rows);
+    // The analysis written by hand after a run, as bench/report-notes.md is for the kernel report.
+    Path notes = dir.toAbsolutePath().getParent().resolve("bench").resolve("workload-notes.md");
+    if (Files.exists(notes)) md.append("\n").append(Files.readString(notes));
     Files.writeString(dir.resolve("workload.md"), md.toString());
   }
 

@@ -35,11 +35,14 @@ public final class Lockstep {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment xi = arena.allocate(ValueLayout.JAVA_INT, wl.maxNnz);
       MemorySegment xv = arena.allocate((long) wl.maxNnz * type.bytes(), 64);
-      @SuppressWarnings("unchecked")
-      Map<String, MemorySegment>[] states = new Map[opt.length];
+      boolean ada = algorithm.equals("adagrad");
+      // Per output, the state segments the weight is read from: AdaGrad's w; ScInOL2's G, S2, M, eta.
+      MemorySegment[][] st = new MemorySegment[opt.length][];
       for (int k = 0; k < opt.length; k++) {
         opt[k] = AlgorithmSpec.of(algorithm).create(wl.d, type, arena);
-        states[k] = ((AbstractOptimizer) opt[k]).state();
+        Map<String, MemorySegment> m = ((AbstractOptimizer) opt[k]).state();
+        st[k] = ada ? new MemorySegment[] {m.get("w")}
+            : new MemorySegment[] {m.get("G"), m.get("S2"), m.get("M"), m.get("eta")};
       }
       double lossSum = 0;
       for (int r = 0; r < wl.n; r++) {
@@ -53,18 +56,17 @@ public final class Lockstep {
         double rowLoss = 0;
         for (int k = 0; k < opt.length; k++) {
           double yLib = opt[k].predictSparse(xi, xv, m);
-          Map<String, MemorySegment> st = states[k];
           float sumF = 0;
           double sumD = 0;
           double abs = 0;
           for (int j = 0; j < m; j++) {
             int i = wl.idx[s + j];
             if (isFloat) {
-              float t = wl.floatValues[s + j] * weightF(algorithm, st, i);
+              float t = wl.floatValues[s + j] * weightF(st[k], i);
               sumF += t;
               abs += Math.abs(t);
             } else {
-              double t = wl.doubleValues[s + j] * weightD(algorithm, st, i);
+              double t = wl.doubleValues[s + j] * weightD(st[k], i);
               sumD += t;
               abs += Math.abs(t);
             }
@@ -87,19 +89,19 @@ public final class Lockstep {
     }
   }
 
-  private static float weightF(String algorithm, Map<String, MemorySegment> st, int i) {
+  /** The weight of coordinate {@code i} from AdaGrad's {@code w} or ScInOL2's {@code G, S2, M, eta}. */
+  private static float weightF(MemorySegment[] st, int i) {
     ValueLayout.OfFloat f = ValueLayout.JAVA_FLOAT;
-    if (algorithm.equals("adagrad")) return st.get("w").getAtIndex(f, i);
-    float mi = st.get("M").getAtIndex(f, i);
-    return FloatScInOL2ScalarKernel.weight(st.get("G").getAtIndex(f, i), st.get("S2").getAtIndex(f, i) + mi * mi,
-        st.get("eta").getAtIndex(f, i));
+    if (st.length == 1) return st[0].getAtIndex(f, i);
+    float mi = st[2].getAtIndex(f, i);
+    return FloatScInOL2ScalarKernel.weight(st[0].getAtIndex(f, i), st[1].getAtIndex(f, i) + mi * mi, st[3].getAtIndex(f, i));
   }
 
-  private static double weightD(String algorithm, Map<String, MemorySegment> st, int i) {
+  /** {@link #weightF} in double. */
+  private static double weightD(MemorySegment[] st, int i) {
     ValueLayout.OfDouble f = ValueLayout.JAVA_DOUBLE;
-    if (algorithm.equals("adagrad")) return st.get("w").getAtIndex(f, i);
-    double mi = st.get("M").getAtIndex(f, i);
-    return DoubleScInOL2ScalarKernel.weight(st.get("G").getAtIndex(f, i), st.get("S2").getAtIndex(f, i) + mi * mi,
-        st.get("eta").getAtIndex(f, i));
+    if (st.length == 1) return st[0].getAtIndex(f, i);
+    double mi = st[2].getAtIndex(f, i);
+    return DoubleScInOL2ScalarKernel.weight(st[0].getAtIndex(f, i), st[1].getAtIndex(f, i) + mi * mi, st[3].getAtIndex(f, i));
   }
 }

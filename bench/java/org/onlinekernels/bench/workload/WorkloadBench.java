@@ -25,13 +25,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * workloads one after another and, for each, every contender, so drift on the shared machine hits
  * the contenders of a workload alike; ratios are taken between figures of one run.
  *
- * <p>Every trial first runs {@link Lockstep}: the library's optimizers, fed the hand loop's
- * summation order, must produce every row's {@code yhat} within the rounding bound and the hand
- * loop's mean loss bit for bit. Every pass is then checked in {@code @TearDown(Level.Iteration)}:
- * the hand loop's mean progressive loss must equal the lockstep's exactly, a library contender's
- * its own first pass (the free-running library and hand loop sum {@code yhat} in different
- * orders; {@code HandLoopAgreementTest} holds those to {@link HandLoop}'s bound where the
- * trajectory is not chaotic). A contender that computes something else cannot post a time.
+ * <p>Checks, so that a contender that computes something else cannot post a time: the hand loop's
+ * trial first runs {@link Lockstep} (the library's optimizers, fed the hand loop's summation
+ * order, must give every row's {@code yhat} within the rounding bound and the hand loop's mean
+ * loss bit for bit); a library contender's first pass must agree with a free-running hand loop
+ * within {@link HandLoop}'s derived bound wherever the trajectory is stable ({@link #stable}).
+ * Every timed pass must then reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -67,22 +66,28 @@ public class WorkloadBench {
     double last = Double.NaN;
 
     /**
-     * Reads or generates the rows, makes the contender, checks the library's rule against the
-     * hand loop's in {@link Lockstep} and records the loss every timed pass must reproduce.
+     * Reads or generates the rows, makes the contender and records the loss every timed pass must
+     * reproduce: the hand loop's is checked against the library in {@link Lockstep}; a library
+     * contender's first pass against a free-running hand loop within {@link HandLoop}'s bound,
+     * where the trajectory is stable ({@link #stable}).
      */
     @Setup(Level.Trial)
     public void setUp() {
       wl = Workload.load(workload, nonzeros, Workload.sharedFolder());
       ElementType t = ElementType.parse(type);
-      double lockstep = Lockstep.meanLoss(wl, algo, t);
       c = make(contender, algo, t, wl);
       if (contender.equals("hand")) {
         // Same trajectory, same sums: bit for bit.
-        expected = lockstep;
-      } else {
-        // The library contender's own first pass; every timed pass must reproduce it.
-        c.reset();
-        expected = c.pass();
+        expected = Lockstep.meanLoss(wl, algo, t);
+        return;
+      }
+      c.reset();
+      expected = c.pass();
+      if (stable(workload, algo)) {
+        HandLoop h = HandLoop.of(algo, t, wl, true);
+        double hand = h.pass();
+        requireAgreement(workload + " " + contender + " " + algo + " " + type + " against the hand loop", expected,
+            hand, h.agreementBound(hand));
       }
     }
 
@@ -157,6 +162,17 @@ public class WorkloadBench {
       default -> throw new IllegalArgumentException(
           "contender must be hand, trainer-checked, trainer-trusted or optimizers, got " + contender);
     };
+  }
+
+  /**
+   * Whether a free-running comparison with the hand loop is held to {@link HandLoop}'s bound:
+   * ScInOL2 everywhere and AdaGrad on the synthetic streams. AdaGrad at its default
+   * {@code eta = 1} on the unscaled shared files is chaotic (mean loss 9-25), and two summation
+   * orders drift apart by far more than the bound (measured 0.004-0.36); there the hand loop's
+   * {@link Lockstep} check is the one that holds.
+   */
+  public static boolean stable(String workload, String algo) {
+    return algo.equals("scinol2") || !workload.startsWith("file:");
   }
 
   /** Throws unless {@code |actual - expected| <= bound} (and both are finite). */

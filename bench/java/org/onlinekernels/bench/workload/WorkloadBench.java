@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 2, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class WorkloadBench {
   /** Synthetic streams' total nonzeros per pass in the full profile (rows = this / nnz). */
@@ -59,6 +59,9 @@ public class WorkloadBench {
     /** Synthetic streams' nonzeros per pass. */
     @Param({FULL_NONZEROS})
     public long nonzeros;
+    /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
+    @Param({WARM_ROWS})
+    public long warmRows;
 
     Workload wl;
     Contender c;
@@ -77,12 +80,12 @@ public class WorkloadBench {
       ElementType t = ElementType.parse(type);
       c = make(contender, algo, t, wl);
       if (contender.equals("hand")) {
+        warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
         // Same trajectory, same sums: bit for bit.
         expected = Lockstep.meanLoss(wl, algo, t);
         return;
       }
-      c.reset();
-      expected = c.pass();
+      expected = warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
       if (stable(workload, algo)) {
         HandLoop h = HandLoop.of(algo, t, wl, true);
         double hand = h.pass();
@@ -122,6 +125,9 @@ public class WorkloadBench {
     /** Synthetic streams' nonzeros per pass. */
     @Param({FULL_NONZEROS})
     public long nonzeros;
+    /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
+    @Param({WARM_ROWS})
+    public long warmRows;
 
     Contender c;
     Object last;
@@ -135,6 +141,7 @@ public class WorkloadBench {
         case "moa" -> new MoaPeer(wl);
         default -> throw new IllegalArgumentException("peer must be tribuo or moa, got " + peer);
       };
+      warm(c, wl, warmRows, PEER_WARM_NONZEROS);
     }
 
     /** A fresh model before every pass. */
@@ -150,6 +157,35 @@ public class WorkloadBench {
         throw new IllegalStateException(peer + " on " + workload + " produced " + last);
       }
     }
+  }
+
+  /** Rows x outputs every contender trains on in its trial set-up, by default, before JMH's own warm-up. */
+  public static final String WARM_ROWS = "200000";
+  /** ... unless it has seen this many nonzeros x outputs first (library and hand-written: 3 full-profile passes). */
+  static final long LIBRARY_WARM_NONZEROS = 6_000_000;
+  /** The same for the peers, whose passes are slower (one full-profile pass). */
+  static final long PEER_WARM_NONZEROS = 2_000_000;
+
+  /**
+   * Trains from fresh models, pass after pass, until {@code warmRows} rows or {@code nonzeros}
+   * nonzeros (times outputs) have gone through: until C2 has compiled the Vector API kernels they
+   * run boxed and about 100 times slower (bench/report-notes.md), and on a small file JMH's short
+   * warm-up iterations alone left them half compiled (heart_scale: 62, 26, 14, 7.5 ms per pass in
+   * successive iterations for a pass that takes well under 1 ms compiled). Returns the first
+   * pass's mean loss.
+   */
+  static double warm(Contender c, Workload wl, long warmRows, long nonzeros) {
+    double first = Double.NaN;
+    long rows = 0;
+    long nnz = 0;
+    do {
+      c.reset();
+      double l = c.pass();
+      if (rows == 0) first = l;
+      rows += (long) wl.n * wl.outputs;
+      nnz += wl.nonzeros() * wl.outputs;
+    } while (rows < warmRows && nnz < nonzeros);
+    return first;
   }
 
   /** Makes a library or hand-written contender. */

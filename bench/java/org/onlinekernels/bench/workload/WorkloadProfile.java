@@ -20,6 +20,8 @@ import java.util.List;
  * @param name            {@code quick} or {@code full}
  * @param nonzeros        synthetic streams' nonzeros per pass
  * @param workloads       workload specs, in run order
+ * @param warmRows        rows x outputs every contender trains on in its trial set-up before JMH's warm-up
+ *                        (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
  * @param warmups         warm-up iterations (library and hand-written contenders)
  * @param measurements    measured iterations
  * @param iterationMillis iteration time (at least one pass is always run)
@@ -27,14 +29,14 @@ import java.util.List;
  * @param peerMeasurements measured iterations of Tribuo and MOA
  * @param forks           JMH forks per combination (0: in this JVM, for the smoke test)
  */
-public record WorkloadProfile(String name, long nonzeros, List<String> workloads, int warmups, int measurements,
-    int iterationMillis, int peerWarmups, int peerMeasurements, int forks) {
+public record WorkloadProfile(String name, long nonzeros, List<String> workloads, long warmRows, int warmups,
+    int measurements, int iterationMillis, int peerWarmups, int peerMeasurements, int forks) {
 
   /** The named profile, with the shared files found under {@code shared}. */
   public static WorkloadProfile named(String name, Path shared) {
     return switch (name) {
       case "quick" -> new WorkloadProfile("quick", 100_000,
-          List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), 1, 2, 20, 0, 1, 0);
+          List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), 2000, 1, 2, 20, 0, 1, 0);
       case "full" -> {
         List<String> w = new ArrayList<>(Workload.sharedTrainingFiles(shared));
         for (String dist : new String[] {"zipf", "uniform"}) {
@@ -42,7 +44,7 @@ public record WorkloadProfile(String name, long nonzeros, List<String> workloads
             for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
           }
         }
-        yield new WorkloadProfile("full", 2_000_000, w, 2, 5, 200, 1, 3, 1);
+        yield new WorkloadProfile("full", 2_000_000, w, Long.parseLong(WorkloadBench.WARM_ROWS), 1, 5, 200, 1, 3, 1);
       }
       default -> throw new IllegalArgumentException("workload profile must be quick, full or render, got " + name);
     };
@@ -50,7 +52,7 @@ public record WorkloadProfile(String name, long nonzeros, List<String> workloads
 
   /** The same settings on the given workloads only (e.g. to re-measure a few). */
   public WorkloadProfile only(List<String> specs) {
-    return new WorkloadProfile(name, nonzeros, List.copyOf(specs), warmups, measurements, iterationMillis, peerWarmups,
-        peerMeasurements, forks);
+    return new WorkloadProfile(name, nonzeros, List.copyOf(specs), warmRows, warmups, measurements, iterationMillis,
+        peerWarmups, peerMeasurements, forks);
   }
 }

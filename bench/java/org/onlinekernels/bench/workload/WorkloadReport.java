@@ -64,10 +64,11 @@ public final class WorkloadReport {
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("jmh.settings", String.format(
         "Mode.AverageTime, one operation = one full pass from a fresh model (reset untimed, Level.Invocation); "
+            + "trial set-up trains each contender on %d rows x outputs first (or 3 passes of nonzeros; peers 1); "
             + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
             + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
             + "fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
-        p.forks(), p.warmups(), p.measurements(), p.iterationMillis(), p.peerWarmups(), p.peerMeasurements()));
+        p.warmRows(), p.forks(), p.warmups(), p.measurements(), p.iterationMillis(), p.peerWarmups(), p.peerMeasurements()));
     List<WorkloadResult> results = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int wi = 0;
@@ -81,6 +82,7 @@ public final class WorkloadReport {
             .include("org\\.onlinekernels\\.bench\\.workload\\.WorkloadBench\\." + (peer ? "peer" : "pass") + "$")
             .param("workload", w)
             .param("nonzeros", Long.toString(p.nonzeros()))
+            .param("warmRows", Long.toString(p.warmRows()))
             .mode(Mode.AverageTime)
             .timeUnit(TimeUnit.MILLISECONDS)
             .forks(p.forks())

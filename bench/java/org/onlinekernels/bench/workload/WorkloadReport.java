@@ -63,7 +63,8 @@ public final class WorkloadReport {
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("jmh.settings", String.format(
-        "Mode.AverageTime, one operation = one full pass from a fresh model (reset untimed, Level.Invocation); "
+        "Mode.SampleTime (every pass timed; figures are the median pass), one operation = one full pass from a fresh "
+            + "model (reset untimed, Level.Invocation); "
             + "trial set-up trains each contender on %d rows x outputs first (or 3 passes of nonzeros; peers 1); "
             + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
             + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
@@ -83,7 +84,7 @@ public final class WorkloadReport {
             .param("workload", w)
             .param("nonzeros", Long.toString(p.nonzeros()))
             .param("warmRows", Long.toString(p.warmRows()))
-            .mode(Mode.AverageTime)
+            .mode(Mode.SampleTime)
             .timeUnit(TimeUnit.MILLISECONDS)
             .forks(p.forks())
             .warmupIterations(peer ? p.peerWarmups() : p.warmups())

@@ -72,8 +72,9 @@ public final class WorkloadReportWriter {
         .append(" s wall, load average at start: ").append(p.getProperty("loadavg")).append(" |\n");
     String failed = p.getProperty("failed", "");
     if (!failed.isEmpty()) md.append("| **failed** | ").append(failed).append(" |\n");
-    md.append("\nThe machine is shared, so figures are the **median** pass of the measured iterations; the detailed ")
-        .append("tables also give JMH's mean ± its 99.9 % half-width and the min / max.\n\n");
+    md.append("\nThe machine is shared, so figures are the **median** of the individually timed passes of the measured ")
+        .append("iterations (a pass stalled by another job moves a mean a lot); the detailed tables also give JMH's mean ± ")
+        .append("its 99.9 % half-width and the fastest / slowest pass.\n\n");
   }
 
   static void contenders(StringBuilder md) {
@@ -222,13 +223,13 @@ public final class WorkloadReportWriter {
       md.append("### ").append(w).append("\n\n").append(any.rows()).append(" rows, ").append(any.nonzeros())
           .append(" nonzeros (").append(f1(any.nnzPerRow())).append(" per row), ").append(any.outputs())
           .append(any.outputs() == 1 ? " output" : " outputs (one-vs-rest)").append(".\n\n");
-      md.append("| contender | ms per pass, median (mean ± err) | min / max | examples/s | nonzeros/s | x hand |\n")
-          .append("|---|---:|---:|---:|---:|---:|\n");
+      md.append("| contender | ms per pass, median (mean ± err) | fastest / slowest | passes | examples/s | nonzeros/s | x hand |\n")
+          .append("|---|---:|---:|---:|---:|---:|---:|\n");
       for (WorkloadResult r : rows) {
         if (!r.workload().equals(w)) continue;
         md.append("| ").append(r.series()).append(" | ").append(f3(r.msMedian())).append(" (").append(f3(r.msMean()))
             .append(" ± ").append(f3(r.msError())).append(") | ").append(f3(r.msMin())).append(" / ").append(f3(r.msMax()))
-            .append(" | ").append(si(r.examplesPerSecond())).append(" | ").append(si(r.nonzerosPerSecond())).append(" | ")
+            .append(" | ").append(r.iterations()).append(" | ").append(si(r.examplesPerSecond())).append(" | ").append(si(r.nonzerosPerSecond())).append(" | ")
             .append(r.contender().equals("hand") ? "1.00x" : xHand(rows, Optional.of(r))).append(" |\n");
       }
       md.append("\n");

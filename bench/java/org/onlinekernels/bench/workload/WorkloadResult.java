@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * One measured contender on one workload, as stored in {@code bench-report/workload-results.csv}:
- * milliseconds per pass (JMH's mean with its 99.9 % error, and min/median/max over the measured
- * iterations) and the workload's shape, from which rates are derived.
+ * milliseconds per pass (JMH's mean with its 99.9 % error, and min/median/max over the timed
+ * passes; {@code iterations} is the number of passes timed) and the workload's shape, from which
+ * rates are derived.
  *
  * @param workload  workload spec
  * @param contender {@code hand}, {@code trainer-checked}, {@code trainer-trusted}, {@code optimizers}, {@code tribuo}, {@code moa}

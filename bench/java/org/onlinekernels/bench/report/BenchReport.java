@@ -99,7 +99,7 @@ public final class BenchReport {
    * Benchmarks whose check threw: JMH goes on with the rest of the group (so one broken kernel
    * does not hide the others) and posts no score for them; its log says which.
    */
-  static List<String> failures(Path log) throws IOException {
+  public static List<String> failures(Path log) throws IOException {
     List<String> out = new ArrayList<>();
     String bench = "";
     String params = "";

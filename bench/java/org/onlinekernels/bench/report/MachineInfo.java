@@ -9,10 +9,11 @@ import java.util.Map;
 import jdk.incubator.vector.VectorShape;
 
 /** Reads what the report header states about the machine, at run time (never hard-coded). */
-final class MachineInfo {
+public final class MachineInfo {
   private MachineInfo() {}
 
-  static Map<String, String> collect() {
+  /** Machine, JDK and load, read now. */
+  public static Map<String, String> collect() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("cpu.model", cpuinfo("model name"));
     m.put("cpu.flags.avx512f", Boolean.toString(cpuinfo("flags").contains("avx512f")));

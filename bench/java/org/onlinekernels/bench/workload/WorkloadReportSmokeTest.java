@@ -1,0 +1,48 @@
+package org.onlinekernels.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code quick} workload profile through JMH in this JVM (no forks), then the report: every
+ * contender posts a time on every workload (each pass checked by the benchmark itself), nothing
+ * failed, and the page, its fit table and its charts are written. So the benchmark and its report
+ * cannot rot. Takes seconds.
+ */
+class WorkloadReportSmokeTest {
+  @Test
+  void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    // JMH's machine-wide lock keeps two benchmark runs from timing each other; this run's times do
+    // not matter, and it must not fail because someone is benchmarking on the same machine.
+    System.setProperty("jmh.ignoreLock", "true");
+    WorkloadProfile p = WorkloadProfile.named("quick", Workload.sharedFolder());
+    WorkloadReport.run(p, out);
+    Properties props = new Properties();
+    try (var r = Files.newBufferedReader(out.resolve("workload-run.properties"))) {
+      props.load(r);
+    }
+    assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out.resolve("tmp") + ")");
+    List<String> csv = Files.readAllLines(out.resolve("workload-results.csv"));
+    // 4 library/hand contenders x 2 algorithms x 2 types per workload, Tribuo everywhere, MOA on files.
+    long files = p.workloads().stream().filter(w -> w.startsWith("file:")).count();
+    assertEquals(p.workloads().size() * 17 + files, csv.size() - 1, String.join("\n", csv));
+    for (String l : csv.subList(1, csv.size())) {
+      WorkloadResult r = WorkloadResult.parse(l);
+      assertTrue(r.msMedian() > 0 && Double.isFinite(r.examplesPerSecond()), l);
+    }
+    WorkloadReportWriter.write(out);
+    String md = Files.readString(out.resolve("workload.md"));
+    for (String s : new String[] {"## Headline", "## Fit time per row", "## Every figure", "zipf, d = 2^14 | hand scinol2 float"}) {
+      assertTrue(md.contains(s), "workload.md lacks " + s);
+    }
+    assertTrue(Files.size(out.resolve("workload-zipf-14.png")) > 1000);
+  }
+}

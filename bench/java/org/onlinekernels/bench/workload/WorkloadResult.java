@@ -1,0 +1,83 @@
+package org.onlinekernels.bench.workload;
+
+import java.util.Locale;
+
+/**
+ * One measured contender on one workload, as stored in {@code bench-report/workload-results.csv}:
+ * milliseconds per pass (JMH's mean with its 99.9 % error, and min/median/max over the timed
+ * passes; {@code iterations} is the number of passes timed) and the workload's shape, from which
+ * rates are derived.
+ *
+ * @param workload  workload spec
+ * @param contender {@code hand}, {@code trainer-checked}, {@code trainer-trusted}, {@code optimizers}, {@code tribuo}, {@code moa}
+ * @param algo      {@code scinol2}, {@code adagrad} (Tribuo's is AdaGrad) or {@code sgd} (MOA)
+ * @param type      {@code float} or {@code double}
+ * @param rows      rows per pass
+ * @param nonzeros  nonzeros per pass
+ * @param outputs   model outputs (1, or K one-vs-rest)
+ */
+public record WorkloadResult(String workload, String contender, String algo, String type, long rows, long nonzeros,
+    int outputs, double msMean, double msError, double msMin, double msMedian, double msMax, int iterations) {
+
+  static final String HEADER =
+      "workload,contender,algo,type,rows,nonzeros,outputs,ms_mean,ms_error,ms_min,ms_median,ms_max,iterations";
+
+  String csv() {
+    return String.join(",", workload, contender, algo, type, Long.toString(rows), Long.toString(nonzeros),
+        Integer.toString(outputs), fmt(msMean), fmt(msError), fmt(msMin), fmt(msMedian), fmt(msMax),
+        Integer.toString(iterations));
+  }
+
+  static WorkloadResult parse(String line) {
+    String[] f = line.split(",", -1);
+    return new WorkloadResult(f[0], f[1], f[2], f[3], Long.parseLong(f[4]), Long.parseLong(f[5]),
+        Integer.parseInt(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]), Double.parseDouble(f[9]),
+        Double.parseDouble(f[10]), Double.parseDouble(f[11]), Integer.parseInt(f[12]));
+  }
+
+  private static String fmt(double v) {
+    return Double.isNaN(v) ? "NaN" : String.format(Locale.ROOT, "%.6g", v);
+  }
+
+  /** Examples per second, from the median pass. */
+  double examplesPerSecond() {
+    return rows / (msMedian / 1e3);
+  }
+
+  /** Nonzeros per second, from the median pass. */
+  double nonzerosPerSecond() {
+    return nonzeros / (msMedian / 1e3);
+  }
+
+  /** Nanoseconds per row (median pass). */
+  double nsPerRow() {
+    return msMedian * 1e6 / rows;
+  }
+
+  /** Mean nonzeros per row. */
+  double nnzPerRow() {
+    return (double) nonzeros / rows;
+  }
+
+  /** Whether this is a synthetic stream. */
+  boolean synthetic() {
+    return !workload.startsWith("file:");
+  }
+
+  /** A synthetic stream's family, e.g. {@code zipf, d = 2^20}; a file's name. */
+  String family() {
+    if (!synthetic()) return workload.substring(5);
+    String[] p = workload.split(":");
+    return p[0] + ", d = 2^" + p[1];
+  }
+
+  /** A synthetic stream's nonzeros per row (its spec), else the mean. */
+  int specNnz() {
+    return synthetic() ? Integer.parseInt(workload.split(":")[2]) : (int) Math.round(nnzPerRow());
+  }
+
+  /** The series this result belongs to in tables and charts, e.g. {@code trainer-trusted scinol2 float}. */
+  String series() {
+    return contender + " " + algo + " " + type;
+  }
+}

@@ -12,11 +12,51 @@ import jdk.incubator.vector.VectorSpecies;
 public final class VectorConstants {
   private VectorConstants() {}
 
-  /** The widest float species this CPU prefers (8 lanes on AVX2, 16 on AVX-512). */
-  public static final VectorSpecies<Float> FLOAT_SPECIES = FloatVector.SPECIES_PREFERRED;
+  /** System property choosing the vector width in bits: {@code preferred} (default), 128, 256 or 512. */
+  public static final String WIDTH_PROPERTY = "onlinekernels.vectorBits";
 
-  /** The widest double species this CPU prefers (4 lanes on AVX2, 8 on AVX-512). */
-  public static final VectorSpecies<Double> DOUBLE_SPECIES = DoubleVector.SPECIES_PREFERRED;
+  /**
+   * The vector width in bits: the CPU's preferred (widest) one unless {@value #WIDTH_PROPERTY}
+   * asks for a narrower one. Width is a per-CPU choice: on an Intel Xeon (Sapphire Rapids class)
+   * 512-bit division and square root cost more per element than on AMD Zen 4, so a kernel bound by
+   * them can run faster at 256 bits there (bench-report: the width comparison). A width above the
+   * preferred one would run in emulation, many times slower, so it is refused with a warning and
+   * the preferred width used.
+   */
+  public static final int BITS = chooseBits();
+
+  /** The float species of {@link #BITS} (16 lanes at 512 bits, 8 at 256). */
+  public static final VectorSpecies<Float> FLOAT_SPECIES = FloatVector.SPECIES_PREFERRED.vectorBitSize() == BITS
+      ? FloatVector.SPECIES_PREFERRED : VectorSpecies.of(float.class, jdk.incubator.vector.VectorShape.forBitSize(BITS));
+
+  /** The double species of {@link #BITS} (8 lanes at 512 bits, 4 at 256). */
+  public static final VectorSpecies<Double> DOUBLE_SPECIES = DoubleVector.SPECIES_PREFERRED.vectorBitSize() == BITS
+      ? DoubleVector.SPECIES_PREFERRED : VectorSpecies.of(double.class, jdk.incubator.vector.VectorShape.forBitSize(BITS));
+
+  private static int chooseBits() {
+    int preferred = FloatVector.SPECIES_PREFERRED.vectorBitSize();
+    String v = System.getProperty(WIDTH_PROPERTY, "preferred").trim();
+    if (v.isEmpty() || v.equals("preferred")) {
+      return preferred;
+    }
+    int bits;
+    try {
+      bits = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      bits = -1;
+    }
+    if (bits != 128 && bits != 256 && bits != 512) {
+      System.err.println("WARNING: -D" + WIDTH_PROPERTY + "=" + v + " is not preferred, 128, 256 or 512; online-kernels uses "
+          + preferred + " bits, this CPU's preferred width.");
+      return preferred;
+    }
+    if (bits > preferred) {
+      System.err.println("WARNING: -D" + WIDTH_PROPERTY + "=" + bits + " is wider than this CPU's " + preferred
+          + "-bit vectors (it would run emulated, many times slower); online-kernels uses " + preferred + " bits.");
+      return preferred;
+    }
+    return bits;
+  }
 
   /** Buffers are native order: see {@link org.onlinekernels.kernel.ElementType}. */
   public static final ByteOrder ORDER = ByteOrder.nativeOrder();

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.cli.Options.UsageException;
-import org.onlinekernels.trainer.experiments.AdaptiveOgdRegret;
-import org.onlinekernels.trainer.experiments.AllDatasets;
-import org.onlinekernels.trainer.experiments.DfegSynthetic;
-import org.onlinekernels.trainer.experiments.ScInOLSynthetic;
-import org.onlinekernels.trainer.experiments.StreeterMcMahan;
+import org.onlinekernels.experiments.AdaptiveOgdRegret;
+import org.onlinekernels.experiments.AllDatasets;
+import org.onlinekernels.experiments.DfegSynthetic;
+import org.onlinekernels.experiments.ScInOLSynthetic;
+import org.onlinekernels.experiments.StreeterMcMahan;
 
 /** The {@code experiment} subcommand: runs one of the papers' experiments into a directory. */
 final class ExperimentCommand {

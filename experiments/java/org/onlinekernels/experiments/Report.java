@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer.experiments;
+package org.onlinekernels.experiments;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

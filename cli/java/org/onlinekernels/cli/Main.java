@@ -48,7 +48,7 @@ public final class Main {
   public static final String DEFAULT_ALGORITHM = "scinol2";
 
   static final String USAGE = String.join("\n",
-      "usage: Main <command> [options]      (Main <command> --help for its options)",
+      "usage: online-kernels <command> [options]      (online-kernels <command> --help for its options)",
       "",
       "commands:",
       "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
@@ -58,7 +58,7 @@ public final class Main {
       "");
 
   static final String TRAIN_USAGE = String.join("\n",
-      "usage: Main train --data FILE [options]",
+      "usage: online-kernels train --data FILE [options]",
       "",
       "  One or more online passes: per example predict, score (progressive validation: loss and",
       "  error before the update), update. Labels +1/-1 give one output; class labels 0..K-1 give",
@@ -82,7 +82,7 @@ public final class Main {
       "");
 
   static final String PREDICT_USAGE = String.join("\n",
-      "usage: Main predict --model FILE --data FILE [--out FILE|-] [--normalize] [--json]",
+      "usage: online-kernels predict --model FILE --data FILE [--out FILE|-] [--normalize] [--json]",
       "",
       "  Scores every row of the data with the saved model's weights and reports mean loss (the",
       "  model's loss) and error rate against the file's labels.",
@@ -98,7 +98,7 @@ public final class Main {
       "");
 
   static final String DEMO_USAGE = String.join("\n",
-      "usage: Main demo [--n N] [--seed S] [--data FILE] [--type T]",
+      "usage: online-kernels demo [--n N] [--seed S] [--data FILE] [--type T]",
       "",
       "  One online pass of every algorithm (on the SIMD kernels, default parameters) with",
       "  progressive validation: each example's logistic loss and error are recorded before the",

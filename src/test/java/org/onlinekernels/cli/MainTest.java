@@ -128,7 +128,7 @@ class MainTest {
   @ValueSource(strings = {"--help", "train --help", "predict --help", "demo --help", "experiment --help", "train -h"})
   void helpForEachCommand(String line) {
     assertEquals(0, run(line.split(" ")));
-    assertTrue(out.startsWith("usage: Main"), out);
+    assertTrue(out.startsWith("usage: online-kernels"), out);
     assertEquals("", err);
   }
 

@@ -21,7 +21,7 @@ final class ExperimentCommand {
   static final String USAGE = String.join("\n",
       "usage: online-kernels experiment NAME --out DIR [--data-dir DIR] [--quick]",
       "",
-      "  Runs one experiment and writes README.md (command, setup, tables), CSV files and SVG plots to DIR.",
+      "  Runs one experiment and writes README.md (command, setup, tables), CSV files and PNG charts to DIR.",
       "",
       "  NAME            scinol-synthetic  Kempka et al. 2019 sec. 4.1: test cross-entropy vs learning rate",
       "                  dfeg-synthetic    Orabona 2013 sec. 5: regret vs T on the synthetic sequence",

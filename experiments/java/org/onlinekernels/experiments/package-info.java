@@ -1,8 +1,9 @@
 /**
- * The papers' experiments, run by {@code Main experiment NAME --out DIR}: each writes a
- * README.md with the command that made it, CSV tables and SVG plots ({@link
- * org.onlinekernels.experiments.SvgPlot}, dependency-free). They live in the main source
- * tree rather than in test scope so that one documented {@code mvn -q compile exec:exec} command
- * reproduces each of them, with no plotting library on the classpath.
+ * The papers' experiments, run by {@code bin/online-kernels experiment NAME --out DIR}: each
+ * writes a README.md with the command that made it, CSV tables and PNG charts
+ * ({@link org.onlinekernels.experiments.LineChart}, drawn by XChart). They are not part of the
+ * library: their own source root ({@code experiments/java}, a test root like {@code bench/java})
+ * keeps the plotting library out of the library's dependencies; they ship in the command line's
+ * jar.
  */
 package org.onlinekernels.experiments;

@@ -10,6 +10,7 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 
 /**
@@ -89,6 +90,9 @@ public final class OnlineTrainer implements AutoCloseable {
     try {
       for (int c = 0; c < k; c++) {
         opt[c] = config.algorithm().create(d, config.type(), arena, kernels);
+        if (opt[c] instanceof AbstractOptimizer a) {
+          a.setInputPolicy(config.inputPolicy());
+        }
       }
     } catch (RuntimeException e) {
       arena.close();

@@ -55,12 +55,27 @@ public final class OnlineTrainer implements AutoCloseable {
   private final Random shuffler;
   private final double[] yhat;
   private long seen;
+  private ProgressiveSink progressiveSink;
 
   /** Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test set. */
   @FunctionalInterface
   public interface Checkpoint {
     /** {@code examplesSeen} examples have been trained on; {@code trainer.model()} is the current model. */
     void at(long examplesSeen, OnlineTrainer trainer);
+  }
+
+  /**
+   * Receives every training example's progressive scores (taken before the update on it), e.g.
+   * to write them to a file or to score them by another rule; see {@link #setProgressiveSink}.
+   */
+  @FunctionalInterface
+  public interface ProgressiveSink {
+    /**
+     * Row {@code row} of the data (0-based, in the data's order) with label {@code label} was
+     * scored {@code yhat[0..k)} in epoch {@code epoch} (1-based); {@code yhat} is only valid
+     * during the call.
+     */
+    void accept(int epoch, int row, double label, double[] yhat, int k);
   }
 
   /**
@@ -89,7 +104,7 @@ public final class OnlineTrainer implements AutoCloseable {
     this.opt = new LinearModelOptimizer[k];
     try {
       for (int c = 0; c < k; c++) {
-        opt[c] = config.algorithm().create(d, config.type(), arena, kernels);
+        opt[c] = config.algorithm().create(d, config.precision(), arena, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }
@@ -110,6 +125,14 @@ public final class OnlineTrainer implements AutoCloseable {
    * @param progress where the progress line goes, or {@code null} for none
    */
   public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress) {
+    return train(config, train, test, progress, null);
+  }
+
+  /**
+   * Same, with a receiver of every training example's progressive scores ({@code null}: none).
+   */
+  public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress,
+      ProgressiveSink sink) {
     if (train.size() == 0) {
       throw new IllegalArgumentException("the training data has no examples");
     }
@@ -121,6 +144,7 @@ public final class OnlineTrainer implements AutoCloseable {
       Metrics.checkLabels(test, multi, classes, "the test data");
     }
     try (OnlineTrainer t = new OnlineTrainer(config, d, multi, classes)) {
+      t.setProgressiveSink(sink);
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train, progress, 0, null);
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -137,6 +161,14 @@ public final class OnlineTrainer implements AutoCloseable {
       Metrics prog = new Metrics(n, loss / n, err / n);
       return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds);
     }
+  }
+
+  /**
+   * Sets (or with {@code null} removes) the receiver of every example's progressive scores in
+   * the following {@link #fit} calls; without one the loop pays one null test per example.
+   */
+  public void setProgressiveSink(ProgressiveSink sink) {
+    this.progressiveSink = sink;
   }
 
   /** Number of outputs {@code K}. */
@@ -192,6 +224,7 @@ public final class OnlineTrainer implements AutoCloseable {
     final int kk = k;
     final boolean multi = multiclass;
     final int epochs = config.epochs();
+    final ProgressiveSink sink = progressiveSink;
     Metrics[] result = new Metrics[epochs];
     long nextProgress = System.nanoTime() + 1_000_000_000L;
     long t0 = System.nanoTime();
@@ -234,6 +267,9 @@ public final class OnlineTrainer implements AutoCloseable {
         // Progressive validation: scored before any update on this example.
         lossSum += Metrics.loss(loss, multi, y, yh, kk);
         errSum += Metrics.error(multi, y, yh, kk);
+        if (sink != null) {
+          sink.accept(e + 1, r, y, yh, kk);
+        }
         try {
           for (int c = 0; c < kk; c++) {
             double yc = multi ? (c == y ? 1.0 : -1.0) : y;

@@ -5,8 +5,10 @@ import java.util.Locale;
 
 /**
  * The nearest valid name to a misspelt one, for "did you mean" hints: names that differ only
- * in case, {@code _} for {@code -} or leading dashes match at once; otherwise the name at the
- * smallest edit distance wins if that distance is at most a third of its length (at least 1).
+ * in case, {@code _} for {@code -} or leading dashes match at once, as does a name that starts
+ * or is the start of the given one (at least two letters: {@code epsilon} finds {@code eps});
+ * otherwise the name at the smallest edit distance wins if that distance is at most a third of
+ * its length (at least 1).
  */
 final class DidYouMean {
   private DidYouMean() {}
@@ -32,8 +34,14 @@ final class DidYouMean {
         bestDistance = dist;
       }
     }
-    if (best == null) {
-      return null;
+    if (best == null || bestDistance == 0) {
+      return best;
+    }
+    for (String n : names) {
+      String m = normal(n);
+      if (Math.min(m.length(), g.length()) >= 2 && (m.startsWith(g) || g.startsWith(m))) {
+        return n;
+      }
     }
     int allowed = Math.max(1, normal(best).length() / 3);
     return bestDistance <= allowed ? best : null;

@@ -76,7 +76,7 @@ class MainTest {
       "train --data BIN --param eps         | parameter 'eps' is not of the form name=value",
       "train --data BIN --param eps=x        | parameter eps must be a number, got 'x'",
       "train --data BIN --param eps=-1       | eps must be a finite number > 0, got -1.0",
-      "train --data BIN --loss log           | --loss: unknown loss 'log'; valid names: logistic, hinge, absolute, squared",
+      "train --data BIN --loss log           | --loss: unknown loss 'log'; valid names: logistic, hinge, absolute, squared (did you mean 'logistic'?)",
       "train --data BIN --type half          | --type must be float, double or mixed, got 'half'",
       "train --data BIN --epochs 0           | --epochs must be at least 1, got 0",
       "train --data BIN --epochs two         | --epochs must be a whole number, got 'two'",

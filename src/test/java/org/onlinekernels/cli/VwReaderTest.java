@@ -181,7 +181,8 @@ class VwReaderTest {
           b.append(f[0]).append(" |w");
           for (int j = 1; j < f.length; j++) {
             int colon = f[j].indexOf(':');
-            b.append(' ').append(vocab.get(Integer.parseInt(f[j].substring(0, colon))))
+            // LIBSVM indices are 1-based: index k is line k of the vocabulary.
+            b.append(" ").append(vocab.get(Integer.parseInt(f[j].substring(0, colon)) - 1))
                 .append(':').append(f[j].substring(colon + 1));
           }
           b.append('\n');

@@ -500,8 +500,8 @@ public final class Main {
         data.dimension(), data.totalNonZeros());
     out.println(data.isBinary()
         ? "labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error"
-        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class; loss = sum over outputs);"
-            + " logistic loss");
+        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class); mean loss ="
+            + " ovr-logistic-sum, the sum of the outputs' logistic losses (train reports the softmax log loss too)");
     out.printf(Locale.ROOT, "kernels: %s, %s elements%n%n", KernelProvider.get().name(),
         type.name().toLowerCase(Locale.ROOT));
     Table t = new Table(2, "algorithm", "parameters", "mean loss", "error rate", "examples/s");

@@ -6,6 +6,7 @@ import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**
@@ -62,7 +63,7 @@ final class Choices {
       throw new UsageException("--type mixed: mixed precision exists for adagrad and scinol2, not for " + n);
     }
     try {
-      spec.create(1, precision, null, null).close(); // validates the values before any data is read
+      spec.create(1, precision, StateLayout.PLANAR, null, null).close(); // validates the values before any data is read
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -19,6 +19,7 @@ import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.ScInOL1Optimizer;
 import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
@@ -179,25 +180,35 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * {@code ogd} baseline has no kernels and ignores it.
    */
   public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
-    return create(d, Precision.of(type), arena, kernels);
+    return create(d, Precision.of(type), StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * Same with the state in {@code layout} where the algorithm offers it (ScInOL2; AdaGrad without
+   * a per-coordinate box); the others ignore it and stay planar.
+   */
+  public LinearModelOptimizer create(int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
+    return create(d, Precision.of(type), layout, arena, kernels);
   }
 
   /** The algorithms with a {@link Precision#MIXED} form (float weights and inputs, double accumulators). */
   public static final Set<String> MIXED = Set.of("adagrad", "scinol2");
 
   /**
-   * Same with a precision; {@link Precision#MIXED} exists for the algorithms in {@link #MIXED}.
+   * Same with a precision; {@link Precision#MIXED} exists for the algorithms in {@link #MIXED},
+   * with planar state whatever {@code layout} asks.
    *
    * @throws IllegalArgumentException when a parameter value is invalid (the message names it as
    *     given here, e.g. {@code eps}), or MIXED is asked of another algorithm
    */
-  public LinearModelOptimizer create(int d, Precision precision, Arena arena, KernelProvider kernels) {
+  public LinearModelOptimizer create(int d, Precision precision, StateLayout layout, Arena arena,
+      KernelProvider kernels) {
     if (precision == Precision.MIXED && !MIXED.contains(name)) {
       throw new IllegalArgumentException("mixed precision exists for " + String.join(" and ", MIXED.stream().sorted().toList())
           + ", not for " + name);
     }
     try {
-      return createChecked(d, precision, arena, kernels);
+      return createChecked(d, precision, layout, arena, kernels);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(ownNames(e.getMessage()), e);
     }
@@ -216,8 +227,10 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     return message;
   }
 
-  private LinearModelOptimizer createChecked(int d, Precision precision, Arena arena, KernelProvider kernels) {
+  private LinearModelOptimizer createChecked(int d, Precision precision, StateLayout layout, Arena arena,
+      KernelProvider kernels) {
     ElementType type = precision.inputType();
+    boolean mixed = precision == Precision.MIXED;
     double r = get("R", Double.POSITIVE_INFINITY);
     switch (name) {
       case "adagrad" -> {
@@ -229,7 +242,10 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
             ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
             : AdaGradParams.eta(get("eta", 1)).withBox(box);
         p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
-        return new AdaGradOptimizer(d, precision, p, arena, kernels);
+        if (mixed) {
+          return new AdaGradOptimizer(d, precision, p, arena, kernels);
+        }
+        return new AdaGradOptimizer(d, type, p, p.box().isPerCoordinate() ? StateLayout.PLANAR : layout, arena, kernels);
       }
       case "adagrad-global" -> {
         Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
@@ -247,7 +263,10 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
         return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
       }
       case "scinol2" -> {
-        return new ScInOL2Optimizer(d, precision, new ScInOLParams(get("eps", 1)), arena, kernels);
+        if (mixed) {
+          return new ScInOL2Optimizer(d, precision, new ScInOLParams(get("eps", 1)), arena, kernels);
+        }
+        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), layout, arena, kernels);
       }
       case "dfeg" -> {
         DfegParams def = DfegParams.defaults();

@@ -100,6 +100,63 @@ public final class SparseDataset {
   }
 
   /**
+   * The same rows with other labels (the feature arrays are shared, not copied), e.g. raw class
+   * numbers mapped to {@code -1/+1}.
+   *
+   * @param newLabels one per row, all {@code -1/+1} or all class numbers {@code 0..K-1}
+   * @throws IllegalArgumentException on a wrong count or a label that is neither
+   */
+  public SparseDataset withLabels(double[] newLabels) {
+    if (newLabels == null || newLabels.length != labels.length) {
+      throw new IllegalArgumentException("need " + labels.length + " labels, got "
+          + (newLabels == null ? "none" : newLabels.length));
+    }
+    double[] copy = newLabels.clone();
+    for (int r = 0; r < copy.length; r++) {
+      if (!Double.isFinite(copy[r])) {
+        throw new IllegalArgumentException("row " + r + ": label " + copy[r] + " is not a finite number");
+      }
+    }
+    int k = classes(copy, copy.length);
+    return new SparseDataset(dimension, copy, rowPtr, indices, values, k == 0, k == 0 ? 2 : k);
+  }
+
+  /**
+   * 0 when every label of {@code labels[0..rows)} is {@code -1} or {@code +1} (binary), else
+   * {@code K = max + 1} for class numbers {@code 0..K-1}.
+   *
+   * @throws IllegalArgumentException naming the first row whose label is neither
+   */
+  private static int classes(double[] labels, int rows) {
+    boolean binary = true;
+    int firstNonBinary = -1;
+    for (int r = 0; r < rows; r++) {
+      if (labels[r] != 1.0 && labels[r] != -1.0) {
+        binary = false;
+        firstNonBinary = r;
+        break;
+      }
+    }
+    int numClasses = 0;
+    if (!binary) {
+      double max = -1;
+      for (int r = 0; r < rows; r++) {
+        double y = labels[r];
+        if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE - 1) {
+          String why = y == -1.0
+              ? "label -1 with class number " + Builder.formatLabel(labels[firstNonBinary]) + " at row " + firstNonBinary
+                  + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
+              : "label " + Builder.formatLabel(y) + " is neither +1/-1 nor a class number 0..K-1";
+          throw new IllegalArgumentException("row " + r + ": " + why);
+        }
+        max = Math.max(max, y);
+      }
+      numClasses = (int) max + 1;
+    }
+    return numClasses;
+  }
+
+  /**
    * Row {@code row} as a dense vector of length {@link #dimension()}.
    *
    * @param into an array of length {@code dimension()} to overwrite (reused to avoid garbage in
@@ -317,31 +374,9 @@ public final class SparseDataset {
       if (built) {
         throw new IllegalStateException("this builder has already built its data set");
       }
-      boolean binary = true;
-      int firstNonBinary = -1;
-      for (int r = 0; r < rows; r++) {
-        if (labels[r] != 1.0 && labels[r] != -1.0) {
-          binary = false;
-          firstNonBinary = r;
-          break;
-        }
-      }
-      int numClasses = 2;
-      if (!binary) {
-        double max = -1;
-        for (int r = 0; r < rows; r++) {
-          double y = labels[r];
-          if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE - 1) {
-            String why = y == -1.0
-                ? "label -1 with class number " + formatLabel(labels[firstNonBinary]) + " at row " + firstNonBinary
-                    + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
-                : "label " + formatLabel(y) + " is neither +1/-1 nor a class number 0..K-1";
-            throw new IllegalArgumentException("row " + r + ": " + why);
-          }
-          max = Math.max(max, y);
-        }
-        numClasses = (int) max + 1;
-      }
+      int numClasses = classes(labels, rows);
+      boolean binary = numClasses == 0;
+      numClasses = binary ? 2 : numClasses;
       built = true;
       // Trim so that the immutable result holds no spare capacity.
       return new SparseDataset(Math.max(minDimension, maxIndex + 1), Arrays.copyOf(labels, rows),

@@ -10,7 +10,7 @@ import org.onlinekernels.params.DfegParams;
  *   H     = H + (L * L) * max(||x||, ||x||^2)        (||x||^2 summed sequentially, increasing i)
  *   alpha = a * sqrt(H);   beta = H * sqrt(H)         (= H^(3/2))
  *   yhat  = 0                                                    if ||theta|| == 0
- *         = exp(||theta|| / alpha) / (beta * ||theta||) * <theta, x>   otherwise
+ *         = exp(||theta|| / alpha) / (beta * ||theta||) * &lt;theta, x&gt;   otherwise
  * update(g):
  *   theta_i = theta_i - g * x_i                      for every x_i != 0
  *   ||theta||^2 = max(0, ||theta||^2 + sum_touched (theta_i,new^2 - theta_i,old^2))

@@ -16,6 +16,7 @@ import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.optimizer.DfegOptimizer;
 import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.ScInOL1Optimizer;
 import org.onlinekernels.optimizer.ScInOL2Optimizer;
 import org.onlinekernels.optimizer.StateLayout;
@@ -62,6 +63,15 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
       "scinol2", Set.of("eps"),
       "dfeg", Set.of("a", "L", "delta"),
       "ogd", Set.of("eta", "R"));
+
+  /** The parameter names of algorithm {@code name} (sorted), e.g. for a "did you mean" hint. */
+  public static List<String> parameterNames(String name) {
+    Set<String> keys = KEYS.get(name);
+    if (keys == null) {
+      throw new IllegalArgumentException("unknown algorithm '" + name + "'; valid names: " + String.join(", ", NAMES));
+    }
+    return keys.stream().sorted().toList();
+  }
 
   /** Validates the name and parameter names (values are checked by {@link #create}). */
   public AlgorithmSpec {
@@ -170,7 +180,7 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * {@code ogd} baseline has no kernels and ignores it.
    */
   public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
-    return create(d, type, StateLayout.PLANAR, arena, kernels);
+    return create(d, Precision.of(type), StateLayout.PLANAR, arena, kernels);
   }
 
   /**
@@ -178,6 +188,49 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * a per-coordinate box); the others ignore it and stay planar.
    */
   public LinearModelOptimizer create(int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
+    return create(d, Precision.of(type), layout, arena, kernels);
+  }
+
+  /** The algorithms with a {@link Precision#MIXED} form (float weights and inputs, double accumulators). */
+  public static final Set<String> MIXED = Set.of("adagrad", "scinol2");
+
+  /**
+   * Same with a precision; {@link Precision#MIXED} exists for the algorithms in {@link #MIXED},
+   * with planar state whatever {@code layout} asks.
+   *
+   * @throws IllegalArgumentException when a parameter value is invalid (the message names it as
+   *     given here, e.g. {@code eps}), or MIXED is asked of another algorithm
+   */
+  public LinearModelOptimizer create(int d, Precision precision, StateLayout layout, Arena arena,
+      KernelProvider kernels) {
+    if (precision == Precision.MIXED && !MIXED.contains(name)) {
+      throw new IllegalArgumentException("mixed precision exists for " + String.join(" and ", MIXED.stream().sorted().toList())
+          + ", not for " + name);
+    }
+    try {
+      return createChecked(d, precision, layout, arena, kernels);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(ownNames(e.getMessage()), e);
+    }
+  }
+
+  /** The parameter records' names where they differ from this class's keys ({@code epsilon} is {@code eps} here). */
+  private static String ownNames(String message) {
+    if (message == null) {
+      return null;
+    }
+    for (String[] r : new String[][] {{"epsilon", "eps"}, {"Q0", "q0"}}) {
+      if (message.startsWith(r[0] + " ")) {
+        return r[1] + message.substring(r[0].length());
+      }
+    }
+    return message;
+  }
+
+  private LinearModelOptimizer createChecked(int d, Precision precision, StateLayout layout, Arena arena,
+      KernelProvider kernels) {
+    ElementType type = precision.inputType();
+    boolean mixed = precision == Precision.MIXED;
     double r = get("R", Double.POSITIVE_INFINITY);
     switch (name) {
       case "adagrad" -> {
@@ -189,6 +242,9 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
             ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
             : AdaGradParams.eta(get("eta", 1)).withBox(box);
         p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
+        if (mixed) {
+          return new AdaGradOptimizer(d, precision, p, arena, kernels);
+        }
         return new AdaGradOptimizer(d, type, p, p.box().isPerCoordinate() ? StateLayout.PLANAR : layout, arena, kernels);
       }
       case "adagrad-global" -> {
@@ -207,6 +263,9 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
         return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
       }
       case "scinol2" -> {
+        if (mixed) {
+          return new ScInOL2Optimizer(d, precision, new ScInOLParams(get("eps", 1)), arena, kernels);
+        }
         return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), layout, arena, kernels);
       }
       case "dfeg" -> {

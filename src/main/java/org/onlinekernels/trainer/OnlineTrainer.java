@@ -65,12 +65,27 @@ public final class OnlineTrainer implements AutoCloseable {
   private final Random shuffler;
   private final double[] yhat;
   private long seen;
+  private ProgressiveSink progressiveSink;
 
   /** Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test set. */
   @FunctionalInterface
   public interface Checkpoint {
     /** {@code examplesSeen} examples have been trained on; {@code trainer.model()} is the current model. */
     void at(long examplesSeen, OnlineTrainer trainer);
+  }
+
+  /**
+   * Receives every training example's progressive scores (taken before the update on it), e.g.
+   * to write them to a file or to score them by another rule; see {@link #setProgressiveSink}.
+   */
+  @FunctionalInterface
+  public interface ProgressiveSink {
+    /**
+     * Row {@code row} of the data (0-based, in the data's order) with label {@code label} was
+     * scored {@code yhat[0..k)} in epoch {@code epoch} (1-based); {@code yhat} is only valid
+     * during the call.
+     */
+    void accept(int epoch, int row, double label, double[] yhat, int k);
   }
 
   /**
@@ -102,7 +117,7 @@ public final class OnlineTrainer implements AutoCloseable {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
         // instead of one per state variable; dense rows stream planar buffers through SIMD.
         StateLayout layout = config.dense() ? StateLayout.PLANAR : StateLayout.INTERLEAVED;
-        opt[c] = config.algorithm().create(d, config.type(), layout, arena, kernels);
+        opt[c] = config.algorithm().create(d, config.precision(), layout, arena, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }
@@ -123,6 +138,14 @@ public final class OnlineTrainer implements AutoCloseable {
    * @param progress where the progress line goes, or {@code null} for none
    */
   public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress) {
+    return train(config, train, test, progress, null);
+  }
+
+  /**
+   * Same, with a receiver of every training example's progressive scores ({@code null}: none).
+   */
+  public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress,
+      ProgressiveSink sink) {
     if (train.size() == 0) {
       throw new IllegalArgumentException("the training data has no examples");
     }
@@ -134,6 +157,7 @@ public final class OnlineTrainer implements AutoCloseable {
       Metrics.checkLabels(test, multi, classes, "the test data");
     }
     try (OnlineTrainer t = new OnlineTrainer(config, d, multi, classes)) {
+      t.setProgressiveSink(sink);
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train, progress, 0, null);
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -150,6 +174,14 @@ public final class OnlineTrainer implements AutoCloseable {
       Metrics prog = new Metrics(n, loss / n, err / n);
       return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds);
     }
+  }
+
+  /**
+   * Sets (or with {@code null} removes) the receiver of every example's progressive scores in
+   * the following {@link #fit} calls; without one the loop pays one null test per example.
+   */
+  public void setProgressiveSink(ProgressiveSink sink) {
+    this.progressiveSink = sink;
   }
 
   /** Number of outputs {@code K}. */
@@ -203,6 +235,7 @@ public final class OnlineTrainer implements AutoCloseable {
     final int kk = k;
     final boolean multi = multiclass;
     final int epochs = config.epochs();
+    final ProgressiveSink sink = progressiveSink;
     Metrics[] result = new Metrics[epochs];
     long nextProgress = System.nanoTime() + 1_000_000_000L;
     long t0 = System.nanoTime();
@@ -251,6 +284,9 @@ public final class OnlineTrainer implements AutoCloseable {
           }
         } catch (IllegalArgumentException | IllegalStateException ex) {
           throw new TrainingException(e + 1, q + 1, ex);
+        }
+        if (sink != null) {
+          sink.accept(e + 1, r, y, yh, kk);
         }
         if (dense) {
           // Back to all zeros in O(nnz) for the next row.

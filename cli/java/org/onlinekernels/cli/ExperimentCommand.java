@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.cli.Options.UsageException;
-import org.onlinekernels.trainer.experiments.AdaptiveOgdRegret;
-import org.onlinekernels.trainer.experiments.AllDatasets;
-import org.onlinekernels.trainer.experiments.DfegSynthetic;
-import org.onlinekernels.trainer.experiments.ScInOLSynthetic;
-import org.onlinekernels.trainer.experiments.StreeterMcMahan;
+import org.onlinekernels.experiments.AdaptiveOgdRegret;
+import org.onlinekernels.experiments.AllDatasets;
+import org.onlinekernels.experiments.DfegSynthetic;
+import org.onlinekernels.experiments.ScInOLSynthetic;
+import org.onlinekernels.experiments.StreeterMcMahan;
 
 /** The {@code experiment} subcommand: runs one of the papers' experiments into a directory. */
 final class ExperimentCommand {
@@ -19,9 +19,9 @@ final class ExperimentCommand {
       "all-datasets");
 
   static final String USAGE = String.join("\n",
-      "usage: Main experiment NAME --out DIR [--data-dir DIR] [--quick]",
+      "usage: online-kernels experiment NAME --out DIR [--data-dir DIR] [--quick]",
       "",
-      "  Runs one experiment and writes README.md (command, setup, tables), CSV files and SVG plots to DIR.",
+      "  Runs one experiment and writes README.md (command, setup, tables), CSV files and PNG charts to DIR.",
       "",
       "  NAME            scinol-synthetic  Kempka et al. 2019 sec. 4.1: test cross-entropy vs learning rate",
       "                  dfeg-synthetic    Orabona 2013 sec. 5: regret vs T on the synthetic sequence",
@@ -29,12 +29,20 @@ final class ExperimentCommand {
       "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
       "                  all-datasets      every algorithm on every data set of the shared data directory",
       "  --out DIR       output directory (created)",
-      "  --data-dir DIR  the shared LIBSVM data (default ../shared/data)",
+      "  --data-dir DIR  the shared LIBSVM data (default ../shared/data beside the project)",
       "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
       "  --help          print this text",
       "");
 
   private ExperimentCommand() {}
+
+  /**
+   * {@code ../shared/data} beside the project: the launcher passes the project directory as
+   * {@code onlinekernels.home}, so the default does not depend on the caller's directory.
+   */
+  static Path defaultDataDir() {
+    return Path.of(System.getProperty("onlinekernels.home", ".")).resolve("../shared/data").normalize();
+  }
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Main.Failure {
     if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
@@ -54,13 +62,12 @@ final class ExperimentCommand {
       return 0;
     }
     Path dir = Path.of(o.require("--out"));
-    Path shared = Path.of(o.get("--data-dir") == null ? "../shared/data" : o.get("--data-dir"));
+    Path shared = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
     if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(shared)) {
       throw new Main.Failure("data directory " + shared + " not found (give --data-dir)");
     }
-    String command = "mvn -q compile exec:exec -Ddemo.args=\"experiment " + name + " --out " + dir
-        + (quick ? " --quick" : "") + "\"";
+    String command = "bin/online-kernels experiment " + name + " --out " + dir + (quick ? " --quick" : "");
     try {
       switch (name) {
         case "scinol-synthetic" -> ScInOLSynthetic.run(dir, quick, command, out);

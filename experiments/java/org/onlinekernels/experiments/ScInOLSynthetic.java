@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer.experiments;
+package org.onlinekernels.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -136,7 +136,7 @@ public final class ScInOLSynthetic {
         Report.g(finals[1]), Report.g(truthMean), Report.g(zeroMean), Report.g(finals[0]), worseAda, RATES.length,
         worseSgd, RATES.length));
     // Plot 1: final loss vs rate.
-    SvgPlot p = new SvgPlot("Final test cross-entropy vs learning rate (mean of " + seeds + " seeds)", "learning rate eta",
+    LineChart p = new LineChart("Final test cross-entropy vs learning rate (mean of " + seeds + " seeds)", "learning rate eta",
         "test cross-entropy", true, true);
     double[] ada = new double[RATES.length];
     double[] sgd = new double[RATES.length];
@@ -156,7 +156,7 @@ public final class ScInOLSynthetic {
     for (int i = 0; i < points; i++) {
       xs[i] = (i + 1) * (double) EVERY;
     }
-    SvgPlot c = new SvgPlot("Test cross-entropy during training (mean of " + seeds + " seeds)", "iteration",
+    LineChart c = new LineChart("Test cross-entropy during training (mean of " + seeds + " seeds)", "iteration",
         "test cross-entropy", false, true);
     for (int a : new int[] {0, 1, 2 + 4, 2 + 6, 2 + RATES.length + 4, 2 + RATES.length + 6}) {
       double[] y = new double[points];

@@ -22,6 +22,7 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
@@ -48,7 +49,7 @@ public final class Main {
   public static final String DEFAULT_ALGORITHM = "scinol2";
 
   static final String USAGE = String.join("\n",
-      "usage: Main <command> [options]      (Main <command> --help for its options)",
+      "usage: online-kernels <command> [options]      (online-kernels <command> --help for its options)",
       "",
       "commands:",
       "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
@@ -58,22 +59,37 @@ public final class Main {
       "");
 
   static final String TRAIN_USAGE = String.join("\n",
-      "usage: Main train --data FILE [options]",
+      "usage: online-kernels train --data FILE [options]",
       "",
       "  One or more online passes: per example predict, score (progressive validation: loss and",
-      "  error before the update), update. Labels +1/-1 give one output; class labels 0..K-1 give",
-      "  K outputs trained one-vs-rest on the same instance, prediction = class of the largest score.",
+      "  error before the update), update. Labels +1/-1 give one output (labels all 0/1 or all 1/2",
+      "  too: the smaller is -1); class labels 0..K-1 give K outputs trained one-vs-rest on the same",
+      "  instance, prediction = class of the largest score. An error is a wrong sign (binary) or a",
+      "  wrong class; a tie (yhat = 0, or a shared largest score) counts as half an error (--ties).",
       "",
-      "  --data FILE         training data, LIBSVM/svmlight (.gz allowed)",
-      "  --test FILE         test data, scored with the final weights",
+      "  --data FILE         training data, LIBSVM/svmlight or Vowpal Wabbit text (.gz allowed)",
+      "  --test FILE         test data (same format), scored with the final weights",
+      "  --format F          libsvm or vw (default: vw for names ending in .vw or .vw.gz, else libsvm)",
+      "  --bits B            vw: feature hashing into 2^B weights, B in 1..30 (default 18)",
+      "  --hash H            vw: signed (default: bit 31 of the hash signs the value) or unsigned",
+      "  --labels L          auto (default), NEG,POS (binary: NEG -> -1, POS -> +1), or C0,C1,...",
+      "                      (three or more: class Ci -> i)",
       "  --algorithm NAME    default " + DEFAULT_ALGORITHM + "; one of:",
       AlgorithmSpec.HELP,
       "  --param K=V         an algorithm parameter (repeatable, or K=V,K=V)",
-      "  --loss L            logistic (default), hinge, absolute, squared",
-      "  --type T            float (default) or double: element type of state and input",
+      "  --loss L            logistic (default), hinge, absolute, squared; with K classes the",
+      "                      reported loss is the one-vs-rest sum of the K outputs' losses, and the",
+      "                      K-way softmax log loss of the scores is reported beside it",
+      "  --type T            float (default), double, or mixed (float weights and input, double",
+      "                      accumulators; adagrad and scinol2)",
       "  --epochs N          passes over the data (default 1)",
       "  --seed S            seed of the shuffling (default " + DEFAULT_SEED + ")",
-      "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch)",
+      "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch;",
+      "                      demo, which compares algorithms on one order, never shuffles)",
+      "  --ties T            half (default): a tie counts as half an error; error: as a whole one",
+      "  --progressive-out FILE  write every training example's progressive prediction, one line",
+      "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
+      "                      example number in the file; CLASS: multiclass prediction)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
@@ -82,13 +98,20 @@ public final class Main {
       "");
 
   static final String PREDICT_USAGE = String.join("\n",
-      "usage: Main predict --model FILE --data FILE [--out FILE|-] [--normalize] [--json]",
+      "usage: online-kernels predict --model FILE --data FILE [--out FILE|-] [options]",
       "",
       "  Scores every row of the data with the saved model's weights and reports mean loss (the",
       "  model's loss) and error rate against the file's labels.",
       "",
       "  --model FILE   a model written by 'train --model'",
-      "  --data FILE    LIBSVM/svmlight data (.gz allowed); features beyond the model's d are ignored",
+      "  --data FILE    LIBSVM/svmlight or Vowpal Wabbit data (.gz allowed); LIBSVM features beyond",
+      "                 the model's d are ignored",
+      "  --format F     libsvm or vw (default: vw for names ending in .vw or .vw.gz)",
+      "  --bits B       vw: hash bits (default: those of the model, d = 2^B)",
+      "  --hash H       vw: signed (default) or unsigned, as in training",
+      "  --labels L     auto (default; for a binary model labels all 0/1 or all 1/2 are binary),",
+      "                 NEG,POS or C0,C1,... as in training",
+      "  --ties T       half (default) or error: what a tie counts as",
       "  --out FILE     write one prediction per line: the score <w,x> for a binary model, for a",
       "                 multiclass model the predicted class then the K scores, space-separated;",
       "                 '-' writes them to standard output (the metrics then go to standard error)",
@@ -98,11 +121,12 @@ public final class Main {
       "");
 
   static final String DEMO_USAGE = String.join("\n",
-      "usage: Main demo [--n N] [--seed S] [--data FILE] [--type T]",
+      "usage: online-kernels demo [--n N] [--seed S] [--data FILE] [--type T]",
       "",
       "  One online pass of every algorithm (on the SIMD kernels, default parameters) with",
       "  progressive validation: each example's logistic loss and error are recorded before the",
-      "  learner trains on it. Rows in file order.",
+      "  learner trains on it. Rows in file order, not shuffled (unlike train's default), so every",
+      "  algorithm sees the same sequence. A tie yhat = 0 counts as half an error.",
       "",
       "  --n N        number of examples (default " + DEFAULT_N + "; with --data: use the first N rows)",
       "  --seed S     seed of the synthetic problem (default " + DEFAULT_SEED + ")",
@@ -199,14 +223,20 @@ public final class Main {
     try {
       return t == null ? ElementType.FLOAT : ElementType.parse(t);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--type must be float or double, got '" + t + "'");
+      if ("mixed".equals(t)) {
+        throw new UsageException("--type mixed exists for adagrad and scinol2 only, not for every algorithm of demo;"
+            + " use train --type mixed");
+      }
+      throw new UsageException("--type must be float or double, got '" + t + "'"
+          + DidYouMean.hint(t, List.of("float", "double")));
     }
   }
 
   private static int train(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
     Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
-        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model"),
+        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
+            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out"),
         Set.of("--param"));
     if (o.has("--help")) {
       out.print(TRAIN_USAGE);
@@ -214,21 +244,15 @@ public final class Main {
     }
     Path data = Path.of(o.require("--data"));
     Path testFile = o.get("--test") == null ? null : Path.of(o.get("--test"));
-    ElementType type = type(o);
-    Loss loss;
-    try {
-      loss = o.get("--loss") == null ? Loss.LOGISTIC : Loss.parse(o.get("--loss"));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--loss: " + e.getMessage());
-    }
-    AlgorithmSpec spec;
-    try {
-      String name = o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm");
-      spec = AlgorithmSpec.parse(name, o.all("--param"));
-      spec.create(1, type, null).close(); // validates the values before any data is read
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
+    Precision precision = Choices.precision(o.get("--type"));
+    ElementType type = precision.inputType();
+    Loss loss = Choices.loss(o.get("--loss"));
+    AlgorithmSpec spec = Choices.algorithm(o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
+        o.all("--param"), precision);
+    InputFormat format = InputFormat.parse(o);
+    LabelMap labels = LabelMap.parse(o.get("--labels"));
+    Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
+    Path progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
@@ -236,24 +260,43 @@ public final class Main {
       throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
     }
 
-    SparseDataset train = read(data, 0);
+    SparseDataset train = format.read(data, 0, VwReader.DEFAULT_BITS);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
     }
-    SparseDataset test = testFile == null ? null : read(testFile, train.dimension());
+    if (labels == null) {
+      labels = LabelMap.auto(train, true);
+    }
+    train = labels.apply(train, data.toString());
+    SparseDataset test = testFile == null ? null
+        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension())), testFile.toString());
     if (o.has("--normalize")) {
       train = Datasets.normalizeRows(train);
       test = test == null ? null : Datasets.normalizeRows(test);
     }
-    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !o.has("--no-shuffle"), o.has("--dense"));
+    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !o.has("--no-shuffle"), o.has("--dense"))
+        .withPrecision(precision);
+    boolean multiclass = !train.isBinary();
     TrainResult r;
-    try {
-      r = OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress);
+    Scoring prog;
+    try (Writer progWriter = OutputFiles.open(progressiveOut)) {
+      prog = new Scoring(ties, multiclass, progWriter);
+      boolean scoreHere = multiclass || ties != Scoring.Ties.HALF || progWriter != null;
+      r = OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress, scoreHere ? prog : null);
+      if (!scoreHere) {
+        prog = null;
+      }
     } catch (OnlineTrainer.TrainingException e) {
       throw new Failure(e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new Failure(e.getMessage());
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new Failure("cannot write " + progressiveOut + ": " + OutputFiles.reason(e));
     }
+    Scoring testScores = test == null || prog == null ? null : Scoring.of(r.model(), test, ties);
+    double progError = prog == null ? r.progressive().errorRate() : prog.errorRate();
+    double testError = testScores == null ? (r.test() == null ? Double.NaN : r.test().errorRate()) : testScores.errorRate();
+    String lossName = Scoring.lossName(loss, multiclass);
     if (modelOut != null) {
       try {
         r.model().save(modelOut);
@@ -263,13 +306,17 @@ public final class Main {
     }
     if (o.has("--json")) {
       Json j = new Json().put("command", "train").put("algorithm", spec.name()).put("params", spec.paramString())
-          .put("type", type.name().toLowerCase(Locale.ROOT)).put("loss", loss.name().toLowerCase(Locale.ROOT))
+          .put("type", precision.name().toLowerCase(Locale.ROOT)).put("loss", lossName)
           .put("kernels", KernelProvider.get().name())
           .put("epochs", epochs).put("seed", seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
           .put("data", data.toString()).put("n", train.size()).put("d", r.model().dimension())
           .put("outputs", r.model().outputs())
-          .put("progressive", metrics(r.progressive()))
-          .put("test", r.test() == null ? null : metrics(r.test()).put("file", testFile.toString()))
+          .put("labels", labels.description() == null ? (multiclass ? "classes" : "+1/-1") : labels.description())
+          .put("ties", ties.name().toLowerCase(Locale.ROOT))
+          .put("format", format.isVw(data) ? "vw" : "libsvm")
+          .put("progressive", metrics(r.progressive(), progError, prog))
+          .put("test", r.test() == null ? null : metrics(r.test(), testError, testScores).put("file", testFile.toString()))
+          .put("progressive_out", progressiveOut == null ? null : progressiveOut.toString())
           .put("examples", r.examples()).put("nonzeros", r.nonzeros()).put("seconds", r.seconds())
           .put("examples_per_second", r.examplesPerSecond()).put("nonzeros_per_second", r.nonzerosPerSecond())
           .put("model", modelOut == null ? null : modelOut.toString());
@@ -277,15 +324,20 @@ public final class Main {
     } else {
       out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %s%n", data, train.size(), r.model().dimension(),
           r.model().multiclass() ? r.model().outputs() + " classes (one-vs-rest)" : "binary labels");
+      if (labels.description() != null) {
+        out.println("labels: " + labels.description());
+      }
       out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s kernels%n", spec.name(),
-          spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), type.name().toLowerCase(Locale.ROOT),
+          spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), precision.name().toLowerCase(Locale.ROOT),
           loss.name().toLowerCase(Locale.ROOT), epochs,
           cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", KernelProvider.get().name());
-      out.printf(Locale.ROOT, "progressive: mean loss %.6f, error rate %.4f%n", r.progressive().meanLoss(),
-          r.progressive().errorRate());
+      out.printf(Locale.ROOT, "progressive: %s%n", Scoring.line(lossName, r.progressive(), progError, prog, ties));
       if (r.test() != null) {
-        out.printf(Locale.ROOT, "test (%s, n = %d): mean loss %.6f, error rate %.4f%n", testFile, r.test().examples(),
-            r.test().meanLoss(), r.test().errorRate());
+        out.printf(Locale.ROOT, "test (%s, n = %d): %s%n", testFile, r.test().examples(),
+            Scoring.line(lossName, r.test(), testError, testScores, ties));
+      }
+      if (progressiveOut != null) {
+        out.println("progressive predictions: " + progressiveOut);
       }
       out.printf(Locale.ROOT, "throughput: %.0f examples/s, %.0f nonzeros/s (%d examples in %.3f s)%n",
           r.examplesPerSecond(), r.nonzerosPerSecond(), r.examples(), r.seconds());
@@ -300,8 +352,15 @@ public final class Main {
     return new Json().put("examples", m.examples()).put("loss", m.meanLoss()).put("error", m.errorRate());
   }
 
+  /** The metrics with the error under the tie rule and, for multiclass, the softmax log loss. */
+  private static Json metrics(Metrics m, double error, Scoring s) {
+    Json j = new Json().put("examples", m.examples()).put("loss", m.meanLoss()).put("error", error);
+    return s == null || Double.isNaN(s.meanSoftmaxLoss()) ? j : j.put("softmax_log_loss", s.meanSoftmaxLoss());
+  }
+
   private static int predict(String[] args, PrintStream out, PrintStream err) throws UsageException, Failure {
-    Options o = Options.parse(args, 0, Set.of("--json", "--normalize"), Set.of("--model", "--data", "--out"), Set.of());
+    Options o = Options.parse(args, 0, Set.of("--json", "--normalize"),
+        Set.of("--model", "--data", "--out", "--format", "--bits", "--hash", "--labels", "--ties"), Set.of());
     if (o.has("--help")) {
       out.print(PREDICT_USAGE);
       return 0;
@@ -309,6 +368,9 @@ public final class Main {
     Path modelFile = Path.of(o.require("--model"));
     Path data = Path.of(o.require("--data"));
     String outArg = o.get("--out");
+    InputFormat format = InputFormat.parse(o);
+    LabelMap labels = LabelMap.parse(o.get("--labels"));
+    Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
     LinearModel model;
     try {
       model = LinearModel.load(modelFile);
@@ -319,7 +381,21 @@ public final class Main {
     } catch (IOException e) {
       throw new Failure("cannot read " + modelFile + ": " + e.getMessage());
     }
-    SparseDataset rows = read(data, 0);
+    if (format.isVw(data) && format.bits() != 0 && 1L << format.bits() != model.dimension()) {
+      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, but --bits " + format.bits()
+          + " hashes into 2^" + format.bits());
+    }
+    if (format.isVw(data) && format.bits() == 0 && InputFormat.bitsOf(model.dimension()) == 0) {
+      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, not a power of two: it was not"
+          + " trained on hashed (vw) data");
+    }
+    SparseDataset rows = format.read(data, 0, InputFormat.bitsOf(model.dimension()));
+    if (labels == null) {
+      labels = LabelMap.auto(rows, !model.multiclass());
+    }
+    rows = labels.apply(rows, data.toString());
+    final SparseDataset scored = rows;
+    final Scoring scoring = new Scoring(ties, model.multiclass(), null);
     if (o.has("--normalize")) {
       rows = Datasets.normalizeRows(rows);
     }
@@ -335,7 +411,11 @@ public final class Main {
       final Writer sink = w;
       final StringBuilder line = new StringBuilder();
       try {
-        m = Metrics.evaluate(model, rows, sink == null ? null : (row, yhat) -> {
+        m = Metrics.evaluate(model, rows, (row, yhat) -> {
+          scoring.accept(0, row, scored.label(row), yhat, model.outputs());
+          if (sink == null) {
+            return;
+          }
           line.setLength(0);
           if (model.multiclass()) {
             line.append(Metrics.argmax(yhat, model.outputs()));
@@ -367,12 +447,17 @@ public final class Main {
       report.println(new Json().put("command", "predict").put("model", modelFile.toString())
           .put("algorithm", model.algorithm().name()).put("params", model.algorithm().paramString())
           .put("type", model.type().name().toLowerCase(Locale.ROOT))
-          .put("loss", model.loss().name().toLowerCase(Locale.ROOT)).put("data", data.toString())
+          .put("loss", Scoring.lossName(model.loss(), model.multiclass())).put("data", data.toString())
           .put("d", model.dimension()).put("outputs", model.outputs())
-          .put("test", metrics(m)).put("predictions", outArg));
+          .put("labels", labels.description() == null ? (model.multiclass() ? "classes" : "+1/-1") : labels.description())
+          .put("ties", ties.name().toLowerCase(Locale.ROOT))
+          .put("test", metrics(m, scoring.errorRate(), scoring)).put("predictions", outArg));
     } else {
-      report.printf(Locale.ROOT, "%s on %s: n = %d, mean %s loss %.6f, error rate %.4f%n", modelFile, data,
-          m.examples(), model.loss().name().toLowerCase(Locale.ROOT), m.meanLoss(), m.errorRate());
+      if (labels.description() != null) {
+        report.println("labels: " + labels.description());
+      }
+      report.printf(Locale.ROOT, "%s on %s: n = %d, %s%n", modelFile, data, m.examples(),
+          Scoring.line(Scoring.lossName(model.loss(), model.multiclass()), m, scoring.errorRate(), scoring, ties));
     }
     return 0;
   }
@@ -415,8 +500,8 @@ public final class Main {
         data.dimension(), data.totalNonZeros());
     out.println(data.isBinary()
         ? "labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error"
-        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class; loss = sum over outputs);"
-            + " logistic loss");
+        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class); mean loss ="
+            + " ovr-logistic-sum, the sum of the outputs' logistic losses (train reports the softmax log loss too)");
     out.printf(Locale.ROOT, "kernels: %s, %s elements%n%n", KernelProvider.get().name(),
         type.name().toLowerCase(Locale.ROOT));
     Table t = new Table(2, "algorithm", "parameters", "mean loss", "error rate", "examples/s");

@@ -71,7 +71,13 @@ final class Options {
         }
         o.values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
       } else {
-        throw new UsageException(a.startsWith("-") ? "unknown option '" + a + "'" : "unexpected argument '" + a + "'");
+        if (!a.startsWith("-")) {
+          throw new UsageException("unexpected argument '" + a + "'");
+        }
+        List<String> known = new ArrayList<>(flags);
+        known.addAll(valued);
+        known.add("--help");
+        throw new UsageException("unknown option '" + name + "'" + DidYouMean.hint(name, known));
       }
     }
     return o;

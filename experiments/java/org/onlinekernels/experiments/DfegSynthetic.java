@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer.experiments;
+package org.onlinekernels.experiments;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -85,7 +85,7 @@ public final class DfegSynthetic {
         + " rounds read off at each horizon T. DFEG with a = 0.882, L = 1, delta = 1 (the paper's settings);"
         + " OGD: w_{t+1} = w_t - eta/sqrt(t) * g_t x_t, no projection.");
     rep.table("regret", t);
-    SvgPlot p = new SvgPlot("Regret vs T on the synthetic sequence", "T", "regret against u = 0", true, true);
+    LineChart p = new LineChart("Regret vs T on the synthetic sequence", "T", "regret against u = 0", true, true);
     for (int a = 0; a < algs.size(); a++) {
       p.line(algs.get(a).label(), xs, regret[a]);
     }

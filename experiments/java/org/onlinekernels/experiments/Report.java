@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer.experiments;
+package org.onlinekernels.experiments;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * Writes an experiment's outputs into its directory: {@code README.md} (the command that made
- * it, the setup, the Markdown tables and links to the plots), CSV files and SVG plots.
+ * it, the setup, the Markdown tables and links to the charts), CSV files and PNG charts.
  */
 public final class Report {
   private final Path dir;
@@ -36,10 +36,10 @@ public final class Report {
     return this;
   }
 
-  /** Writes {@code name}.svg and links it. */
-  public Report plot(String name, SvgPlot p) throws IOException {
-    Files.writeString(dir.resolve(name + ".svg"), p.svg(), StandardCharsets.UTF_8);
-    md.append("![").append(name).append("](").append(name).append(".svg)\n\n");
+  /** Writes {@code name}.png and links it. */
+  public Report plot(String name, LineChart p) throws IOException {
+    p.writePng(dir.resolve(name + ".png"));
+    md.append("![").append(name).append("](").append(name).append(".png)\n\n");
     return this;
   }
 

@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer.experiments;
+package org.onlinekernels.experiments;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -94,7 +94,7 @@ public final class AdaptiveOgdRegret {
       String kind = strong ? "strongly_convex" : "linear";
       rep.text("## " + (strong ? "Strongly convex (H_t = 1)" : "Linear (H_t = 0)"));
       rep.table("regret_" + kind, t);
-      SvgPlot p = new SvgPlot("Regret vs T, " + (strong ? "strongly convex" : "linear") + " losses", "T", "regret",
+      LineChart p = new LineChart("Regret vs T, " + (strong ? "strongly convex" : "linear") + " losses", "T", "regret",
           true, true);
       for (int a = 0; a < names.length; a++) {
         p.line(names[a], xs, reg[a]);

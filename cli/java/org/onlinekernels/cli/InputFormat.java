@@ -1,0 +1,91 @@
+package org.onlinekernels.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.data.SparseDataset;
+
+/**
+ * How {@code train} and {@code predict} read data: {@code --format libsvm|vw} (default: {@code vw}
+ * for names ending in {@code .vw} or {@code .vw.gz}, else {@code libsvm}), and for Vowpal Wabbit
+ * text the hashing options {@code --bits B} (dimension {@code 2^B}) and
+ * {@code --hash signed|unsigned}.
+ *
+ * @param format {@code null} to decide by the file name
+ * @param bits   hash bits, or 0 when not given
+ * @param signed signed hashing
+ */
+record InputFormat(String format, int bits, boolean signed) {
+  static final List<String> FORMATS = List.of("libsvm", "vw");
+
+  /** The options of {@code o}. */
+  static InputFormat parse(Options o) throws UsageException {
+    String f = o.get("--format");
+    if (f != null && !FORMATS.contains(f)) {
+      throw new UsageException("--format must be libsvm or vw, got '" + f + "'" + DidYouMean.hint(f, FORMATS));
+    }
+    int bits = 0;
+    if (o.has("--bits")) {
+      bits = o.positiveInt("--bits", VwReader.DEFAULT_BITS);
+      if (bits > VwReader.MAX_BITS) {
+        throw new UsageException("--bits must be 1.." + VwReader.MAX_BITS + ", got " + bits);
+      }
+    }
+    String h = o.get("--hash");
+    if (h != null && !h.equals("signed") && !h.equals("unsigned")) {
+      throw new UsageException("--hash must be signed or unsigned, got '" + h + "'"
+          + DidYouMean.hint(h, List.of("signed", "unsigned")));
+    }
+    if ("libsvm".equals(f) && (bits != 0 || h != null)) {
+      throw new UsageException((bits != 0 ? "--bits" : "--hash") + " applies to --format vw only");
+    }
+    return new InputFormat(f, bits, !"unsigned".equals(h));
+  }
+
+  /** Whether {@code file} is read as Vowpal Wabbit text. */
+  boolean isVw(Path file) {
+    if (format != null) {
+      return format.equals("vw");
+    }
+    String n = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return n.endsWith(".vw") || n.endsWith(".vw.gz");
+  }
+
+  /**
+   * Reads {@code file}; a VW file with {@code 2^bits} features ({@code bitsIfUnset} when
+   * {@code --bits} was not given), a LIBSVM file with at least {@code minDimension}.
+   */
+  SparseDataset read(Path file, int minDimension, int bitsIfUnset) throws Main.Failure, UsageException {
+    if (!isVw(file)) {
+      if (bits != 0 || !signed) {
+        throw new UsageException("--bits and --hash apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
+            + file);
+      }
+      return Main.read(file, minDimension);
+    }
+    try {
+      if (Files.isDirectory(file)) {
+        throw new Main.Failure("cannot read " + file + ": it is a directory");
+      }
+      return VwReader.read(file, bits != 0 ? bits : bitsIfUnset, signed);
+    } catch (VwReader.FormatException e) {
+      throw new Main.Failure(e.getMessage());
+    } catch (NoSuchFileException e) {
+      throw new Main.Failure("cannot read " + file + ": no such file");
+    } catch (AccessDeniedException e) {
+      throw new Main.Failure("cannot read " + file + ": permission denied");
+    } catch (IOException e) {
+      throw new Main.Failure("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** The hash bits a model of dimension {@code d} was trained with, or 0 if {@code d} is no power of two. */
+  static int bitsOf(int d) {
+    return Integer.bitCount(d) == 1 ? Integer.numberOfTrailingZeros(d) : 0;
+  }
+}

@@ -12,9 +12,10 @@ import java.util.Map;
  * lexicographic order of the learners' merged state, compared as the raw bits of each element
  * widened to double), so the result does not depend on the order the learners are given in.
  *
- * <p>Two passes over the coordinates: the first computes every merged value and refuses one that
- * the element type cannot hold (and, for a ball, finds the norm); only the second writes. A
- * refused merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
+ * <p>Buffer by buffer, each in one streaming pass over the coordinates (the weights first: their
+ * rule reads the start's accumulator). Only the SUM rule can overflow, so its buffers get a
+ * checking pass first, and a ball projection a pass for the norm; a refused merge therefore
+ * leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -24,43 +25,22 @@ final class StateMerger {
   private final MergePlan plan;
   private final int d;
   private final int k;
-  /** [buffer][learner]: the learners' segments in canonical order. */
-  private final MemorySegment[][] learnerBufs;
-  private final MemorySegment[] startBufs;
-  private final boolean[] isFloat;
-  private final MemorySegment startWeight;
-  private final MemorySegment[] learnerWeight;
+  private final List<AbstractOptimizer> ordered;
   /** Per learner: the summed increments of the plan's weight scalars. */
   private final double[] scalarWeight;
-  private final double[] out;
   /** One element of every learner, reused for each coordinate. */
   private final double[] column;
-  private boolean averaged;
+  private final double[] weightColumn;
 
   private StateMerger(AbstractOptimizer into, List<AbstractOptimizer> ordered, MergePlan plan) {
     this.into = into;
     this.plan = plan;
     this.d = into.d;
     this.k = ordered.size();
-    int nb = plan.buffers.size();
-    this.learnerBufs = new MemorySegment[nb][k];
-    this.startBufs = new MemorySegment[nb];
-    this.isFloat = new boolean[nb];
-    for (int b = 0; b < nb; b++) {
-      String name = plan.buffers.get(b).name();
-      startBufs[b] = into.buffers().get(name);
-      isFloat[b] = into.stateType(name) == org.onlinekernels.kernel.ElementType.FLOAT;
-      for (int j = 0; j < k; j++) {
-        learnerBufs[b][j] = ordered.get(j).buffers().get(name);
-      }
-    }
-    String wb = plan.meanWeightBuffer;
-    this.startWeight = wb == null ? null : into.buffers().get(wb);
-    this.learnerWeight = new MemorySegment[k];
+    this.ordered = ordered;
     this.scalarWeight = new double[k];
     Map<String, Double> s0 = into.scalarState();
     for (int j = 0; j < k; j++) {
-      learnerWeight[j] = wb == null ? null : ordered.get(j).buffers().get(wb);
       Map<String, Double> sj = ordered.get(j).scalarState();
       double c = 0;
       for (String s : plan.meanWeightScalars) {
@@ -68,8 +48,8 @@ final class StateMerger {
       }
       scalarWeight[j] = c;
     }
-    this.out = new double[nb];
     this.column = new double[k];
+    this.weightColumn = new double[k];
   }
 
   /** Validates, orders and merges; see {@link AbstractOptimizer#merge}. */
@@ -105,7 +85,12 @@ final class StateMerger {
     }
     ordered.sort((a, b) -> compareStates(a, b, plan));
     StateMerger m = new StateMerger(into, ordered, plan);
-    double scale = m.pass(false, 1.0);
+    for (MergePlan.Buffer b : plan.buffers) {
+      if (b.rule() == MergePlan.Rule.SUM) {
+        m.sumBuffer(b.name(), false);
+      }
+    }
+    double scale = m.ballScale();
     Map<String, Double> s0 = into.scalarState();
     double[] scalars = new double[plan.scalars.size()];
     for (int s = 0; s < scalars.length; s++) {
@@ -120,7 +105,19 @@ final class StateMerger {
       }
     }
     into.cancelPendingForMerge();
-    m.pass(true, scale);
+    for (MergePlan.Buffer b : plan.buffers) {
+      if (b.rule() == MergePlan.Rule.MEAN) {
+        m.meanBuffer(b.name(), scale, true);
+      }
+    }
+    for (MergePlan.Buffer b : plan.buffers) {
+      switch (b.rule()) {
+        case SUM -> m.sumBuffer(b.name(), true);
+        case AVERAGE -> m.averageBuffer(b.name());
+        case MAX -> m.maxBuffer(b.name());
+        case MEAN -> { }
+      }
+    }
     for (int s = 0; s < scalars.length; s++) {
       into.setScalar(plan.scalars.get(s).name(), scalars[s]);
     }
@@ -147,59 +144,162 @@ final class StateMerger {
     }
   }
 
-  /**
-   * One pass over the coordinates: computes every merged element; on the writing pass stores it,
-   * otherwise checks it fits the element type. Returns the ball projection's scale.
-   */
-  private double pass(boolean write, double scale) {
-    List<MergePlan.Buffer> bufs = plan.buffers;
-    double normSq = 0;
-    averaged = false;
-    for (int i = 0; i < d; i++) {
-      for (int b = 0; b < bufs.size(); b++) {
-        MergePlan.Buffer buf = bufs.get(b);
-        out[b] = switch (buf.rule()) {
-          case SUM -> combineAt(b, i, false);
-          case AVERAGE -> combineAt(b, i, true);
-          case MAX -> maxAt(b, i);
-          case MEAN -> meanAt(b, i);
-        };
-        if (buf.rule() == MergePlan.Rule.MEAN) {
-          normSq += out[b] * out[b];
-        }
-      }
-      for (int b = 0; b < bufs.size(); b++) {
-        double v = bufs.get(b).rule() == MergePlan.Rule.MEAN ? out[b] * scale : out[b];
-        if (write) {
-          into.set(startBufs[b], i, v);
-        } else if (!Double.isFinite(isFloat[b] ? (float) v : v)) {
-          throw new ArithmeticException("merged " + bufs.get(b).name() + "[" + i + "] = " + v + " overflows "
-              + (isFloat[b] ? "float" : "double") + "; the state was left unchanged");
-        }
-      }
-    }
-    double r = plan.ballRadius;
-    if (!write && averaged && r == r) {
-      double norm = Math.sqrt(normSq);
-      return norm > r ? r / norm : 1.0;
-    }
-    return scale;
+  private static double get(MemorySegment s, boolean f, int i) {
+    return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
   }
 
-  private double get(MemorySegment s, int i) {
-    return s.byteSize() == (long) d * Float.BYTES ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
+  private static void put(MemorySegment s, boolean f, int i, double v) {
+    if (f) {
+      s.setAtIndex(F, i, (float) v);
+    } else {
+      s.setAtIndex(D, i, v);
+    }
+  }
+
+  private MemorySegment startBuffer(String name) {
+    return into.buffers().get(name);
+  }
+
+  private MemorySegment[] learnerBuffers(String name) {
+    MemorySegment[] segs = new MemorySegment[k];
+    for (int j = 0; j < k; j++) {
+      segs[j] = ordered.get(j).buffers().get(name);
+    }
+    return segs;
+  }
+
+  private boolean isFloat(String name) {
+    return into.stateType(name) == org.onlinekernels.kernel.ElementType.FLOAT;
   }
 
   private static boolean same(double a, double b) {
     return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
-  /** SUM or AVERAGE at one element: see {@link #combine}. */
-  private double combineAt(int b, int i, boolean average) {
-    for (int j = 0; j < k; j++) {
-      column[j] = get(learnerBufs[b][j], i);
+  /** SUM over one buffer: written, or (first) only checked to fit the element type. */
+  private void sumBuffer(String name, boolean write) {
+    MemorySegment s0 = startBuffer(name);
+    MemorySegment[] segs = learnerBuffers(name);
+    boolean f = isFloat(name);
+    for (int i = 0; i < d; i++) {
+      for (int j = 0; j < k; j++) {
+        column[j] = get(segs[j], f, i);
+      }
+      double v = combine(get(s0, f, i), column, false);
+      if (write) {
+        put(s0, f, i, v);
+      } else if (!Double.isFinite(f ? (float) v : v)) {
+        throw new ArithmeticException("merged " + name + "[" + i + "] = " + v + " overflows "
+            + (f ? "float" : "double") + "; the state was left unchanged");
+      }
     }
-    return combine(get(startBufs[b], i), column, average);
+  }
+
+  /** AVERAGE over one buffer (a convex combination of its values: it cannot overflow). */
+  private void averageBuffer(String name) {
+    MemorySegment s0 = startBuffer(name);
+    MemorySegment[] segs = learnerBuffers(name);
+    boolean f = isFloat(name);
+    for (int i = 0; i < d; i++) {
+      for (int j = 0; j < k; j++) {
+        column[j] = get(segs[j], f, i);
+      }
+      put(s0, f, i, combine(get(s0, f, i), column, true));
+    }
+  }
+
+  private void maxBuffer(String name) {
+    MemorySegment s0 = startBuffer(name);
+    MemorySegment[] segs = learnerBuffers(name);
+    boolean f = isFloat(name);
+    for (int i = 0; i < d; i++) {
+      double acc = get(s0, f, i);
+      for (int j = 0; j < k; j++) {
+        acc = Math.max(acc, get(segs[j], f, i));
+      }
+      put(s0, f, i, acc);
+    }
+  }
+
+  /**
+   * The ball projection's factor {@code min(1, R / ||v||)} for the merged weights {@code v}, or 1
+   * without a ball or when no coordinate was averaged.
+   */
+  private double ballScale() {
+    double r = plan.ballRadius;
+    if (r != r) {
+      return 1.0;
+    }
+    for (MergePlan.Buffer b : plan.buffers) {
+      if (b.rule() == MergePlan.Rule.MEAN) {
+        double[] normSq = new double[1];
+        boolean averaged = meanBuffer(b.name(), 1.0, false, normSq);
+        double norm = Math.sqrt(normSq[0]);
+        return averaged && norm > r ? r / norm : 1.0;
+      }
+    }
+    return 1.0;
+  }
+
+  private void meanBuffer(String name, double scale, boolean write) {
+    meanBuffer(name, scale, write, null);
+  }
+
+  /**
+   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into
+   * {@code normSq[0]}. Returns whether any coordinate had two or more contributors.
+   */
+  private boolean meanBuffer(String name, double scale, boolean write, double[] normSq) {
+    MemorySegment s0 = startBuffer(name);
+    MemorySegment[] segs = learnerBuffers(name);
+    boolean f = isFloat(name);
+    String wb = plan.meanWeightBuffer;
+    MemorySegment c0 = wb == null ? null : startBuffer(wb);
+    MemorySegment[] cs = wb == null ? null : learnerBuffers(wb);
+    boolean cf = wb != null && isFloat(wb);
+    boolean averaged = false;
+    double sq = 0;
+    for (int i = 0; i < d; i++) {
+      double base = c0 == null ? 0 : get(c0, cf, i);
+      for (int j = 0; j < k; j++) {
+        column[j] = get(segs[j], f, i);
+        weightColumn[j] = Math.max(0, (c0 == null ? 0 : get(cs[j], cf, i) - base) + scalarWeight[j]);
+      }
+      double w0 = get(s0, f, i);
+      int count = 0;
+      double first = w0;
+      double sumCw = 0;
+      double sumC = 0;
+      double sumW = 0;
+      for (int j = 0; j < k; j++) {
+        double w = column[j];
+        double c = weightColumn[j];
+        if (same(w, w0) && !(c > 0)) {
+          continue;
+        }
+        if (count++ == 0) {
+          first = w;
+        }
+        sumCw += c * w;
+        sumC += c;
+        sumW += w;
+      }
+      double v = first;
+      if (count >= 2) {
+        averaged = true;
+        double mean = sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
+        v = plan.clamp.apply(i, mean);
+      }
+      if (write) {
+        put(s0, f, i, v * scale);
+      } else {
+        sq += v * v;
+      }
+    }
+    if (normSq != null) {
+      normSq[0] = sq;
+    }
+    return averaged;
   }
 
   /**
@@ -213,43 +313,6 @@ final class StateMerger {
       return first;
     }
     return average ? x0 + all / m : first + others;
-  }
-
-  private double maxAt(int b, int i) {
-    double acc = get(startBufs[b], i);
-    for (int j = 0; j < k; j++) {
-      acc = Math.max(acc, get(learnerBufs[b][j], i));
-    }
-    return acc;
-  }
-
-  private double meanAt(int b, int i) {
-    double w0 = get(startBufs[b], i);
-    double c0 = startWeight == null ? 0 : get(startWeight, i);
-    int count = 0;
-    double first = w0;
-    double sumCw = 0;
-    double sumC = 0;
-    double sumW = 0;
-    for (int j = 0; j < k; j++) {
-      double w = get(learnerBufs[b][j], i);
-      double c = Math.max(0, (startWeight == null ? 0 : get(learnerWeight[j], i) - c0) + scalarWeight[j]);
-      if (same(w, w0) && !(c > 0)) {
-        continue;
-      }
-      if (count++ == 0) {
-        first = w;
-      }
-      sumCw += c * w;
-      sumC += c;
-      sumW += w;
-    }
-    if (count < 2) {
-      return first;
-    }
-    averaged = true;
-    double mean = sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
-    return plan.clamp.apply(i, mean);
   }
 
   /** SUM or AVERAGE of one scalar over the learners, as {@link #combineAt} for an element. */

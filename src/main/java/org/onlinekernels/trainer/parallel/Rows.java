@@ -3,7 +3,7 @@ package org.onlinekernels.trainer.parallel;
 import org.onlinekernels.data.SparseDataset;
 
 /** A dataset's rows as plain arrays, read by every worker (never written after construction). */
-final class Rows {
+public final class Rows {
   final int[] indices;
   final double[] values;
   /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices} and {@link #values}. */
@@ -11,7 +11,12 @@ final class Rows {
   final double[] labels;
   final int maxNnz;
 
-  Rows(SparseDataset data) {
+  /**
+   * The rows of a dataset.
+   *
+   * @param data the dataset
+   */
+  public Rows(SparseDataset data) {
     int n = data.size();
     this.indices = data.indices();
     this.values = data.values();
@@ -27,7 +32,8 @@ final class Rows {
     this.maxNnz = m;
   }
 
-  int size() {
+  /** The number of rows. */
+  public int size() {
     return labels.length;
   }
 }

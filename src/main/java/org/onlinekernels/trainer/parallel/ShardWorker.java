@@ -10,17 +10,19 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * One thread's learners (one optimizer per output) and the online loop over its slice of a
- * round: predict every output on a sparse row, score it before the update (progressive
- * validation, as {@code OnlineTrainer} does), update. Its buffers live in a shared arena, so the
- * trainer can hand the optimizers to the worker's thread and back.
+ * One worker's learners (one optimizer per output, one-vs-rest for multiclass) and the online
+ * loop over its slice of a round: predict every output on a sparse row, score it before the
+ * update (progressive validation, as {@code OnlineTrainer} does), update. {@link ParallelTrainer}
+ * puts its buffers in a shared arena to hand the optimizers to a thread and back; the Spark job
+ * runs one per partition.
  */
-final class ShardWorker {
+public final class ShardWorker {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
-  final AbstractOptimizer[] learners;
+  /** The learners, one per output; merge them, or restore their state, through the optimizer API. */
+  public final AbstractOptimizer[] learners;
   private final MemorySegment idxSeg;
   private final MemorySegment valSeg;
   private final double[] yhat;
@@ -28,13 +30,26 @@ final class ShardWorker {
   private final boolean isFloat;
   private final boolean multiclass;
   /** Loss and error sums of this epoch's slices so far (one running sum, as the sequential trainer keeps). */
-  double lossSum;
-  double errSum;
+  public double lossSum;
+  /** Error sum, like {@link #lossSum}. */
+  public double errSum;
 
-  ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
+  /**
+   * @param config algorithm, element type and loss (the rest is not used here)
+   * @param d model dimension
+   * @param multiclass one-vs-rest labels {@code 0..outputs-1}, else binary {@code +1/-1}
+   * @param outputs number of outputs
+   * @param maxNnz the most nonzeros of any row this worker will see
+   * @param arena where the learners' state and the input buffers live
+   */
+  public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
     this.learners = new AbstractOptimizer[outputs];
     for (int c = 0; c < outputs; c++) {
-      learners[c] = (AbstractOptimizer) config.algorithm().create(d, config.type(), shared);
+      if (!(config.algorithm().create(d, config.type(), shared) instanceof AbstractOptimizer o)) {
+        throw new IllegalArgumentException("algorithm " + config.algorithm().name()
+            + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
+      }
+      learners[c] = o;
     }
     ElementType type = config.type();
     this.idxSeg = shared.allocate((long) maxNnz * Integer.BYTES, 64);
@@ -45,8 +60,15 @@ final class ShardWorker {
     this.multiclass = multiclass;
   }
 
-  /** Trains on rows {@code order[from..to)}, adding their progressive loss and error to the sums. */
-  void run(Rows rows, int[] order, int from, int to) {
+  /**
+   * Trains on rows {@code order[from..to)}, adding their progressive loss and error to the sums.
+   *
+   * @param rows the data
+   * @param order row numbers; positions {@code from..to-1} are trained on, in this order
+   * @param from first position
+   * @param to end position (exclusive)
+   */
+  public void run(Rows rows, int[] order, int from, int to) {
     final int k = learners.length;
     double lossAcc = lossSum;
     double errAcc = errSum;

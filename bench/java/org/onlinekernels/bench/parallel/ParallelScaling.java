@@ -41,9 +41,12 @@ public final class ParallelScaling {
       List<Double> one = new ArrayList<>();
       List<Double> two = new ArrayList<>();
       double[] loss = new double[3];
-      // One untimed round first: the JIT compiles the loops before anything is timed.
-      OnlineTrainer.train(c, data[0], null, null);
-      ParallelTrainer.train(c, 2, n, data[0], null);
+      // Untimed rounds first: the JIT compiles the loops before anything is timed.
+      for (int w = 0; w < 2; w++) {
+        OnlineTrainer.train(c, data[0], null, null);
+        ParallelTrainer.train(c, 1, n, data[0], null);
+        ParallelTrainer.train(c, 2, n, data[0], null);
+      }
       for (int r = 0; r < reps; r++) {
         TrainResult s = OnlineTrainer.train(c, data[0], data[1], null);
         TrainResult a = ParallelTrainer.train(c, 1, n, data[0], data[1]);

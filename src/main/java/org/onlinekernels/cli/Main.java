@@ -30,6 +30,7 @@ import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.parallel.ParallelTrainer;
 
 
 /**
@@ -46,6 +47,9 @@ public final class Main {
   public static final long DEFAULT_SEED = 1;
   /** Default algorithm of {@code train}: untuned, scale-invariant. */
   public static final String DEFAULT_ALGORITHM = "scinol2";
+
+  /** Default merge interval of {@code train --threads}. */
+  public static final int DEFAULT_MERGE_EVERY = 10_000;
 
   static final String USAGE = String.join("\n",
       "usage: Main <command> [options]      (Main <command> --help for its options)",
@@ -75,6 +79,10 @@ public final class Main {
       "  --seed S            seed of the shuffling (default " + DEFAULT_SEED + ")",
       "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
+      "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
+      "                      thread); docs/MERGING.md, docs/parallel/README.md",
+      "  --merge-every N     with --threads: merge the threads' learners every N examples",
+      "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
       "  --json              print a one-line JSON summary instead of text",
@@ -206,7 +214,8 @@ public final class Main {
   private static int train(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
     Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
-        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model"),
+        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
+            "--threads", "--merge-every"),
         Set.of("--param"));
     if (o.has("--help")) {
       out.print(TRAIN_USAGE);
@@ -231,6 +240,14 @@ public final class Main {
     }
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
+    int threads = o.positiveInt("--threads", 1);
+    long mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
+    if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
+      throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
+    }
+    if (threads > 1 && o.has("--dense")) {
+      throw new UsageException("--threads trains on sparse rows; drop --dense");
+    }
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
     if (modelOut != null && modelOut.getParent() != null && !Files.isDirectory(modelOut.getParent())) {
       throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
@@ -248,7 +265,9 @@ public final class Main {
     TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !o.has("--no-shuffle"), o.has("--dense"));
     TrainResult r;
     try {
-      r = OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress);
+      r = threads > 1
+          ? ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test)
+          : OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress);
     } catch (OnlineTrainer.TrainingException e) {
       throw new Failure(e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -266,6 +285,7 @@ public final class Main {
           .put("type", type.name().toLowerCase(Locale.ROOT)).put("loss", loss.name().toLowerCase(Locale.ROOT))
           .put("kernels", KernelProvider.get().name())
           .put("epochs", epochs).put("seed", seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
+          .put("threads", threads).put("merge_every", mergeEvery)
           .put("data", data.toString()).put("n", train.size()).put("d", r.model().dimension())
           .put("outputs", r.model().outputs())
           .put("progressive", metrics(r.progressive()))
@@ -281,6 +301,10 @@ public final class Main {
           spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), type.name().toLowerCase(Locale.ROOT),
           loss.name().toLowerCase(Locale.ROOT), epochs,
           cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", KernelProvider.get().name());
+      if (threads > 1) {
+        out.printf(Locale.ROOT, "threads: %d, learners merged every %s (docs/MERGING.md)%n", threads,
+            mergeEvery == 0 ? "epoch" : mergeEvery + " examples");
+      }
       out.printf(Locale.ROOT, "progressive: mean loss %.6f, error rate %.4f%n", r.progressive().meanLoss(),
           r.progressive().errorRate());
       if (r.test() != null) {

@@ -55,13 +55,26 @@ public final class SparkModel {
     model.save(file);
   }
 
-  /** What the executors need to rebuild the model: weights and how to read them. */
-  private record Weights(JobSpec job, boolean multiclass, double[][] w) implements java.io.Serializable {
+  /** What the executors need to rebuild the model: weights and how to read them (rebuilt once per JVM copy). */
+  private static final class Weights implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
+    private final JobSpec job;
+    private final boolean multiclass;
+    private final double[][] w;
+    private transient LinearModel built;
+
+    Weights(JobSpec job, boolean multiclass, double[][] w) {
+      this.job = job;
+      this.multiclass = multiclass;
+      this.w = w;
+    }
 
     LinearModel model() {
-      AlgorithmSpec spec = job.config().algorithm();
-      return new LinearModel(spec, job.config().type(), Loss.parse(job.loss()), multiclass, w);
+      if (built == null) {
+        AlgorithmSpec spec = job.config().algorithm();
+        built = new LinearModel(spec, job.config().type(), Loss.parse(job.loss()), multiclass, w);
+      }
+      return built;
     }
   }
 

@@ -31,6 +31,7 @@ import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.parallel.ParallelTrainer;
 
 
 /**
@@ -47,6 +48,9 @@ public final class Main {
   public static final long DEFAULT_SEED = 1;
   /** Default algorithm of {@code train}: untuned, scale-invariant. */
   public static final String DEFAULT_ALGORITHM = "scinol2";
+
+  /** Default merge interval of {@code train --threads}. */
+  public static final int DEFAULT_MERGE_EVERY = 10_000;
 
   static final String USAGE = String.join("\n",
       "usage: online-kernels <command> [options]      (online-kernels <command> --help for its options)",
@@ -91,6 +95,10 @@ public final class Main {
       "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
       "                      example number in the file; CLASS: multiclass prediction)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
+      "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
+      "                      thread); docs/MERGING.md, docs/parallel/README.md",
+      "  --merge-every N     with --threads: merge the threads' learners every N examples",
+      "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
       "  --json              print a one-line JSON summary instead of text",
@@ -236,7 +244,7 @@ public final class Main {
       throws UsageException, Failure {
     Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
         Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
-            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out"),
+            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every"),
         Set.of("--param"));
     if (o.has("--help")) {
       out.print(TRAIN_USAGE);
@@ -255,6 +263,18 @@ public final class Main {
     Path progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
+    int threads = o.positiveInt("--threads", 1);
+    long mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
+    if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
+      throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
+    }
+    if (threads > 1 && o.has("--dense")) {
+      throw new UsageException("--threads trains on sparse rows; drop --dense");
+    }
+    if (threads > 1 && (progressiveOut != null || ties != Scoring.Ties.HALF)) {
+      throw new UsageException("--threads scores each thread's shard by the default tie rule and writes no "
+          + "per-example predictions; drop --progressive-out and --ties, or train on one thread");
+    }
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
     if (modelOut != null && modelOut.getParent() != null && !Files.isDirectory(modelOut.getParent())) {
       throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
@@ -281,8 +301,11 @@ public final class Main {
     Scoring prog;
     try (Writer progWriter = OutputFiles.open(progressiveOut)) {
       prog = new Scoring(ties, multiclass, progWriter);
-      boolean scoreHere = multiclass || ties != Scoring.Ties.HALF || progWriter != null;
-      r = OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress, scoreHere ? prog : null);
+      // The parallel trainer has no per-example hook: its threads score their own shards.
+      boolean scoreHere = threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
+      r = threads > 1
+          ? ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test)
+          : OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress, scoreHere ? prog : null);
       if (!scoreHere) {
         prog = null;
       }
@@ -309,6 +332,7 @@ public final class Main {
           .put("type", precision.name().toLowerCase(Locale.ROOT)).put("loss", lossName)
           .put("kernels", KernelProvider.get().name())
           .put("epochs", epochs).put("seed", seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
+          .put("threads", threads).put("merge_every", mergeEvery)
           .put("data", data.toString()).put("n", train.size()).put("d", r.model().dimension())
           .put("outputs", r.model().outputs())
           .put("labels", labels.description() == null ? (multiclass ? "classes" : "+1/-1") : labels.description())
@@ -331,6 +355,10 @@ public final class Main {
           spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), precision.name().toLowerCase(Locale.ROOT),
           loss.name().toLowerCase(Locale.ROOT), epochs,
           cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", KernelProvider.get().name());
+      if (threads > 1) {
+        out.printf(Locale.ROOT, "threads: %d, learners merged every %s (docs/MERGING.md)%n", threads,
+            mergeEvery == 0 ? "epoch" : mergeEvery + " examples");
+      }
       out.printf(Locale.ROOT, "progressive: %s%n", Scoring.line(lossName, r.progressive(), progError, prog, ties));
       if (r.test() != null) {
         out.printf(Locale.ROOT, "test (%s, n = %d): %s%n", testFile, r.test().examples(),

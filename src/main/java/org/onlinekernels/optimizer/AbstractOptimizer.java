@@ -673,6 +673,62 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     }
   }
 
+  /**
+   * Merges learners into this optimizer (parameter mixing, docs/MERGING.md): every learner started
+   * from this optimizer's current state (e.g. by {@link #copyStateFrom}) and processed its own,
+   * disjoint part of the stream; afterwards this optimizer holds the merged state, by the
+   * algorithm's rule: for AdaGrad and Adaptive OGD the step-size accumulators summed (by
+   * increments) and the weights averaged, weighted by each learner's increment of its step-size
+   * accumulator; for ScInOL and DFEG the whole state averaged over the learners that changed it,
+   * with {@code M} the maximum.
+   *
+   * <p>Exact where the rule allows: one learner gives its own state; learners whose state equals
+   * the start change nothing; the learners are combined in one canonical order (the lexicographic
+   * order of their state bits), so the result is bit for bit the same in whatever order they are
+   * given. Every learner must be of the same algorithm, dimension, precision and parameters, open,
+   * owned by the calling thread and without a pending predict; a pending predict of this
+   * optimizer is cancelled. A merged value the element type cannot hold is refused with
+   * {@link ArithmeticException} before anything is written.
+   *
+   * @param learners the learners, at least one; they are read, never changed
+   * @throws UnsupportedOperationException for an algorithm without a merge rule
+   */
+  public final void merge(java.util.List<? extends AbstractOptimizer> learners) {
+    StateMerger.merge(this, learners);
+  }
+
+  /**
+   * Makes this optimizer's state a copy of {@code source}'s (every buffer and scalar, bit for
+   * bit): how a learner starts from a merged state. Cancels a pending predict.
+   *
+   * @param source an optimizer of the same algorithm, dimension, precision and parameters, owned
+   *     by the calling thread
+   */
+  public final void copyStateFrom(AbstractOptimizer source) {
+    checkOpen();
+    StateMerger.checkCompatible(this, source, "source");
+    if (source == this) {
+      return;
+    }
+    Map<String, Double> scalars = source.scalarState();
+    cancelPending();
+    source.buffers.forEach((name, seg) -> MemorySegment.copy(seg, 0, buffers.get(name), 0, seg.byteSize()));
+    scalars.forEach(this::setScalar);
+  }
+
+  /** The merge rules of this algorithm, or null for none (then {@link #merge} is refused). */
+  MergePlan mergePlan() {
+    return null;
+  }
+
+  /** Runs after a merge has written the merged state (e.g. DFEG recomputes its norm). */
+  void afterMerge() {}
+
+  /** A merge replaces the state: a pending predict of the old state is void. */
+  final void cancelPendingForMerge() {
+    cancelPending();
+  }
+
   /** Whether a predict waits for its update (a checkpoint is refused then). */
   final boolean hasPending() {
     return pending;

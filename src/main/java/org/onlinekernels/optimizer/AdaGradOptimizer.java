@@ -263,4 +263,11 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     }
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
+
+  /** docs/MERGING.md: {@code Q} by increments; {@code w} averaged by the increments of {@code Q}, clamped. */
+  @Override
+  MergePlan mergePlan() {
+    Box b = p.box();
+    return new MergePlan().mean("w", "Q", java.util.List.of(), b::clamp).sum("Q");
+  }
 }

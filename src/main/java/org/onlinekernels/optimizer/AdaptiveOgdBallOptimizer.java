@@ -118,4 +118,14 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     hsum = hs;
     lsum = ls;
   }
+
+  /**
+   * docs/MERGING.md: {@code Hsum}, {@code Lsum} by increments; {@code w} averaged by the increments
+   * of {@code Hsum + Lsum} (the inverse step size), then projected onto the ball.
+   */
+  @Override
+  MergePlan mergePlan() {
+    return new MergePlan().mean("w", null, java.util.List.of("Hsum", "Lsum"), (i, v) -> v).ball(radius)
+        .sumScalars("Hsum", "Lsum");
+  }
 }

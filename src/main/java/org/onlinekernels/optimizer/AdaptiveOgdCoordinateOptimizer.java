@@ -81,4 +81,18 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
     }
     hsum = hs;
   }
+
+  /**
+   * docs/MERGING.md: {@code Lsum}, {@code Hsum} by increments; {@code w_i} averaged by the increments
+   * of {@code Hsum + Lsum_i} (the coordinate's inverse step size), clamped to {@code [-R_i, R_i]}.
+   */
+  @Override
+  MergePlan mergePlan() {
+    return new MergePlan()
+        .mean("w", "Lsum", java.util.List.of("Hsum"), (i, v) -> {
+          double r = params.radiusOf(i);
+          return Math.min(Math.max(v, -r), r);
+        })
+        .sum("Lsum").sumScalars("Hsum");
+  }
 }

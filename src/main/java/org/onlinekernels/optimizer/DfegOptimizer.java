@@ -146,4 +146,15 @@ public final class DfegOptimizer extends AbstractOptimizer {
   protected void readWeightsImpl(MemorySegment into) {
     kernel.scaleInto(theta, weightScale(h), into, d);
   }
+
+  /** docs/MERGING.md: {@code theta}, {@code H} averaged; {@code ||theta||^2} recomputed. */
+  @Override
+  MergePlan mergePlan() {
+    return new MergePlan().average("theta").averageScalars("H");
+  }
+
+  @Override
+  void afterMerge() {
+    normSq = linalg.sumOfSquares(theta, d);
+  }
 }

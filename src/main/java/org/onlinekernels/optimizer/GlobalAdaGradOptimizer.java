@@ -185,4 +185,11 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
   protected void readWeightsImpl(MemorySegment into) {
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
+
+  /** docs/MERGING.md: {@code sumSquares} by increments; {@code w} averaged by its increments, clamped. */
+  @Override
+  MergePlan mergePlan() {
+    Box b = p.box();
+    return new MergePlan().mean("w", null, java.util.List.of("sumSquares"), b::clamp).sumScalars("sumSquares");
+  }
 }

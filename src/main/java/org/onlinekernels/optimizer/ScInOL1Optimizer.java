@@ -95,4 +95,10 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   protected void readWeightsImpl(MemorySegment into) {
     kernel.weights(bigG, s2, m, beta, into, d);
   }
+
+  /** docs/MERGING.md: {@code G}, {@code S2}, {@code beta}, {@code t} averaged; {@code M} the maximum. */
+  @Override
+  MergePlan mergePlan() {
+    return new MergePlan().average("G", "S2").max("M").average("beta").averageScalars("t");
+  }
 }

@@ -288,4 +288,13 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     }
     kernel.weights(bigG, s2, m, eta, into, d);
   }
+
+  /**
+   * docs/MERGING.md: {@code G}, {@code S2}, the wealth {@code eta} and {@code t} averaged over the
+   * learners that changed them; {@code M} the maximum.
+   */
+  @Override
+  MergePlan mergePlan() {
+    return new MergePlan().average("G", "S2").max("M").average("eta").averageScalars("t");
+  }
 }

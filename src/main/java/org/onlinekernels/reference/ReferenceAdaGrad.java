@@ -128,4 +128,26 @@ public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceG
   public double[] weights() {
     return w.clone();
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Q} by increments, {@code w} averaged by the increments of {@code Q} and clamped.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceAdaGrad> learners) {
+    java.util.List<ReferenceAdaGrad> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, l.q});
+    for (int i = 0; i < d; i++) {
+      double[] ws = ReferenceMerge.column(o, l -> l.w, i);
+      double[] qs = ReferenceMerge.column(o, l -> l.q, i);
+      double[] cs = new double[qs.length];
+      for (int j = 0; j < cs.length; j++) {
+        cs[j] = ReferenceMerge.weight(qs[j] - q[i], 0);
+      }
+      double m = ReferenceMerge.mean(w[i], ws, cs);
+      w[i] = ReferenceMerge.count(w[i], ws, cs) >= 2 ? p.box().clamp(i, m) : m;
+      q[i] = ReferenceMerge.sum(q[i], qs);
+    }
+  }
 }

@@ -203,4 +203,36 @@ public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements Re
   public double[] weights() {
     return w.clone();
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Hsum}, {@code Lsum} by increments, {@code w} averaged by the increments of {@code Hsum + Lsum}, then projected onto the ball if any coordinate was averaged.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceAdaptiveOgdBall> learners) {
+    java.util.List<ReferenceAdaptiveOgdBall> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, {l.hSum, l.lSum}});
+    double[] cs = new double[o.size()];
+    for (int j = 0; j < cs.length; j++) {
+      cs[j] = ReferenceMerge.weight(0, 0 + (o.get(j).hSum - hSum) + (o.get(j).lSum - lSum));
+    }
+    double[] v = new double[d];
+    boolean averaged = false;
+    double v2 = 0;
+    for (int i = 0; i < d; i++) {
+      double[] ws = ReferenceMerge.column(o, l -> l.w, i);
+      v[i] = ReferenceMerge.mean(w[i], ws, cs);
+      averaged |= ReferenceMerge.count(w[i], ws, cs) >= 2;
+      v2 += v[i] * v[i];
+    }
+    double norm = Math.sqrt(v2);
+    double scale = averaged && norm > r ? r / norm : 1.0;
+    for (int i = 0; i < d; i++) {
+      w[i] = v[i] * scale;
+    }
+    hSum = ReferenceMerge.sum(hSum, ReferenceMerge.scalars(o, l -> l.hSum));
+    lSum = ReferenceMerge.sum(lSum, ReferenceMerge.scalars(o, l -> l.lSum));
+  }
 }

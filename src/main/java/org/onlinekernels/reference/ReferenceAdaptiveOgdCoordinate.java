@@ -183,4 +183,28 @@ public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel impleme
   public double[] weights() {
     return w.clone();
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Lsum}, {@code Hsum} by increments, {@code w_i} averaged by the increments of {@code Hsum + Lsum_i} and clamped to {@code [-R_i, R_i]}.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceAdaptiveOgdCoordinate> learners) {
+    java.util.List<ReferenceAdaptiveOgdCoordinate> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, l.lSum, {l.hSum}});
+    for (int i = 0; i < d; i++) {
+      double[] ws = ReferenceMerge.column(o, l -> l.w, i);
+      double[] ls = ReferenceMerge.column(o, l -> l.lSum, i);
+      double[] cs = new double[o.size()];
+      for (int j = 0; j < cs.length; j++) {
+        cs[j] = ReferenceMerge.weight(ls[j] - lSum[i], 0 + (o.get(j).hSum - hSum));
+      }
+      double m = ReferenceMerge.mean(w[i], ws, cs);
+      w[i] = ReferenceMerge.count(w[i], ws, cs) >= 2 ? Math.min(Math.max(m, -r[i]), r[i]) : m;
+      lSum[i] = ReferenceMerge.sum(lSum[i], ls);
+    }
+    hSum = ReferenceMerge.sum(hSum, ReferenceMerge.scalars(o, l -> l.hSum));
+  }
 }

@@ -1,5 +1,6 @@
 package org.onlinekernels.reference;
 
+import java.util.List;
 import org.onlinekernels.params.DfegParams;
 
 /**
@@ -188,5 +189,28 @@ public final class ReferenceDfeg extends ReferenceModel {
       }
     }
     return w;
+  }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code theta} and {@code H} averaged over the learners that changed them, {@code ||theta||^2} recomputed from the merged {@code theta}.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(List<ReferenceDfeg> learners) {
+    List<ReferenceDfeg> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.theta, {l.h}});
+    // One learner that moved: its state is the merge, its running norm included.
+    List<ReferenceDfeg> moved = o.stream()
+        .filter(l -> !java.util.Arrays.equals(l.theta, theta) || Double.compare(l.h, h) != 0).toList();
+    for (int i = 0; i < d; i++) {
+      theta[i] = ReferenceMerge.average(theta[i], ReferenceMerge.column(o, l -> l.theta, i));
+    }
+    h = ReferenceMerge.average(h, ReferenceMerge.scalars(o, l -> l.h));
+    if (moved.size() == 1) {
+      thetaNormSquared = moved.get(0).thetaNormSquared;
+    } else if (moved.size() > 1) {
+      recomputeNorm();
+    }
   }
 }

@@ -128,4 +128,26 @@ public final class ReferenceGlobalAdaGrad extends ReferenceModel implements Refe
   public double[] weights() {
     return w.clone();
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code sumSquares} by increments, {@code w} averaged by its increments and clamped.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceGlobalAdaGrad> learners) {
+    java.util.List<ReferenceGlobalAdaGrad> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, {l.sumSquares}});
+    double[] cs = new double[o.size()];
+    for (int j = 0; j < cs.length; j++) {
+      cs[j] = ReferenceMerge.weight(0, 0 + (o.get(j).sumSquares - sumSquares));
+    }
+    for (int i = 0; i < d; i++) {
+      double[] ws = ReferenceMerge.column(o, l -> l.w, i);
+      double m = ReferenceMerge.mean(w[i], ws, cs);
+      w[i] = ReferenceMerge.count(w[i], ws, cs) >= 2 ? p.box().clamp(i, m) : m;
+    }
+    sumSquares = ReferenceMerge.sum(sumSquares, ReferenceMerge.scalars(o, l -> l.sumSquares));
+  }
 }

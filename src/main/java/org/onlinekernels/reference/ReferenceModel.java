@@ -40,6 +40,16 @@ abstract class ReferenceModel implements ReferenceLinearModel {
     return yhat;
   }
 
+  /** Whether a predicted instance waits for its update (a merge refuses such a learner). */
+  final boolean hasPending() {
+    return pending != null;
+  }
+
+  /** Drops the pending instance: a merge replaces the state it was predicted on. */
+  final void clearPending() {
+    pending = null;
+  }
+
   /** The algorithm's predict step on the instance's nonzero entries; may throw before changing state. */
   abstract double predictOn(SparseVec x);
 

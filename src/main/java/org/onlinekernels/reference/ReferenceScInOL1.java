@@ -163,4 +163,23 @@ public final class ReferenceScInOL1 extends ReferenceModel {
     }
     return w;
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code G}, {@code S2}, {@code beta}, {@code t} averaged over the learners that changed them, {@code M} the maximum.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceScInOL1> learners) {
+    java.util.List<ReferenceScInOL1> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.bigG, l.s2, l.m, l.beta, {l.t}});
+    for (int i = 0; i < d; i++) {
+      bigG[i] = ReferenceMerge.average(bigG[i], ReferenceMerge.column(o, l -> l.bigG, i));
+      s2[i] = ReferenceMerge.average(s2[i], ReferenceMerge.column(o, l -> l.s2, i));
+      m[i] = ReferenceMerge.max(m[i], ReferenceMerge.column(o, l -> l.m, i));
+      beta[i] = ReferenceMerge.average(beta[i], ReferenceMerge.column(o, l -> l.beta, i));
+    }
+    t = ReferenceMerge.average(t, ReferenceMerge.scalars(o, l -> l.t));
+  }
 }

@@ -135,4 +135,24 @@ public final class ReferenceScInOL2 extends ReferenceModel {
     }
     return w;
   }
+
+  /**
+   * Merges learners that started from this learner's state and each processed a disjoint part of
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}):
+   * {@code G}, {@code S2} and the wealth {@code eta} averaged over the learners that changed them,
+   * {@code M} the maximum.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none with a
+   *     pending predict; read, never changed
+   */
+  public void merge(java.util.List<ReferenceScInOL2> learners) {
+    java.util.List<ReferenceScInOL2> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.bigG, l.s2, l.m, l.eta});
+    for (int i = 0; i < d; i++) {
+      bigG[i] = ReferenceMerge.average(bigG[i], ReferenceMerge.column(o, l -> l.bigG, i));
+      s2[i] = ReferenceMerge.average(s2[i], ReferenceMerge.column(o, l -> l.s2, i));
+      m[i] = ReferenceMerge.max(m[i], ReferenceMerge.column(o, l -> l.m, i));
+      eta[i] = ReferenceMerge.average(eta[i], ReferenceMerge.column(o, l -> l.eta, i));
+    }
+  }
 }

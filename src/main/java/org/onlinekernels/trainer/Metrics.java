@@ -19,7 +19,7 @@ import org.onlinekernels.loss.Loss;
  */
 public record Metrics(long examples, double meanLoss, double errorRate) {
   /** Loss of one example given its label and the {@code K} scores; allocates nothing. */
-  static double loss(Loss loss, boolean multiclass, double label, double[] yhat, int k) {
+  public static double loss(Loss loss, boolean multiclass, double label, double[] yhat, int k) {
     if (!multiclass) {
       return loss.value(label, yhat[0]);
     }
@@ -31,7 +31,7 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
   }
 
   /** Error (0, 0.5 or 1) of one example; allocates nothing. */
-  static double error(boolean multiclass, double label, double[] yhat, int k) {
+  public static double error(boolean multiclass, double label, double[] yhat, int k) {
     if (!multiclass) {
       double m = label * yhat[0];
       return m > 0 ? 0 : m == 0 ? 0.5 : 1;

@@ -1,0 +1,202 @@
+package org.onlinekernels.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.optimizer.AdaptiveOgdOptimizer;
+import org.onlinekernels.params.AdaGradParams;
+
+/**
+ * The merge rules of docs/MERGING.md on every optimizer: merging one learner gives that learner;
+ * the result is bit for bit the same in any order of the learners; learners that saw nothing
+ * change nothing; and the optimizer's merge equals the reference merge fed the same states (bit
+ * for bit after rounding to the element type; DFEG's recomputed norm within a reduction's bound).
+ *
+ * <p>Each case: a start state from a warm-up stream, then K learners copied from it, each trained
+ * on its own stream (some on none), with sparse inputs of mixed scales and random labels.
+ */
+class MergeProperties {
+
+  @Property
+  void mergingOneLearnerIsTheIdentity(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll long seed) {
+    try (Scenario s = new Scenario(algo, type, d, seed, 1)) {
+      s.start.merge(s.learners);
+      assertEquals(MergeAlgorithm.bits(s.learners.get(0)), MergeAlgorithm.bits(s.start));
+    }
+  }
+
+  @Property
+  void orderOfTheLearnersDoesNotMatter(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 2, max = 6) int k, @ForAll long seed) {
+    try (Scenario s = new Scenario(algo, type, d, seed, k); AbstractOptimizer other = algo.create(d, type)) {
+      other.copyStateFrom(s.start);
+      List<AbstractOptimizer> shuffled = new ArrayList<>(s.learners);
+      Collections.shuffle(shuffled, new Random(seed ^ 0x5DEECE66DL));
+      s.start.merge(s.learners);
+      other.merge(shuffled);
+      assertEquals(MergeAlgorithm.bits(s.start), MergeAlgorithm.bits(other));
+    }
+  }
+
+  @Property
+  void learnersThatSawNothingChangeNothing(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 4) int k, @ForAll long seed) {
+    try (Scenario s = new Scenario(algo, type, d, seed, k); AbstractOptimizer withIdle = algo.create(d, type);
+        AbstractOptimizer idle = algo.create(d, type); AbstractOptimizer onlyIdle = algo.create(d, type)) {
+      withIdle.copyStateFrom(s.start);
+      idle.copyStateFrom(s.start);
+      onlyIdle.copyStateFrom(s.start);
+      Map<String, List<Long>> before = MergeAlgorithm.bits(s.start);
+      onlyIdle.merge(List.of(idle, idle));
+      assertEquals(before, MergeAlgorithm.bits(onlyIdle), "merging idle learners changed the start");
+      List<AbstractOptimizer> more = new ArrayList<>(s.learners);
+      more.add(new Random(seed).nextInt(more.size() + 1), idle);
+      more.add(0, idle);
+      s.start.merge(s.learners);
+      withIdle.merge(more);
+      assertEquals(MergeAlgorithm.bits(s.start), MergeAlgorithm.bits(withIdle));
+    }
+  }
+
+  @Property
+  void optimizerMergeEqualsReferenceMerge(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 6) int k, @ForAll long seed) {
+    try (Scenario s = new Scenario(algo, type, d, seed, k)) {
+      Object refStart = algo.reference(s.start);
+      List<Object> refLearners = new ArrayList<>();
+      for (AbstractOptimizer l : s.learners) {
+        refLearners.add(algo.reference(l));
+      }
+      algo.referenceMerge(refStart, refLearners);
+      s.start.merge(s.learners);
+      Map<String, double[]> got = MergeAlgorithm.state(s.start);
+      Map<String, Double> scalars = s.start.scalarState();
+      algo.referenceState(refStart).forEach((name, want) -> {
+        double[] have = got.containsKey(name) ? got.get(name) : new double[] {scalars.get(name)};
+        boolean f = got.containsKey(name) && s.start.stateType(name) == ElementType.FLOAT;
+        for (int i = 0; i < want.length; i++) {
+          double w = f ? (float) want[i] : want[i];
+          assertEquals(Double.doubleToRawLongBits(w), Double.doubleToRawLongBits(have[i]),
+              () -> name + " differs from the reference: " + java.util.Arrays.toString(have) + " vs "
+                  + java.util.Arrays.toString(want));
+        }
+      });
+      if (algo == MergeAlgorithm.DFEG) {
+        // ||theta||^2: the single contributor's running value, or recomputed from the merged
+        // theta, by a kernel reduction of d nonnegative squares here and a sequential sum in the
+        // reference; each is within (d + 1) u of the exact sum.
+        double want = ((org.onlinekernels.reference.ReferenceDfeg) refStart).thetaNormSquared();
+        double u = type == ElementType.FLOAT ? 0x1p-24 : 0x1p-53;
+        double norm = scalars.get("thetaNormSquared");
+        assertTrue(Math.abs(norm - want) <= 2 * (d + 1) * u * want, () -> "norm " + norm + " vs " + want);
+      }
+    }
+  }
+
+  @Example
+  void mergeRefusesLearnersThatDoNotMatch() {
+    try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1));
+        AdaGradOptimizer otherEta = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(2));
+        AdaGradOptimizer otherType = new AdaGradOptimizer(4, ElementType.DOUBLE, AdaGradParams.eta(1));
+        AdaGradOptimizer otherD = new AdaGradOptimizer(5, ElementType.FLOAT, AdaGradParams.eta(1))) {
+      assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherEta)));
+      assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherType)));
+      assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherD)));
+      assertThrows(IllegalArgumentException.class, () -> a.merge(List.of()));
+      assertThrows(IllegalArgumentException.class, () -> a.copyStateFrom(otherEta));
+    }
+  }
+
+  @Example
+  void mergeRefusesALearnerFromAnotherThread() throws Exception {
+    try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1))) {
+      AdaGradOptimizer[] made = new AdaGradOptimizer[1];
+      Thread t = new Thread(() -> made[0] = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1)));
+      t.start();
+      t.join();
+      assertThrows(WrongThreadException.class, () -> a.merge(List.of(made[0])));
+    }
+  }
+
+  /** A start state and K learners that started from it and ran their own streams. */
+  private static final class Scenario implements AutoCloseable {
+    final AbstractOptimizer start;
+    final List<AbstractOptimizer> learners = new ArrayList<>();
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment idx;
+    private final MemorySegment val;
+    private final ElementType type;
+    private final Random rnd;
+    private final int d;
+
+    Scenario(MergeAlgorithm algo, ElementType type, int d, long seed, int k) {
+      this.rnd = new Random(seed);
+      this.d = d;
+      this.type = algo == MergeAlgorithm.SCINOL2_MIXED ? ElementType.FLOAT : type;
+      this.idx = arena.allocate(ValueLayout.JAVA_INT, d);
+      this.val = arena.allocate((long) d * 8);
+      start = algo.create(d, type);
+      run(start, rnd.nextInt(30));
+      for (int j = 0; j < k; j++) {
+        AbstractOptimizer l = algo.create(d, type);
+        l.copyStateFrom(start);
+        // About one learner in five sees nothing.
+        run(l, rnd.nextInt(5) == 0 ? 0 : 1 + rnd.nextInt(60));
+        learners.add(l);
+      }
+    }
+
+    private void run(AbstractOptimizer o, int n) {
+      double scale = Math.scalb(1.0, rnd.nextInt(9) - 4);
+      for (int t = 0; t < n; t++) {
+        int nnz = 0;
+        double density = rnd.nextDouble();
+        for (int i = 0; i < d; i++) {
+          if (rnd.nextDouble() < density) {
+            double v = scale * (rnd.nextDouble() * 2 - 1) * (rnd.nextInt(4) == 0 ? 8 : 1);
+            idx.setAtIndex(ValueLayout.JAVA_INT, nnz, i);
+            if (type == ElementType.FLOAT) {
+              val.setAtIndex(ValueLayout.JAVA_FLOAT, nnz, (float) v);
+            } else {
+              val.setAtIndex(ValueLayout.JAVA_DOUBLE, nnz, v);
+            }
+            nnz++;
+          }
+        }
+        double y = rnd.nextBoolean() ? 1 : -1;
+        double yhat = o.predictSparse(idx, val, nnz);
+        double g = Loss.LOGISTIC.derivative(y, yhat);
+        if (o instanceof AdaptiveOgdOptimizer a && rnd.nextInt(3) == 0) {
+          a.update(g, 0.05);
+        } else {
+          o.update(g);
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      start.close();
+      learners.forEach(AbstractOptimizer::close);
+      arena.close();
+    }
+  }
+}

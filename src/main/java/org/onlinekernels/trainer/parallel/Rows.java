@@ -1,0 +1,39 @@
+package org.onlinekernels.trainer.parallel;
+
+import org.onlinekernels.data.SparseDataset;
+
+/** A dataset's rows as plain arrays, read by every worker (never written after construction). */
+public final class Rows {
+  final int[] indices;
+  final double[] values;
+  /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices} and {@link #values}. */
+  final int[] start;
+  final double[] labels;
+  final int maxNnz;
+
+  /**
+   * The rows of a dataset.
+   *
+   * @param data the dataset
+   */
+  public Rows(SparseDataset data) {
+    int n = data.size();
+    this.indices = data.indices();
+    this.values = data.values();
+    this.start = new int[n + 1];
+    this.labels = new double[n];
+    int m = 1;
+    for (int r = 0; r < n; r++) {
+      start[r] = data.rowStart(r);
+      labels[r] = data.label(r);
+      m = Math.max(m, data.nnz(r));
+    }
+    start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
+    this.maxNnz = m;
+  }
+
+  /** The number of rows. */
+  public int size() {
+    return labels.length;
+  }
+}

@@ -1,0 +1,100 @@
+package org.onlinekernels.trainer.parallel;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.TrainerConfig;
+
+/**
+ * One worker's learners (one optimizer per output, one-vs-rest for multiclass) and the online
+ * loop over its slice of a round: predict every output on a sparse row, score it before the
+ * update (progressive validation, as {@code OnlineTrainer} does), update. {@link ParallelTrainer}
+ * puts its buffers in a shared arena to hand the optimizers to a thread and back; the Spark job
+ * runs one per partition.
+ */
+public final class ShardWorker {
+  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
+  /** The learners, one per output; merge them, or restore their state, through the optimizer API. */
+  public final AbstractOptimizer[] learners;
+  private final MemorySegment idxSeg;
+  private final MemorySegment valSeg;
+  private final double[] yhat;
+  private final Loss loss;
+  private final boolean isFloat;
+  private final boolean multiclass;
+  /** Loss and error sums of this epoch's slices so far (one running sum, as the sequential trainer keeps). */
+  public double lossSum;
+  /** Error sum, like {@link #lossSum}. */
+  public double errSum;
+
+  /**
+   * @param config algorithm, element type and loss (the rest is not used here)
+   * @param d model dimension
+   * @param multiclass one-vs-rest labels {@code 0..outputs-1}, else binary {@code +1/-1}
+   * @param outputs number of outputs
+   * @param maxNnz the most nonzeros of any row this worker will see
+   * @param arena where the learners' state and the input buffers live
+   */
+  public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
+    this.learners = new AbstractOptimizer[outputs];
+    for (int c = 0; c < outputs; c++) {
+      if (!(config.algorithm().create(d, config.type(), shared) instanceof AbstractOptimizer o)) {
+        throw new IllegalArgumentException("algorithm " + config.algorithm().name()
+            + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
+      }
+      learners[c] = o;
+    }
+    ElementType type = config.type();
+    this.idxSeg = shared.allocate((long) maxNnz * Integer.BYTES, 64);
+    this.valSeg = shared.allocate((long) maxNnz * type.bytes(), 64);
+    this.yhat = new double[outputs];
+    this.loss = config.loss();
+    this.isFloat = type == ElementType.FLOAT;
+    this.multiclass = multiclass;
+  }
+
+  /**
+   * Trains on rows {@code order[from..to)}, adding their progressive loss and error to the sums.
+   *
+   * @param rows the data
+   * @param order row numbers; positions {@code from..to-1} are trained on, in this order
+   * @param from first position
+   * @param to end position (exclusive)
+   */
+  public void run(Rows rows, int[] order, int from, int to) {
+    final int k = learners.length;
+    double lossAcc = lossSum;
+    double errAcc = errSum;
+    for (int q = from; q < to; q++) {
+      final int r = order[q];
+      final int s = rows.start[r];
+      final int nnz = rows.start[r + 1] - s;
+      for (int j = 0; j < nnz; j++) {
+        idxSeg.setAtIndex(I, j, rows.indices[s + j]);
+        if (isFloat) {
+          valSeg.setAtIndex(F, j, (float) rows.values[s + j]);
+        } else {
+          valSeg.setAtIndex(D, j, rows.values[s + j]);
+        }
+      }
+      for (int c = 0; c < k; c++) {
+        yhat[c] = learners[c].predictSparse(idxSeg, valSeg, nnz);
+      }
+      final double y = rows.labels[r];
+      lossAcc += Metrics.loss(loss, multiclass, y, yhat, k);
+      errAcc += Metrics.error(multiclass, y, yhat, k);
+      for (int c = 0; c < k; c++) {
+        learners[c].update(loss.derivative(multiclass ? (c == y ? 1.0 : -1.0) : y, yhat[c]));
+      }
+    }
+    lossSum = lossAcc;
+    errSum = errAcc;
+  }
+}

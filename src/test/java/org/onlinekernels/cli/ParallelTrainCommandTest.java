@@ -1,0 +1,52 @@
+package org.onlinekernels.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.trainer.LinearModel;
+
+/** {@code train --threads T --merge-every N}: runs, reports, writes a model; bad values are usage errors. */
+class ParallelTrainCommandTest {
+  private static int run(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
+    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void trainsOnTwoThreads(@TempDir Path tmp) throws Exception {
+    Path data = tmp.resolve("train.svm");
+    StringBuilder sb = new StringBuilder();
+    var ds = SyntheticScInOL.generate(2000, 1);
+    int[] idx = ds.indices();
+    double[] val = ds.values();
+    for (int r = 0; r < ds.size(); r++) {
+      sb.append(ds.label(r) > 0 ? "+1" : "-1");
+      for (int j = ds.rowStart(r); j < ds.rowEnd(r); j++) {
+        sb.append(' ').append(idx[j] + 1).append(':').append(val[j]);
+      }
+      sb.append('\n');
+    }
+    Files.writeString(data, sb);
+    Path model = tmp.resolve("m.model");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = run(out, err, "train", "--data", data.toString(), "--threads", "2", "--merge-every", "500", "--model",
+        model.toString());
+    assertEquals(0, code, err.toString());
+    assertTrue(out.toString().contains("threads: 2, learners merged every 500 examples"), out.toString());
+    assertEquals(SyntheticScInOL.DIMENSION, LinearModel.load(model).dimension());
+    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
+        "--threads", "0"));
+    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
+        "--threads", "2", "--merge-every", "-5"));
+    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
+        "--threads", "2", "--dense"));
+  }
+}

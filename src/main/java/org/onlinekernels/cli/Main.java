@@ -17,6 +17,7 @@ import java.util.Set;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmFormatException;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
@@ -232,8 +233,12 @@ public final class Main {
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
-    if (modelOut != null && modelOut.getParent() != null && !Files.isDirectory(modelOut.getParent())) {
-      throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
+    if (modelOut != null) {
+      try {
+        AtomicFiles.checkWritable(modelOut); // before training, not after it
+      } catch (IOException e) {
+        throw new Failure(e.getMessage());
+      }
     }
 
     SparseDataset train = read(data, 0);
@@ -258,7 +263,7 @@ public final class Main {
       try {
         r.model().save(modelOut);
       } catch (IOException e) {
-        throw new Failure("cannot write " + modelOut + ": " + e.getMessage());
+        throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
       }
     }
     if (o.has("--json")) {

@@ -10,17 +10,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
+import org.onlinekernels.io.AtomicFiles;
 
 /**
  * Saves an optimizer's full state to a file and loads it back, bit for bit.
@@ -34,10 +32,10 @@ import java.util.zip.CRC32C;
  * sorted by name), and last the CRC32C of everything before it. A pending predict is not part of
  * the state: {@link #save} is refused between predict and update.
  *
- * <p>Crash safety: {@link #save} writes a temporary file in the target's directory, forces it to
- * the device ({@link FileChannel#force}), renames it over the target with {@link
- * StandardCopyOption#ATOMIC_MOVE} and forces the directory; a crash at any point leaves either the
- * old or the new complete checkpoint, never a damaged one.
+ * <p>Crash safety: {@link #save} writes through {@link AtomicFiles} (a temporary file in the
+ * target's directory, forced to the device, renamed over the target atomically, the directory
+ * forced); a crash at any point leaves either the old or the new complete checkpoint, never a
+ * damaged one.
  *
  * <p>{@link #load} reads and verifies the whole file (magic, version, checksum, algorithm,
  * element type, byte order, dimension, parameters, buffer and scalar names and sizes) before it
@@ -72,37 +70,7 @@ public final class Checkpoint {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
-    byte[] bytes = encode(optimizer);
-    Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
-    try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer buf = ByteBuffer.wrap(bytes);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Runnable hook = beforeRename;
-      if (hook != null) {
-        hook.run();
-      }
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(tmp);
-      throw e;
-    }
-    forceDirectory(dir);
-  }
-
-  /** Makes the rename itself durable; not every platform can open a directory, which is harmless. */
-  private static void forceDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException | UnsupportedOperationException ignored) {
-      // Windows cannot open directories; the rename is still atomic there.
-    }
+    AtomicFiles.write(file, encode(optimizer), beforeRename);
   }
 
   /**

@@ -114,7 +114,7 @@ class MainTest {
         new String[] {"train --data BIN --model DIR/no/such/m.model", "error: cannot write " + dir.resolve("no/such/m.model")},
         new String[] {"predict --model DIR/none.model --data BIN", "error: cannot read " + dir.resolve("none.model") + ": no such file"},
         new String[] {"predict --model " + notModel + " --data BIN", "error: " + notModel + ":1: not an online-kernels model"},
-        new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":9: expected 'w' and 2 numbers"},
+        new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":10: truncated or damaged"},
         new String[] {"experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata", "error: data directory " + dir.resolve("nodata") + " not found"});
     for (String[] c : cases) {
       assertEquals(1, run(args(c[0])), c[0] + ": " + err);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.zip.ZipException;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
@@ -184,14 +185,14 @@ public final class Main {
         throw new Failure("cannot read " + file + ": it is a directory");
       }
       return LibSvmReader.read(file, minDimension);
-    } catch (LibSvmFormatException e) {
-      throw new Failure(e.getMessage());
+    } catch (LibSvmFormatException | ZipException e) {
+      throw new Failure(e.getMessage()); // names the file and the line or byte offset
     } catch (NoSuchFileException e) {
       throw new Failure("cannot read " + file + ": no such file");
     } catch (AccessDeniedException e) {
       throw new Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
-      throw new Failure("cannot read " + file + ": " + e.getMessage());
+      throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
   }
 

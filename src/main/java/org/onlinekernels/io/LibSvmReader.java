@@ -1,14 +1,13 @@
 package org.onlinekernels.io;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.onlinekernels.data.SparseDataset;
 
@@ -33,7 +32,10 @@ import org.onlinekernels.data.SparseDataset;
  *   <li>{@code #} starts a comment that runs to the end of the line; blank and comment-only lines
  *       are skipped but still counted in line numbers. Spaces, tabs, trailing white space, CRLF
  *       line ends and a UTF-8 byte order mark are tolerated.
- *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name.
+ *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name; it may
+ *       hold several concatenated members. Bytes after the last member that do not start another
+ *       member, a corrupt or truncated member and a CRC mismatch are errors naming the source and
+ *       the byte offset ({@link java.util.zip.ZipException}), never ignored.
  * </ul>
  *
  * <p>Nothing is skipped silently: any other deviation throws {@link LibSvmFormatException}
@@ -94,14 +96,22 @@ public final class LibSvmReader {
     }
     pin.unread(magic, 0, got);
     boolean gzip = got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
+    if (!gzip) {
+      return new Parser(pin, sourceName, minDimension).run();
+    }
+    StrictGzipInputStream src = new StrictGzipInputStream(pin, sourceName);
     try {
-      InputStream src = gzip ? new GZIPInputStream(pin, 1 << 16) : pin;
       return new Parser(src, sourceName, minDimension).run();
-    } catch (ZipException | EOFException e) {
-      if (!gzip) {
-        throw e;
+    } catch (LibSvmFormatException e) {
+      // A damaged gzip body can decompress to text that fails to parse before the member's CRC is
+      // reached: report the damage, not its symptom ("bad label ':'").
+      try {
+        src.transferTo(OutputStream.nullOutputStream());
+      } catch (ZipException damaged) {
+        damaged.addSuppressed(e);
+        throw damaged;
       }
-      throw new IOException(sourceName + ": corrupt or truncated gzip data: " + e.getMessage(), e);
+      throw e;
     }
   }
 

@@ -2,6 +2,7 @@ package org.onlinekernels.optimizer;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
@@ -204,6 +205,11 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
             + " overflows float; pass a value within +-" + Float.MAX_VALUE);
       }
+      String broken = brokenInvariant(name, values[i]);
+      if (broken != null) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i] + " breaks its invariant: "
+            + broken);
+      }
     }
     for (int i = 0; i < d; i++) {
       set(s, i, values[i]);
@@ -223,8 +229,64 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     if (Double.isNaN(value)) {
       throw new IllegalArgumentException("scalar state '" + name + "' must not be NaN");
     }
+    String broken = brokenInvariant(name, value);
+    if (broken != null) {
+      throw new IllegalArgumentException("scalar state '" + name + "' = " + value + " breaks its invariant: " + broken);
+    }
     setScalar(name, value);
     cancelPending();
+  }
+
+  /**
+   * The invariant that {@code value} would break as an element of state buffer {@code name} or
+   * as scalar {@code name}, as a phrase naming the quantity and the rule (e.g. {@code "S2 (sum of
+   * squared gradients) is finite and >= 0"}), or {@code null} if it holds. {@link #writeState},
+   * {@link #writeScalarState} and {@link Checkpoint#load} refuse a value that breaks one, so no
+   * state the algorithm could never reach (a negative sum of squares, an infinite accumulator, a
+   * round counter of 0) gets in. The default allows anything but NaN.
+   */
+  protected String brokenInvariant(String name, double value) {
+    return Double.isNaN(value) ? name + " is not NaN" : null;
+  }
+
+  /** {@code null} if {@code v} is finite, else the phrase "{@code what} is finite". */
+  protected static String finite(double v, String what) {
+    return Double.isFinite(v) ? null : what + " is finite";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code >= 0}. */
+  protected static String nonNegative(double v, String what) {
+    return Double.isFinite(v) && v >= 0 ? null : what + " is finite and >= 0";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code > 0}. */
+  protected static String positive(double v, String what) {
+    return Double.isFinite(v) && v > 0 ? null : what + " is finite and > 0";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code >= 1} (a round counter). */
+  protected static String atLeastOne(double v, String what) {
+    return Double.isFinite(v) && v >= 1 ? null : what + " is finite and >= 1";
+  }
+
+  /**
+   * Checks every element of a buffer image about to replace state buffer {@code name} (raw bytes
+   * in native order, of the buffer's element type).
+   *
+   * @return {@code null}, or the first broken invariant as {@code "name[i] = v breaks ..."}
+   */
+  final String checkBufferImage(String name, MemorySegment image) {
+    boolean isFloat = bufferTypes.get(name) == ElementType.FLOAT;
+    long n = image.byteSize() / (isFloat ? Float.BYTES : Double.BYTES);
+    for (long i = 0; i < n; i++) {
+      double v = isFloat ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+          : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+      String broken = Double.isNaN(v) ? name + " is not NaN" : brokenInvariant(name, v);
+      if (broken != null) {
+        return name + "[" + i + "] = " + v + " breaks its invariant: " + broken;
+      }
+    }
+    return null;
   }
 
   /** Stores a scalar named in {@link #scalarState()}; only called with a known name. */

@@ -154,4 +154,13 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   protected void readWeightsImpl(MemorySegment into) {
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "Q" -> nonNegative(v, "Q (sum of squared gradients)");
+      default -> super.brokenInvariant(name, v); // lo, hi: box bounds, may be infinite
+    };
+  }
 }

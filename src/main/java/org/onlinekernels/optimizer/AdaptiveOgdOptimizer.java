@@ -143,4 +143,15 @@ public abstract class AdaptiveOgdOptimizer extends AbstractOptimizer implements 
   protected final void readWeightsImpl(MemorySegment into) {
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "Hsum" -> nonNegative(v, "Hsum (sum of curvatures)");
+      case "Lsum" -> nonNegative(v, "Lsum (sum of the regularisation weights lambda)");
+      case "R" -> positive(v, "R (radius of the box)");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
 }

@@ -125,6 +125,20 @@ public final class Checkpoint {
       throw new CheckpointException(where + "has scalars " + c.scalars.keySet() + "; this optimizer has "
           + optimizer.scalarState().keySet());
     }
+    // Values the algorithm could never reach (a valid checksum only says the file is as written).
+    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
+      String broken = optimizer.checkBufferImage(e.getKey(), MemorySegment.ofArray(e.getValue()));
+      if (broken != null) {
+        throw new CheckpointException(where + "buffer " + broken);
+      }
+    }
+    for (Map.Entry<String, Double> e : c.scalars.entrySet()) {
+      double v = e.getValue();
+      String broken = Double.isNaN(v) ? e.getKey() + " is not NaN" : optimizer.brokenInvariant(e.getKey(), v);
+      if (broken != null) {
+        throw new CheckpointException(where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
+      }
+    }
     // Everything verified: only now is the optimizer written.
     optimizer.reset();
     for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {

@@ -146,4 +146,14 @@ public final class DfegOptimizer extends AbstractOptimizer {
   protected void readWeightsImpl(MemorySegment into) {
     kernel.scaleInto(theta, weightScale(h), into, d);
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "theta" -> finite(v, "theta (negative sum of gradients)");
+      case "H" -> positive(v, "H (delta plus the sum of L^2 max(||x||, ||x||^2))");
+      case "thetaNormSquared" -> nonNegative(v, "thetaNormSquared");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
 }

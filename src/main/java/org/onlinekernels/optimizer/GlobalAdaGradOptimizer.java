@@ -185,4 +185,13 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
   protected void readWeightsImpl(MemorySegment into) {
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "sumSquares" -> nonNegative(v, "sumSquares (sum of squared gradient norms)");
+      default -> super.brokenInvariant(name, v); // lo, hi: box bounds, may be infinite
+    };
+  }
 }

@@ -95,4 +95,16 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   protected void readWeightsImpl(MemorySegment into) {
     kernel.weights(bigG, s2, m, beta, into, d);
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "G" -> finite(v, "G (negative sum of gradients)");
+      case "S2" -> nonNegative(v, "S2 (sum of squared gradients)");
+      case "M" -> nonNegative(v, "M (largest |x| seen)");
+      case "beta" -> positive(v, "beta");
+      case "t" -> atLeastOne(v, "t (round counter)");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
 }

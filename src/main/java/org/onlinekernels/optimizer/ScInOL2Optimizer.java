@@ -164,4 +164,22 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     }
     kernel.weights(bigG, s2, m, eta, into, d);
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "G" -> finite(v, "G (negative sum of gradients)");
+      case "S2" -> nonNegative(v, "S2 (sum of squared gradients)");
+      case "M" -> nonNegative(v, "M (largest |x| seen)");
+      case "eta" -> Math.abs(v) <= wealthCap() ? null
+          : "eta (wealth) is finite and within +-" + wealthCap() + " (its saturation bound)";
+      case "w" -> finite(v, "w (stored weights)");
+      case "t" -> atLeastOne(v, "t (round counter)");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
+
+  private double wealthCap() {
+    return stateType("eta") == ElementType.FLOAT ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+  }
 }

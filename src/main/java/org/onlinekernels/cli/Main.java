@@ -24,6 +24,7 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
@@ -228,6 +229,9 @@ public final class Main {
       String name = o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm");
       spec = AlgorithmSpec.parse(name, o.all("--param"));
       spec.create(1, type, null).close(); // validates the values before any data is read
+    } catch (ParameterRangeException e) {
+      throw new UsageException("--param " + e.parameter() + " with --type " + type.name().toLowerCase(Locale.ROOT)
+          + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -132,6 +132,12 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     owner = newOwner;
   }
 
+  /**
+   * Test seam run before every state buffer allocation with the arena and the size (it may throw
+   * to simulate a failed allocation); null in production.
+   */
+  static volatile java.util.function.BiConsumer<Arena, Long> beforeAllocate;
+
   /** Allocates a zeroed state buffer of {@code d} elements, registered under {@code name}. */
   protected final MemorySegment allocate(String name) {
     return allocate(name, type);
@@ -142,7 +148,30 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * accumulator), registered under {@code name}.
    */
   protected final MemorySegment allocate(String name, ElementType bufferType) {
-    MemorySegment s = arena.allocate((long) d * bufferType.bytes(), ALIGN);
+    long bytes = (long) d * bufferType.bytes();
+    MemorySegment s;
+    try {
+      java.util.function.BiConsumer<Arena, Long> hook = beforeAllocate;
+      if (hook != null) {
+        hook.accept(arena, bytes);
+      }
+      s = arena.allocate(bytes, ALIGN);
+    } catch (OutOfMemoryError | RuntimeException e) {
+      // Without this, the buffers allocated so far would stay resident for good: a confined arena
+      // is freed by close() only, and the caller never gets the optimizer to close.
+      long held = 0;
+      for (MemorySegment b : buffers.values()) {
+        held += b.byteSize();
+      }
+      if (ownsArena) {
+        arena.close();
+      }
+      OutOfMemoryError oom = new OutOfMemoryError(algorithm + " with d = " + d + ": cannot allocate state buffer '"
+          + name + "' of " + bytes + " bytes (" + (held + bytes) + " bytes of state so far)"
+          + (ownsArena ? "; what was allocated is freed" : "; what was allocated stays in the caller's arena"));
+      oom.initCause(e);
+      throw oom;
+    }
     buffers.put(name, s);
     bufferTypes.put(name, bufferType);
     return s;
@@ -235,6 +264,27 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     }
     setScalar(name, value);
     cancelPending();
+  }
+
+  /** The largest finite value of the element type of inputs and weights. */
+  protected final double maxFinite() {
+    return type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
+  }
+
+  /**
+   * Refuses a parameter whose magnitude exceeds {@code limit}, a bound that keeps the algorithm's
+   * arithmetic in the element type finite; called by constructors before any state is allocated.
+   *
+   * @param name the parameter, as named in its params record
+   * @param why  what would go wrong beyond it, e.g. {@code "3 R^2 would overflow"}
+   * @throws ParameterRangeException if {@code |value| > limit}
+   */
+  protected final void checkParamRange(String name, double value, double limit, String why) {
+    if (Double.isFinite(value) && Math.abs(value) > limit) {
+      throw new ParameterRangeException(name, algorithm + ": " + name + " = " + value + " is too large for "
+          + type.name().toLowerCase() + " elements (" + why + "); |" + name + "| must be at most " + limit
+          + (type == ElementType.FLOAT ? ", or use double elements" : ""));
+    }
   }
 
   /**

@@ -61,6 +61,10 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     super("adagrad", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
     params.box().checkDimension(d);
+    // The kernels round every scalar to the element type; past its range it would be infinite.
+    checkParamRange("rate", params.rate(), maxFinite(), "the rate would overflow");
+    checkParamRange("delta", params.delta(), maxFinite(), "delta would overflow");
+    checkParamRange("q0", params.q0(), maxFinite(), "q0 would overflow");
     this.p = params;
     boolean isMixed = precision == Precision.MIXED;
     this.kernel = isMixed ? null : this.kernels.adaGrad(type);

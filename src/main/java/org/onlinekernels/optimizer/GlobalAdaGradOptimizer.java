@@ -54,6 +54,9 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
       // A box of zero width has D = 0: every step would be 0, almost certainly a configuration slip.
       throw new IllegalArgumentException("diameter D must be finite and > 0, got " + diameter + " for dimension " + d);
     }
+    // The rate's numerator alpha * D is rounded to the element type with every rate.
+    checkParamRange("alpha * D", p.alpha() * diameter, maxFinite(), "the rate's numerator would overflow");
+    checkParamRange("delta", p.delta(), maxFinite(), "delta would overflow");
     this.kernel = this.kernels.globalAdaGrad(type);
     this.linalg = this.kernels.linearAlgebra(type);
     this.boxed = params.box().isPerCoordinate();

@@ -38,6 +38,7 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   public ScInOL1Optimizer(int d, ElementType type, ScInOLParams params, Arena arena, KernelProvider kernels) {
     super("scinol1", d, type, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
+    checkParamRange("epsilon", params.epsilon(), maxFinite(), "the initial beta = epsilon would overflow");
     this.p = params;
     this.kernel = this.kernels.scInOL1(type);
     this.bigG = allocate("G");

@@ -70,6 +70,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
       int d, Precision precision, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
     super("scinol2", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
+    // The wealth starts at epsilon and saturates at its cap: a larger start breaks its invariant.
+    checkParamRange("epsilon", params.epsilon(), precision.accumulatorType() == ElementType.FLOAT
+        ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP, "the initial wealth eta = epsilon would exceed its saturation cap");
     this.p = params;
     boolean isMixed = precision == Precision.MIXED;
     this.kernel = isMixed ? null : this.kernels.scInOL2(type);

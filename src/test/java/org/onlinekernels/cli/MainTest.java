@@ -96,6 +96,20 @@ class MainTest {
   }
 
   @Test
+  void parametersBeyondTheElementTypeAreUsageErrorsNamingTheFlag() {
+    assertEquals(2, run(args("train --data BIN --algorithm aogd-coord --param R=1e20")), err);
+    assertTrue(err.startsWith("error: --param R with --type float: aogd-coordinate: R = 1.0E20 is too large for float"
+        + " elements (3 R^2 would overflow and nothing be learned); |R| must be at most "), err);
+    assertEquals(1, err.lines().count(), err);
+    for (String line : new String[] {"--algorithm scinol2 --param eps=1e39", "--algorithm adagrad --param eta=1e39",
+        "--algorithm adagrad-global --param alpha=1e39", "--algorithm aogd-ball --param R=1e39"}) {
+      assertEquals(2, run(args("train --data BIN " + line)), line + ": " + err);
+      assertTrue(err.startsWith("error: --param ") && err.contains("is too large for float elements"), err);
+    }
+    assertEquals(0, run(args("train --data BIN --algorithm aogd-coord --param R=1e20 --type double")), err);
+  }
+
+  @Test
   void fileErrorsAreOneLineAndExitCode1() throws IOException {
     Path bad = dir.resolve("bad.svm");
     Files.writeString(bad, "+1 1:1\n+1 2:x\n");

@@ -197,6 +197,33 @@ public final class Main {
     }
   }
 
+  /**
+   * Refuses an output path that names one of the inputs (the same file by any spelling or link):
+   * {@code train --data v.svm --model v.svm} would replace the data by a model.
+   *
+   * @param inputs flag, path pairs; a null path is skipped
+   */
+  static void refuseOverwritingAnInput(String outFlag, Path out, Object... inputs) throws UsageException {
+    for (int k = 0; k < inputs.length; k += 2) {
+      Path in = (Path) inputs[k + 1];
+      if (in != null && sameFile(out, in)) {
+        throw new UsageException(outFlag + " " + out + " is the " + inputs[k] + " file: refusing to overwrite an input;"
+            + " choose another output path");
+      }
+    }
+  }
+
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      if (Files.exists(a) && Files.exists(b)) {
+        return Files.isSameFile(a, b);
+      }
+    } catch (IOException e) {
+      // fall through to comparing the paths
+    }
+    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+  }
+
   private static ElementType type(Options o) throws UsageException {
     String t = o.get("--type");
     try {
@@ -239,6 +266,7 @@ public final class Main {
     long seed = o.longValue("--seed", DEFAULT_SEED);
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
     if (modelOut != null) {
+      refuseOverwritingAnInput("--model", modelOut, "--data", data, "--test", testFile);
       try {
         AtomicFiles.checkWritable(modelOut); // before training, not after it
       } catch (IOException e) {
@@ -319,6 +347,9 @@ public final class Main {
     Path modelFile = Path.of(o.require("--model"));
     Path data = Path.of(o.require("--data"));
     String outArg = o.get("--out");
+    if (outArg != null && !outArg.equals("-")) {
+      refuseOverwritingAnInput("--out", Path.of(outArg), "--model", modelFile, "--data", data);
+    }
     LinearModel model;
     try {
       model = LinearModel.load(modelFile);

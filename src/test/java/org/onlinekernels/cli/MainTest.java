@@ -1,5 +1,6 @@
 package org.onlinekernels.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,6 +94,29 @@ class MainTest {
     assertEquals(2, run(args(line)), err);
     assertEquals("error: " + message + " (see --help)" + System.lineSeparator(), err);
     assertEquals("", out);
+  }
+
+  @Test
+  void outputsThatNameAnInputAreRefusedAndTheInputIsKept() throws IOException {
+    byte[] data = Files.readAllBytes(bin);
+    Path model = dir.resolve("m.model");
+    assertEquals(0, run(args("train --data BIN --model " + model)), err);
+    byte[] modelBytes = Files.readAllBytes(model);
+    Path link = dir.resolve("link.svm");
+    Files.createSymbolicLink(link, bin);
+    String[][] cases = {
+        {"train --data BIN --model BIN", "--model " + bin + " is the --data file"},
+        {"train --data BIN --model DIR/./bin.svm", "is the --data file"},
+        {"train --data BIN --model " + link, "is the --data file"},
+        {"train --data BIN --test MULTI --model MULTI", "is the --test file"},
+        {"predict --model " + model + " --data BIN --out " + model, "--out " + model + " is the --model file"},
+        {"predict --model " + model + " --data BIN --out BIN", "is the --data file"}};
+    for (String[] c : cases) {
+      assertEquals(2, run(args(c[0])), c[0] + ": " + err);
+      assertTrue(err.startsWith("error: ") && err.contains(c[1] + ": refusing to overwrite an input"), err);
+    }
+    assertArrayEquals(data, Files.readAllBytes(bin));
+    assertArrayEquals(modelBytes, Files.readAllBytes(model));
   }
 
   @Test

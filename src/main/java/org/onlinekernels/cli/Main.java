@@ -349,6 +349,11 @@ public final class Main {
     String outArg = o.get("--out");
     if (outArg != null && !outArg.equals("-")) {
       refuseOverwritingAnInput("--out", Path.of(outArg), "--model", modelFile, "--data", data);
+      try {
+        AtomicFiles.checkWritable(Path.of(outArg)); // before scoring, not after it
+      } catch (IOException e) {
+        throw new Failure(e.getMessage());
+      }
     }
     LinearModel model;
     try {
@@ -358,7 +363,8 @@ public final class Main {
     } catch (LinearModel.ModelFormatException e) {
       throw new Failure(e.getMessage());
     } catch (IOException e) {
-      throw new Failure("cannot read " + modelFile + ": " + e.getMessage());
+      throw new Failure("cannot read " + modelFile + ": " + (Files.isDirectory(modelFile) ? "it is a directory"
+          : AtomicFiles.reason(e)));
     }
     SparseDataset rows = read(data, 0);
     if (o.has("--normalize")) {
@@ -401,8 +407,10 @@ public final class Main {
           w.close();
         }
       }
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new Failure("cannot write " + outArg + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new Failure("cannot write " + outArg + ": " + AtomicFiles.reason(e));
+    } catch (java.io.UncheckedIOException e) {
+      throw new Failure("cannot write " + outArg + ": " + AtomicFiles.reason(e.getCause()));
     }
     if (o.has("--json")) {
       report.println(new Json().put("command", "predict").put("model", modelFile.toString())

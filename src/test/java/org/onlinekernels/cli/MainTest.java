@@ -151,6 +151,10 @@ class MainTest {
         new String[] {"train --data BIN --test MULTI", "error: the test data has class labels 0..2 but the model is binary (+1/-1)"},
         new String[] {"train --data BIN --model DIR/no/such/m.model", "error: cannot write " + dir.resolve("no/such/m.model")},
         new String[] {"predict --model DIR/none.model --data BIN", "error: cannot read " + dir.resolve("none.model") + ": no such file"},
+        new String[] {"predict --model DIR --data BIN", "error: cannot read " + dir + ": it is a directory"},
+        new String[] {"predict --model " + notModel + " --data BIN --out DIR/no/p.txt",
+            "error: cannot write " + dir.resolve("no/p.txt") + ": no such directory " + dir.resolve("no")},
+        new String[] {"train --data BIN --model DIR", "error: cannot write " + dir + ": it is a directory"},
         new String[] {"predict --model " + notModel + " --data BIN", "error: " + notModel + ":1: not an online-kernels model"},
         new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":10: truncated or damaged"},
         new String[] {"experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata", "error: data directory " + dir.resolve("nodata") + " not found"});

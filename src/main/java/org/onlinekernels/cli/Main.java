@@ -24,6 +24,7 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
@@ -47,6 +48,12 @@ public final class Main {
   public static final int DEFAULT_N = 100_000;
   /** Default seed. */
   public static final long DEFAULT_SEED = 1;
+  /**
+   * Largest model dimension {@code train} accepts without {@code --dimension}: one row with a huge
+   * index would otherwise size the state silently (index 5e8: 8 GB for ScInOL2 in float).
+   */
+  public static final int DEFAULT_MAX_DIMENSION = 1 << 24;
+
   /** Default algorithm of {@code train}: untuned, scale-invariant. */
   public static final String DEFAULT_ALGORITHM = "scinol2";
 
@@ -80,6 +87,8 @@ public final class Main {
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
+      "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
+      "                      which must then be at most " + DEFAULT_MAX_DIMENSION + ")",
       "  --json              print a one-line JSON summary instead of text",
       "  --help              print this text",
       "");
@@ -162,6 +171,12 @@ public final class Main {
     } catch (Failure e) {
       err.println("error: " + e.getMessage());
       return 1;
+    } catch (OutOfMemoryError e) {
+      // Not a bug: the input or the options need more memory than this JVM has.
+      err.println("error: out of memory (" + e.getMessage() + "); this JVM may use "
+          + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB of heap: use smaller input or options,"
+          + " or give Java more memory (-Xmx, e.g. -Xmx8g)");
+      return 1;
     } catch (RuntimeException e) {
       // A bug, not a user error: still one line, with the exception type to report it by.
       err.println("error: internal error: " + e);
@@ -179,13 +194,36 @@ public final class Main {
     }
   }
 
+  /**
+   * What {@code train} accepts: feature values within the optimizers' input limit of {@code type}
+   * (unless rows are normalized first), indices up to {@code dimension} or, without it, up to
+   * {@link #DEFAULT_MAX_DIMENSION}.
+   */
+  static LibSvmReader.Limits inputLimits(ElementType type, boolean normalize, int dimension) {
+    LibSvmReader.Limits l = LibSvmReader.Limits.NONE;
+    if (!normalize) {
+      l = l.withMaxMagnitude(InputPolicy.magnitudeLimit(type), ", the largest input magnitude "
+          + type.name().toLowerCase(Locale.ROOT) + " training accepts (" + (type == ElementType.FLOAT ? "2^40" : "2^480")
+          + "): rescale that feature, or use --normalize" + (type == ElementType.FLOAT ? " or --type double" : ""));
+    }
+    return dimension > 0
+        ? l.withMaxDimension(dimension, ", the dimension given by --dimension")
+        : l.withMaxDimension(DEFAULT_MAX_DIMENSION, ", the largest dimension train accepts without --dimension"
+            + " (the model's state grows with it): give --dimension N to train a larger model");
+  }
+
   /** Reads a LIBSVM file, turning every I/O problem into one line. */
   public static SparseDataset read(Path file, int minDimension) throws Failure {
+    return read(file, minDimension, LibSvmReader.Limits.NONE);
+  }
+
+  /** Reads a LIBSVM file within {@code limits}, turning every I/O problem into one line. */
+  public static SparseDataset read(Path file, int minDimension, LibSvmReader.Limits limits) throws Failure {
     try {
       if (Files.isDirectory(file)) {
         throw new Failure("cannot read " + file + ": it is a directory");
       }
-      return LibSvmReader.read(file, minDimension);
+      return LibSvmReader.read(file, minDimension, limits);
     } catch (LibSvmFormatException | ZipException e) {
       throw new Failure(e.getMessage()); // names the file and the line or byte offset
     } catch (NoSuchFileException e) {
@@ -236,7 +274,8 @@ public final class Main {
   private static int train(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
     Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
-        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model"),
+        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
+            "--dimension"),
         Set.of("--param"));
     if (o.has("--help")) {
       out.print(TRAIN_USAGE);
@@ -274,11 +313,13 @@ public final class Main {
       }
     }
 
-    SparseDataset train = read(data, 0);
+    int dimension = o.positiveInt("--dimension", 0);
+    LibSvmReader.Limits limits = inputLimits(type, o.has("--normalize"), dimension);
+    SparseDataset train = read(data, dimension, limits);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
     }
-    SparseDataset test = testFile == null ? null : read(testFile, train.dimension());
+    SparseDataset test = testFile == null ? null : read(testFile, train.dimension(), limits);
     if (o.has("--normalize")) {
       train = Datasets.normalizeRows(train);
       test = test == null ? null : Datasets.normalizeRows(test);

@@ -49,6 +49,9 @@ public final class Checkpoint {
 
   private static final int MAGIC = 0x4F4B4350; // "OKCP"
 
+  /** Bound on everything but the buffer bytes: header strings (at most 64 KiB each), names, scalars. */
+  private static final long HEADER_ALLOWANCE = 1 << 20;
+
   /** Test hook run between fsync of the temporary file and the rename; null in production. */
   static volatile Runnable beforeRename;
 
@@ -86,6 +89,18 @@ public final class Checkpoint {
       throw new IllegalArgumentException("file and optimizer must not be null");
     }
     optimizer.checkOpen();
+    // Refused before reading: a file far larger than this optimizer's state (a 3 GB file) would
+    // otherwise be read whole into memory only to be refused after.
+    long size = Files.size(file);
+    long most = HEADER_ALLOWANCE;
+    for (MemorySegment b : optimizer.buffers().values()) {
+      most += b.byteSize();
+    }
+    if (size > most) {
+      throw new CheckpointException(file + ": is " + size + " bytes; a checkpoint of this optimizer ("
+          + optimizer.algorithm() + ", d = " + optimizer.dimension() + ") has at most " + most
+          + " bytes: not its checkpoint, or damaged");
+    }
     byte[] bytes = Files.readAllBytes(file);
     Decoded c = decode(bytes, file);
     String where = file + ": ";

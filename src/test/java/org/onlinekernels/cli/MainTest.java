@@ -120,6 +120,43 @@ class MainTest {
   }
 
   @Test
+  void inputLimitsNameFileLineFeatureAndTheFlagThatLiftsThem() throws IOException {
+    Path big = dir.resolve("big.svm");
+    Files.writeString(big, "+1 1:1\n-1 2:1 3:1e13\n");
+    assertEquals(1, run(args("train --data " + big)), err);
+    assertEquals("error: " + big + ":2: value 1e13 of feature index 3 exceeds 1.099511627776E12, the largest input"
+        + " magnitude float training accepts (2^40): rescale that feature, or use --normalize or --type double"
+        + System.lineSeparator(), err);
+    assertEquals(0, run(args("train --data " + big + " --type double")), err);
+    assertEquals(0, run(args("train --data " + big + " --normalize")), err);
+    Path wide = dir.resolve("wide.svm");
+    Files.writeString(wide, "+1 1:1\n-1 500000000:1\n");
+    assertEquals(1, run(args("train --data " + wide)), err);
+    assertEquals("error: " + wide + ":2: feature index 500000000 exceeds 16777216, the largest dimension train accepts"
+        + " without --dimension (the model's state grows with it): give --dimension N to train a larger model"
+        + System.lineSeparator(), err);
+    assertEquals(1, run(args("train --data " + wide + " --dimension 1000")), err);
+    assertTrue(err.contains("exceeds 1000, the dimension given by --dimension"), err);
+    assertEquals(0, run(args("train --data BIN --dimension 10 --json")), err);
+    assertTrue(out.contains("\"d\": 10,"), out);
+  }
+
+  /** Issue 12, item 8: out of memory is one error line with exit code 1, not a stack trace. */
+  @Test
+  void outOfMemoryIsOneErrorLine() throws Exception {
+    java.util.List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-modules", "jdk.incubator.vector", "-Xmx24m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "demo", "--n", "200000000");
+    Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(1, p.exitValue(), stderr);
+    String last = stderr.lines().filter(l -> !l.startsWith("WARNING")).reduce((a, b) -> b).orElse("");
+    assertTrue(last.startsWith("error: out of memory ("), stderr);
+    assertFalse(stderr.contains("\tat "), stderr);
+  }
+
+  @Test
   void parametersBeyondTheElementTypeAreUsageErrorsNamingTheFlag() {
     assertEquals(2, run(args("train --data BIN --algorithm aogd-coord --param R=1e20")), err);
     assertTrue(err.startsWith("error: --param R with --type float: aogd-coordinate: R = 1.0E20 is too large for float"

@@ -6,6 +6,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.reference.ReferenceAdaGrad;
@@ -55,6 +56,23 @@ final class AdaGradSubject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new AdaGradOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return params.box().isPerCoordinate() || layout == StateLayout.PLANAR
+        ? optimizer(d, type, kernels)
+        : new AdaGradOptimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return !params.box().isPerCoordinate();
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

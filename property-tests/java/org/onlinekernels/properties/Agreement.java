@@ -8,7 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
@@ -25,6 +28,16 @@ final class Agreement {
   private Agreement() {}
 
   static void kernelVsReference(Subject s, Case c, KernelProvider kernels) {
+    kernelVsReference(s, c, kernels, StateLayout.PLANAR, null);
+  }
+
+  /**
+   * As {@link #kernelVsReference(Subject, Case, KernelProvider)} on state in {@code layout}; with a
+   * {@code loss}, every kernel round is one fused {@code round} on the case's rows (sparse) with the
+   * label {@link Rounds#label}, and the reference is updated with the {@code g} the round took,
+   * {@code loss'(y, yhat)} of the kernel's own {@code yhat}, so both sides see the same gradients.
+   */
+  static void kernelVsReference(Subject s, Case c, KernelProvider kernels, StateLayout layout, Loss loss) {
     int d = c.d();
     ElementType t = c.type();
     double u = c.unitRoundoff();
@@ -34,7 +47,9 @@ final class Agreement {
       predictReference(ref, wl, r, c.sparse());
       ref.update(wl.g[r]);
     }
-    try (Arena arena = Arena.ofConfined(); AbstractOptimizer opt = s.optimizer(d, t, kernels)) {
+    boolean sparse = loss != null || c.sparse();
+    SparseRows rows = loss == null ? null : Rounds.rows(wl, t);
+    try (Arena arena = Arena.ofConfined(); AbstractOptimizer opt = s.optimizer(d, t, kernels, layout)) {
       Map<String, double[]> rs = s.referenceState(ref);
       for (Map.Entry<String, double[]> e : rs.entrySet()) {
         double[] v = e.getValue();
@@ -57,13 +72,22 @@ final class Agreement {
 
       for (int k = 0; k < c.rounds(); k++) {
         int r = c.warmup() + k;
-        double yk = predictKernel(opt, b, wl, r, c.sparse());
-        double yr = predictReference(ref, wl, r, c.sparse());
+        double yk;
+        double g;
+        if (loss == null) {
+          yk = predictKernel(opt, b, wl, r, sparse);
+          g = wl.g[r];
+        } else {
+          yk = opt.round(rows, r, Rounds.label(wl, r), loss);
+          // The g the round used: rounded to the element type like every kernel input.
+          g = Workload.round(t, loss.derivative(Rounds.label(wl, r), yk));
+        }
+        double yr = predictReference(ref, wl, r, sparse);
         double[] w = ref.weights();
         wTrack.observe(w);
         double sumAbs = 0, weightErr = 0;
         double[] x = wl.dense[r];
-        int n = c.sparse() ? wl.idx[r].length : d;
+        int n = sparse ? wl.idx[r].length : d;
         for (int i = 0; i < d; i++) {
           sumAbs += Math.abs(x[i] * w[i]);
           weightErr += Math.abs(x[i]) * (Math.abs(w[i]) + wTrack.path[i]);
@@ -73,9 +97,11 @@ final class Agreement {
           fail(String.format("%s, %s: round %d: yhat kernel %s vs reference %s differ by %.3g > bound %.3g",
               s.describe(), c, k, yk, yr, Math.abs(yk - yr), tolY));
         }
-        s.accumulateExtra(extra, ref, tracks, wl.g[r], x, k, u);
-        opt.update(wl.g[r]);
-        ref.update(wl.g[r]);
+        s.accumulateExtra(extra, ref, tracks, g, x, k, u);
+        if (loss == null) {
+          opt.update(g);
+        }
+        ref.update(g);
         Map<String, MemorySegment> ks = opt.state();
         for (Map.Entry<String, double[]> e : rs.entrySet()) {
           Tracker tr = tracks.get(e.getKey());

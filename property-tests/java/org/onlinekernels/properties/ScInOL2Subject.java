@@ -6,6 +6,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.reference.ReferenceScInOL2;
@@ -42,6 +43,23 @@ final class ScInOL2Subject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new ScInOL2Optimizer(d, type, params, stored, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return stored || layout == StateLayout.PLANAR
+        ? optimizer(d, type, kernels)
+        : new ScInOL2Optimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return true;
+  }
+
+  @Override
+  public boolean interleaves() {
+    return !stored;
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
@@ -21,6 +22,25 @@ interface Subject {
 
   /** The kernel optimizer. */
   AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels);
+
+  /**
+   * The kernel optimizer with its state in {@code layout}, where the algorithm and this parameter
+   * draw offer it (ScInOL2 in recompute mode, AdaGrad without a per-coordinate box); planar
+   * otherwise.
+   */
+  default AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return optimizer(d, type, kernels);
+  }
+
+  /** Whether this draw's optimizer runs a fused round body (ScInOL2; AdaGrad without a per-coordinate box). */
+  default boolean fusedRound() {
+    return false;
+  }
+
+  /** Whether {@link #optimizer(int, ElementType, KernelProvider, StateLayout)} honours the interleaved layout. */
+  default boolean interleaves() {
+    return false;
+  }
 
   /** The reference with the same parameters. */
   ReferenceLinearModel reference(int d);

@@ -9,6 +9,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.loss.Loss;
 
 /**
  * What every optimizer shares: arena ownership, state allocation, the predict/update pairing and
@@ -42,8 +43,39 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   protected final KernelProvider kernels;
   private final Arena arena;
   private final boolean ownsArena;
+  /** Physical buffers, as a checkpoint stores them. */
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
-  private final Map<String, ElementType> bufferTypes = new LinkedHashMap<>();
+  /** State variables by name, where they live in the buffers. */
+  private final Map<String, Field> fields = new LinkedHashMap<>();
+  /** Row copies for rounds without a fused body; grown to the longest row seen. */
+  private MemorySegment rowIdx;
+  private MemorySegment rowVal;
+  /** Per-entry scratch of fused rounds ({@code w_j}, {@code M_j}); grown to the longest row seen. */
+  private MemorySegment scratchA;
+  private MemorySegment scratchB;
+  private int scratchCapacity;
+
+  /**
+   * State variable {@code i} is element {@code offset + i * stride} of {@code segment} (planar:
+   * offset 0, stride 1).
+   */
+  private record Field(MemorySegment segment, long offset, long stride, ElementType type) {
+    double get(int i) {
+      long at = offset + i * stride;
+      return type == ElementType.FLOAT
+          ? segment.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, at)
+          : segment.getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, at);
+    }
+
+    void set(int i, double v) {
+      long at = offset + i * stride;
+      if (type == ElementType.FLOAT) {
+        segment.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, at, (float) v);
+      } else {
+        segment.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, at, v);
+      }
+    }
+  }
   /** For the input scan. */
   private final LinearAlgebraKernel scan;
   private InputPolicy policy = InputPolicy.CHECKED;
@@ -148,17 +180,25 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * accumulator), registered under {@code name}.
    */
   protected final MemorySegment allocate(String name, ElementType bufferType) {
-    long bytes = (long) d * bufferType.bytes();
-    MemorySegment s;
+    MemorySegment s = allocateRaw(name, (long) d * bufferType.bytes());
+    buffers.put(name, s);
+    fields.put(name, new Field(s, 0, 1, bufferType));
+    return s;
+  }
+
+  /**
+   * {@code bytes} zeroed bytes from the arena. On failure, an arena this optimizer owns is closed
+   * first: without that, the buffers allocated so far would stay resident for good (a confined
+   * arena is freed by close() only, and the caller never gets the optimizer to close).
+   */
+  private MemorySegment allocateRaw(String name, long bytes) {
     try {
       java.util.function.BiConsumer<Arena, Long> hook = beforeAllocate;
       if (hook != null) {
         hook.accept(arena, bytes);
       }
-      s = arena.allocate(bytes, ALIGN);
+      return arena.allocate(bytes, ALIGN);
     } catch (OutOfMemoryError | RuntimeException e) {
-      // Without this, the buffers allocated so far would stay resident for good: a confined arena
-      // is freed by close() only, and the caller never gets the optimizer to close.
       long held = 0;
       for (MemorySegment b : buffers.values()) {
         held += b.byteSize();
@@ -172,9 +212,42 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       oom.initCause(e);
       throw oom;
     }
-    buffers.put(name, s);
-    bufferTypes.put(name, bufferType);
+  }
+
+  /**
+   * Allocates the state variables {@code names} (zeroed, {@code d} elements each) as one segment
+   * in {@code layout}, for the fused round bodies that address variable {@code f} of coordinate
+   * {@code i} as element {@code f * step + i * stride} ({@link #step}, {@link #stride}). Planar:
+   * each variable is a {@code d}-element slice registered under its name, so checkpoints are those
+   * of separately allocated buffers; interleaved: one buffer named {@code "G+S2+M+eta
+   * (interleaved)"} (the variables joined), which is how a checkpoint records the layout.
+   */
+  protected final MemorySegment allocateBlock(String[] names, ElementType bufferType, StateLayout layout) {
+    int f = names.length;
+    MemorySegment s = allocateRaw(String.join("+", names), (long) f * d * bufferType.bytes());
+    if (layout == StateLayout.PLANAR) {
+      for (int k = 0; k < f; k++) {
+        MemorySegment slice = s.asSlice((long) k * d * bufferType.bytes(), (long) d * bufferType.bytes());
+        buffers.put(names[k], slice);
+        fields.put(names[k], new Field(slice, 0, 1, bufferType));
+      }
+    } else {
+      buffers.put(String.join("+", names) + " (interleaved)", s);
+      for (int k = 0; k < f; k++) {
+        fields.put(names[k], new Field(s, k, f, bufferType));
+      }
+    }
     return s;
+  }
+
+  /** Element distance between two state variables of one coordinate in a block of {@code fields}. */
+  protected final long step(StateLayout layout) {
+    return layout == StateLayout.PLANAR ? d : 1;
+  }
+
+  /** Element distance between two coordinates of one state variable in a block of {@code fields}. */
+  protected static long stride(StateLayout layout, int fields) {
+    return layout == StateLayout.PLANAR ? 1 : fields;
   }
 
   /** The precision of the buffers ({@link Precision#MIXED}: float weights, double accumulators). */
@@ -188,22 +261,36 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * accumulators ({@code Q}; {@code G}, {@code S2}, {@code eta}) are {@link ElementType#DOUBLE}.
    */
   public final ElementType stateType(String name) {
-    ElementType t = bufferTypes.get(name);
-    if (t == null) {
-      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + buffers.keySet());
+    Field f = fields.get(name);
+    if (f == null) {
+      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + fields.keySet());
     }
-    return t;
+    return f.type();
   }
 
   /**
    * Read-only views of the state buffers, by the names of ALGORITHMS.md (e.g. {@code w}, {@code Q}).
    * Each holds {@code d} elements of {@link #stateType(String)}: under {@link Precision#MIXED} the
-   * accumulators are double buffers while {@code w}, {@code M} are float.
+   * accumulators are double buffers while {@code w}, {@code M} are float. Under
+   * {@link StateLayout#INTERLEAVED} they are read-only copies taken now (a variable is not
+   * contiguous there), not views.
    */
   public final Map<String, MemorySegment> state() {
     checkOpen();
     Map<String, MemorySegment> views = new LinkedHashMap<>();
-    buffers.forEach((k, v) -> views.put(k, v.asReadOnly()));
+    fields.forEach((k, f) -> {
+      if (f.stride() == 1) {
+        views.put(k, f.segment().asSlice(f.offset() * f.type().bytes(), (long) d * f.type().bytes()).asReadOnly());
+      } else {
+        MemorySegment copy = f.type() == ElementType.FLOAT
+            ? MemorySegment.ofArray(new float[d]) : MemorySegment.ofArray(new double[d]);
+        Field out = new Field(copy, 0, 1, f.type());
+        for (int i = 0; i < d; i++) {
+          out.set(i, f.get(i));
+        }
+        views.put(k, copy.asReadOnly());
+      }
+    });
     return views;
   }
 
@@ -219,9 +306,9 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    */
   public final void writeState(String name, double[] values) {
     checkOpen();
-    MemorySegment s = buffers.get(name);
+    Field s = fields.get(name);
     if (s == null) {
-      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + buffers.keySet());
+      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + fields.keySet());
     }
     if (values == null || values.length != d) {
       throw new IllegalArgumentException("state '" + name + "' needs " + d + " values");
@@ -230,7 +317,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       if (Double.isNaN(values[i])) {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
       }
-      if (bufferTypes.get(name) == ElementType.FLOAT && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
+      if (s.type() == ElementType.FLOAT && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
             + " overflows float; pass a value within +-" + Float.MAX_VALUE);
       }
@@ -241,7 +328,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       }
     }
     for (int i = 0; i < d; i++) {
-      set(s, i, values[i]);
+      s.set(i, values[i]);
     }
     cancelPending();
   }
@@ -326,14 +413,18 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * @return {@code null}, or the first broken invariant as {@code "name[i] = v breaks ..."}
    */
   final String checkBufferImage(String name, MemorySegment image) {
-    boolean isFloat = bufferTypes.get(name) == ElementType.FLOAT;
+    // A buffer is one state variable, or an interleaved block "G+S2+M+eta (interleaved)" whose
+    // element k belongs to variable k mod (number of variables).
+    String[] names = fields.containsKey(name) ? new String[] {name} : name.replace(" (interleaved)", "").split("\\+");
+    boolean isFloat = fields.get(names[0]).type() == ElementType.FLOAT;
     long n = image.byteSize() / (isFloat ? Float.BYTES : Double.BYTES);
     for (long i = 0; i < n; i++) {
       double v = isFloat ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
           : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
-      String broken = Double.isNaN(v) ? name + " is not NaN" : brokenInvariant(name, v);
+      String field = names[(int) (i % names.length)];
+      String broken = Double.isNaN(v) ? field + " is not NaN" : brokenInvariant(field, v);
       if (broken != null) {
-        return name + "[" + i + "] = " + v + " breaks its invariant: " + broken;
+        return field + "[" + (i / names.length) + "] = " + v + " breaks its invariant: " + broken;
       }
     }
     return null;
@@ -411,6 +502,110 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
       updateDense(px, g);
     }
     cancelPending();
+  }
+
+  /**
+   * The fused round ({@link LinearModelOptimizer#round}): validation in O(1) (the rows were
+   * validated when built: here only their element type, that they fit the dimension, the row
+   * number, the label and, under {@link InputPolicy#CHECKED}, the row's recorded {@code max|x_j|}
+   * and the gradient bound), then {@link #roundPredict}, the loss derivative, {@link
+   * #roundUpdate}. Allocates nothing once the scratch has grown to the longest row.
+   *
+   * <p>ScInOL2 and AdaGrad (scalar box) run a fused body whose predict half writes nothing, so a
+   * refused gradient (a non-finite {@code g}, or one over the CHECKED bound) leaves the state
+   * bit-identical. The other algorithms run their {@code predictSparse} and {@code update} on a
+   * copy of the row; there a refused gradient leaves what their predict advanced (e.g. ScInOL1's
+   * {@code M}), as a refused {@code update} after {@code predictSparse} does.
+   */
+  @Override
+  public final double round(SparseRows rows, int row, double y, Loss loss) {
+    checkOpen();
+    if (rows == null || loss == null) {
+      throw new IllegalArgumentException("rows and loss must not be null");
+    }
+    if (rows.elementType() != type) {
+      throw new IllegalArgumentException("rows hold " + rows.elementType().name().toLowerCase()
+          + " values; this optimizer takes " + type.name().toLowerCase());
+    }
+    if (rows.dimension() > d) {
+      throw new IllegalArgumentException("rows have indices up to " + (rows.dimension() - 1)
+          + "; this optimizer has dimension " + d);
+    }
+    if (row < 0 || row >= rows.size()) {
+      throw new IllegalArgumentException("row " + row + " is outside 0.." + (rows.size() - 1));
+    }
+    KernelChecks.finite("y", y);
+    double maxAbs = rows.maxAbs(row);
+    if (policy == InputPolicy.CHECKED && !(maxAbs <= InputPolicy.magnitudeLimit(type))) {
+      throw new IllegalArgumentException("row " + row + ": max |x_j| = " + maxAbs + " exceeds the input magnitude limit "
+          + InputPolicy.magnitudeLimit(type) + " for " + type.name().toLowerCase() + "; rescale the input");
+    }
+    cancelPending();
+    int nnz = rows.nnz(row);
+    ensureScratch(rows.maxNnz());
+    double yhat = roundPredict(rows.allIndices(), rows.allValues(), rows.offset(row), nnz);
+    double g = loss.derivative(y, yhat);
+    KernelChecks.finite("g", g);
+    pendingMaxAbs = maxAbs;
+    checkGradientScale(g);
+    roundUpdate(rows.allIndices(), rows.allValues(), rows.offset(row), nnz, g);
+    return yhat;
+  }
+
+  /**
+   * Predict half of a round on entries {@code [from, from + nnz)} of {@code idx}/{@code val}
+   * (validated). Fused bodies override it (writing only {@link #scratchA}/{@link #scratchB});
+   * this default copies the row and runs {@link #predictSparseImpl}.
+   */
+  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
+    MemorySegment.copy(idx, (long) from * Integer.BYTES, rowIdx, 0, (long) nnz * Integer.BYTES);
+    MemorySegment.copy(val, (long) from * type.bytes(), rowVal, 0, (long) nnz * type.bytes());
+    return predictSparseImpl(rowIdx, rowVal, nnz);
+  }
+
+  /** Update half of a round, after {@link #roundPredict} of the same entries; this default runs {@link #updateSparse}. */
+  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
+    updateSparse(rowIdx, rowVal, nnz, g);
+  }
+
+  /** Grows the row copies and the per-entry scratch to at least {@code n} entries (heap, GC-managed). */
+  protected final void ensureScratch(int n) {
+    if (n <= scratchCapacity && scratchA != null) {
+      return;
+    }
+    int cap = Math.max(Math.max(n, 16), (int) Math.min(Integer.MAX_VALUE - 8, 2L * scratchCapacity));
+    rowIdx = MemorySegment.ofArray(new int[cap]);
+    rowVal = heapBuffer(cap);
+    scratchA = heapBuffer(cap);
+    scratchB = heapBuffer(cap);
+    scratchCapacity = cap;
+  }
+
+  private MemorySegment heapBuffer(int n) {
+    return type == ElementType.FLOAT ? MemorySegment.ofArray(new float[n]) : MemorySegment.ofArray(new double[n]);
+  }
+
+  /** First per-entry scratch buffer of fused rounds (element type), at least {@link #ensureScratch}'s size. */
+  protected final MemorySegment scratchA() {
+    return scratchA;
+  }
+
+  /** Second per-entry scratch buffer of fused rounds. */
+  protected final MemorySegment scratchB() {
+    return scratchB;
+  }
+
+  /** Sets element {@code i} of the state variable {@code name}, in whatever layout it lives. */
+  protected final void setField(String name, int i, double v) {
+    fields.get(name).set(i, v);
+  }
+
+  /** Sets every element of the state variable {@code name} to {@code v}. */
+  protected final void fillField(String name, double v) {
+    Field f = fields.get(name);
+    for (int i = 0; i < d; i++) {
+      f.set(i, v);
+    }
   }
 
   @Override

@@ -7,6 +7,8 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.MixedAdaGradKernel;
+import org.onlinekernels.kernel.scalar.DoubleAdaGradRound;
+import org.onlinekernels.kernel.scalar.FloatAdaGradRound;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 
@@ -20,6 +22,12 @@ import org.onlinekernels.params.Box;
  * ({@code state().get("Q")} holds {@code d} doubles), all arithmetic in double and the prediction
  * summed in double ({@link MixedAdaGradKernel}); {@code Q} keeps growing where a float {@code Q}
  * stalls after about 2^24 equal increments.
+ *
+ * <p>{@link StateLayout}: without a per-coordinate box, float and double {@code w} and {@code Q}
+ * are one segment, planar (the default) or {@link StateLayout#INTERLEAVED} ({@code w_i, Q_i}
+ * adjacent, for sparse work on large models). Sparse rounds ({@link #round}) run {@link
+ * FloatAdaGradRound} in either layout; so does every call on interleaved state (dense input over
+ * the identity index), bit-identical in state to the planar kernels.
  */
 public final class AdaGradOptimizer extends AbstractOptimizer implements GradientOptimizer {
   private final AdaGradParams p;
@@ -31,6 +39,14 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   private final MemorySegment lo;
   private final MemorySegment hi;
   private final boolean boxed;
+  private final StateLayout layout;
+  /** {@code w} and {@code Q} as one segment ({@code null} when boxed or MIXED). */
+  private final MemorySegment block;
+  private final long step;
+  private final long stride;
+  private final boolean isFloat;
+  /** {@code 0 .. d-1}, for dense calls on interleaved state; made on first use. */
+  private MemorySegment iota;
 
   /** An optimizer with its own confined arena and the default kernels. */
   public AdaGradOptimizer(int d, ElementType type, AdaGradParams params) {
@@ -58,8 +74,26 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public AdaGradOptimizer(int d, Precision precision, AdaGradParams params, Arena arena, KernelProvider kernels) {
+    this(d, precision, params, StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * A float or double optimizer with its state in {@code layout}.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   * @throws IllegalArgumentException for {@link StateLayout#INTERLEAVED} with a per-coordinate box
+   */
+  public AdaGradOptimizer(
+      int d, ElementType type, AdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+    this(d, Precision.of(type), params, layout, arena, kernels);
+  }
+
+  private AdaGradOptimizer(
+      int d, Precision precision, AdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
     super("adagrad", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
+    if (layout == null) throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
     params.box().checkDimension(d);
     // The kernels round every scalar to the element type; past its range it would be infinite.
     checkParamRange("rate", params.rate(), maxFinite(), "the rate would overflow");
@@ -71,11 +105,73 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     this.mixed = isMixed ? this.kernels.mixedAdaGrad() : null;
     this.linalg = this.kernels.linearAlgebra(type);
     this.boxed = params.box().isPerCoordinate();
-    this.w = allocate("w");
-    this.q = allocate("Q", precision.accumulatorType());
+    if (layout == StateLayout.INTERLEAVED && (boxed || isMixed)) {
+      throw new IllegalArgumentException("the interleaved layout takes float or double state with one box for all "
+          + "coordinates; " + (boxed ? "a per-coordinate box keeps lo and hi in buffers of their own" : "MIXED keeps Q in double"));
+    }
+    this.layout = layout;
+    this.isFloat = type == ElementType.FLOAT;
+    if (boxed || isMixed) {
+      this.block = null;
+      this.w = allocate("w");
+      this.q = allocate("Q", precision.accumulatorType());
+    } else {
+      this.block = allocateBlock(new String[] {"w", "Q"}, type, layout);
+      long bytes = (long) d * type.bytes();
+      boolean planar = layout == StateLayout.PLANAR;
+      this.w = planar ? block.asSlice(0, bytes) : null;
+      this.q = planar ? block.asSlice(bytes, bytes) : null;
+    }
+    this.step = step(layout);
+    this.stride = stride(layout, FloatAdaGradRound.FIELDS);
     this.lo = boxed ? allocate("lo") : null;
     this.hi = boxed ? allocate("hi") : null;
     resetImpl();
+  }
+
+  /** The layout of the state. */
+  public StateLayout layout() {
+    return layout;
+  }
+
+  private boolean interleaved() {
+    return layout == StateLayout.INTERLEAVED;
+  }
+
+  private MemorySegment iota() {
+    if (iota == null) {
+      int[] a = new int[d];
+      for (int i = 0; i < d; i++) {
+        a[i] = i;
+      }
+      iota = MemorySegment.ofArray(a);
+    }
+    return iota;
+  }
+
+  @Override
+  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
+    if (block == null) {
+      return super.roundPredict(idx, val, from, nnz);
+    }
+    return isFloat
+        ? FloatAdaGradRound.predict(block, stride, idx, val, from, nnz)
+        : DoubleAdaGradRound.predict(block, stride, idx, val, from, nnz);
+  }
+
+  @Override
+  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
+    if (block == null) {
+      super.roundUpdate(idx, val, from, nnz, g);
+      return;
+    }
+    Box b = p.box();
+    if (isFloat) {
+      FloatAdaGradRound.update(block, step, stride, idx, val, from, nnz,
+          (float) g, (float) p.etaOf(0), (float) p.delta(), (float) b.lo(0), (float) b.hi(0));
+    } else {
+      DoubleAdaGradRound.update(block, step, stride, idx, val, from, nnz, g, p.etaOf(0), p.delta(), b.lo(0), b.hi(0));
+    }
   }
 
   /** The parameters. */
@@ -86,9 +182,9 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   @Override
   protected void resetImpl() {
     Box b = p.box();
-    fill(q, p.q0());
+    fillField("Q", p.q0());
     for (int i = 0; i < d; i++) {
-      set(w, i, b.clamp(i, 0.0));
+      setField("w", i, b.clamp(i, 0.0));
       if (boxed) {
         set(lo, i, b.lo(i));
         set(hi, i, b.hi(i));
@@ -98,16 +194,26 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
   @Override
   protected double predictDense(MemorySegment x) {
+    if (interleaved()) {
+      return roundPredict(iota(), x, 0, d);
+    }
     return mixed != null ? mixed.dot(w, x, d) : linalg.dot(w, x, d);
   }
 
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    if (interleaved()) {
+      return roundPredict(idx, val, 0, nnz);
+    }
     return mixed != null ? mixed.dotSparse(w, d, idx, val, nnz) : linalg.dotSparse(w, d, idx, val, nnz);
   }
 
   @Override
   protected void updateDense(MemorySegment x, double g) {
+    if (interleaved()) {
+      roundUpdate(iota(), x, 0, d, g);
+      return;
+    }
     if (mixed != null) {
       if (boxed) {
         mixed.updateDenseBoxed(w, q, lo, hi, x, d, g, p.rate(), p.rateFromWidth(), p.delta());
@@ -125,6 +231,10 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (interleaved()) {
+      roundUpdate(idx, val, 0, nnz, g);
+      return;
+    }
     if (mixed != null) {
       if (boxed) {
         mixed.updateSparseBoxed(w, q, lo, hi, d, idx, val, nnz, g, p.rate(), p.rateFromWidth(), p.delta());
@@ -156,6 +266,14 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
   @Override
   protected void readWeightsImpl(MemorySegment into) {
+    if (interleaved()) {
+      if (isFloat) {
+        FloatAdaGradRound.weights(block, stride, into, d);
+      } else {
+        DoubleAdaGradRound.weights(block, stride, into, d);
+      }
+      return;
+    }
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
   }
 

@@ -2,6 +2,7 @@ package org.onlinekernels.optimizer;
 
 import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
 
 /**
  * A stateful online learner in linear-model form (ALGORITHMS.md): {@link #predict} an instance
@@ -38,6 +39,33 @@ public interface LinearModelOptimizer extends AutoCloseable {
    * @throws IllegalStateException if no predict is pending
    */
   void update(double g);
+
+  /**
+   * One fused round on row {@code row} of {@code rows}: predict, take {@code g = loss'(y, yhat)},
+   * update; returns the round's {@code yhat} (taken before the update, for progressive
+   * validation). The same result as {@code predictSparse} of that row followed by
+   * {@code update(loss.derivative(y, yhat))}, up to the order of the prediction's sum.
+   * Cancels a pending predict.
+   *
+   * <p>This default goes through {@link #predictSparse} and {@link #update} on views of the row
+   * (two small allocations per call); the library's optimizers override it with a fused round that
+   * validates in O(1), allocates nothing and, for ScInOL2 and AdaGrad, reads each coordinate's
+   * state once ({@link AbstractOptimizer#round}).
+   *
+   * @throws IllegalArgumentException if the rows' element type differs, an index is outside the
+   *     model, {@code y} is not finite or the gradient is refused
+   */
+  default double round(SparseRows rows, int row, double y, Loss loss) {
+    if (rows.elementType() != elementType()) {
+      throw new IllegalArgumentException("rows hold " + rows.elementType() + " values; this optimizer takes " + elementType());
+    }
+    if (loss == null || !Double.isFinite(y)) {
+      throw new IllegalArgumentException("round needs a loss and a finite label, got " + loss + " and " + y);
+    }
+    double yhat = predictSparse(rows.indexSlice(row), rows.valueSlice(row), rows.nnz(row));
+    update(loss.derivative(y, yhat));
+    return yhat;
+  }
 
   /** Writes the current weights (read-out per ALGORITHMS.md) into {@code into} ({@code d} elements). */
   void readWeights(MemorySegment into);

@@ -7,6 +7,8 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.MixedScInOL2Kernel;
 import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.kernel.scalar.DoubleScInOL2Round;
+import org.onlinekernels.kernel.scalar.FloatScInOL2Round;
 import org.onlinekernels.params.ScInOLParams;
 
 /**
@@ -24,6 +26,13 @@ import org.onlinekernels.params.ScInOLParams;
  * KernelProvider)}, recompute mode only): float inputs, {@code M} and weight read-out; {@code G},
  * {@code S2} and {@code eta} are double buffers in {@link #state()} ({@link MixedScInOL2Kernel}),
  * bit-identical to the double reference fed the same float inputs.
+ *
+ * <p>{@link StateLayout}: float and double state is one segment, planar (four blocks of {@code d},
+ * the default, for the dense SIMD kernels) or {@link StateLayout#INTERLEAVED} ({@code G, S2, M,
+ * eta} of a coordinate adjacent, for sparse work on large models; recompute mode only). Sparse
+ * rounds ({@link #round}) run {@link FloatScInOL2Round} in either layout; so does every call on
+ * interleaved state (dense input over the identity index), with results bit-identical to the
+ * planar kernels' state.
  */
 public final class ScInOL2Optimizer extends AbstractOptimizer {
   private final ScInOLParams p;
@@ -35,6 +44,14 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   private final MemorySegment m;
   private final MemorySegment eta;
   private final MemorySegment w;
+  private final StateLayout layout;
+  /** The four variables as one segment ({@code null} under MIXED), addressed by {@code step}, {@code stride}. */
+  private final MemorySegment block;
+  private final long step;
+  private final long stride;
+  private final boolean isFloat;
+  /** {@code 0 .. d-1}, for dense calls on interleaved state; made on first use. */
+  private MemorySegment iota;
   private double t;
 
   /** An optimizer in recompute mode with its own confined arena and the default kernels. */
@@ -66,25 +83,66 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     this(d, precision, params, false, arena, kernels);
   }
 
+  /**
+   * A float or double optimizer in recompute mode with its state in {@code layout}.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public ScInOL2Optimizer(
+      int d, ElementType type, ScInOLParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+    this(d, Precision.of(type), params, false, layout, arena, kernels);
+  }
+
   private ScInOL2Optimizer(
       int d, Precision precision, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
+    this(d, precision, params, storeWeights, StateLayout.PLANAR, arena, kernels);
+  }
+
+  private ScInOL2Optimizer(int d, Precision precision, ScInOLParams params, boolean storeWeights,
+      StateLayout layout, Arena arena, KernelProvider kernels) {
     super("scinol2", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
+    if (layout == null) throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
     // The wealth starts at epsilon and saturates at its cap: a larger start breaks its invariant.
     checkParamRange("epsilon", params.epsilon(), precision.accumulatorType() == ElementType.FLOAT
         ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP, "the initial wealth eta = epsilon would exceed its saturation cap");
-    this.p = params;
     boolean isMixed = precision == Precision.MIXED;
+    if (layout == StateLayout.INTERLEAVED && (isMixed || storeWeights)) {
+      throw new IllegalArgumentException("the interleaved layout takes float or double state in recompute mode"
+          + (isMixed ? "; MIXED keeps its accumulators in separate double buffers" : ""));
+    }
+    this.p = params;
     this.kernel = isMixed ? null : this.kernels.scInOL2(type);
     this.mixed = isMixed ? this.kernels.mixedScInOL2() : null;
     this.storeWeights = storeWeights;
+    this.layout = layout;
+    this.isFloat = type == ElementType.FLOAT;
     ElementType acc = precision.accumulatorType();
-    this.bigG = allocate("G", acc);
-    this.s2 = allocate("S2", acc);
-    this.m = allocate("M");
-    this.eta = allocate("eta", acc);
+    if (isMixed) {
+      this.block = null;
+      this.bigG = allocate("G", acc);
+      this.s2 = allocate("S2", acc);
+      this.m = allocate("M");
+      this.eta = allocate("eta", acc);
+    } else {
+      this.block = allocateBlock(new String[] {"G", "S2", "M", "eta"}, type, layout);
+      long bytes = (long) d * type.bytes();
+      boolean planar = layout == StateLayout.PLANAR;
+      this.bigG = planar ? block.asSlice(0, bytes) : null;
+      this.s2 = planar ? block.asSlice(bytes, bytes) : null;
+      this.m = planar ? block.asSlice(2 * bytes, bytes) : null;
+      this.eta = planar ? block.asSlice(3 * bytes, bytes) : null;
+    }
+    this.step = step(layout);
+    this.stride = stride(layout, FloatScInOL2Round.FIELDS);
     this.w = storeWeights ? allocate("w") : null;
     resetImpl();
+  }
+
+  /** The layout of the state. */
+  public StateLayout layout() {
+    return layout;
   }
 
   /** The parameters. */
@@ -110,12 +168,66 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void resetImpl() {
-    fill(eta, p.epsilon());
+    fillField("eta", p.epsilon());
     t = 1;
+  }
+
+  private boolean interleaved() {
+    return layout == StateLayout.INTERLEAVED;
+  }
+
+  private MemorySegment iota() {
+    if (iota == null) {
+      int[] a = new int[d];
+      for (int i = 0; i < d; i++) {
+        a[i] = i;
+      }
+      iota = MemorySegment.ofArray(a);
+    }
+    return iota;
+  }
+
+  @Override
+  protected double roundPredict(MemorySegment idx, MemorySegment val, int from, int nnz) {
+    if (block == null) {
+      return super.roundPredict(idx, val, from, nnz);
+    }
+    return isFloat
+        ? FloatScInOL2Round.predict(block, step, stride, idx, val, from, nnz, scratchA(), scratchB())
+        : DoubleScInOL2Round.predict(block, step, stride, idx, val, from, nnz, scratchA(), scratchB());
+  }
+
+  @Override
+  protected void roundUpdate(MemorySegment idx, MemorySegment val, int from, int nnz, double g) {
+    if (block == null) {
+      super.roundUpdate(idx, val, from, nnz, g);
+      return;
+    }
+    if (isFloat) {
+      FloatScInOL2Round.update(block, step, stride, idx, val, from, nnz, scratchA(), scratchB(), (float) g);
+    } else {
+      DoubleScInOL2Round.update(block, step, stride, idx, val, from, nnz, scratchA(), scratchB(), g);
+    }
+    t += 1;
+  }
+
+  /** Predict of a separate predict/update pair on interleaved state: the round's predict, then {@code M} written. */
+  private double interleavedPredict(MemorySegment idx, MemorySegment val, int nnz) {
+    ensureScratch(nnz);
+    double yhat = roundPredict(idx, val, 0, nnz);
+    if (isFloat) {
+      FloatScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchB());
+    } else {
+      DoubleScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchB());
+    }
+    return yhat;
   }
 
   @Override
   protected double predictDense(MemorySegment x) {
+    if (interleaved()) {
+      return interleavedPredict(iota(), x, d);
+    }
     if (mixed != null) {
       return mixed.predictDense(bigG, s2, m, eta, x, d);
     }
@@ -126,6 +238,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    if (interleaved()) {
+      return interleavedPredict(idx, val, nnz);
+    }
     if (mixed != null) {
       return mixed.predictSparse(bigG, s2, m, eta, d, idx, val, nnz);
     }
@@ -137,6 +252,10 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void updateDense(MemorySegment x, double g) {
+    if (interleaved()) {
+      roundUpdate(iota(), x, 0, d, g);
+      return;
+    }
     if (mixed != null) {
       mixed.updateDense(bigG, s2, m, eta, x, d, g);
     } else if (storeWeights) {
@@ -149,6 +268,10 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (interleaved()) {
+      roundUpdate(idx, val, 0, nnz, g);
+      return;
+    }
     if (mixed != null) {
       mixed.updateSparse(bigG, s2, m, eta, d, idx, val, nnz, g);
     } else if (storeWeights) {
@@ -161,6 +284,14 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
   @Override
   protected void readWeightsImpl(MemorySegment into) {
+    if (interleaved()) {
+      if (isFloat) {
+        FloatScInOL2Round.weights(block, step, stride, into, d);
+      } else {
+        DoubleScInOL2Round.weights(block, step, stride, into, d);
+      }
+      return;
+    }
     if (mixed != null) {
       mixed.weights(bigG, s2, m, eta, into, d);
       return;

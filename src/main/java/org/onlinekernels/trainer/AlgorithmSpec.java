@@ -18,6 +18,7 @@ import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.ScInOL1Optimizer;
 import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
@@ -169,6 +170,14 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * {@code ogd} baseline has no kernels and ignores it.
    */
   public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
+    return create(d, type, StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * Same with the state in {@code layout} where the algorithm offers it (ScInOL2; AdaGrad without
+   * a per-coordinate box); the others ignore it and stay planar.
+   */
+  public LinearModelOptimizer create(int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
     double r = get("R", Double.POSITIVE_INFINITY);
     switch (name) {
       case "adagrad" -> {
@@ -180,7 +189,7 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
             ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
             : AdaGradParams.eta(get("eta", 1)).withBox(box);
         p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
-        return new AdaGradOptimizer(d, type, p, arena, kernels);
+        return new AdaGradOptimizer(d, type, p, p.box().isPerCoordinate() ? StateLayout.PLANAR : layout, arena, kernels);
       }
       case "adagrad-global" -> {
         Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
@@ -198,7 +207,7 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
         return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
       }
       case "scinol2" -> {
-        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), false, arena, kernels);
+        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), layout, arena, kernels);
       }
       case "dfeg" -> {
         DfegParams def = DfegParams.defaults();

@@ -5,7 +5,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
 
 /**
  * Plain online gradient descent with the rate {@code eta / sqrt(t)} (Zinkevich 2003; "SGD" in
@@ -36,6 +38,9 @@ public final class OgdOptimizer implements LinearModelOptimizer {
   private MemorySegment pidx;
   private MemorySegment pval;
   private int pnnz;
+  /** Row copies for {@link #round}, grown to the longest row. */
+  private MemorySegment rowIdx;
+  private MemorySegment rowVal;
 
   /**
    * @param eta    base rate, {@code > 0}
@@ -119,6 +124,27 @@ public final class OgdOptimizer implements LinearModelOptimizer {
     pval = values;
     pnnz = nnz;
     return s;
+  }
+
+  /** {@link #predictSparse} and {@link #update} on a copy of the row (no allocation once grown). */
+  @Override
+  public double round(SparseRows rows, int row, double y, Loss loss) {
+    checkOpen();
+    if (rows.elementType() != type || loss == null || !Double.isFinite(y)) {
+      throw new IllegalArgumentException("round needs " + type + " rows, a loss and a finite label");
+    }
+    int nnz = rows.nnz(row);
+    if (rowIdx == null || rowIdx.byteSize() < (long) rows.maxNnz() * Integer.BYTES) {
+      rowIdx = arena.allocate((long) Math.max(1, rows.maxNnz()) * Integer.BYTES, 64);
+      rowVal = arena.allocate((long) Math.max(1, rows.maxNnz()) * type.bytes(), 64);
+    }
+    for (int j = 0; j < nnz; j++) {
+      rowIdx.setAtIndex(I, j, rows.index(row, j));
+      set(rowVal, j, rows.value(row, j));
+    }
+    double yhat = predictSparse(rowIdx, rowVal, nnz);
+    update(loss.derivative(y, yhat));
+    return yhat;
   }
 
   @Override

@@ -10,7 +10,10 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
 
 /**
  * The fused online trainer: per example, pack the row once, predict with each of the {@code K}
@@ -88,7 +91,13 @@ public final class OnlineTrainer implements AutoCloseable {
     this.opt = new LinearModelOptimizer[k];
     try {
       for (int c = 0; c < k; c++) {
-        opt[c] = config.algorithm().create(d, config.type(), arena, kernels);
+        // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
+        // instead of one per state variable; dense rows stream planar buffers through SIMD.
+        StateLayout layout = config.dense() ? StateLayout.PLANAR : StateLayout.INTERLEAVED;
+        opt[c] = config.algorithm().create(d, config.type(), layout, arena, kernels);
+        if (opt[c] instanceof AbstractOptimizer a) {
+          a.setInputPolicy(config.inputPolicy());
+        }
       }
     } catch (RuntimeException e) {
       arena.close();
@@ -179,9 +188,8 @@ public final class OnlineTrainer implements AutoCloseable {
     final ElementType type = config.type();
     final boolean isFloat = type == ElementType.FLOAT;
     final boolean dense = config.dense();
-    final MemorySegment idxSeg = arena.allocate((long) maxNnz * Integer.BYTES, 64);
-    final MemorySegment valSeg = arena.allocate((long) maxNnz * type.bytes(), 64);
     final MemorySegment xSeg = dense ? arena.allocate((long) d * type.bytes(), 64) : null;
+    final SparseRows rows = dense ? null : prepared.rows(type);
     final Loss loss = config.loss();
     final LinearModelOptimizer[] o = opt;
     final double[] yh = yhat;
@@ -201,7 +209,7 @@ public final class OnlineTrainer implements AutoCloseable {
         final int r = order[q];
         final int s = start[r];
         final int nnz = start[r + 1] - s;
-        // Pack the row once; all K optimizers read these same segments.
+        // Dense: pack the row once; all K optimizers read the same segment.
         if (dense) {
           for (int j = 0; j < nnz; j++) {
             if (isFloat) {
@@ -213,27 +221,26 @@ public final class OnlineTrainer implements AutoCloseable {
           for (int c = 0; c < kk; c++) {
             yh[c] = o[c].predict(xSeg);
           }
-        } else {
-          for (int j = 0; j < nnz; j++) {
-            idxSeg.setAtIndex(I, j, idx[s + j]);
-            if (isFloat) {
-              valSeg.setAtIndex(F, j, (float) val[s + j]);
-            } else {
-              valSeg.setAtIndex(D, j, val[s + j]);
-            }
-          }
-          for (int c = 0; c < kk; c++) {
-            yh[c] = o[c].predictSparse(idxSeg, valSeg, nnz);
-          }
         }
         final double y = label[r];
-        // Progressive validation: scored before any update on this example.
-        lossSum += Metrics.loss(loss, multi, y, yh, kk);
-        errSum += Metrics.error(multi, y, yh, kk);
         try {
-          for (int c = 0; c < kk; c++) {
-            double yc = multi ? (c == y ? 1.0 : -1.0) : y;
-            o[c].update(loss.derivative(yc, yh[c]));
+          if (dense) {
+            // Progressive validation: scored before any update on this example.
+            lossSum += Metrics.loss(loss, multi, y, yh, kk);
+            errSum += Metrics.error(multi, y, yh, kk);
+            for (int c = 0; c < kk; c++) {
+              double yc = multi ? (c == y ? 1.0 : -1.0) : y;
+              o[c].update(loss.derivative(yc, yh[c]));
+            }
+          } else {
+            // One fused round per output. Each round's yhat is taken before its own update, and
+            // the outputs share no state, so all K scores are still progressive.
+            for (int c = 0; c < kk; c++) {
+              double yc = multi ? (c == y ? 1.0 : -1.0) : y;
+              yh[c] = o[c].round(rows, r, yc, loss);
+            }
+            lossSum += Metrics.loss(loss, multi, y, yh, kk);
+            errSum += Metrics.error(multi, y, yh, kk);
           }
         } catch (IllegalArgumentException | IllegalStateException ex) {
           throw new TrainingException(e + 1, q + 1, ex);

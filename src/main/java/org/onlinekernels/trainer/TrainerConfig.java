@@ -2,6 +2,7 @@ package org.onlinekernels.trainer;
 
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.InputPolicy;
 
 /**
  * What one training run does.
@@ -16,17 +17,26 @@ import org.onlinekernels.loss.Loss;
  * @param dense     whether rows are packed into a dense {@code d}-element segment and the
  *                  optimizers' dense {@code predict} is used, instead of the sparse index/value
  *                  segments and {@code predictSparse}
+ * @param inputPolicy whether every row is scanned for non-finite or too large values before it is
+ *                  used ({@link InputPolicy#CHECKED}, the default) or trusted; rows read by
+ *                  {@code LibSvmReader} are already finite
  */
 public record TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss, int epochs, long seed,
-    boolean shuffle, boolean dense) {
+    boolean shuffle, boolean dense, InputPolicy inputPolicy) {
   /** Validates. */
   public TrainerConfig {
-    if (algorithm == null || type == null || loss == null) {
-      throw new IllegalArgumentException("algorithm, element type and loss must be given");
+    if (algorithm == null || type == null || loss == null || inputPolicy == null) {
+      throw new IllegalArgumentException("algorithm, element type, loss and input policy must be given");
     }
     if (epochs < 1) {
       throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
     }
+  }
+
+  /** The configuration with the default input policy, {@link InputPolicy#CHECKED}. */
+  public TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss, int epochs, long seed,
+      boolean shuffle, boolean dense) {
+    this(algorithm, type, loss, epochs, seed, shuffle, dense, InputPolicy.CHECKED);
   }
 
   /** {@code algorithm} with float elements, logistic loss, one shuffled (seed 1) sparse pass. */
@@ -36,26 +46,31 @@ public record TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss
 
   /** Same with another element type. */
   public TrainerConfig withType(ElementType t) {
-    return new TrainerConfig(algorithm, t, loss, epochs, seed, shuffle, dense);
+    return new TrainerConfig(algorithm, t, loss, epochs, seed, shuffle, dense, inputPolicy);
   }
 
   /** Same with another loss. */
   public TrainerConfig withLoss(Loss l) {
-    return new TrainerConfig(algorithm, type, l, epochs, seed, shuffle, dense);
+    return new TrainerConfig(algorithm, type, l, epochs, seed, shuffle, dense, inputPolicy);
   }
 
   /** Same with another number of epochs. */
   public TrainerConfig withEpochs(int e) {
-    return new TrainerConfig(algorithm, type, loss, e, seed, shuffle, dense);
+    return new TrainerConfig(algorithm, type, loss, e, seed, shuffle, dense, inputPolicy);
   }
 
   /** Same with another seed and shuffling on or off. */
   public TrainerConfig withShuffle(boolean s, long seedValue) {
-    return new TrainerConfig(algorithm, type, loss, epochs, seedValue, s, dense);
+    return new TrainerConfig(algorithm, type, loss, epochs, seedValue, s, dense, inputPolicy);
   }
 
   /** Same with dense or sparse rows. */
   public TrainerConfig withDense(boolean d) {
-    return new TrainerConfig(algorithm, type, loss, epochs, seed, shuffle, d);
+    return new TrainerConfig(algorithm, type, loss, epochs, seed, shuffle, d, inputPolicy);
+  }
+
+  /** Same with another input policy. */
+  public TrainerConfig withInputPolicy(InputPolicy p) {
+    return new TrainerConfig(algorithm, type, loss, epochs, seed, shuffle, dense, p);
   }
 }

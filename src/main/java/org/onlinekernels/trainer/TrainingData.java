@@ -1,6 +1,8 @@
 package org.onlinekernels.trainer;
 
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.SparseRows;
 
 /**
  * A data set laid out for {@link OnlineTrainer#fit}: its CSR arrays fetched once (the
@@ -16,6 +18,9 @@ public final class TrainingData {
   final double[] labels;
   final int[] order;
   final int maxNnz;
+  /** The rows validated for the fused rounds, per element type; made on first use. */
+  private SparseRows floatRows;
+  private SparseRows doubleRows;
 
   private TrainingData(SparseDataset data) {
     this.source = data;
@@ -34,6 +39,20 @@ public final class TrainingData {
     }
     start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
     this.maxNnz = Math.max(1, m);
+  }
+
+  /** The rows as {@link SparseRows} of {@code type} (validated and converted once, then reused). */
+  SparseRows rows(ElementType type) {
+    if (type == ElementType.FLOAT) {
+      if (floatRows == null) {
+        floatRows = SparseRows.of(start, indices, values, type);
+      }
+      return floatRows;
+    }
+    if (doubleRows == null) {
+      doubleRows = SparseRows.of(start, indices, values, type);
+    }
+    return doubleRows;
   }
 
   /** Prepares {@code data}. */

@@ -114,6 +114,29 @@ class StateInvariantsTest {
     }
   }
 
+  /** An interleaved block holds G, S2, M, eta in turn: a bad S2 in it is named as S2[i]. */
+  @Test
+  void anInterleavedCheckpointNamesTheVariableAndCoordinate() throws IOException {
+    Path f = dir.resolve("interleaved.ckpt");
+    for (ElementType t : ElementType.values()) {
+      try (ScInOL2Optimizer writer = new ScInOL2Optimizer(3, t, org.onlinekernels.params.ScInOLParams.defaults(),
+              StateLayout.INTERLEAVED, null, null);
+          ScInOL2Optimizer target = new ScInOL2Optimizer(3, t, org.onlinekernels.params.ScInOLParams.defaults(),
+              StateLayout.INTERLEAVED, null, null)) {
+        MemorySegment block = writer.buffers().values().iterator().next();
+        // coordinate 2, variable S2 (index 1 of G, S2, M, eta)
+        if (t == ElementType.FLOAT) block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 2 * 4 + 1, -1f);
+        else block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 2 * 4 + 1, -1.0);
+        Checkpoint.save(writer, f);
+        StateSnapshot before = StateSnapshot.of(target);
+        CheckpointException e = assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
+        assertTrue(e.getMessage().startsWith(f + ": buffer S2[2] = -1.0 breaks its invariant: S2 (sum of squared"
+            + " gradients) is finite and >= 0"), e.getMessage());
+        before.assertSame(target, "interleaved refused");
+      }
+    }
+  }
+
   /** Writes {@code v} behind the API's back: element 1 of a buffer, or a scalar. */
   private static void plant(AbstractOptimizer o, String name, double v) {
     if (o.scalarState().containsKey(name)) {

@@ -162,6 +162,7 @@ class OnlineTrainerTest {
         TrainerConfig c = cfg.withType(type).withDense(dense);
         try (OnlineTrainer t = new OnlineTrainer(c, 4, true, 3, KernelProvider.scalar())) {
           t.fit(big, null, 0, null); // warm up: let the JIT compile the loop
+          t.fit(small, null, 0, null); // and finish preparing small (its rows, once per element type)
           long tid = Thread.currentThread().threadId();
           long b0 = mx.getThreadAllocatedBytes(tid);
           t.fit(small, null, 0, null);

@@ -1,0 +1,101 @@
+package org.onlinekernels.properties;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
+
+/**
+ * Fused rounds ({@link AbstractOptimizer#round}) on a case's rows, and the bit-exact comparison
+ * of two ways of running them.
+ */
+final class Rounds {
+  private Rounds() {}
+
+  /** The case's sparse rows (explicit zeros and {@code -0.0} included) as validated rows. */
+  static SparseRows rows(Workload wl, ElementType t) {
+    int n = wl.idx.length;
+    int[] start = new int[n + 1];
+    for (int r = 0; r < n; r++) {
+      start[r + 1] = start[r] + wl.idx[r].length;
+    }
+    int[] idx = new int[start[n]];
+    double[] val = new double[start[n]];
+    for (int r = 0; r < n; r++) {
+      System.arraycopy(wl.idx[r], 0, idx, start[r], wl.idx[r].length);
+      System.arraycopy(wl.val[r], 0, val, start[r], wl.val[r].length);
+    }
+    return SparseRows.of(start, idx, val, t);
+  }
+
+  /**
+   * Label of round {@code r}: {@code -sign(g_r)} of the workload, so that a classification loss's
+   * derivative has the workload's sign and keeps its one-sign runs.
+   */
+  static double label(Workload wl, int r) {
+    return wl.g[r] > 0 ? -1 : 1;
+  }
+
+  /** One way of running a round: a fused round, or predictSparse then update on segments. */
+  enum Mode { ROUND, PREDICT_UPDATE }
+
+  /**
+   * Runs every round of {@code c} through two optimizers, {@code a} and {@code b} each with its
+   * kernels, layout and mode, and requires the same bits of every {@code yhat} and every state
+   * element after every round (nothing is rounded differently: the two run the same operations
+   * in the same order, which is what the caller claims by calling this).
+   */
+  static void bitIdentical(Subject s, Case c, Loss loss,
+      KernelProvider ka, StateLayout la, Mode ma, KernelProvider kb, StateLayout lb, Mode mb) {
+    int d = c.d();
+    ElementType t = c.type();
+    Workload wl = new Workload(c, s.gMax());
+    SparseRows rows = rows(wl, t);
+    try (Arena arena = Arena.ofConfined();
+        AbstractOptimizer a = s.optimizer(d, t, ka, la);
+        AbstractOptimizer b = s.optimizer(d, t, kb, lb)) {
+      Buffers buf = new Buffers(arena, c);
+      int total = c.warmup() + c.rounds();
+      for (int r = 0; r < total; r++) {
+        double y = label(wl, r);
+        double ya = run(a, ma, rows, r, y, loss, buf, wl);
+        double yb = run(b, mb, rows, r, y, loss, buf, wl);
+        if (Double.doubleToRawLongBits(ya) != Double.doubleToRawLongBits(yb)) {
+          fail(String.format("%s, %s: round %d: yhat %s (%s %s %s) vs %s (%s %s %s) must be bit-identical",
+              s.describe(), c, r, ya, ka.name(), la, ma, yb, kb.name(), lb, mb));
+        }
+        Map<String, MemorySegment> sa = a.state(), sb = b.state();
+        for (String name : sa.keySet()) {
+          double[] va = Buffers.read(sa.get(name), a.stateType(name), d);
+          double[] vb = Buffers.read(sb.get(name), b.stateType(name), d);
+          for (int i = 0; i < d; i++) {
+            if (Double.doubleToRawLongBits(va[i]) != Double.doubleToRawLongBits(vb[i])) {
+              fail(String.format("%s, %s: round %d: state %s[%d] %s (%s %s %s) vs %s (%s %s %s) must be bit-identical",
+                  s.describe(), c, r, name, i, va[i], ka.name(), la, ma, vb[i], kb.name(), lb, mb));
+            }
+          }
+        }
+        if (!a.scalarState().equals(b.scalarState())) {
+          fail(s.describe() + ", " + c + ": round " + r + ": scalars " + a.scalarState() + " vs " + b.scalarState());
+        }
+      }
+    }
+  }
+
+  private static double run(AbstractOptimizer o, Mode m, SparseRows rows, int r, double y, Loss loss,
+      Buffers buf, Workload wl) {
+    if (m == Mode.ROUND) {
+      return o.round(rows, r, y, loss);
+    }
+    double yhat = o.predictSparse(buf.ints(wl.idx[r]), buf.of(wl.val[r]), wl.idx[r].length);
+    o.update(loss.derivative(y, yhat));
+    return yhat;
+  }
+}

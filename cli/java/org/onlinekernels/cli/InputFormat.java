@@ -1,5 +1,7 @@
 package org.onlinekernels.cli;
 
+import org.onlinekernels.io.LibSvmReader;
+
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -61,12 +63,18 @@ record InputFormat(String format, int bits, boolean signed) {
    * {@code --bits} was not given), a LIBSVM file with at least {@code minDimension}.
    */
   SparseDataset read(Path file, int minDimension, int bitsIfUnset) throws Main.Failure, UsageException {
+    return read(file, minDimension, bitsIfUnset, LibSvmReader.Limits.NONE);
+  }
+
+  /** As {@link #read(Path, int, int)}, a LIBSVM file within {@code limits} (hashed files are bounded by their bits). */
+  SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits)
+      throws Main.Failure, UsageException {
     if (!isVw(file)) {
       if (bits != 0 || !signed) {
         throw new UsageException("--bits and --hash apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
             + file);
       }
-      return Main.read(file, minDimension);
+      return Main.read(file, minDimension, limits);
     }
     try {
       if (Files.isDirectory(file)) {

@@ -14,15 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.zip.ZipException;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmFormatException;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
@@ -46,6 +51,12 @@ public final class Main {
   public static final int DEFAULT_N = 100_000;
   /** Default seed. */
   public static final long DEFAULT_SEED = 1;
+  /**
+   * Largest model dimension {@code train} accepts without {@code --dimension}: one row with a huge
+   * index would otherwise size the state silently (index 5e8: 8 GB for ScInOL2 in float).
+   */
+  public static final int DEFAULT_MAX_DIMENSION = 1 << 24;
+
   /** Default algorithm of {@code train}: untuned, scale-invariant. */
   public static final String DEFAULT_ALGORITHM = "scinol2";
 
@@ -101,6 +112,8 @@ public final class Main {
       "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
+      "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
+      "                      which must then be at most " + DEFAULT_MAX_DIMENSION + ")",
       "  --json              print a one-line JSON summary instead of text",
       "  --help              print this text",
       "");
@@ -191,6 +204,12 @@ public final class Main {
     } catch (Failure e) {
       err.println("error: " + e.getMessage());
       return 1;
+    } catch (OutOfMemoryError e) {
+      // Not a bug: the input or the options need more memory than this JVM has.
+      err.println("error: out of memory (" + e.getMessage() + "); this JVM may use "
+          + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB of heap: use smaller input or options,"
+          + " or give Java more memory (-Xmx, e.g. -Xmx8g)");
+      return 1;
     } catch (RuntimeException e) {
       // A bug, not a user error: still one line, with the exception type to report it by.
       err.println("error: internal error: " + e);
@@ -208,22 +227,72 @@ public final class Main {
     }
   }
 
+  /**
+   * What {@code train} accepts: feature values within the optimizers' input limit of {@code type}
+   * (unless rows are normalized first), indices up to {@code dimension} or, without it, up to
+   * {@link #DEFAULT_MAX_DIMENSION}.
+   */
+  static LibSvmReader.Limits inputLimits(ElementType type, boolean normalize, int dimension) {
+    LibSvmReader.Limits l = LibSvmReader.Limits.NONE;
+    if (!normalize) {
+      l = l.withMaxMagnitude(InputPolicy.magnitudeLimit(type), ", the largest input magnitude "
+          + type.name().toLowerCase(Locale.ROOT) + " training accepts (" + (type == ElementType.FLOAT ? "2^40" : "2^480")
+          + "): rescale that feature, or use --normalize" + (type == ElementType.FLOAT ? " or --type double" : ""));
+    }
+    return dimension > 0
+        ? l.withMaxDimension(dimension, ", the dimension given by --dimension")
+        : l.withMaxDimension(DEFAULT_MAX_DIMENSION, ", the largest dimension train accepts without --dimension"
+            + " (the model's state grows with it): give --dimension N to train a larger model");
+  }
+
   /** Reads a LIBSVM file, turning every I/O problem into one line. */
   public static SparseDataset read(Path file, int minDimension) throws Failure {
+    return read(file, minDimension, LibSvmReader.Limits.NONE);
+  }
+
+  /** Reads a LIBSVM file within {@code limits}, turning every I/O problem into one line. */
+  public static SparseDataset read(Path file, int minDimension, LibSvmReader.Limits limits) throws Failure {
     try {
       if (Files.isDirectory(file)) {
         throw new Failure("cannot read " + file + ": it is a directory");
       }
-      return LibSvmReader.read(file, minDimension);
-    } catch (LibSvmFormatException e) {
-      throw new Failure(e.getMessage());
+      return LibSvmReader.read(file, minDimension, limits);
+    } catch (LibSvmFormatException | ZipException e) {
+      throw new Failure(e.getMessage()); // names the file and the line or byte offset
     } catch (NoSuchFileException e) {
       throw new Failure("cannot read " + file + ": no such file");
     } catch (AccessDeniedException e) {
       throw new Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
-      throw new Failure("cannot read " + file + ": " + e.getMessage());
+      throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
+  }
+
+  /**
+   * Refuses an output path that names one of the inputs (the same file by any spelling or link):
+   * {@code train --data v.svm --model v.svm} would replace the data by a model.
+   *
+   * @param inputs flag, path pairs; a null path is skipped
+   */
+  static void refuseOverwritingAnInput(String outFlag, Path out, Object... inputs) throws UsageException {
+    for (int k = 0; k < inputs.length; k += 2) {
+      Path in = (Path) inputs[k + 1];
+      if (in != null && sameFile(out, in)) {
+        throw new UsageException(outFlag + " " + out + " is the " + inputs[k] + " file: refusing to overwrite an input;"
+            + " choose another output path");
+      }
+    }
+  }
+
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      if (Files.exists(a) && Files.exists(b)) {
+        return Files.isSameFile(a, b);
+      }
+    } catch (IOException e) {
+      // fall through to comparing the paths
+    }
+    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
   }
 
   private static ElementType type(Options o) throws UsageException {
@@ -244,7 +313,8 @@ public final class Main {
       throws UsageException, Failure {
     Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
         Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
-            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every"),
+            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every",
+            "--dimension"),
         Set.of("--param"));
     if (o.has("--help")) {
       out.print(TRAIN_USAGE);
@@ -261,6 +331,14 @@ public final class Main {
     LabelMap labels = LabelMap.parse(o.get("--labels"));
     Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
     Path progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
+    try {
+      spec.create(1, precision, StateLayout.PLANAR, null, null).close(); // validates the values before any data is read
+    } catch (ParameterRangeException e) {
+      throw new UsageException("--param " + e.parameter() + " with --type " + precision.name().toLowerCase(Locale.ROOT)
+          + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
     int threads = o.positiveInt("--threads", 1);
@@ -276,11 +354,18 @@ public final class Main {
           + "per-example predictions; drop --progressive-out and --ties, or train on one thread");
     }
     Path modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
-    if (modelOut != null && modelOut.getParent() != null && !Files.isDirectory(modelOut.getParent())) {
-      throw new Failure("cannot write " + modelOut + ": no such directory " + modelOut.getParent());
+    if (modelOut != null) {
+      refuseOverwritingAnInput("--model", modelOut, "--data", data, "--test", testFile);
+      try {
+        AtomicFiles.checkWritable(modelOut); // before training, not after it
+      } catch (IOException e) {
+        throw new Failure(e.getMessage());
+      }
     }
 
-    SparseDataset train = format.read(data, 0, VwReader.DEFAULT_BITS);
+    int dimension = o.positiveInt("--dimension", 0);
+    LibSvmReader.Limits limits = inputLimits(type, o.has("--normalize"), dimension);
+    SparseDataset train = format.read(data, dimension, VwReader.DEFAULT_BITS, limits);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
     }
@@ -289,7 +374,8 @@ public final class Main {
     }
     train = labels.apply(train, data.toString());
     SparseDataset test = testFile == null ? null
-        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension())), testFile.toString());
+        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension()), limits),
+            testFile.toString());
     if (o.has("--normalize")) {
       train = Datasets.normalizeRows(train);
       test = test == null ? null : Datasets.normalizeRows(test);
@@ -324,7 +410,7 @@ public final class Main {
       try {
         r.model().save(modelOut);
       } catch (IOException e) {
-        throw new Failure("cannot write " + modelOut + ": " + e.getMessage());
+        throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
       }
     }
     if (o.has("--json")) {
@@ -399,6 +485,14 @@ public final class Main {
     InputFormat format = InputFormat.parse(o);
     LabelMap labels = LabelMap.parse(o.get("--labels"));
     Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
+    if (outArg != null && !outArg.equals("-")) {
+      refuseOverwritingAnInput("--out", Path.of(outArg), "--model", modelFile, "--data", data);
+      try {
+        AtomicFiles.checkWritable(Path.of(outArg)); // before scoring, not after it
+      } catch (IOException e) {
+        throw new Failure(e.getMessage());
+      }
+    }
     LinearModel model;
     try {
       model = LinearModel.load(modelFile);
@@ -407,7 +501,8 @@ public final class Main {
     } catch (LinearModel.ModelFormatException e) {
       throw new Failure(e.getMessage());
     } catch (IOException e) {
-      throw new Failure("cannot read " + modelFile + ": " + e.getMessage());
+      throw new Failure("cannot read " + modelFile + ": " + (Files.isDirectory(modelFile) ? "it is a directory"
+          : AtomicFiles.reason(e)));
     }
     if (format.isVw(data) && format.bits() != 0 && 1L << format.bits() != model.dimension()) {
       throw new Failure(modelFile + " has d = " + model.dimension() + " weights, but --bits " + format.bits()
@@ -468,8 +563,10 @@ public final class Main {
           w.close();
         }
       }
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new Failure("cannot write " + outArg + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new Failure("cannot write " + outArg + ": " + AtomicFiles.reason(e));
+    } catch (java.io.UncheckedIOException e) {
+      throw new Failure("cannot write " + outArg + ": " + AtomicFiles.reason(e.getCause()));
     }
     if (o.has("--json")) {
       report.println(new Json().put("command", "predict").put("model", modelFile.toString())

@@ -1,14 +1,13 @@
 package org.onlinekernels.io;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.onlinekernels.data.SparseDataset;
 
@@ -33,7 +32,10 @@ import org.onlinekernels.data.SparseDataset;
  *   <li>{@code #} starts a comment that runs to the end of the line; blank and comment-only lines
  *       are skipped but still counted in line numbers. Spaces, tabs, trailing white space, CRLF
  *       line ends and a UTF-8 byte order mark are tolerated.
- *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name.
+ *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name; it may
+ *       hold several concatenated members. Bytes after the last member that do not start another
+ *       member, a corrupt or truncated member and a CRC mismatch are errors naming the source and
+ *       the byte offset ({@link java.util.zip.ZipException}), never ignored.
  * </ul>
  *
  * <p>Nothing is skipped silently: any other deviation throws {@link LibSvmFormatException}
@@ -47,6 +49,48 @@ public final class LibSvmReader {
   private static final int MAX_TOKEN_IN_MESSAGE = 40;
 
   private LibSvmReader() {}
+
+  /**
+   * What a caller accepts beyond the format itself; a value past a limit is a
+   * {@link LibSvmFormatException} naming the line (and the feature), with the caller's reason.
+   *
+   * @param maxMagnitude  largest accepted {@code |value|} of a feature
+   * @param magnitudeRule why, and what to do instead (appended to the message)
+   * @param maxDimension  largest accepted (1-based) feature index
+   * @param dimensionRule why, and what to do instead (appended to the message)
+   * @param maxLineBytes  longest accepted line, in bytes (a longer one is not a LIBSVM file)
+   */
+  public record Limits(double maxMagnitude, String magnitudeRule, int maxDimension, String dimensionRule,
+      int maxLineBytes) {
+    /** Default longest line: 256 MiB. */
+    public static final int DEFAULT_MAX_LINE_BYTES = 1 << 28;
+
+    /** Only the format's own limits (indices up to {@code 2^31 - 1}, lines up to 256 MiB). */
+    public static final Limits NONE = new Limits(Double.POSITIVE_INFINITY, "", Integer.MAX_VALUE, "",
+        DEFAULT_MAX_LINE_BYTES);
+
+    /** Checks the values. */
+    public Limits {
+      if (!(maxMagnitude > 0) || maxDimension < 1 || maxLineBytes < 16 || maxLineBytes > Integer.MAX_VALUE - 16) {
+        throw new IllegalArgumentException("limits must be positive (line length 16 .. 2^31 - 17)");
+      }
+    }
+
+    /** The same with a magnitude limit. */
+    public Limits withMaxMagnitude(double max, String rule) {
+      return new Limits(max, rule, maxDimension, dimensionRule, maxLineBytes);
+    }
+
+    /** The same with a dimension limit. */
+    public Limits withMaxDimension(int max, String rule) {
+      return new Limits(maxMagnitude, magnitudeRule, max, rule, maxLineBytes);
+    }
+
+    /** The same with a line length limit. */
+    public Limits withMaxLineBytes(int max) {
+      return new Limits(maxMagnitude, magnitudeRule, maxDimension, dimensionRule, max);
+    }
+  }
 
   /**
    * Reads a file; the dimension is the largest index that occurs.
@@ -66,8 +110,18 @@ public final class LibSvmReader {
    * @throws IOException if the file cannot be read or its gzip data is corrupt
    */
   public static SparseDataset read(Path file, int minDimension) throws IOException {
+    return read(file, minDimension, Limits.NONE);
+  }
+
+  /**
+   * Reads a file within {@code limits}.
+   *
+   * @throws LibSvmFormatException if a line is malformed or beyond a limit
+   * @throws IOException if the file cannot be read or its gzip data is corrupt
+   */
+  public static SparseDataset read(Path file, int minDimension, Limits limits) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return read(in, file.toString(), minDimension);
+      return read(in, file.toString(), minDimension, limits);
     }
   }
 
@@ -79,6 +133,21 @@ public final class LibSvmReader {
    * @throws IOException if the stream cannot be read or its gzip data is corrupt
    */
   public static SparseDataset read(InputStream in, String sourceName, int minDimension) throws IOException {
+    return read(in, sourceName, minDimension, Limits.NONE);
+  }
+
+  /**
+   * Reads a stream (plain or gzip) to its end within {@code limits}; the stream is not closed.
+   *
+   * @param sourceName name used in error messages
+   * @throws LibSvmFormatException if a line is malformed or beyond a limit
+   * @throws IOException if the stream cannot be read or its gzip data is corrupt
+   */
+  public static SparseDataset read(InputStream in, String sourceName, int minDimension, Limits limits)
+      throws IOException {
+    if (limits == null) {
+      throw new IllegalArgumentException("limits must not be null (Limits.NONE for none)");
+    }
     if (minDimension < 0) {
       throw new IllegalArgumentException("minimum dimension must be >= 0, got " + minDimension);
     }
@@ -94,14 +163,22 @@ public final class LibSvmReader {
     }
     pin.unread(magic, 0, got);
     boolean gzip = got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
+    if (!gzip) {
+      return new Parser(pin, sourceName, minDimension, limits).run();
+    }
+    StrictGzipInputStream src = new StrictGzipInputStream(pin, sourceName);
     try {
-      InputStream src = gzip ? new GZIPInputStream(pin, 1 << 16) : pin;
-      return new Parser(src, sourceName, minDimension).run();
-    } catch (ZipException | EOFException e) {
-      if (!gzip) {
-        throw e;
+      return new Parser(src, sourceName, minDimension, limits).run();
+    } catch (LibSvmFormatException e) {
+      // A damaged gzip body can decompress to text that fails to parse before the member's CRC is
+      // reached: report the damage, not its symptom ("bad label ':'").
+      try {
+        src.transferTo(OutputStream.nullOutputStream());
+      } catch (ZipException damaged) {
+        damaged.addSuppressed(e);
+        throw damaged;
       }
-      throw new IOException(sourceName + ": corrupt or truncated gzip data: " + e.getMessage(), e);
+      throw e;
     }
   }
 
@@ -123,9 +200,12 @@ public final class LibSvmReader {
     // Scratch for parseNumber's second result, avoiding an allocation per token.
     private boolean numberSyntaxOk;
 
-    Parser(InputStream in, String source, int minDimension) {
+    private final Limits limits;
+
+    Parser(InputStream in, String source, int minDimension, Limits limits) {
       this.in = in;
       this.source = source;
+      this.limits = limits;
       this.builder = new SparseDataset.Builder().minDimension(minDimension);
     }
 
@@ -160,7 +240,13 @@ public final class LibSvmReader {
           pos = 0;
         }
         if (lim == buf.length) {
-          buf = Arrays.copyOf(buf, buf.length * 2);
+          if (lim >= limits.maxLineBytes()) {
+            lineNo++;
+            throw error("line longer than " + limits.maxLineBytes() + " bytes: not a LIBSVM file, or a line"
+                + " break is missing");
+          }
+          // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
+          buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, limits.maxLineBytes() + 1L));
         }
         scan = lim;
         int r = in.read(buf, lim, buf.length - lim);
@@ -233,6 +319,13 @@ public final class LibSvmReader {
         }
         if (!Double.isFinite(v)) {
           throw error("value '" + text(colon + 1, p) + "' of index " + index + " is not a finite number");
+        }
+        if (Math.abs(v) > limits.maxMagnitude()) {
+          throw error("value " + text(colon + 1, p) + " of feature index " + index + " exceeds "
+              + limits.maxMagnitude() + limits.magnitudeRule());
+        }
+        if (index > limits.maxDimension()) {
+          throw error("feature index " + index + " exceeds " + limits.maxDimension() + limits.dimensionRule());
         }
         if (n == idx.length) {
           idx = Arrays.copyOf(idx, n * 2);

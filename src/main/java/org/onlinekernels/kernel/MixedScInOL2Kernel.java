@@ -14,19 +14,22 @@ import java.lang.invoke.MethodType;
  *             m     = (double) M_i
  *             s     = sqrt(S2_i + m*m)
  *             theta = G_i / s                                             (0 where s == 0)
- *             w_i   = ((sgn(theta) * min(|theta|, 1)) * eta_i) / (2 * s)  (double; 0 where s == 0)
+ *             w_i   = clamp(((sgn(theta) * min(|theta|, 1)) * eta_i) / (2 * s), +-Double.MAX_VALUE)
+ *                                                                         (double; 0 where s == 0)
  *             yhat  = sum_i (double) x_i * w_i                            (double)
  *   update:   gx    = g * (double) x_i                     (g: double, not rounded to float)
  *             G_i   = G_i - gx
  *             S2_i  = S2_i + gx * gx
  *             eta_i = clamp(eta_i - gx * w_i, +-DOUBLE_WEALTH_CAP)        (unchanged where gx == 0)
- *   weights:  out_i = (float) w_i                          (the only rounding to float)
+ *   weights:  out_i = (float) clamp(w_i, +-Float.MAX_VALUE)  (the only rounding to float)
  * </pre>
  *
  * These are the double reference's operations on float inputs, so {@code G}, {@code S2},
  * {@code M} and {@code eta} are bit-identical to {@code ReferenceScInOL2} fed the same inputs; only
  * the order of the {@code yhat} sum differs. The wealth saturates at
- * {@link ScInOL2Kernel#DOUBLE_WEALTH_CAP} as in double. The weights are never stored: the update
+ * {@link ScInOL2Kernel#DOUBLE_WEALTH_CAP} as in double, and the weights at the largest double
+ * ({@link ScInOL2Kernel}); the read-out saturates at the largest float instead of becoming
+ * infinite (a wealth of {@code 2^900} makes weights far beyond float's range). The weights are never stored: the update
  * recomputes them (bit-identically) from the state the predict left.
  */
 public abstract class MixedScInOL2Kernel {

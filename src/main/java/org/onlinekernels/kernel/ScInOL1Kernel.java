@@ -40,6 +40,13 @@ import java.lang.invoke.MethodType;
  * about {@code 1e11} (float) or {@code 5e30} (double). Below the cap nothing changes. The
  * state never sees {@code w}: {@code G, S2} depend only on {@code g} and {@code x}, {@code M,
  * beta} only on {@code x}, {@code t} and the state, so no NaN enters the state from {@code expm1}.
+ *
+ * <p>The weight itself, {@code beta_i e^cap / (2 s)} at most, can still overflow when {@code s}
+ * is tiny (one gradient sign held with a constant input below about {@code 1e-14} in float,
+ * {@code 1e-100} in double). <b>Saturation:</b> every implementation and the reference clamp
+ * {@code w_i} into {@code [-W, W]}, {@code W} the element type's largest finite value (the
+ * reference: {@code Double.MAX_VALUE}). A saturated weight is smaller than the true one, so the
+ * bound on {@code |x_i w_i|} above, and a finite {@code yhat}, hold for every input scale.
  */
 public abstract class ScInOL1Kernel {
   /** Cap of the exponent {@code |theta|/2} for float buffers: {@code e^64} is about {@code 6.2e27}. */

@@ -38,9 +38,16 @@ import java.lang.invoke.MethodType;
  * behaves like the sparse call without that entry ({@code G_i - 0} may turn {@code -0} into
  * {@code +0}, which is the only difference). The guard on {@code g * x_i == 0} also covers
  * {@code g = 0} and an underflowed product; the literal rule would subtract {@code ±0}, the same
- * value for every finite {@code w_i}. Overflow: {@code |w_i| <= eta_i / (2 s)} is infinite only
- * when the wealth exceeds the element type's range times {@code 2 s}; then {@code eta_i} becomes
- * infinite at the next update and later weights may be NaN. This is not guarded.
+ * value for every finite {@code w_i}. Overflow: {@code |x_i w_i| <= |eta_i| / 2} (as {@code |x_i| <= M_i <= s}), but {@code w_i}
+ * itself is {@code eta_i / (2 s)} at most and overflows when {@code s} is tiny: held at one
+ * gradient sign with a constant input {@code x} of about {@code 1e-14} to {@code 1e-22} (float),
+ * or {@code 1e-42} to {@code 1e-160} (double), the wealth reaches its cap while {@code 2 s} is
+ * small enough. <b>Saturation:</b> every implementation and the reference clamp {@code w_i} into
+ * {@code [-W, W]}, {@code W} the element type's largest finite value ({@code Float.MAX_VALUE},
+ * {@code Double.MAX_VALUE}; the reference, in double, uses {@code Double.MAX_VALUE}), after the
+ * division and before it is used or stored. A saturated weight is smaller than the true one, so
+ * {@code |x_i w_i| <= |eta_i| / 2} still holds and {@code yhat} stays finite; the wealth update
+ * uses the saturated {@code w_i}.
  */
 public abstract class ScInOL2Kernel {
   /**

@@ -2,6 +2,7 @@ package org.onlinekernels.optimizer;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
@@ -171,6 +172,12 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     owner = newOwner;
   }
 
+  /**
+   * Test seam run before every state buffer allocation with the arena and the size (it may throw
+   * to simulate a failed allocation); null in production.
+   */
+  static volatile java.util.function.BiConsumer<Arena, Long> beforeAllocate;
+
   /** Allocates a zeroed state buffer of {@code d} elements, registered under {@code name}. */
   protected final MemorySegment allocate(String name) {
     return allocate(name, type);
@@ -181,10 +188,38 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * accumulator), registered under {@code name}.
    */
   protected final MemorySegment allocate(String name, ElementType bufferType) {
-    MemorySegment s = arena.allocate((long) d * bufferType.bytes(), ALIGN);
+    MemorySegment s = allocateRaw(name, (long) d * bufferType.bytes());
     buffers.put(name, s);
     fields.put(name, new Field(s, 0, 1, bufferType));
     return s;
+  }
+
+  /**
+   * {@code bytes} zeroed bytes from the arena. On failure, an arena this optimizer owns is closed
+   * first: without that, the buffers allocated so far would stay resident for good (a confined
+   * arena is freed by close() only, and the caller never gets the optimizer to close).
+   */
+  private MemorySegment allocateRaw(String name, long bytes) {
+    try {
+      java.util.function.BiConsumer<Arena, Long> hook = beforeAllocate;
+      if (hook != null) {
+        hook.accept(arena, bytes);
+      }
+      return arena.allocate(bytes, ALIGN);
+    } catch (OutOfMemoryError | RuntimeException e) {
+      long held = 0;
+      for (MemorySegment b : buffers.values()) {
+        held += b.byteSize();
+      }
+      if (ownsArena) {
+        arena.close();
+      }
+      OutOfMemoryError oom = new OutOfMemoryError(algorithm + " with d = " + d + ": cannot allocate state buffer '"
+          + name + "' of " + bytes + " bytes (" + (held + bytes) + " bytes of state so far)"
+          + (ownsArena ? "; what was allocated is freed" : "; what was allocated stays in the caller's arena"));
+      oom.initCause(e);
+      throw oom;
+    }
   }
 
   /**
@@ -198,7 +233,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   protected final MemorySegment allocateBlock(String[] names, ElementType bufferType, StateLayout layout) {
     int f = names.length;
     this.layout = layout;
-    MemorySegment s = arena.allocate((long) f * d * bufferType.bytes(), ALIGN);
+    MemorySegment s = allocateRaw(String.join("+", names), (long) f * d * bufferType.bytes());
     if (layout == StateLayout.PLANAR) {
       for (int k = 0; k < f; k++) {
         MemorySegment slice = s.asSlice((long) k * d * bufferType.bytes(), (long) d * bufferType.bytes());
@@ -295,6 +330,11 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
             + " overflows float; pass a value within +-" + Float.MAX_VALUE);
       }
+      String broken = brokenInvariant(name, values[i]);
+      if (broken != null) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i] + " breaks its invariant: "
+            + broken);
+      }
     }
     for (int i = 0; i < d; i++) {
       s.set(i, values[i]);
@@ -314,8 +354,89 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     if (Double.isNaN(value)) {
       throw new IllegalArgumentException("scalar state '" + name + "' must not be NaN");
     }
+    String broken = brokenInvariant(name, value);
+    if (broken != null) {
+      throw new IllegalArgumentException("scalar state '" + name + "' = " + value + " breaks its invariant: " + broken);
+    }
     setScalar(name, value);
     cancelPending();
+  }
+
+  /** The largest finite value of the element type of inputs and weights. */
+  protected final double maxFinite() {
+    return type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
+  }
+
+  /**
+   * Refuses a parameter whose magnitude exceeds {@code limit}, a bound that keeps the algorithm's
+   * arithmetic in the element type finite; called by constructors before any state is allocated.
+   *
+   * @param name the parameter, as named in its params record
+   * @param why  what would go wrong beyond it, e.g. {@code "3 R^2 would overflow"}
+   * @throws ParameterRangeException if {@code |value| > limit}
+   */
+  protected final void checkParamRange(String name, double value, double limit, String why) {
+    if (Double.isFinite(value) && Math.abs(value) > limit) {
+      throw new ParameterRangeException(name, algorithm + ": " + name + " = " + value + " is too large for "
+          + type.name().toLowerCase() + " elements (" + why + "); |" + name + "| must be at most " + limit
+          + (type == ElementType.FLOAT ? ", or use double elements" : ""));
+    }
+  }
+
+  /**
+   * The invariant that {@code value} would break as an element of state buffer {@code name} or
+   * as scalar {@code name}, as a phrase naming the quantity and the rule (e.g. {@code "S2 (sum of
+   * squared gradients) is finite and >= 0"}), or {@code null} if it holds. {@link #writeState},
+   * {@link #writeScalarState} and {@link Checkpoint#load} refuse a value that breaks one, so no
+   * state the algorithm could never reach (a negative sum of squares, an infinite accumulator, a
+   * round counter of 0) gets in. The default allows anything but NaN.
+   */
+  protected String brokenInvariant(String name, double value) {
+    return Double.isNaN(value) ? name + " is not NaN" : null;
+  }
+
+  /** {@code null} if {@code v} is finite, else the phrase "{@code what} is finite". */
+  protected static String finite(double v, String what) {
+    return Double.isFinite(v) ? null : what + " is finite";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code >= 0}. */
+  protected static String nonNegative(double v, String what) {
+    return Double.isFinite(v) && v >= 0 ? null : what + " is finite and >= 0";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code > 0}. */
+  protected static String positive(double v, String what) {
+    return Double.isFinite(v) && v > 0 ? null : what + " is finite and > 0";
+  }
+
+  /** {@code null} if {@code v} is finite and {@code >= 1} (a round counter). */
+  protected static String atLeastOne(double v, String what) {
+    return Double.isFinite(v) && v >= 1 ? null : what + " is finite and >= 1";
+  }
+
+  /**
+   * Checks every element of a buffer image about to replace state buffer {@code name} (raw bytes
+   * in native order, of the buffer's element type).
+   *
+   * @return {@code null}, or the first broken invariant as {@code "name[i] = v breaks ..."}
+   */
+  final String checkBufferImage(String name, MemorySegment image) {
+    // A buffer is one state variable, or an interleaved block "G+S2+M+eta (interleaved)" whose
+    // element k belongs to variable k mod (number of variables).
+    String[] names = fields.containsKey(name) ? new String[] {name} : name.replace(" (interleaved)", "").split("\\+");
+    boolean isFloat = fields.get(names[0]).type() == ElementType.FLOAT;
+    long n = image.byteSize() / (isFloat ? Float.BYTES : Double.BYTES);
+    for (long i = 0; i < n; i++) {
+      double v = isFloat ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+          : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+      String field = names[(int) (i % names.length)];
+      String broken = Double.isNaN(v) ? field + " is not NaN" : brokenInvariant(field, v);
+      if (broken != null) {
+        return field + "[" + (i / names.length) + "] = " + v + " breaks its invariant: " + broken;
+      }
+    }
+    return null;
   }
 
   /** Stores a scalar named in {@link #scalarState()}; only called with a known name. */

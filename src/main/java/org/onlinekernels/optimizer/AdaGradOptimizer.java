@@ -92,6 +92,10 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
     if (params == null) throw new IllegalArgumentException("params must not be null");
     if (layout == null) throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
     params.box().checkDimension(d);
+    // The kernels round every scalar to the element type; past its range it would be infinite.
+    checkParamRange("rate", params.rate(), maxFinite(), "the rate would overflow");
+    checkParamRange("delta", params.delta(), maxFinite(), "delta would overflow");
+    checkParamRange("q0", params.q0(), maxFinite(), "q0 would overflow");
     this.p = params;
     boolean isMixed = precision == Precision.MIXED;
     this.kernel = isMixed ? null : this.kernels.adaGrad(type);
@@ -269,5 +273,14 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   MergePlan mergePlan() {
     Box b = p.box();
     return new MergePlan().mean("w", "Q", java.util.List.of(), b::clamp).sum("Q");
+  }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "Q" -> nonNegative(v, "Q (sum of squared gradients)");
+      default -> super.brokenInvariant(name, v); // lo, hi: box bounds, may be infinite
+    };
   }
 }

@@ -38,6 +38,15 @@ public abstract class AdaptiveOgdOptimizer extends AbstractOptimizer implements 
     super(algorithm, d, type, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
     params.checkDimension(d);
+    // c = 8 G^2 / (3 R^2): 3 R^2 must be finite in the element type, else c = 0 and nothing is
+    // ever learned (float, R >= 1e20: an all-zero model, silently).
+    double rMax = Math.sqrt((type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE) / 3);
+    checkParamRange("R", params.radius(), rMax, "3 R^2 would overflow and nothing be learned");
+    if (params.radii() != null) {
+      for (double r : params.radii()) {
+        checkParamRange("R", r, rMax, "3 R^2 would overflow and nothing be learned");
+      }
+    }
     this.params = params;
     this.kernel = this.kernels.adaptiveOgd(type);
     this.linalg = this.kernels.linearAlgebra(type);
@@ -142,5 +151,16 @@ public abstract class AdaptiveOgdOptimizer extends AbstractOptimizer implements 
   @Override
   protected final void readWeightsImpl(MemorySegment into) {
     MemorySegment.copy(w, 0, into, 0, (long) d * type.bytes());
+  }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "Hsum" -> nonNegative(v, "Hsum (sum of curvatures)");
+      case "Lsum" -> nonNegative(v, "Lsum (sum of the regularisation weights lambda)");
+      case "R" -> positive(v, "R (radius of the box)");
+      default -> super.brokenInvariant(name, v);
+    };
   }
 }

@@ -10,17 +10,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
+import org.onlinekernels.io.AtomicFiles;
 
 /**
  * Saves an optimizer's full state to a file and loads it back, bit for bit.
@@ -34,10 +32,10 @@ import java.util.zip.CRC32C;
  * sorted by name), and last the CRC32C of everything before it. A pending predict is not part of
  * the state: {@link #save} is refused between predict and update.
  *
- * <p>Crash safety: {@link #save} writes a temporary file in the target's directory, forces it to
- * the device ({@link FileChannel#force}), renames it over the target with {@link
- * StandardCopyOption#ATOMIC_MOVE} and forces the directory; a crash at any point leaves either the
- * old or the new complete checkpoint, never a damaged one.
+ * <p>Crash safety: {@link #save} writes through {@link AtomicFiles} (a temporary file in the
+ * target's directory, forced to the device, renamed over the target atomically, the directory
+ * forced); a crash at any point leaves either the old or the new complete checkpoint, never a
+ * damaged one.
  *
  * <p>{@link #load} reads and verifies the whole file (magic, version, checksum, algorithm,
  * element type, byte order, dimension, parameters, buffer and scalar names and sizes) before it
@@ -50,6 +48,9 @@ public final class Checkpoint {
   public static final int FORMAT_VERSION = 1;
 
   private static final int MAGIC = 0x4F4B4350; // "OKCP"
+
+  /** Bound on everything but the buffer bytes: header strings (at most 64 KiB each), names, scalars. */
+  private static final long HEADER_ALLOWANCE = 1 << 20;
 
   /** Test hook run between fsync of the temporary file and the rename; null in production. */
   static volatile Runnable beforeRename;
@@ -72,37 +73,7 @@ public final class Checkpoint {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
-    byte[] bytes = encode(optimizer);
-    Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
-    try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer buf = ByteBuffer.wrap(bytes);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Runnable hook = beforeRename;
-      if (hook != null) {
-        hook.run();
-      }
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(tmp);
-      throw e;
-    }
-    forceDirectory(dir);
-  }
-
-  /** Makes the rename itself durable; not every platform can open a directory, which is harmless. */
-  private static void forceDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException | UnsupportedOperationException ignored) {
-      // Windows cannot open directories; the rename is still atomic there.
-    }
+    AtomicFiles.write(file, encode(optimizer), beforeRename);
   }
 
   /**
@@ -118,6 +89,18 @@ public final class Checkpoint {
       throw new IllegalArgumentException("file and optimizer must not be null");
     }
     optimizer.checkOpen();
+    // Refused before reading: a file far larger than this optimizer's state (a 3 GB file) would
+    // otherwise be read whole into memory only to be refused after.
+    long size = Files.size(file);
+    long most = HEADER_ALLOWANCE;
+    for (MemorySegment b : optimizer.buffers().values()) {
+      most += b.byteSize();
+    }
+    if (size > most) {
+      throw new CheckpointException(file + ": is " + size + " bytes; a checkpoint of this optimizer ("
+          + optimizer.algorithm() + ", d = " + optimizer.dimension() + ") has at most " + most
+          + " bytes: not its checkpoint, or damaged");
+    }
     byte[] bytes = Files.readAllBytes(file);
     Decoded c = decode(bytes, file);
     String where = file + ": ";
@@ -156,6 +139,20 @@ public final class Checkpoint {
     if (!c.scalars.keySet().equals(new TreeMap<>(optimizer.scalarState()).keySet())) {
       throw new CheckpointException(where + "has scalars " + c.scalars.keySet() + "; this optimizer has "
           + optimizer.scalarState().keySet());
+    }
+    // Values the algorithm could never reach (a valid checksum only says the file is as written).
+    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
+      String broken = optimizer.checkBufferImage(e.getKey(), MemorySegment.ofArray(e.getValue()));
+      if (broken != null) {
+        throw new CheckpointException(where + "buffer " + broken);
+      }
+    }
+    for (Map.Entry<String, Double> e : c.scalars.entrySet()) {
+      double v = e.getValue();
+      String broken = Double.isNaN(v) ? e.getKey() + " is not NaN" : optimizer.brokenInvariant(e.getKey(), v);
+      if (broken != null) {
+        throw new CheckpointException(where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
+      }
     }
     // Everything verified: only now is the optimizer written.
     optimizer.reset();

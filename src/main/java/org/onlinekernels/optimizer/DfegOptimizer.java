@@ -157,4 +157,14 @@ public final class DfegOptimizer extends AbstractOptimizer {
   void afterMerge() {
     normSq = linalg.sumOfSquares(theta, d);
   }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "theta" -> finite(v, "theta (negative sum of gradients)");
+      case "H" -> positive(v, "H (delta plus the sum of L^2 max(||x||, ||x||^2))");
+      case "thetaNormSquared" -> nonNegative(v, "thetaNormSquared");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
 }

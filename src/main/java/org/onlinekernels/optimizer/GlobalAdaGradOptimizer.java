@@ -54,6 +54,9 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
       // A box of zero width has D = 0: every step would be 0, almost certainly a configuration slip.
       throw new IllegalArgumentException("diameter D must be finite and > 0, got " + diameter + " for dimension " + d);
     }
+    // The rate's numerator alpha * D is rounded to the element type with every rate.
+    checkParamRange("alpha * D", p.alpha() * diameter, maxFinite(), "the rate's numerator would overflow");
+    checkParamRange("delta", p.delta(), maxFinite(), "delta would overflow");
     this.kernel = this.kernels.globalAdaGrad(type);
     this.linalg = this.kernels.linearAlgebra(type);
     this.boxed = params.box().isPerCoordinate();
@@ -191,5 +194,14 @@ public final class GlobalAdaGradOptimizer extends AbstractOptimizer implements G
   MergePlan mergePlan() {
     Box b = p.box();
     return new MergePlan().mean("w", null, java.util.List.of("sumSquares"), b::clamp).sumScalars("sumSquares");
+  }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "w" -> finite(v, "w (weights)");
+      case "sumSquares" -> nonNegative(v, "sumSquares (sum of squared gradient norms)");
+      default -> super.brokenInvariant(name, v); // lo, hi: box bounds, may be infinite
+    };
   }
 }

@@ -38,6 +38,7 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   public ScInOL1Optimizer(int d, ElementType type, ScInOLParams params, Arena arena, KernelProvider kernels) {
     super("scinol1", d, type, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
+    checkParamRange("epsilon", params.epsilon(), maxFinite(), "the initial beta = epsilon would overflow");
     this.p = params;
     this.kernel = this.kernels.scInOL1(type);
     this.bigG = allocate("G");
@@ -100,5 +101,17 @@ public final class ScInOL1Optimizer extends AbstractOptimizer {
   @Override
   MergePlan mergePlan() {
     return new MergePlan().average("G", "S2").max("M").average("beta").averageScalars("t");
+  }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "G" -> finite(v, "G (negative sum of gradients)");
+      case "S2" -> nonNegative(v, "S2 (sum of squared gradients)");
+      case "M" -> nonNegative(v, "M (largest |x| seen)");
+      case "beta" -> positive(v, "beta");
+      case "t" -> atLeastOne(v, "t (round counter)");
+      default -> super.brokenInvariant(name, v);
+    };
   }
 }

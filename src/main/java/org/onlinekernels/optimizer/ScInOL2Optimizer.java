@@ -101,6 +101,9 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
     super("scinol2", d, precision, arena, kernels);
     if (params == null) throw new IllegalArgumentException("params must not be null");
     if (layout == null) throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
+    // The wealth starts at epsilon and saturates at its cap: a larger start breaks its invariant.
+    checkParamRange("epsilon", params.epsilon(), precision.accumulatorType() == ElementType.FLOAT
+        ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP, "the initial wealth eta = epsilon would exceed its saturation cap");
     boolean isMixed = precision == Precision.MIXED;
     if (layout == StateLayout.INTERLEAVED && (isMixed || storeWeights)) {
       throw new IllegalArgumentException("the interleaved layout takes float or double state in recompute mode"
@@ -296,5 +299,23 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   MergePlan mergePlan() {
     return new MergePlan().average("G", "S2").max("M").average("eta").averageScalars("t");
+  }
+
+  @Override
+  protected String brokenInvariant(String name, double v) {
+    return switch (name) {
+      case "G" -> finite(v, "G (negative sum of gradients)");
+      case "S2" -> nonNegative(v, "S2 (sum of squared gradients)");
+      case "M" -> nonNegative(v, "M (largest |x| seen)");
+      case "eta" -> Math.abs(v) <= wealthCap() ? null
+          : "eta (wealth) is finite and within +-" + wealthCap() + " (its saturation bound)";
+      case "w" -> finite(v, "w (stored weights)");
+      case "t" -> atLeastOne(v, "t (round counter)");
+      default -> super.brokenInvariant(name, v);
+    };
+  }
+
+  private double wealthCap() {
+    return stateType("eta") == ElementType.FLOAT ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
   }
 }

@@ -136,9 +136,11 @@ public final class ReferenceScInOL1 extends ReferenceModel {
       return 0;
     }
     double theta = bigG[i] / s;
-    // Saturation: the exponent is capped as in the kernels (ScInOL1Kernel.DOUBLE_EXP_CAP).
-    return beta[i] * Math.signum(theta)
+    // Saturation: the exponent is capped as in the kernels (ScInOL1Kernel.DOUBLE_EXP_CAP), and the
+    // weight at the largest finite double (a tiny s would take it to infinity; ScInOL1Kernel).
+    double w = beta[i] * Math.signum(theta)
         * Math.expm1(Math.min(Math.abs(theta) / 2, ScInOL1Kernel.DOUBLE_EXP_CAP)) / (2 * s);
+    return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
   }
 
   /** {@inheritDoc} */

@@ -11,7 +11,8 @@ import org.onlinekernels.params.ScInOLParams;
  *   M_i  = max(M_i, |x_i|)
  *   s    = sqrt(S2_i + M_i * M_i)
  *   w_i  = 0                                                            if s == 0
- *        = sgn(theta) * min(|theta|, 1) * eta_i / (2 * s),  theta = G_i / s   otherwise
+ *        = sgn(theta) * min(|theta|, 1) * eta_i / (2 * s),  theta = G_i / s   otherwise,
+ *          clamped into [-Double.MAX_VALUE, Double.MAX_VALUE]
  *   yhat = sum_i x_i * w_i                  (sequential, increasing i)
  * </pre>
  *
@@ -105,7 +106,10 @@ public final class ReferenceScInOL2 extends ReferenceModel {
       return 0;
     }
     double theta = bigG[i] / s;
-    return Math.signum(theta) * Math.min(Math.abs(theta), 1) * eta[i] / (2 * s);
+    // Saturation at the largest finite double, as in the kernels (ScInOL2Kernel): a tiny s would
+    // take w to infinity and yhat with it.
+    double w = Math.signum(theta) * Math.min(Math.abs(theta), 1) * eta[i] / (2 * s);
+    return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
   }
 
   /** {@inheritDoc} */

@@ -8,8 +8,18 @@ public final class Datasets {
   private Datasets() {}
 
   /**
+   * Rows whose largest magnitude lies in {@code [2^-480, 2^480]} take the plain sum of squares
+   * (no square that matters leaves the normal range, the sum of up to 2^31 of them stays finite);
+   * others are scaled by that magnitude first.
+   */
+  private static final double SQUARES_SAFE_LOW = 0x1p-480;
+  private static final double SQUARES_SAFE_HIGH = 0x1p480;
+
+  /**
    * Every row scaled to unit Euclidean norm (all-zero rows unchanged), as Streeter and McMahan
-   * did with their bag-of-words vectors (section 5.1, footnote 3).
+   * did with their bag-of-words vectors (section 5.1, footnote 3). The norm is computed without
+   * overflow or underflow at any scale: {@code 1e200} and {@code 1e-200} both become 1,
+   * {@code (1e160, 1e160)} becomes {@code (0.7071.., 0.7071..)}.
    */
   public static SparseDataset normalizeRows(SparseDataset data) {
     int[] idx = data.indices();
@@ -20,14 +30,34 @@ public final class Datasets {
     for (int r = 0; r < data.size(); r++) {
       int s = data.rowStart(r);
       int n = data.rowEnd(r) - s;
-      double n2 = 0;
+      double peak = 0;
       for (int j = 0; j < n; j++) {
-        n2 += val[s + j] * val[s + j];
+        peak = Math.max(peak, Math.abs(val[s + j]));
       }
-      double f = n2 > 0 ? 1 / Math.sqrt(n2) : 1;
-      for (int j = 0; j < n; j++) {
-        rowIdx[j] = idx[s + j];
-        row[j] = val[s + j] * f;
+      if (peak >= SQUARES_SAFE_LOW && peak <= SQUARES_SAFE_HIGH) {
+        // Every square that matters is a normal double: the plain formula.
+        double n2 = 0;
+        for (int j = 0; j < n; j++) {
+          n2 += val[s + j] * val[s + j];
+        }
+        double f = 1 / Math.sqrt(n2);
+        for (int j = 0; j < n; j++) {
+          rowIdx[j] = idx[s + j];
+          row[j] = val[s + j] * f;
+        }
+      } else {
+        // The squares would overflow (1e200 -> 0) or underflow (1e-200 left unscaled): scale by
+        // the largest magnitude first, so that every term is at most 1 and the largest is 1.
+        double n2 = 0;
+        for (int j = 0; j < n; j++) {
+          double v = peak == 0 ? 0 : val[s + j] / peak;
+          n2 += v * v;
+        }
+        double root = Math.sqrt(n2);
+        for (int j = 0; j < n; j++) {
+          rowIdx[j] = idx[s + j];
+          row[j] = peak == 0 ? val[s + j] : val[s + j] / peak / root;
+        }
       }
       b.addRow(data.label(r), rowIdx, row, n);
     }

@@ -1,16 +1,19 @@
 package org.onlinekernels.trainer;
 
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.zip.CRC32C;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 
@@ -25,10 +28,10 @@ import org.onlinekernels.loss.Loss;
  * command both call it, so a saved and re-loaded model predicts bit-for-bit what the trainer
  * measured. Features with an index {@code >= d} (never seen in training) have weight 0.
  *
- * <h2>File format ({@code online-kernels-model 1})</h2>
+ * <h2>File format ({@code online-kernels-model 2}; docs/MODEL_FORMAT.md)</h2>
  * UTF-8 text, one item per line, in this order:
  * <pre>
- * online-kernels-model 1
+ * online-kernels-model 2
  * algorithm scinol2
  * params eps=1            (the line is "params" alone when all defaults were used)
  * type float
@@ -37,6 +40,7 @@ import org.onlinekernels.loss.Loss;
  * outputs 1               (K)
  * classes binary          ("binary" for +1/-1 labels, else the number of classes K)
  * w 0.25 -1.5 ...         (K lines, each "w" and d numbers)
+ * crc32c 1a2b3c4d         (CRC32C of every byte before this line, 8 lower-case hex digits)
  * </pre>
  * Numbers are written by {@link Float#toString} for {@code float} models and
  * {@link Double#toString} for {@code double} ones: the shortest text that parses back to the
@@ -51,8 +55,22 @@ import org.onlinekernels.loss.Loss;
  */
 public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, boolean multiclass,
     double[][] weights) {
-  /** First line of every model file. */
-  public static final String MAGIC = "online-kernels-model 1";
+  /** The format version this library writes and reads. */
+  public static final int FORMAT_VERSION = 2;
+
+  /** First line of every model file this library writes. */
+  public static final String MAGIC = "online-kernels-model " + FORMAT_VERSION;
+
+  private static final String MAGIC_PREFIX = "online-kernels-model ";
+  private static final String CHECKSUM_KEY = "crc32c ";
+  /** Length of the last line: {@code "crc32c "}, 8 hex digits, {@code "\n"}. */
+  private static final int CHECKSUM_LINE_BYTES = CHECKSUM_KEY.length() + 9;
+
+  /**
+   * Largest model file {@link #load} reads (2 GiB - 1: the weights of any model whose file is
+   * larger would not fit the arrays that hold them).
+   */
+  public static final long MAX_FILE_BYTES = Integer.MAX_VALUE - 8;
 
   /** Checks the shape: at least one output, all of one dimension {@code >= 1}. */
   public LinearModel {
@@ -98,27 +116,70 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
     }
   }
 
-  /** Saves in the format above. */
+  /**
+   * Saves in the format above, crash-safely ({@link AtomicFiles}: temporary file, fsync, atomic
+   * rename): a failure or a kill at any point leaves {@code file} as it was or complete.
+   */
   public void save(Path file) throws IOException {
-    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(MAGIC + "\n");
-      out.write("algorithm " + algorithm.name() + "\n");
-      String p = algorithm.paramString();
-      out.write(p.isEmpty() ? "params\n" : "params " + p + "\n");
-      out.write("type " + type.name().toLowerCase(Locale.ROOT) + "\n");
-      out.write("loss " + loss.name().toLowerCase(Locale.ROOT) + "\n");
-      out.write("d " + dimension() + "\n");
-      out.write("outputs " + outputs() + "\n");
-      out.write("classes " + (multiclass ? Integer.toString(outputs()) : "binary") + "\n");
-      StringBuilder sb = new StringBuilder();
-      for (double[] w : weights) {
-        sb.setLength(0);
-        sb.append('w');
-        for (double v : w) {
-          sb.append(' ').append(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
-        }
-        out.write(sb.append('\n').toString());
+    StringBuilder sb = new StringBuilder();
+    sb.append(MAGIC).append('\n');
+    sb.append("algorithm ").append(algorithm.name()).append('\n');
+    String p = algorithm.paramString();
+    sb.append(p.isEmpty() ? "params\n" : "params " + p + "\n");
+    sb.append("type ").append(type.name().toLowerCase(Locale.ROOT)).append('\n');
+    sb.append("loss ").append(loss.name().toLowerCase(Locale.ROOT)).append('\n');
+    sb.append("d ").append(dimension()).append('\n');
+    sb.append("outputs ").append(outputs()).append('\n');
+    sb.append("classes ").append(multiclass ? Integer.toString(outputs()) : "binary").append('\n');
+    for (double[] w : weights) {
+      sb.append('w');
+      for (double v : w) {
+        sb.append(' ').append(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
       }
+      sb.append('\n');
+    }
+    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] sum = (CHECKSUM_KEY + crc32c(body, body.length) + "\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] all = Arrays.copyOf(body, body.length + sum.length);
+    System.arraycopy(sum, 0, all, body.length, sum.length);
+    AtomicFiles.write(file, all);
+  }
+
+  private static String crc32c(byte[] b, int len) {
+    CRC32C crc = new CRC32C();
+    crc.update(b, 0, len);
+    return String.format(Locale.ROOT, "%08x", crc.getValue());
+  }
+
+  private static void checkMagicAndChecksum(Path file, byte[] bytes) throws ModelFormatException {
+    int eol = 0;
+    while (eol < bytes.length && eol < 64 && bytes[eol] != '\n') {
+      eol++;
+    }
+    String first = new String(bytes, 0, eol, StandardCharsets.ISO_8859_1);
+    if (!first.startsWith(MAGIC_PREFIX)) {
+      throw new ModelFormatException(file, 1, "not an online-kernels model (first line must be '" + MAGIC + "')");
+    }
+    String version = first.substring(MAGIC_PREFIX.length());
+    if (!version.equals(Integer.toString(FORMAT_VERSION))) {
+      throw new ModelFormatException(file, 1, "has model format version " + version + "; this library reads version "
+          + FORMAT_VERSION + (version.equals("1") ? " (version 1 had no checksum): train the model again" : ""));
+    }
+    int n = CHECKSUM_LINE_BYTES;
+    int lines = 1;
+    for (byte b : bytes) {
+      lines += b == '\n' ? 1 : 0;
+    }
+    String tail = bytes.length < n ? "" : new String(bytes, bytes.length - n, n, StandardCharsets.ISO_8859_1);
+    if (!tail.matches(CHECKSUM_KEY + "[0-9a-f]{8}\n") || bytes.length - n <= eol) {
+      throw new ModelFormatException(file, lines, "truncated or damaged: the file does not end with its '"
+          + CHECKSUM_KEY + "<8 hex digits>' line (an interrupted write or copy?)");
+    }
+    String want = tail.substring(CHECKSUM_KEY.length(), n - 1);
+    String got = crc32c(bytes, bytes.length - n);
+    if (!want.equals(got)) {
+      throw new ModelFormatException(file, lines - 1, "checksum mismatch (the file says " + want + ", its content gives "
+          + got + "): the file is damaged; use another copy or train again");
     }
   }
 
@@ -131,13 +192,25 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
     }
   }
 
-  /** Loads a file written by {@link #save}. */
+  /**
+   * Loads a file written by {@link #save}. The magic line and the checksum are verified before
+   * anything else is parsed, so a truncated or damaged file is refused as such.
+   *
+   * @throws ModelFormatException naming file, line and problem for a file that is not a complete,
+   *     intact model of this format version
+   * @throws IOException if the file cannot be read
+   */
   public static LinearModel load(Path file) throws IOException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String first = in.readLine();
-      if (first == null || !first.equals(MAGIC)) {
-        throw new ModelFormatException(file, 1, "not an online-kernels model (first line must be '" + MAGIC + "')");
-      }
+    long size = Files.size(file);
+    if (size > MAX_FILE_BYTES) {
+      throw new ModelFormatException(file, 1, "is " + size + " bytes; a model file of this format holds at most "
+          + MAX_FILE_BYTES + " bytes");
+    }
+    byte[] bytes = Files.readAllBytes(file);
+    checkMagicAndChecksum(file, bytes);
+    String text = new String(bytes, 0, bytes.length - CHECKSUM_LINE_BYTES, StandardCharsets.UTF_8);
+    try (BufferedReader in = new BufferedReader(new StringReader(text))) {
+      in.readLine(); // the magic line, verified
       String[] keys = {"algorithm", "params", "type", "loss", "d", "outputs", "classes"};
       Map<String, String> h = new LinkedHashMap<>();
       int line = 1;
@@ -184,7 +257,8 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
           ws.add(w);
         }
         if (in.readLine() != null) {
-          throw new ModelFormatException(file, line + 1, "unexpected text after the last weight line");
+          throw new ModelFormatException(file, line + 1, "unexpected text after the last weight line"
+              + " (expected the '" + CHECKSUM_KEY.trim() + "' line)");
         }
         return new LinearModel(spec, type, loss, multi, ws.toArray(double[][]::new));
       } catch (NumberFormatException e) {

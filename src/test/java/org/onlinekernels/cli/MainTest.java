@@ -1,5 +1,6 @@
 package org.onlinekernels.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,80 @@ class MainTest {
   }
 
   @Test
+  void outputsThatNameAnInputAreRefusedAndTheInputIsKept() throws IOException {
+    byte[] data = Files.readAllBytes(bin);
+    Path model = dir.resolve("m.model");
+    assertEquals(0, run(args("train --data BIN --model " + model)), err);
+    byte[] modelBytes = Files.readAllBytes(model);
+    Path link = dir.resolve("link.svm");
+    Files.createSymbolicLink(link, bin);
+    String[][] cases = {
+        {"train --data BIN --model BIN", "--model " + bin + " is the --data file"},
+        {"train --data BIN --model DIR/./bin.svm", "is the --data file"},
+        {"train --data BIN --model " + link, "is the --data file"},
+        {"train --data BIN --test MULTI --model MULTI", "is the --test file"},
+        {"predict --model " + model + " --data BIN --out " + model, "--out " + model + " is the --model file"},
+        {"predict --model " + model + " --data BIN --out BIN", "is the --data file"}};
+    for (String[] c : cases) {
+      assertEquals(2, run(args(c[0])), c[0] + ": " + err);
+      assertTrue(err.startsWith("error: ") && err.contains(c[1] + ": refusing to overwrite an input"), err);
+    }
+    assertArrayEquals(data, Files.readAllBytes(bin));
+    assertArrayEquals(modelBytes, Files.readAllBytes(model));
+  }
+
+  @Test
+  void inputLimitsNameFileLineFeatureAndTheFlagThatLiftsThem() throws IOException {
+    Path big = dir.resolve("big.svm");
+    Files.writeString(big, "+1 1:1\n-1 2:1 3:1e13\n");
+    assertEquals(1, run(args("train --data " + big)), err);
+    assertEquals("error: " + big + ":2: value 1e13 of feature index 3 exceeds 1.099511627776E12, the largest input"
+        + " magnitude float training accepts (2^40): rescale that feature, or use --normalize or --type double"
+        + System.lineSeparator(), err);
+    assertEquals(0, run(args("train --data " + big + " --type double")), err);
+    assertEquals(0, run(args("train --data " + big + " --normalize")), err);
+    Path wide = dir.resolve("wide.svm");
+    Files.writeString(wide, "+1 1:1\n-1 500000000:1\n");
+    assertEquals(1, run(args("train --data " + wide)), err);
+    assertEquals("error: " + wide + ":2: feature index 500000000 exceeds 16777216, the largest dimension train accepts"
+        + " without --dimension (the model's state grows with it): give --dimension N to train a larger model"
+        + System.lineSeparator(), err);
+    assertEquals(1, run(args("train --data " + wide + " --dimension 1000")), err);
+    assertTrue(err.contains("exceeds 1000, the dimension given by --dimension"), err);
+    assertEquals(0, run(args("train --data BIN --dimension 10 --json")), err);
+    assertTrue(out.contains("\"d\": 10,"), out);
+  }
+
+  /** Issue 12, item 8: out of memory is one error line with exit code 1, not a stack trace. */
+  @Test
+  void outOfMemoryIsOneErrorLine() throws Exception {
+    java.util.List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-modules", "jdk.incubator.vector", "-Xmx24m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "demo", "--n", "200000000");
+    Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(1, p.exitValue(), stderr);
+    String last = stderr.lines().filter(l -> !l.startsWith("WARNING")).reduce((a, b) -> b).orElse("");
+    assertTrue(last.startsWith("error: out of memory ("), stderr);
+    assertFalse(stderr.contains("\tat "), stderr);
+  }
+
+  @Test
+  void parametersBeyondTheElementTypeAreUsageErrorsNamingTheFlag() {
+    assertEquals(2, run(args("train --data BIN --algorithm aogd-coord --param R=1e20")), err);
+    assertTrue(err.startsWith("error: --param R with --type float: aogd-coordinate: R = 1.0E20 is too large for float"
+        + " elements (3 R^2 would overflow and nothing be learned); |R| must be at most "), err);
+    assertEquals(1, err.lines().count(), err);
+    for (String line : new String[] {"--algorithm scinol2 --param eps=1e39", "--algorithm adagrad --param eta=1e39",
+        "--algorithm adagrad-global --param alpha=1e39", "--algorithm aogd-ball --param R=1e39"}) {
+      assertEquals(2, run(args("train --data BIN " + line)), line + ": " + err);
+      assertTrue(err.startsWith("error: --param ") && err.contains("is too large for float elements"), err);
+    }
+    assertEquals(0, run(args("train --data BIN --algorithm aogd-coord --param R=1e20 --type double")), err);
+  }
+
+  @Test
   void fileErrorsAreOneLineAndExitCode1() throws IOException {
     Path bad = dir.resolve("bad.svm");
     Files.writeString(bad, "+1 1:1\n+1 2:x\n");
@@ -113,8 +188,12 @@ class MainTest {
         new String[] {"train --data BIN --test MULTI", "error: the test data has class labels 0..2 but the model is binary (+1/-1)"},
         new String[] {"train --data BIN --model DIR/no/such/m.model", "error: cannot write " + dir.resolve("no/such/m.model")},
         new String[] {"predict --model DIR/none.model --data BIN", "error: cannot read " + dir.resolve("none.model") + ": no such file"},
+        new String[] {"predict --model DIR --data BIN", "error: cannot read " + dir + ": it is a directory"},
+        new String[] {"predict --model " + notModel + " --data BIN --out DIR/no/p.txt",
+            "error: cannot write " + dir.resolve("no/p.txt") + ": no such directory " + dir.resolve("no")},
+        new String[] {"train --data BIN --model DIR", "error: cannot write " + dir + ": it is a directory"},
         new String[] {"predict --model " + notModel + " --data BIN", "error: " + notModel + ":1: not an online-kernels model"},
-        new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":9: expected 'w' and 2 numbers"},
+        new String[] {"predict --model " + truncated + " --data BIN", "error: " + truncated + ":10: truncated or damaged"},
         new String[] {"experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata", "error: data directory " + dir.resolve("nodata") + " not found"});
     for (String[] c : cases) {
       assertEquals(1, run(args(c[0])), c[0] + ": " + err);

@@ -42,7 +42,7 @@ public record StateSnapshot(Map<String, byte[]> buffers, Map<String, Long> scala
     for (Map.Entry<String, MemorySegment> e : o.state().entrySet()) {
       if (e.getKey().equals("lo") || e.getKey().equals("hi")) continue;
       MemorySegment s = e.getValue();
-      boolean f = o.elementType() == org.onlinekernels.kernel.ElementType.FLOAT;
+      boolean f = o.stateType(e.getKey()) == org.onlinekernels.kernel.ElementType.FLOAT;
       long n = s.byteSize() / (f ? 4 : 8);
       for (long i = 0; i < n; i++) {
         double v = f ? s.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) : s.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);

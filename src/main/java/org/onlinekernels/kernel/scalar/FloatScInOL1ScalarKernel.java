@@ -20,6 +20,8 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
 
   /** The saturation cap of the exponent (see {@link ScInOL1Kernel}). */
   static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
+  /** The weight's saturation bound, the largest finite element (see {@link ScInOL1Kernel}). */
+  static final float W_MAX = Float.MAX_VALUE;
 
   private FloatScInOL1ScalarKernel() {
     super(ElementType.FLOAT);
@@ -37,7 +39,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
    * {@code w_i} from {@code G_i}, {@code q = S2_i + M_i*M_i} and {@code beta_i}:
    * {@code ((beta * sgn(theta)) * expm1(|theta| / 2)) / (2 * s)}, {@code s = sqrt(q)},
    * {@code theta = G / s}, the exponent capped at {@code EXP_CAP}, and 0 where {@code s == 0} (which also covers {@code 0/0} and a
-   * {@code G != 0} whose squares underflowed out of {@code S2}).
+   * {@code G != 0} whose squares underflowed out of {@code S2}); clamped into {@code [-W_MAX, W_MAX]}.
    */
   public static float weight(float bigG, float q, float beta) {
     float s = (float) Math.sqrt(q);
@@ -45,7 +47,8 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
       return 0;
     }
     float theta = bigG / s;
-    return beta * sgn(theta) * (float) Math.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s);
+    // Saturation (ScInOL1Kernel): a tiny s can take w past the largest finite value.
+    return Math.max(-W_MAX, Math.min(beta * sgn(theta) * (float) Math.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s), W_MAX));
   }
 
   /**

@@ -17,6 +17,8 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  /** The weight's saturation bound, the largest finite element (see {@link ScInOL2Kernel}). */
+  static final float W_MAX = Float.MAX_VALUE;
 
   private FloatScInOL2ScalarKernel() {
     super(ElementType.FLOAT);
@@ -25,7 +27,7 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
   /**
    * {@code w_i} from {@code G_i}, {@code q = S2_i + M_i*M_i} and {@code eta_i}:
    * {@code ((sgn(theta) * min(|theta|, 1)) * eta) / (2 * s)}, {@code s = sqrt(q)},
-   * {@code theta = G / s}, and 0 where {@code s == 0}.
+   * {@code theta = G / s}, and 0 where {@code s == 0}; clamped into {@code [-W_MAX, W_MAX]}.
    */
   public static float weight(float bigG, float q, float eta) {
     float s = (float) Math.sqrt(q);
@@ -36,8 +38,9 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
     // sgn(theta) * min(|theta|, 1) is theta clamped to [-1, 1], bit for bit (signed zeros and NaN
     // included; the vector kernel's blends say why). Written as min/max it has no branch: the
     // sign of G varies from coordinate to coordinate, and sgn's two branches mispredicted on
-    // random sparse rows.
-    return Math.max(-1f, Math.min(theta, 1f)) * eta / (2 * s);
+    // random sparse rows. Saturation (ScInOL2Kernel): a tiny s can take w past the largest
+    // finite value.
+    return Math.max(-W_MAX, Math.min(Math.max(-1f, Math.min(theta, 1f)) * eta / (2 * s), W_MAX));
   }
 
   /**

@@ -29,7 +29,8 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
       return 0;
     }
     double theta = bigG / s;
-    return DoubleScInOL1ScalarKernel.sgn(theta) * Math.min(Math.abs(theta), 1) * eta / (2 * s);
+    // Saturation as in double (ScInOL2Kernel).
+    return Math.max(-Double.MAX_VALUE, Math.min(DoubleScInOL1ScalarKernel.sgn(theta) * Math.min(Math.abs(theta), 1) * eta / (2 * s), Double.MAX_VALUE));
   }
 
   /** New wealth {@code clamp(eta - gx w)}, unchanged where {@code gx == 0}. */
@@ -112,7 +113,8 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
   public static void weightsRange(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment out, int from, int to) {
     for (int i = from; i < to; i++) {
-      out.setAtIndex(F, i, (float) currentWeight(bigG, s2, m, eta, i));
+      // Read-out saturates at float's largest finite value (MixedScInOL2Kernel).
+      out.setAtIndex(F, i, (float) Math.max(-Float.MAX_VALUE, Math.min(currentWeight(bigG, s2, m, eta, i), Float.MAX_VALUE)));
     }
   }
 

@@ -48,6 +48,14 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   }
 
   private static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
+
+  /**
+   * The weight's saturation bound (ScInOL1Kernel), applied in the loops as {@code min} then
+   * {@code max}: the scalar kernel's {@code Math.max(-W_MAX, Math.min(w, W_MAX))} lane-wise, bit
+   * for bit. Two operations rather than a compare-and-blend helper: these loops are at C2's
+   * inlining budget, past which their vectors are boxed.
+   */
+  private static final float W_MAX = Float.MAX_VALUE;
   private static final float LOG2E = Expm1Constants.FLOAT_LOG2E;
   private static final float ROUNDER = Expm1Constants.FLOAT_ROUNDER;
   private static final float LN2_HI = Expm1Constants.FLOAT_LN2_HI;
@@ -99,7 +107,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
           .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
-      FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).blend(0f, sZero);
+      FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
       acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
     }
     float[] spill = FloatLaneScratch.get().sum;
@@ -156,7 +164,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
           .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
-      FloatVector w = b.mul(sgn).mul(e).div(sq.mul(2f)).blend(0f, sZero);
+      FloatVector w = b.mul(sgn).mul(e).div(sq.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
       acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
       for (int k = 0; k < L; k++) {
         m.setAtIndex(E, ix[k], ms[k]);
@@ -237,7 +245,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
           .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
-      load(beta, o).mul(sgn).mul(e).div(s.mul(2f)).blend(0f, sZero).intoMemorySegment(out, o, ORDER);
+      load(beta, o).mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero).intoMemorySegment(out, o, ORDER);
     }
     FloatScInOL1ScalarKernel.weightsRange(bigG, s2, m, beta, out, bound, n);
   }

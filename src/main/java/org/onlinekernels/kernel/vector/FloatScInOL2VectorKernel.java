@@ -52,10 +52,21 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     VectorMask<Float> sZero = s.compare(VectorOperators.EQ, 0f);
     FloatVector theta = bigG.div(s);
     FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(eta).div(s.mul(2f));
-    return w.blend(0f, sZero);
+    return saturate(w).blend(0f, sZero);
   }
 
   private static final float WEALTH_CAP = (float) ScInOL2Kernel.FLOAT_WEALTH_CAP;
+
+  /**
+   * Lane-wise saturation of a weight into {@code [-W_MAX, W_MAX]}, as the scalar kernel's min and
+   * max: compares and blends (NaN compares false and stays NaN; the bounds are nonzero, so the
+   * signed-zero rule never applies). Small enough to be inlined into the loops.
+   */
+  private static FloatVector saturate(FloatVector w) {
+    return w.blend(W_MAX, w.compare(VectorOperators.GT, W_MAX)).blend(-W_MAX, w.compare(VectorOperators.LT, -W_MAX));
+  }
+
+  private static final float W_MAX = Float.MAX_VALUE;
 
   /** Lane-wise {@link FloatScInOL2ScalarKernel#eta}. */
   private static FloatVector eta(FloatVector eta, FloatVector gx, FloatVector w) {
@@ -91,7 +102,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // passed to it would be boxed (measured: one heap vector per iteration).
       FloatVector s = load(s2, o).add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = load(bigG, o).div(s);
-      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(load(eta, o)).div(s.mul(2f))
+      FloatVector w = saturate(theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(load(eta, o)).div(s.mul(2f)))
           .blend(0f, s.compare(VectorOperators.EQ, 0f));
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
@@ -129,7 +140,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       // weight(G, S2 + M^2, eta) written out, as in the predict loop.
       FloatVector sq = sv.add(mi.mul(mi)).lanewise(VectorOperators.SQRT);
       FloatVector theta = gv.div(sq);
-      FloatVector w = theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(ev).div(sq.mul(2f))
+      FloatVector w = saturate(theta.blend(1f, theta.compare(VectorOperators.GT, 1f)).blend(-1f, theta.compare(VectorOperators.LT, -1f)).mul(ev).div(sq.mul(2f)))
           .blend(0f, sq.compare(VectorOperators.EQ, 0f));
       FloatVector gx = vg.mul(load(x, o));
       gv.sub(gx).intoMemorySegment(bigG, o, ORDER);

@@ -34,6 +34,15 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
   private static final double CAP = ScInOL2Kernel.DOUBLE_WEALTH_CAP;
 
+  /** Lane-wise {@code clamp(w, -bound, bound)}, as the scalar kernel's min and max (NaN stays NaN). */
+  private static DoubleVector saturate(DoubleVector w, double bound) {
+    return w.blend(bound, w.compare(VectorOperators.GT, bound)).blend(-bound, w.compare(VectorOperators.LT, -bound));
+  }
+
+  /** Weights saturate at double's largest finite value, the read-out at float's (MixedScInOL2Kernel). */
+  private static final double W_MAX = Double.MAX_VALUE;
+  private static final double READ_OUT_MAX = Float.MAX_VALUE;
+
   private MixedScInOL2VectorKernel() {}
 
   private static FloatVector loadFloat(MemorySegment m, long byteOffset) {
@@ -61,7 +70,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector md = widen(mf), xd = widen(xf);
       DoubleVector s = loadD(s2, od).add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = loadD(bigG, od).div(s);
-      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
+      DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0)), W_MAX)
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
       acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
     }
@@ -89,7 +98,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector gv = loadD(bigG, od), sv = loadD(s2, od), ev = loadD(eta, od), md = widen(loadFloat(m, of));
       DoubleVector sq = sv.add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = gv.div(sq);
-      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(ev).div(sq.mul(2.0))
+      DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(ev).div(sq.mul(2.0)), W_MAX)
           .blend(0.0, sq.compare(VectorOperators.EQ, 0.0));
       DoubleVector gx = vg.mul(widen(loadFloat(x, of)));
       gv.sub(gx).intoMemorySegment(bigG, od, ORDER);
@@ -115,9 +124,9 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector md = widen(loadFloat(m, of));
       DoubleVector s = loadD(s2, od).add(md.mul(md)).lanewise(VectorOperators.SQRT);
       DoubleVector theta = loadD(bigG, od).div(s);
-      DoubleVector w = theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0))
+      DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0)), W_MAX)
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
-      ((FloatVector) w.convertShape(VectorOperators.D2F, FS, 0)).intoMemorySegment(out, of, ORDER);
+      ((FloatVector) saturate(w, READ_OUT_MAX).convertShape(VectorOperators.D2F, FS, 0)).intoMemorySegment(out, of, ORDER);
     }
     MixedScInOL2ScalarKernel.weightsRange(bigG, s2, m, eta, out, bound, n);
   }

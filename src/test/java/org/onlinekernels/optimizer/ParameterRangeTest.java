@@ -1,0 +1,80 @@
+package org.onlinekernels.optimizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.params.Box;
+import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.ScInOLParams;
+
+/**
+ * Issue 12, items 5 and 12: parameters beyond what the element type's arithmetic can hold are
+ * refused at construction, naming the parameter (Adaptive OGD per coordinate in float with
+ * R >= 1e20 used to train an all-zero model without a word).
+ */
+class ParameterRangeTest {
+  record Case(String parameter, ElementType type, Supplier<AbstractOptimizer> create) {}
+
+  static final ElementType F = ElementType.FLOAT;
+  static final ElementType D = ElementType.DOUBLE;
+
+  static final List<Case> REFUSED = List.of(
+      new Case("R", F, () -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
+      new Case("R", F, () -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radii(new double[] {1, 1e39}))),
+      new Case("R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
+      new Case("R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e39))),
+      new Case("R", D, () -> new AdaptiveOgdBallOptimizer(2, D, AdaptiveOgdParams.radius(1e160))),
+      new Case("rate", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1e39))),
+      new Case("delta", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1).withDelta(1e39))),
+      new Case("alpha * D", F, () -> new GlobalAdaGradOptimizer(2, F, new GlobalAdaGradParams(1e39, 0, Box.none(), 1))),
+      new Case("epsilon", F, () -> new ScInOL1Optimizer(2, F, new ScInOLParams(1e39))),
+      new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(1e39))),
+      new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p91))),
+      new Case("epsilon", D, () -> new ScInOL2Optimizer(2, D, new ScInOLParams(0x1p901))));
+
+  @Test
+  void tooLargeForTheElementTypeIsRefusedNamingTheParameter() {
+    for (Case c : REFUSED) {
+      ParameterRangeException e = assertThrows(ParameterRangeException.class, c.create()::get, c::toString);
+      assertEquals(c.parameter(), e.parameter());
+      assertTrue(e.getMessage().contains(": " + c.parameter() + " = "), e.getMessage());
+      assertTrue(e.getMessage().contains("is too large for " + c.type().name().toLowerCase() + " elements"), e.getMessage());
+    }
+  }
+
+  @Test
+  void theSameValuesInDoubleAndTheLargestAcceptedFloatValuesWork() {
+    new AdaptiveOgdCoordinateOptimizer(2, D, AdaptiveOgdParams.radius(1e20)).close();
+    new AdaGradOptimizer(2, D, AdaGradParams.eta(1e39)).close();
+    new ScInOL2Optimizer(2, D, new ScInOLParams(1e39)).close();
+    new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p90)).close();
+  }
+
+  /** R = 1e19 in float learns: a nonzero weight after a few rounds (R = 1e20 used to stay 0). */
+  @Test
+  void aogdPerCoordinateInFloatLearnsAtTheLargestAcceptedRadius() {
+    double r = Math.sqrt(Float.MAX_VALUE / 3);
+    try (Arena a = Arena.ofConfined();
+        AdaptiveOgdCoordinateOptimizer o = new AdaptiveOgdCoordinateOptimizer(1, F, AdaptiveOgdParams.radius(r))) {
+      MemorySegment x = a.allocate(4);
+      x.set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 1f);
+      for (int t = 0; t < 5; t++) {
+        o.predict(x);
+        o.update(-1);
+      }
+      MemorySegment w = a.allocate(4);
+      o.readWeights(w);
+      assertTrue(w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) > 0);
+    }
+  }
+}

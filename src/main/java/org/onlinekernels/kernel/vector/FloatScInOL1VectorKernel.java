@@ -116,64 +116,17 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
   }
 
+  /**
+   * Sparse rows run the scalar kernel's loop (with {@code Math.expm1}), as ScInOL2's do: a row's
+   * coordinates are random, so the lane gathers cost more than the vector arithmetic saves, and
+   * the gathered loop's boxing depended on which element type C2 saw first (measured: 160-1232
+   * bytes per call in one JIT order of the allocation probe).
+   */
   @Override
   protected double predictSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta,
       MemorySegment idx, MemorySegment val, int nnz, double t, double epsilon) {
-    float ep = (float) epsilon, tt = (float) t;
-    FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
-    FloatLaneScratch sc = FloatLaneScratch.get();
-    float[] gs = sc.lanes[0], ss = sc.lanes[1], ms = sc.lanes[2], bs = sc.lanes[3];
-    int[] ix = sc.idx;
-    FloatVector acc = FloatVector.zero(S);
-    int bound = S.loopBound(nnz);
-    for (int j = 0; j < bound; j += L) {
-      for (int k = 0; k < L; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(E, i);
-        ss[k] = s2.getAtIndex(E, i);
-        ms[k] = m.getAtIndex(E, i);
-        bs[k] = beta.getAtIndex(E, i);
-      }
-      FloatVector xv = load(val, (long) j * Float.BYTES);
-      FloatVector mi = FloatVector.fromArray(S, ms, 0).max(xv.abs());
-      mi.intoArray(ms, 0);
-      FloatVector q = FloatVector.fromArray(S, ss, 0).add(mi.mul(mi));
-      FloatVector x2 = xv.mul(xv);
-      FloatVector bo = FloatVector.fromArray(S, bs, 0);
-      FloatVector b = bo.blend(bo.min(veps.mul(q).div(x2.mul(vt))), x2.compare(VectorOperators.NE, 0f));
-      b.intoArray(bs, 0);
-      // weight(G, q, beta) and the masked accumulation, as in the dense loop.
-      FloatVector sq = q.lanewise(VectorOperators.SQRT);
-      VectorMask<Float> sZero = sq.compare(VectorOperators.EQ, 0f);
-      FloatVector theta = FloatVector.fromArray(S, gs, 0).div(sq).blend(0f, sZero);
-      // expm1(h), h = min(|theta| * 0.5, cap) (|theta| * 0.5 equals the scalar |theta| / 2 bit
-      // for bit; the min as a compare and a blend, the same value, NaN included); the method is
-      // in Expm1Constants.
-      FloatVector h = theta.abs().mul(0.5f);
-      h = h.blend(EXP_CAP, h.compare(VectorOperators.GT, EXP_CAP));
-      FloatVector kr = h.fma(LOG2E, ROUNDER);
-      FloatVector nk = kr.sub(ROUNDER).neg();
-      FloatVector r = nk.fma(FloatVector.broadcast(S, LN2_LO), nk.fma(FloatVector.broadcast(S, LN2_HI), h));
-      FloatVector p = FloatVector.broadcast(S, COEFFS[0]);
-      for (int c = 1; c < COEFFS.length; c++) {
-        p = p.fma(r, FloatVector.broadcast(S, COEFFS[c]));
-      }
-      FloatVector twoK = kr.reinterpretAsInts().add(Expm1Constants.FLOAT_BITS_OFFSET)
-          .lanewise(VectorOperators.LSHL, SIGNIFICAND_BITS).reinterpretAsFloats();
-      FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
-      FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
-      FloatVector w = b.mul(sgn).mul(e).div(sq.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
-      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
-      for (int k = 0; k < L; k++) {
-        m.setAtIndex(E, ix[k], ms[k]);
-        beta.setAtIndex(E, ix[k], bs[k]);
-      }
-    }
-    acc.intoArray(sc.sum, 0);
-    return FloatLanes.sum(sc.sum)
-        + FloatScInOL1ScalarKernel.predictSparseRange(bigG, s2, m, beta, idx, val, bound, nnz, ep, tt);
+    return FloatScInOL1ScalarKernel.predictSparseRange(bigG, s2, m, beta, idx, val, 0, nnz, (float) epsilon, (float) t);
   }
 
   @Override
@@ -193,28 +146,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   @Override
   protected void updateSparseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment idx, MemorySegment val, int nnz, double g) {
-    float gg = (float) g;
-    FloatVector vg = FloatVector.broadcast(S, gg);
-    FloatLaneScratch sc = FloatLaneScratch.get();
-    float[] gs = sc.lanes[0], ss = sc.lanes[1];
-    int[] ix = sc.idx;
-    int bound = S.loopBound(nnz);
-    for (int j = 0; j < bound; j += L) {
-      for (int k = 0; k < L; k++) {
-        int i = idx.getAtIndex(I, j + k);
-        ix[k] = i;
-        gs[k] = bigG.getAtIndex(E, i);
-        ss[k] = s2.getAtIndex(E, i);
-      }
-      FloatVector gx = vg.mul(load(val, (long) j * Float.BYTES));
-      FloatVector.fromArray(S, gs, 0).sub(gx).intoArray(gs, 0);
-      FloatVector.fromArray(S, ss, 0).add(gx.mul(gx)).intoArray(ss, 0);
-      for (int k = 0; k < L; k++) {
-        bigG.setAtIndex(E, ix[k], gs[k]);
-        s2.setAtIndex(E, ix[k], ss[k]);
-      }
-    }
-    FloatScInOL1ScalarKernel.updateSparseRange(bigG, s2, idx, val, bound, nnz, gg);
+    FloatScInOL1ScalarKernel.updateSparseRange(bigG, s2, idx, val, 0, nnz, (float) g);
   }
 
   @Override

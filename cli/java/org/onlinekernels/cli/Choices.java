@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -64,6 +65,9 @@ final class Choices {
     }
     try {
       spec.create(1, precision, StateLayout.PLANAR, null, null).close(); // validates the values before any data is read
+    } catch (ParameterRangeException e) {
+      throw new UsageException("--param " + e.parameter() + " with --type " + precision.name().toLowerCase(Locale.ROOT)
+          + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

@@ -331,14 +331,6 @@ public final class Main {
     LabelMap labels = LabelMap.parse(o.get("--labels"));
     Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
     Path progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
-    try {
-      spec.create(1, precision, StateLayout.PLANAR, null, null).close(); // validates the values before any data is read
-    } catch (ParameterRangeException e) {
-      throw new UsageException("--param " + e.parameter() + " with --type " + precision.name().toLowerCase(Locale.ROOT)
-          + ": " + e.getMessage());
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
     int threads = o.positiveInt("--threads", 1);

@@ -282,7 +282,9 @@ class FileFaultProperties {
       return;
     }
     StringBuilder prefix = new StringBuilder();
-    boolean matched = false;
+    // Zero intact members count too: a truncation at offset 0 leaves an empty file, which holds no
+    // rows (seed -164529 found that case).
+    boolean matched = got.size() == 0 && bad.length == 0;
     for (String p : parts) {
       prefix.append(p);
       matched |= sameData(parse(prefix.toString().getBytes(StandardCharsets.US_ASCII)), got);

@@ -185,7 +185,7 @@ public final class SparkTrainer {
       for (StateSnapshot s : sorted) {
         AbstractOptimizer[] o = new AbstractOptimizer[master.length];
         for (int c = 0; c < o.length; c++) {
-          o[c] = (AbstractOptimizer) config.algorithm().create(d, config.type(), arena);
+          o[c] = (AbstractOptimizer) config.algorithm().create(d, config.precision(), config.stateLayout(), arena, null);
         }
         s.restore(o);
         learners.add(o);

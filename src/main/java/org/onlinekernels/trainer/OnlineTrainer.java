@@ -116,8 +116,7 @@ public final class OnlineTrainer implements AutoCloseable {
       for (int c = 0; c < k; c++) {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
         // instead of one per state variable; dense rows stream planar buffers through SIMD.
-        StateLayout layout = config.dense() ? StateLayout.PLANAR : StateLayout.INTERLEAVED;
-        opt[c] = config.algorithm().create(d, config.precision(), layout, arena, kernels);
+        opt[c] = config.algorithm().create(d, config.precision(), config.stateLayout(), arena, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }

@@ -3,6 +3,7 @@ package org.onlinekernels.trainer;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.optimizer.Precision;
 
 /**
@@ -91,5 +92,14 @@ public record TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss
   /** Same with another input policy. */
   public TrainerConfig withInputPolicy(InputPolicy p) {
     return new TrainerConfig(algorithm, type, loss, epochs, seed, shuffle, dense, p, precision);
+  }
+
+  /**
+   * The optimizers' state layout for this configuration: interleaved for sparse rows (a random
+   * coordinate is one cache line), planar for dense rows (the SIMD kernels' layout). Every trainer
+   * (sequential, parallel, Spark) creates its learners in it, so their states can be merged.
+   */
+  public StateLayout stateLayout() {
+    return dense ? StateLayout.PLANAR : StateLayout.INTERLEAVED;
   }
 }

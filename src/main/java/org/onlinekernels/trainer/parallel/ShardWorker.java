@@ -45,7 +45,7 @@ public final class ShardWorker {
   public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
     this.learners = new AbstractOptimizer[outputs];
     for (int c = 0; c < outputs; c++) {
-      if (!(config.algorithm().create(d, config.type(), shared) instanceof AbstractOptimizer o)) {
+      if (!(config.algorithm().create(d, config.precision(), config.stateLayout(), shared, null) instanceof AbstractOptimizer o)) {
         throw new IllegalArgumentException("algorithm " + config.algorithm().name()
             + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
       }

@@ -1,5 +1,7 @@
 package org.onlinekernels.spark;
 
+import org.onlinekernels.optimizer.StateLayout;
+
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,7 +80,7 @@ public final class SparkTrainer {
       int d = dimension(data);
       int maxNnz = rows.map(r -> r._2().indices().length).reduce(Math::max);
       Metrics[] epochs = new Metrics[config.epochs()];
-      try (OnlineTrainer merged = new OnlineTrainer(config, d, !binary, binary ? 1 : classes)) {
+      try (OnlineTrainer merged = new OnlineTrainer(config, d, !binary, binary ? 1 : classes, null, StateLayout.PLANAR)) {
         int k = merged.outputs();
         AbstractOptimizer[] master = new AbstractOptimizer[k];
         for (int c = 0; c < k; c++) {
@@ -185,7 +187,7 @@ public final class SparkTrainer {
       for (StateSnapshot s : sorted) {
         AbstractOptimizer[] o = new AbstractOptimizer[master.length];
         for (int c = 0; c < o.length; c++) {
-          o[c] = (AbstractOptimizer) config.algorithm().create(d, config.precision(), config.stateLayout(), arena, null);
+          o[c] = (AbstractOptimizer) config.algorithm().create(d, config.precision(), StateLayout.PLANAR, arena, null);
         }
         s.restore(o);
         learners.add(o);

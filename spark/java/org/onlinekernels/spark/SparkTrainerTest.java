@@ -1,5 +1,7 @@
 package org.onlinekernels.spark;
 
+import org.onlinekernels.optimizer.StateLayout;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,7 +82,7 @@ class SparkTrainerTest {
     // The same partitions (row i to partition i mod 2, in order, same shuffles) merged here.
     SparseDataset train = LibSvmReader.read(trainFile, D);
     TrainerConfig config = job.config();
-    try (OnlineTrainer merged = new OnlineTrainer(config, D, true, 6); Arena arena = Arena.ofConfined()) {
+    try (OnlineTrainer merged = new OnlineTrainer(config, D, true, 6, null, StateLayout.PLANAR); Arena arena = Arena.ofConfined()) {
       List<ShardWorker> workers = new ArrayList<>();
       for (int p = 0; p < 2; p++) {
         List<Integer> mine = new ArrayList<>();

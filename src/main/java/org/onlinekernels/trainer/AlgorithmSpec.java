@@ -16,6 +16,7 @@ import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.optimizer.DfegOptimizer;
 import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.ScInOL1Optimizer;
 import org.onlinekernels.optimizer.ScInOL2Optimizer;
@@ -209,6 +210,11 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     }
     try {
       return createChecked(d, precision, layout, arena, kernels);
+    } catch (ParameterRangeException e) {
+      // Keeps its type, so that callers can name the flag and the element type.
+      ParameterRangeException renamed = new ParameterRangeException(e.parameter(), ownNames(e.getMessage()));
+      renamed.initCause(e);
+      throw renamed;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(ownNames(e.getMessage()), e);
     }

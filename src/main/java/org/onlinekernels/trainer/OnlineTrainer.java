@@ -104,6 +104,15 @@ public final class OnlineTrainer implements AutoCloseable {
    * scalar one to compare against or to measure the trainer's own loop.
    */
   public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels) {
+    this(config, d, multiclass, classes, kernels, config.stateLayout());
+  }
+
+  /**
+   * Same with the optimizers' state in {@code layout} instead of {@link TrainerConfig#stateLayout}:
+   * the parallel and Spark trainers keep planar state, on which the merge rules act.
+   */
+  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels,
+      StateLayout layout) {
     if (multiclass && classes < 2) {
       throw new IllegalArgumentException("multiclass training needs at least 2 classes, got " + classes);
     }
@@ -116,7 +125,7 @@ public final class OnlineTrainer implements AutoCloseable {
       for (int c = 0; c < k; c++) {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
         // instead of one per state variable; dense rows stream planar buffers through SIMD.
-        opt[c] = config.algorithm().create(d, config.precision(), config.stateLayout(), arena, kernels);
+        opt[c] = config.algorithm().create(d, config.precision(), layout, arena, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }

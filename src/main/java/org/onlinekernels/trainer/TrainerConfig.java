@@ -96,8 +96,8 @@ public record TrainerConfig(AlgorithmSpec algorithm, ElementType type, Loss loss
 
   /**
    * The optimizers' state layout for this configuration: interleaved for sparse rows (a random
-   * coordinate is one cache line), planar for dense rows (the SIMD kernels' layout). Every trainer
-   * (sequential, parallel, Spark) creates its learners in it, so their states can be merged.
+   * coordinate is one cache line), planar for dense rows (the SIMD kernels' layout). The parallel
+   * and Spark trainers keep planar state instead, on which the merge rules act.
    */
   public StateLayout stateLayout() {
     return dense ? StateLayout.PLANAR : StateLayout.INTERLEAVED;

@@ -1,5 +1,7 @@
 package org.onlinekernels.trainer.parallel;
 
+import org.onlinekernels.optimizer.StateLayout;
+
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +79,8 @@ public final class ParallelTrainer implements AutoCloseable {
     this.mergeEvery = mergeEvery;
     this.d = d;
     this.maxNnz = Math.max(1, maxNnz);
-    this.merged = new OnlineTrainer(config, d, multiclass, classes);
+    // Planar state: the merge rules act on it (docs/MERGING.md).
+    this.merged = new OnlineTrainer(config, d, multiclass, classes, null, StateLayout.PLANAR);
     try {
       for (int c = 0; c < merged.outputs(); c++) {
         LinearModelOptimizer o = merged.optimizer(c);

@@ -1,8 +1,10 @@
 package org.onlinekernels.trainer.parallel;
 
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
@@ -17,14 +19,9 @@ import org.onlinekernels.trainer.TrainerConfig;
  * runs one per partition.
  */
 public final class ShardWorker {
-  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
-  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
   /** The learners, one per output; merge them, or restore their state, through the optimizer API. */
   public final AbstractOptimizer[] learners;
-  private final MemorySegment idxSeg;
-  private final MemorySegment valSeg;
   private final double[] yhat;
   private final Loss loss;
   private final boolean isFloat;
@@ -45,15 +42,13 @@ public final class ShardWorker {
   public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
     this.learners = new AbstractOptimizer[outputs];
     for (int c = 0; c < outputs; c++) {
-      if (!(config.algorithm().create(d, config.precision(), config.stateLayout(), shared, null) instanceof AbstractOptimizer o)) {
+      if (!(config.algorithm().create(d, config.precision(), StateLayout.PLANAR, shared, null) instanceof AbstractOptimizer o)) {
         throw new IllegalArgumentException("algorithm " + config.algorithm().name()
             + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
       }
       learners[c] = o;
     }
     ElementType type = config.type();
-    this.idxSeg = shared.allocate((long) maxNnz * Integer.BYTES, 64);
-    this.valSeg = shared.allocate((long) maxNnz * type.bytes(), 64);
     this.yhat = new double[outputs];
     this.loss = config.loss();
     this.isFloat = type == ElementType.FLOAT;
@@ -72,27 +67,16 @@ public final class ShardWorker {
     final int k = learners.length;
     double lossAcc = lossSum;
     double errAcc = errSum;
+    // The sequential trainer's fused rounds, so that one thread reproduces it bit for bit.
+    final SparseRows sparse = rows.sparse(isFloat ? ElementType.FLOAT : ElementType.DOUBLE);
     for (int q = from; q < to; q++) {
       final int r = order[q];
-      final int s = rows.start[r];
-      final int nnz = rows.start[r + 1] - s;
-      for (int j = 0; j < nnz; j++) {
-        idxSeg.setAtIndex(I, j, rows.indices[s + j]);
-        if (isFloat) {
-          valSeg.setAtIndex(F, j, (float) rows.values[s + j]);
-        } else {
-          valSeg.setAtIndex(D, j, rows.values[s + j]);
-        }
-      }
-      for (int c = 0; c < k; c++) {
-        yhat[c] = learners[c].predictSparse(idxSeg, valSeg, nnz);
-      }
       final double y = rows.labels[r];
+      for (int c = 0; c < k; c++) {
+        yhat[c] = learners[c].round(sparse, r, multiclass ? (c == y ? 1.0 : -1.0) : y, loss);
+      }
       lossAcc += Metrics.loss(loss, multiclass, y, yhat, k);
       errAcc += Metrics.error(multiclass, y, yhat, k);
-      for (int c = 0; c < k; c++) {
-        learners[c].update(loss.derivative(multiclass ? (c == y ? 1.0 : -1.0) : y, yhat[c]));
-      }
     }
     lossSum = lossAcc;
     errSum = errAcc;

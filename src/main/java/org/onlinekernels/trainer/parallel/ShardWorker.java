@@ -37,7 +37,7 @@ public final class ShardWorker {
    * @param multiclass one-vs-rest labels {@code 0..outputs-1}, else binary {@code +1/-1}
    * @param outputs number of outputs
    * @param maxNnz the most nonzeros of any row this worker will see
-   * @param arena where the learners' state and the input buffers live
+   * @param shared where the learners' state lives
    */
   public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
     this.learners = new AbstractOptimizer[outputs];

@@ -41,8 +41,11 @@ public final class TrainingData {
     this.maxNnz = Math.max(1, m);
   }
 
-  /** The rows as {@link SparseRows} of {@code type} (validated and converted once, then reused). */
-  SparseRows rows(ElementType type) {
+  /**
+   * The rows as {@link SparseRows} of {@code type}, for fused rounds: validated and converted on
+   * first use, then reused (thread-safe: the parallel trainer's workers share them).
+   */
+  public synchronized SparseRows rows(ElementType type) {
     if (type == ElementType.FLOAT) {
       if (floatRows == null) {
         floatRows = SparseRows.of(start, indices, values, type);

@@ -3,6 +3,7 @@ package org.onlinekernels.trainer.parallel;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.trainer.TrainingData;
 
 /** A dataset's rows as plain arrays, read by every worker (never written after construction). */
 public final class Rows {
@@ -12,10 +13,8 @@ public final class Rows {
   final int[] start;
   final double[] labels;
   final int maxNnz;
-  /** The rows validated for fused rounds, per element type; made on first use (workers share them). */
-  private volatile SparseRows floatRows;
-  private volatile SparseRows doubleRows;
-
+  /** The same data prepared for the sequential trainer: its validated rows serve the fused rounds. */
+  private final TrainingData prepared;
   /**
    * The rows of a dataset.
    *
@@ -35,20 +34,12 @@ public final class Rows {
     }
     start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
     this.maxNnz = m;
+    this.prepared = TrainingData.of(data);
   }
 
   /** The rows as {@link SparseRows} of {@code type}: the sequential trainer's rounds run on them too. */
-  synchronized SparseRows sparse(ElementType type) {
-    if (type == ElementType.FLOAT) {
-      if (floatRows == null) {
-        floatRows = SparseRows.of(start, indices, values, type);
-      }
-      return floatRows;
-    }
-    if (doubleRows == null) {
-      doubleRows = SparseRows.of(start, indices, values, type);
-    }
-    return doubleRows;
+  SparseRows sparse(ElementType type) {
+    return prepared.rows(type);
   }
 
   /** The number of rows. */

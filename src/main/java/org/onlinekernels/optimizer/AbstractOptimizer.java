@@ -561,12 +561,15 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * Predict half of a round on row {@code row} (validated). Fused bodies override it (writing
-   * only the per-entry scratch); this default copies the row and runs {@link #predictSparseImpl}.
+   * Predict half of a round on row {@code row} (validated): the fused body where there is one,
+   * else a copy of the row through {@link #predictSparseImpl}.
    */
   protected double roundPredict(SparseRows rows, int row) {
     int from = rows.offset(row);
     int nnz = rows.nnz(row);
+    if (fusedRound()) {
+      return fusedPredict(rows.indices(), from, nnz, rows.floats(), rows.doubles());
+    }
     System.arraycopy(rows.indices(), from, rowIdx, 0, nnz);
     if (type == ElementType.FLOAT) {
       System.arraycopy(rows.floats(), from, rowF, 0, nnz);
@@ -576,9 +579,31 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     return predictSparseImpl(rowIdxSeg, rowValSeg, nnz);
   }
 
-  /** Update half of a round, after {@link #roundPredict} of the same row; this default runs {@link #updateSparse}. */
+  /** Update half of a round, after {@link #roundPredict} of the same row: the fused body or {@link #updateSparse}. */
   protected void roundUpdate(SparseRows rows, int row, double g) {
+    if (fusedRound()) {
+      fusedUpdate(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles(), g);
+      return;
+    }
     updateSparse(rowIdxSeg, rowValSeg, rows.nnz(row), g);
+  }
+
+  /** Whether this optimizer runs a fused round body ({@link #fusedPredict}, {@link #fusedUpdate}). */
+  protected boolean fusedRound() {
+    return false;
+  }
+
+  /**
+   * The fused body's predict half on entries {@code [from, from + nnz)} of {@code idx} and of the
+   * values ({@code vf} for float, {@code vd} for double): writes only the per-entry scratch.
+   */
+  protected double fusedPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
+    throw new UnsupportedOperationException(algorithm + " has no fused round body");
+  }
+
+  /** The fused body's update half, after {@link #fusedPredict} of the same entries. */
+  protected void fusedUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
+    throw new UnsupportedOperationException(algorithm + " has no fused round body");
   }
 
   /** Grows the scratch to at least {@code n} entries. */

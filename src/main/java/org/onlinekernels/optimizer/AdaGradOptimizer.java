@@ -127,14 +127,16 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
 
 
   /** The fused body's predict on entries {@code [from, from + nnz)}; values in {@code vf} or {@code vd} by type. */
-  private double bodyPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
+  @Override
+  protected double fusedPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
     return isFloat
         ? FloatAdaGradRound.predict(block, stride, idx, vf, from, nnz)
         : DoubleAdaGradRound.predict(block, stride, idx, vd, from, nnz);
   }
 
   /** The fused body's update with {@code g_j = g x_j}. */
-  private void bodyUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
+  @Override
+  protected void fusedUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
     Box b = p.box();
     if (isFloat) {
       FloatAdaGradRound.update(block, step, stride, idx, vf, from, nnz,
@@ -145,20 +147,8 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   }
 
   @Override
-  protected double roundPredict(SparseRows rows, int row) {
-    if (block == null) {
-      return super.roundPredict(rows, row);
-    }
-    return bodyPredict(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles());
-  }
-
-  @Override
-  protected void roundUpdate(SparseRows rows, int row, double g) {
-    if (block == null) {
-      super.roundUpdate(rows, row, g);
-      return;
-    }
-    bodyUpdate(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles(), g);
+  protected boolean fusedRound() {
+    return block != null;
   }
 
   /** The parameters. */
@@ -183,7 +173,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   protected double predictDense(MemorySegment x) {
     if (interleaved()) {
       copyValues(x, d);
-      return bodyPredict(identityIndex(), 0, d, scratchRowF(), scratchRowD());
+      return fusedPredict(identityIndex(), 0, d, scratchRowF(), scratchRowD());
     }
     return mixed != null ? mixed.dot(w, x, d) : linalg.dot(w, x, d);
   }
@@ -192,7 +182,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
     if (interleaved()) {
       copyRow(idx, val, nnz);
-      return bodyPredict(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD());
+      return fusedPredict(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD());
     }
     return mixed != null ? mixed.dotSparse(w, d, idx, val, nnz) : linalg.dotSparse(w, d, idx, val, nnz);
   }
@@ -201,7 +191,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   protected void updateDense(MemorySegment x, double g) {
     if (interleaved()) {
       copyValues(x, d);
-      bodyUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
+      fusedUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {
@@ -223,7 +213,7 @@ public final class AdaGradOptimizer extends AbstractOptimizer implements Gradien
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
     if (interleaved()) {
       copyRow(idx, val, nnz);
-      bodyUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
+      fusedUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {

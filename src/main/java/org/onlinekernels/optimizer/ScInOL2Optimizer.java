@@ -166,14 +166,16 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
 
 
   /** The fused body's predict half on entries {@code [from, from + nnz)}; values in {@code vf} or {@code vd} by type. */
-  private double bodyPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
+  @Override
+  protected double fusedPredict(int[] idx, int from, int nnz, float[] vf, double[] vd) {
     return isFloat
         ? FloatScInOL2Round.predict(block, step, stride, idx, vf, from, nnz, scratchAF(), scratchBF())
         : DoubleScInOL2Round.predict(block, step, stride, idx, vd, from, nnz, scratchAD(), scratchBD());
   }
 
-  /** The fused body's update half, after {@link #bodyPredict} of the same entries. */
-  private void bodyUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
+  /** The fused body's update half, after {@link #fusedPredict} of the same entries. */
+  @Override
+  protected void fusedUpdate(int[] idx, int from, int nnz, float[] vf, double[] vd, double g) {
     if (isFloat) {
       FloatScInOL2Round.update(block, step, stride, idx, vf, from, nnz, scratchAF(), scratchBF(), (float) g);
     } else {
@@ -183,20 +185,8 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   }
 
   @Override
-  protected double roundPredict(SparseRows rows, int row) {
-    if (block == null) {
-      return super.roundPredict(rows, row);
-    }
-    return bodyPredict(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles());
-  }
-
-  @Override
-  protected void roundUpdate(SparseRows rows, int row, double g) {
-    if (block == null) {
-      super.roundUpdate(rows, row, g);
-      return;
-    }
-    bodyUpdate(rows.indices(), rows.offset(row), rows.nnz(row), rows.floats(), rows.doubles(), g);
+  protected boolean fusedRound() {
+    return block != null;
   }
 
   /**
@@ -204,7 +194,7 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
    * the update reuses): the round's predict, then {@code M} written, as every predict does.
    */
   private double interleavedPredict(int[] idx, int nnz) {
-    double yhat = bodyPredict(idx, 0, nnz, scratchRowF(), scratchRowD());
+    double yhat = fusedPredict(idx, 0, nnz, scratchRowF(), scratchRowD());
     if (isFloat) {
       FloatScInOL2Round.commitM(block, step, stride, idx, 0, nnz, scratchBF());
     } else {
@@ -246,7 +236,7 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   protected void updateDense(MemorySegment x, double g) {
     if (interleaved()) {
       // The scratch row still holds what the predict copied.
-      bodyUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
+      fusedUpdate(identityIndex(), 0, d, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {
@@ -262,7 +252,7 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
     if (interleaved()) {
-      bodyUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
+      fusedUpdate(scratchIdx(), 0, nnz, scratchRowF(), scratchRowD(), g);
       return;
     }
     if (mixed != null) {

@@ -128,4 +128,17 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
     /** Row {@code row}'s {@code K} scores; {@code yhat} is only valid during the call. */
     void accept(int row, double[] yhat);
   }
+
+  /** The metrics of several passes together: examples summed, loss and error weighted by examples. */
+  public static Metrics combine(Metrics[] passes) {
+    long n = 0;
+    double loss = 0;
+    double err = 0;
+    for (Metrics m : passes) {
+      n += m.examples();
+      loss += m.meanLoss() * m.examples();
+      err += m.errorRate() * m.examples();
+    }
+    return new Metrics(n, loss / n, err / n);
+  }
 }

@@ -171,15 +171,8 @@ public final class OnlineTrainer implements AutoCloseable {
       double seconds = (System.nanoTime() - t0) / 1e9;
       LinearModel model = t.model();
       Metrics test1 = test == null ? null : Metrics.evaluate(model, test);
-      long n = 0;
-      double loss = 0;
-      double err = 0;
-      for (Metrics m : epochs) {
-        n += m.examples();
-        loss += m.meanLoss() * m.examples();
-        err += m.errorRate() * m.examples();
-      }
-      Metrics prog = new Metrics(n, loss / n, err / n);
+      Metrics prog = Metrics.combine(epochs);
+      long n = prog.examples();
       return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds);
     }
   }

@@ -127,16 +127,9 @@ public final class ParallelTrainer implements AutoCloseable {
       Metrics[] epochs = t.fit(train);
       double seconds = (System.nanoTime() - t0) / 1e9;
       LinearModel model = t.model();
-      long n = 0;
-      double loss = 0;
-      double err = 0;
-      for (Metrics m : epochs) {
-        n += m.examples();
-        loss += m.meanLoss() * m.examples();
-        err += m.errorRate() * m.examples();
-      }
-      return new TrainResult(model, new Metrics(n, loss / n, err / n), epochs,
-          test == null ? null : Metrics.evaluate(model, test), n, train.totalNonZeros() * config.epochs(), seconds);
+      Metrics prog = Metrics.combine(epochs);
+      return new TrainResult(model, prog, epochs,
+          test == null ? null : Metrics.evaluate(model, test), prog.examples(), train.totalNonZeros() * config.epochs(), seconds);
     }
   }
 

@@ -67,6 +67,33 @@ public interface LinearModelOptimizer extends AutoCloseable {
     return yhat;
   }
 
+  /**
+   * Rounds ({@link #round}) on rows {@code order[from]}, ..., {@code order[to - 1]} of {@code
+   * rows}, in that order: the {@code k}-th of them takes label {@code y[k]} and writes its {@code
+   * yhat} to {@code yhat[k]}. The same state and the same {@code yhat} bits as those rounds one by
+   * one; one call per block of rows lets the library validate the block once and keep the round
+   * loop in one compiled body, as a hand-written training loop is (a trainer's pass is the use:
+   * {@code OnlineTrainer} calls it per block of rows).
+   *
+   * <p>This default calls {@link #round} per row.
+   *
+   * @throws IllegalArgumentException if an argument is null, the range is not within {@code
+   *     order}, {@code y} or {@code yhat} is shorter than the range, a row number is outside
+   *     {@code rows}, or the rows do not fit this optimizer
+   * @throws RefusedRoundException if a round is refused (see {@link #round}); the rounds before it
+   *     ran and its {@link RefusedRoundException#position()} says which one
+   */
+  default void rounds(SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat) {
+    RoundBlocks.check(rows, order, from, to, y, yhat);
+    for (int q = from; q < to; q++) {
+      try {
+        yhat[q - from] = round(rows, order[q], y[q - from], loss);
+      } catch (IllegalArgumentException e) {
+        throw new RefusedRoundException(q, e);
+      }
+    }
+  }
+
   /** Writes the current weights (read-out per ALGORITHMS.md) into {@code into} ({@code d} elements). */
   void readWeights(MemorySegment into);
 

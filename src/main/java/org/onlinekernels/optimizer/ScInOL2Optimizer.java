@@ -185,6 +185,11 @@ public final class ScInOL2Optimizer extends AbstractOptimizer {
   }
 
   @Override
+  protected boolean touchRecordsFirst() {
+    return true;
+  }
+
+  @Override
   protected boolean fusedRound() {
     return block != null;
   }

@@ -12,6 +12,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.RefusedRoundException;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 
@@ -55,6 +56,11 @@ public final class OnlineTrainer implements AutoCloseable {
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
   /** How often (in examples) the loop looks at the clock for the progress line. */
   private static final int PROGRESS_CHECK = 4096;
+  /**
+   * Sparse rows per {@code rounds} call: long enough that the per-call checks vanish against the
+   * rows (a few ns per row at 256), short enough that the block's labels and scores stay in L1.
+   */
+  static final int BLOCK = 256;
 
   private final TrainerConfig config;
   private final int d;
@@ -64,6 +70,10 @@ public final class OnlineTrainer implements AutoCloseable {
   private final LinearModelOptimizer[] opt;
   private final Random shuffler;
   private final double[] yhat;
+  /** Each output's {@code yhat} of the block of sparse rows in progress. */
+  private final double[][] blockYhat;
+  /** One output's labels for the block of sparse rows in progress. */
+  private final double[] blockLabels = new double[BLOCK];
   private long seen;
   private ProgressiveSink progressiveSink;
 
@@ -136,6 +146,7 @@ public final class OnlineTrainer implements AutoCloseable {
     }
     this.shuffler = new Random(config.seed());
     this.yhat = new double[k];
+    this.blockYhat = new double[k][BLOCK];
   }
 
   /**
@@ -246,42 +257,73 @@ public final class OnlineTrainer implements AutoCloseable {
       }
       double lossSum = 0;
       double errSum = 0;
-      for (int q = 0; q < n; q++) {
+      if (!dense) {
+        // Sparse rows: one rounds() call per output and block, then the block's metrics. A block
+        // ends where a checkpoint is due, so checkpoints see the same state as row by row.
+        for (int q0 = 0; q0 < n; ) {
+          int q1 = Math.min(n, q0 + BLOCK);
+          if (checkpoint != null && every > 0) {
+            q1 = (int) Math.min(q1, q0 + (every - seen % every));
+          }
+          for (int c = 0; c < kk; c++) {
+            double[] yc = blockLabels;
+            for (int q = q0; q < q1; q++) {
+              double y = label[order[q]];
+              yc[q - q0] = multi ? (c == y ? 1.0 : -1.0) : y;
+            }
+            try {
+              o[c].rounds(rows, order, q0, q1, yc, loss, blockYhat[c]);
+            } catch (RefusedRoundException ex) {
+              throw new TrainingException(e + 1, ex.position() + 1, ex);
+            } catch (IllegalArgumentException | IllegalStateException ex) {
+              throw new TrainingException(e + 1, q0 + 1, ex);
+            }
+          }
+          for (int q = q0; q < q1; q++) {
+            for (int c = 0; c < kk; c++) {
+              yh[c] = blockYhat[c][q - q0];
+            }
+            final int r = order[q];
+            final double y = label[r];
+            lossSum += Metrics.loss(loss, multi, y, yh, kk);
+            errSum += Metrics.error(multi, y, yh, kk);
+            if (sink != null) {
+              sink.accept(e + 1, r, y, yh, kk);
+            }
+          }
+          seen += q1 - q0;
+          if (checkpoint != null && every > 0 && seen % every == 0) {
+            checkpoint.at(seen, this);
+          }
+          if (progress != null && System.nanoTime() > nextProgress) {
+            nextProgress = printProgress(progress, t0, e, epochs, q1, n);
+          }
+          q0 = q1;
+        }
+      }
+      for (int q = 0; dense && q < n; q++) {
         final int r = order[q];
         final int s = start[r];
         final int nnz = start[r + 1] - s;
         // Dense: pack the row once; all K optimizers read the same segment.
-        if (dense) {
-          for (int j = 0; j < nnz; j++) {
-            if (isFloat) {
-              xSeg.setAtIndex(F, idx[s + j], (float) val[s + j]);
-            } else {
-              xSeg.setAtIndex(D, idx[s + j], val[s + j]);
-            }
-          }
-          for (int c = 0; c < kk; c++) {
-            yh[c] = o[c].predict(xSeg);
+        for (int j = 0; j < nnz; j++) {
+          if (isFloat) {
+            xSeg.setAtIndex(F, idx[s + j], (float) val[s + j]);
+          } else {
+            xSeg.setAtIndex(D, idx[s + j], val[s + j]);
           }
         }
+        for (int c = 0; c < kk; c++) {
+          yh[c] = o[c].predict(xSeg);
+        }
         final double y = label[r];
+        // Progressive validation: scored before any update on this example.
+        lossSum += Metrics.loss(loss, multi, y, yh, kk);
+        errSum += Metrics.error(multi, y, yh, kk);
         try {
-          if (dense) {
-            // Progressive validation: scored before any update on this example.
-            lossSum += Metrics.loss(loss, multi, y, yh, kk);
-            errSum += Metrics.error(multi, y, yh, kk);
-            for (int c = 0; c < kk; c++) {
-              double yc = multi ? (c == y ? 1.0 : -1.0) : y;
-              o[c].update(loss.derivative(yc, yh[c]));
-            }
-          } else {
-            // One fused round per output. Each round's yhat is taken before its own update, and
-            // the outputs share no state, so all K scores are still progressive.
-            for (int c = 0; c < kk; c++) {
-              double yc = multi ? (c == y ? 1.0 : -1.0) : y;
-              yh[c] = o[c].round(rows, r, yc, loss);
-            }
-            lossSum += Metrics.loss(loss, multi, y, yh, kk);
-            errSum += Metrics.error(multi, y, yh, kk);
+          for (int c = 0; c < kk; c++) {
+            double yc = multi ? (c == y ? 1.0 : -1.0) : y;
+            o[c].update(loss.derivative(yc, yh[c]));
           }
         } catch (IllegalArgumentException | IllegalStateException ex) {
           throw new TrainingException(e + 1, q + 1, ex);
@@ -289,14 +331,12 @@ public final class OnlineTrainer implements AutoCloseable {
         if (sink != null) {
           sink.accept(e + 1, r, y, yh, kk);
         }
-        if (dense) {
-          // Back to all zeros in O(nnz) for the next row.
-          for (int j = 0; j < nnz; j++) {
-            if (isFloat) {
-              xSeg.setAtIndex(F, idx[s + j], 0f);
-            } else {
-              xSeg.setAtIndex(D, idx[s + j], 0.0);
-            }
+        // Back to all zeros in O(nnz) for the next row.
+        for (int j = 0; j < nnz; j++) {
+          if (isFloat) {
+            xSeg.setAtIndex(F, idx[s + j], 0f);
+          } else {
+            xSeg.setAtIndex(D, idx[s + j], 0.0);
           }
         }
         seen++;
@@ -304,12 +344,7 @@ public final class OnlineTrainer implements AutoCloseable {
           checkpoint.at(seen, this);
         }
         if (progress != null && (q & (PROGRESS_CHECK - 1)) == 0 && System.nanoTime() > nextProgress) {
-          nextProgress = System.nanoTime() + 1_000_000_000L;
-          double sec = (System.nanoTime() - t0) / 1e9;
-          long done = (long) e * n + q + 1;
-          progress.printf(Locale.ROOT, "\repoch %d/%d  %d/%d examples  %.0f examples/s  ", e + 1, epochs, q + 1, n,
-              done / sec);
-          progress.flush();
+          nextProgress = printProgress(progress, t0, e, epochs, q + 1, n);
         }
       }
       result[e] = new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
@@ -319,6 +354,15 @@ public final class OnlineTrainer implements AutoCloseable {
       progress.flush();
     }
     return result;
+  }
+
+  /** Prints the progress line after {@code done} examples of epoch {@code e}; returns the next time to print. */
+  private static long printProgress(PrintStream progress, long t0, int e, int epochs, int done, int n) {
+    double sec = (System.nanoTime() - t0) / 1e9;
+    long all = (long) e * n + done;
+    progress.printf(Locale.ROOT, "\repoch %d/%d  %d/%d examples  %.0f examples/s  ", e + 1, epochs, done, n, all / sec);
+    progress.flush();
+    return System.nanoTime() + 1_000_000_000L;
   }
 
   /** The current weights of every output (read-out per ALGORITHMS.md; does not change the state). */

@@ -137,7 +137,7 @@ public final class AllocationProbeMain {
         ns = Math.min(ns, System.nanoTime() - t0);
         best = Math.min(best, MX.getCurrentThreadAllocatedBytes() - b0);
       }
-      System.out.printf("%s.round %s %.1f %.3f%n", c.name(), c.type(), best / (double) calls, ns / (double) calls / NNZ);
+      System.out.printf("%s.round+rounds %s %.1f %.3f%n", c.name(), c.type(), best / (double) calls, ns / (double) calls / NNZ);
     }
     if (recording != null) {
       try {
@@ -161,10 +161,19 @@ public final class AllocationProbeMain {
     return (r & 1) == 0 ? 1e-3 : -1e-3;
   }
 
+  private static final int[] BLOCK_ORDER = {0, 0, 0, 0};
+  private static final double[] BLOCK_Y = {1, -1, 1, -1};
+  private static final double[] BLOCK_YHAT = new double[4];
+
+  /** {@code round} and {@code rounds} (blocks of 4 rounds on row 0) in turn; a call is one round. */
   private static double runRounds(Case c, int calls) {
     double sink = 0;
-    for (int r = 0; r < calls; r++) {
-      sink += c.opt().round(c.rows(), 0, (r & 1) == 0 ? 1 : -1, Loss.LOGISTIC);
+    for (int r = 0; r < calls; r += 8) {
+      for (int k = 0; k < 4; k++) {
+        sink += c.opt().round(c.rows(), 0, (k & 1) == 0 ? 1 : -1, Loss.LOGISTIC);
+      }
+      c.opt().rounds(c.rows(), BLOCK_ORDER, 0, 4, BLOCK_Y, Loss.LOGISTIC, BLOCK_YHAT);
+      sink += BLOCK_YHAT[3];
     }
     return sink;
   }

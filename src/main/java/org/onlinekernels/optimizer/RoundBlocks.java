@@ -1,0 +1,31 @@
+package org.onlinekernels.optimizer;
+
+/** The argument checks of {@link LinearModelOptimizer#rounds}, shared by its default and the fused form. */
+final class RoundBlocks {
+  private RoundBlocks() {}
+
+  /**
+   * Checks the block's arguments and every row number in it, in O(to - from): nothing of the block
+   * has run when this throws.
+   */
+  static void check(SparseRows rows, int[] order, int from, int to, double[] y, double[] yhat) {
+    if (rows == null || order == null || y == null || yhat == null) {
+      throw new IllegalArgumentException("rows, order, y and yhat must not be null");
+    }
+    if (from < 0 || to < from || to > order.length) {
+      throw new IllegalArgumentException("rounds [" + from + ", " + to + ") are not within order's " + order.length + " entries");
+    }
+    int n = to - from;
+    if (y.length < n || yhat.length < n) {
+      throw new IllegalArgumentException(n + " rounds need " + n + " labels and " + n + " yhat slots; got "
+          + y.length + " and " + yhat.length);
+    }
+    int size = rows.size();
+    for (int q = from; q < to; q++) {
+      int r = order[q];
+      if (r < 0 || r >= size) {
+        throw new IllegalArgumentException("order[" + q + "] = " + r + " is outside the rows 0.." + (size - 1));
+      }
+    }
+  }
+}

@@ -35,6 +35,17 @@ public enum Loss {
       }
       return -y / (1 + Math.exp(z));
     }
+
+    @Override
+    public double derivativeAndValue(double y, double yhat, double[] values, int at) {
+      // value and derivative both take exp(-|z|) (exp(-z) where z > 0, exp(z) where z <= 0):
+      // one exp for both, the same bits. min(z, -z) rather than -|z|: a NaN z keeps its sign bit,
+      // as exp(z) in the separate calls does.
+      double z = y * yhat;
+      double e = Math.exp(Math.min(z, -z));
+      values[at] = z > 0 ? Math.log1p(e) : -z + Math.log1p(e);
+      return z >= 0 ? -y * e / (1 + e) : -y / (1 + e);
+    }
   },
 
   /** {@code max(0, 1 - y yhat)}, derivative {@code -y} if {@code y yhat <= 1}, else 0. */
@@ -100,6 +111,22 @@ public enum Loss {
    * @return the derivative with respect to {@code yhat}
    */
   public abstract double derivative(double y, double yhat);
+
+  /**
+   * {@link #derivative}, with {@link #value} of the same arguments stored in {@code values[at]}:
+   * the same bits as the two calls, sharing their work where they can (the logistic loss takes
+   * one {@code exp} instead of two). For trainers that report the progressive loss.
+   *
+   * @param y      the label
+   * @param yhat   the prediction
+   * @param values receives the loss at {@code at}
+   * @param at     where in {@code values}
+   * @return the derivative with respect to {@code yhat}
+   */
+  public double derivativeAndValue(double y, double yhat, double[] values, int at) {
+    values[at] = value(y, yhat);
+    return derivative(y, yhat);
+  }
 
   /**
    * The loss with the given name, ignoring case and surrounding blanks.

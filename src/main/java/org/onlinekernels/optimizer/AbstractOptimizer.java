@@ -580,7 +580,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     }
     cancelPending();
     ensureScratch(rows.maxNnz());
-    return roundOn(rows, row, y, loss);
+    return roundOn(rows, row, y, loss, null, 0);
   }
 
   /**
@@ -590,16 +590,17 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
    * A refusal stops the block as {@link #round} would refuse that row, and says where.
    */
   @Override
-  public final void rounds(SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat) {
+  public final void rounds(
+      SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat, double[] losses) {
     checkOpen();
     checkRows(rows, loss);
-    RoundBlocks.check(rows, order, from, to, y, yhat);
+    RoundBlocks.check(rows, order, from, to, y, yhat, losses);
     cancelPending();
     ensureScratch(rows.maxNnz());
     int q = from;
     try {
       for (; q < to; q++) {
-        yhat[q - from] = roundOn(rows, order[q], y[q - from], loss);
+        yhat[q - from] = roundOn(rows, order[q], y[q - from], loss, losses, q - from);
       }
     } catch (IllegalArgumentException e) {
       throw new RefusedRoundException(q, e);
@@ -621,8 +622,11 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     }
   }
 
-  /** A round's per-row part, on a row known to be in {@code rows}, with the scratch grown. */
-  private double roundOn(SparseRows rows, int row, double y, Loss loss) {
+  /**
+   * A round's per-row part, on a row known to be in {@code rows}, with the scratch grown; with
+   * {@code losses}, the loss goes to {@code losses[at]}.
+   */
+  private double roundOn(SparseRows rows, int row, double y, Loss loss, double[] losses, int at) {
     KernelChecks.finite("y", y);
     double maxAbs = rows.maxAbs(row);
     if (policy == InputPolicy.CHECKED && !(maxAbs <= InputPolicy.magnitudeLimit(type))) {
@@ -630,7 +634,7 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
           + InputPolicy.magnitudeLimit(type) + " for " + type.name().toLowerCase() + "; rescale the input");
     }
     double yhat = roundPredict(rows, row);
-    double g = loss.derivative(y, yhat);
+    double g = losses == null ? loss.derivative(y, yhat) : loss.derivativeAndValue(y, yhat, losses, at);
     KernelChecks.finite("g", g);
     pendingMaxAbs = maxAbs;
     checkGradientScale(g);

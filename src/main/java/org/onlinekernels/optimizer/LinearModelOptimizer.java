@@ -69,27 +69,34 @@ public interface LinearModelOptimizer extends AutoCloseable {
 
   /**
    * Rounds ({@link #round}) on rows {@code order[from]}, ..., {@code order[to - 1]} of {@code
-   * rows}, in that order: the {@code k}-th of them takes label {@code y[k]} and writes its {@code
-   * yhat} to {@code yhat[k]}. The same state and the same {@code yhat} bits as those rounds one by
-   * one; one call per block of rows lets the library validate the block once and keep the round
-   * loop in one compiled body, as a hand-written training loop is (a trainer's pass is the use:
-   * {@code OnlineTrainer} calls it per block of rows).
+   * rows}, in that order: the {@code k}-th of them takes label {@code y[k]}, writes its {@code
+   * yhat} to {@code yhat[k]} and, if {@code losses} is not null, its progressive loss
+   * {@code loss.value(y[k], yhat[k])} to {@code losses[k]}. The same state and the same bits as
+   * those rounds one by one. One call per block of rows lets the library check the block once and
+   * run the rounds in one compiled loop, and the loss shares its work with the derivative
+   * ({@link Loss#derivativeAndValue}); {@code OnlineTrainer} trains sparse rows this way.
    *
    * <p>This default calls {@link #round} per row.
    *
-   * @throws IllegalArgumentException if an argument is null, the range is not within {@code
-   *     order}, {@code y} or {@code yhat} is shorter than the range, a row number is outside
-   *     {@code rows}, or the rows do not fit this optimizer
-   * @throws RefusedRoundException if a round is refused (see {@link #round}); the rounds before it
-   *     ran and its {@link RefusedRoundException#position()} says which one
+   * @param losses where the progressive losses go, or {@code null} for none
+   * @throws IllegalArgumentException if an argument but {@code losses} is null, the range is not
+   *     within {@code order}, {@code y}, {@code yhat} or {@code losses} is shorter than the range, a
+   *     row number is outside {@code rows}, or the rows do not fit this optimizer; no round has run
+   * @throws RefusedRoundException if a round is refused (see {@link #round}): the rounds before
+   *     it ran, their slots are written, and {@link RefusedRoundException#position()} says which
+   *     one (its own {@code losses} slot may be written, its {@code yhat} slot is not)
    */
-  default void rounds(SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat) {
-    RoundBlocks.check(rows, order, from, to, y, yhat);
+  default void rounds(
+      SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat, double[] losses) {
+    RoundBlocks.check(rows, order, from, to, y, yhat, losses);
     for (int q = from; q < to; q++) {
       try {
         yhat[q - from] = round(rows, order[q], y[q - from], loss);
       } catch (IllegalArgumentException e) {
         throw new RefusedRoundException(q, e);
+      }
+      if (losses != null) {
+        losses[q - from] = loss.value(y[q - from], yhat[q - from]);
       }
     }
   }

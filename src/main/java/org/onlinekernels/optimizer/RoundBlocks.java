@@ -8,7 +8,7 @@ final class RoundBlocks {
    * Checks the block's arguments and every row number in it, in O(to - from): nothing of the block
    * has run when this throws.
    */
-  static void check(SparseRows rows, int[] order, int from, int to, double[] y, double[] yhat) {
+  static void check(SparseRows rows, int[] order, int from, int to, double[] y, double[] yhat, double[] losses) {
     if (rows == null || order == null || y == null || yhat == null) {
       throw new IllegalArgumentException("rows, order, y and yhat must not be null");
     }
@@ -16,9 +16,9 @@ final class RoundBlocks {
       throw new IllegalArgumentException("rounds [" + from + ", " + to + ") are not within order's " + order.length + " entries");
     }
     int n = to - from;
-    if (y.length < n || yhat.length < n) {
-      throw new IllegalArgumentException(n + " rounds need " + n + " labels and " + n + " yhat slots; got "
-          + y.length + " and " + yhat.length);
+    if (y.length < n || yhat.length < n || (losses != null && losses.length < n)) {
+      throw new IllegalArgumentException(n + " rounds need " + n + " labels, yhat and loss slots; got "
+          + y.length + ", " + yhat.length + " and " + (losses == null ? "no losses" : losses.length));
     }
     int size = rows.size();
     for (int q = from; q < to; q++) {

@@ -72,6 +72,8 @@ public final class OnlineTrainer implements AutoCloseable {
   private final double[] yhat;
   /** Each output's {@code yhat} of the block of sparse rows in progress. */
   private final double[][] blockYhat;
+  /** Each output's progressive loss of the block of sparse rows in progress. */
+  private final double[][] blockLoss;
   /** One output's labels for the block of sparse rows in progress. */
   private final double[] blockLabels = new double[BLOCK];
   private long seen;
@@ -147,6 +149,7 @@ public final class OnlineTrainer implements AutoCloseable {
     this.shuffler = new Random(config.seed());
     this.yhat = new double[k];
     this.blockYhat = new double[k][BLOCK];
+    this.blockLoss = new double[k][BLOCK];
   }
 
   /**
@@ -272,7 +275,7 @@ public final class OnlineTrainer implements AutoCloseable {
               yc[q - q0] = multi ? (c == y ? 1.0 : -1.0) : y;
             }
             try {
-              o[c].rounds(rows, order, q0, q1, yc, loss, blockYhat[c]);
+              o[c].rounds(rows, order, q0, q1, yc, loss, blockYhat[c], blockLoss[c]);
             } catch (RefusedRoundException ex) {
               throw new TrainingException(e + 1, ex.position() + 1, ex);
             } catch (IllegalArgumentException | IllegalStateException ex) {
@@ -280,12 +283,15 @@ public final class OnlineTrainer implements AutoCloseable {
             }
           }
           for (int q = q0; q < q1; q++) {
+            // The losses the rounds took (Metrics.loss's sum over outputs, in its order).
+            double rowLoss = 0;
             for (int c = 0; c < kk; c++) {
               yh[c] = blockYhat[c][q - q0];
+              rowLoss += blockLoss[c][q - q0];
             }
             final int r = order[q];
             final double y = label[r];
-            lossSum += Metrics.loss(loss, multi, y, yh, kk);
+            lossSum += multi ? rowLoss : blockLoss[0][q - q0];
             errSum += Metrics.error(multi, y, yh, kk);
             if (sink != null) {
               sink.accept(e + 1, r, y, yh, kk);

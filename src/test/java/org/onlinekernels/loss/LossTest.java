@@ -109,4 +109,26 @@ class LossTest {
     assertTrue(e.getMessage().contains("logistic, hinge, absolute, squared"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Loss.parse(null));
   }
+
+  /** The fused call gives exactly the bits of value and derivative called apart, for every loss. */
+  @Test
+  void derivativeAndValueAreTheSeparateCallsBitForBit() {
+    double[] special = {0.0, -0.0, 1e-300, -1e-300, Double.MIN_VALUE, -Double.MIN_VALUE, 0.5, -0.5, 1, -1, 36.7, -36.7,
+        709.8, -709.8, 745.2, -745.2, 1e300, -1e300, Double.MAX_VALUE, Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY, Double.NaN};
+    java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+    double[] out = new double[3];
+    for (Loss l : Loss.values()) {
+      for (double y : new double[] {1, -1, 0.25, -3}) {
+        for (int k = 0; k < special.length + 2000; k++) {
+          double yhat = k < special.length ? special[k] : r.nextGaussian() * Math.scalb(1.0, r.nextInt(-30, 12));
+          double g = l.derivativeAndValue(y, yhat, out, 1);
+          String what = l + " y=" + y + " yhat=" + yhat;
+          assertEquals(Double.doubleToRawLongBits(l.derivative(y, yhat)), Double.doubleToRawLongBits(g), what);
+          assertEquals(Double.doubleToRawLongBits(l.value(y, yhat)), Double.doubleToRawLongBits(out[1]), what);
+          assertEquals(0, Double.doubleToRawLongBits(out[0]) | Double.doubleToRawLongBits(out[2]), what + ": only values[at] written");
+        }
+      }
+    }
+  }
 }

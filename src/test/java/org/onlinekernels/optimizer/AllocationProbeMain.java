@@ -164,6 +164,7 @@ public final class AllocationProbeMain {
   private static final int[] BLOCK_ORDER = {0, 0, 0, 0};
   private static final double[] BLOCK_Y = {1, -1, 1, -1};
   private static final double[] BLOCK_YHAT = new double[4];
+  private static final double[] BLOCK_LOSS = new double[4];
 
   /** {@code round} and {@code rounds} (blocks of 4 rounds on row 0) in turn; a call is one round. */
   private static double runRounds(Case c, int calls) {
@@ -172,7 +173,7 @@ public final class AllocationProbeMain {
       for (int k = 0; k < 4; k++) {
         sink += c.opt().round(c.rows(), 0, (k & 1) == 0 ? 1 : -1, Loss.LOGISTIC);
       }
-      c.opt().rounds(c.rows(), BLOCK_ORDER, 0, 4, BLOCK_Y, Loss.LOGISTIC, BLOCK_YHAT);
+      c.opt().rounds(c.rows(), BLOCK_ORDER, 0, 4, BLOCK_Y, Loss.LOGISTIC, BLOCK_YHAT, BLOCK_LOSS);
       sink += BLOCK_YHAT[3];
     }
     return sink;

@@ -78,18 +78,26 @@ class RoundsTest {
         double[] yhat = new double[n];
         double[] yhatDefault = new double[n];
         // Two blocks, the second starting inside order, labels and yhat by position in the block.
-        block.rounds(rows, order, 0, 17, y, Loss.LOGISTIC, yhat);
+        double[] losses = new double[n];
+        double[] lossesDefault = new double[n];
+        block.rounds(rows, order, 0, 17, y, Loss.LOGISTIC, yhat, losses);
         double[] y2 = java.util.Arrays.copyOfRange(y, 17, n);
         double[] yhat2 = new double[n - 17];
-        block.rounds(rows, order, 17, n, y2, Loss.LOGISTIC, yhat2);
+        // The second block without losses: the same rounds either way.
+        block.rounds(rows, order, 17, n, y2, Loss.LOGISTIC, yhat2, null);
         System.arraycopy(yhat2, 0, yhat, 17, n - 17);
-        plain.rounds(rows, order, 0, n, y, Loss.LOGISTIC, yhatDefault);
+        plain.rounds(rows, order, 0, n, y, Loss.LOGISTIC, yhatDefault, lossesDefault);
         for (int q = 0; q < n; q++) {
           double one = single.round(rows, order[q], y[q], Loss.LOGISTIC);
           String what = named + " " + t + " round " + q;
           assertEquals(Double.doubleToRawLongBits(one), Double.doubleToRawLongBits(yhat[q]), what);
+          if (q < 17) {
+            assertEquals(Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], one)), Double.doubleToRawLongBits(losses[q]), what + " loss");
+          }
           double oneDefault = plainSingle.round(rows, order[q], y[q], Loss.LOGISTIC);
           assertEquals(Double.doubleToRawLongBits(oneDefault), Double.doubleToRawLongBits(yhatDefault[q]), what + " (default)");
+          assertEquals(Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], oneDefault)),
+              Double.doubleToRawLongBits(lossesDefault[q]), what + " loss (default)");
         }
         StateSnapshot.of(single).assertSame(block, named + " " + t);
         StateSnapshot.of(singleViaDefault).assertSame(viaDefault, named + " " + t + " (default)");
@@ -106,22 +114,24 @@ class RoundsTest {
     try (AbstractOptimizer o = new ScInOL2Optimizer(8, ElementType.FLOAT, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null)) {
       o.round(rows, 0, 1, Loss.LOGISTIC);
       String what = "scinol2";
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(null, order, 0, 5, y, Loss.LOGISTIC, yhat), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 5, y, null, yhat), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 3, 2, y, Loss.LOGISTIC, yhat), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 6, y, Loss.LOGISTIC, yhat), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(null, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 5, y, null, yhat, null), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 3, 2, y, Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 6, y, Loss.LOGISTIC, yhat, null), what);
       StateSnapshot.assertRejected(o, IllegalArgumentException.class,
-          () -> o.rounds(rows, order, 0, 5, new double[4], Loss.LOGISTIC, yhat), what);
+          () -> o.rounds(rows, order, 0, 5, new double[4], Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 0, 5, y, Loss.LOGISTIC, yhat, new double[3]), what);
       IllegalArgumentException e = StateSnapshot.assertRejected(o, IllegalArgumentException.class,
-          () -> o.rounds(rows, new int[] {0, 1, 9, 2}, 0, 4, y, Loss.LOGISTIC, yhat), what);
+          () -> o.rounds(rows, new int[] {0, 1, 9, 2}, 0, 4, y, Loss.LOGISTIC, yhat, null), what);
       assertTrue(e.getMessage().contains("order[2] = 9"), e.getMessage());
       SparseRows doubles = randomRows(ElementType.DOUBLE, 5, 8, 1);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(doubles, order, 0, 5, y, Loss.LOGISTIC, yhat), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(doubles, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
       SparseRows wide = randomRows(ElementType.FLOAT, 5, 30, 1);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(wide, order, 0, 5, y, Loss.LOGISTIC, yhat), what);
+      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(wide, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
       // An empty block is no rounds at all.
       StateSnapshot before = StateSnapshot.of(o);
-      o.rounds(rows, order, 2, 2, new double[0], Loss.LOGISTIC, new double[0]);
+      o.rounds(rows, order, 2, 2, new double[0], Loss.LOGISTIC, new double[0], null);
       before.assertSame(o, "empty block");
     }
   }
@@ -139,7 +149,7 @@ class RoundsTest {
       java.util.Arrays.fill(yhat, 42);
       // Positions are indices into order: the block starts at 1, so label k is order[1 + k]'s.
       RefusedRoundException e = assertThrows(RefusedRoundException.class,
-          () -> block.rounds(rows, order, 1, n, y, Loss.LOGISTIC, yhat));
+          () -> block.rounds(rows, order, 1, n, y, Loss.LOGISTIC, yhat, null));
       assertEquals(5, e.position());
       assertTrue(e.getMessage().contains("y"), e.getMessage());
       for (int q = 1; q < 5; q++) {
@@ -171,8 +181,8 @@ class RoundsTest {
             ScInOL2Optimizer small = new ScInOL2Optimizer(8, t, ScInOLParams.defaults(), layout, null, null)) {
           assertTrue(8L * (1 << 17) * t.bytes() / 2 > AbstractOptimizer.TOUCH_MIN_BYTES, "the large state is over the touch size");
           double[] a = new double[n], b = new double[n];
-          big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, a);
-          small.rounds(rows, order, 0, n, y, Loss.LOGISTIC, b);
+          big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, a, null);
+          small.rounds(rows, order, 0, n, y, Loss.LOGISTIC, b, null);
           for (int q = 0; q < n; q++) {
             assertEquals(Double.doubleToRawLongBits(b[q]), Double.doubleToRawLongBits(a[q]), layout + " " + t + " round " + q);
           }

@@ -7,6 +7,16 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.testkit.AdaGradSubject;
+import org.onlinekernels.testkit.AdaptiveOgdSubject;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Cases;
+import org.onlinekernels.testkit.DfegSubject;
+import org.onlinekernels.testkit.GlobalAdaGradSubject;
+import org.onlinekernels.testkit.ScInOL1Subject;
+import org.onlinekernels.testkit.ScInOL2Subject;
+import org.onlinekernels.testkit.Tolerance;
 
 /**
  * Every kernel against the reference, on both implementations (vector and scalar fallback),

@@ -10,6 +10,14 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Buffers;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.OptimizerLearner;
+import org.onlinekernels.testkit.Row;
+import org.onlinekernels.testkit.Tolerance;
+import org.onlinekernels.testkit.Tracker;
+import org.onlinekernels.testkit.Workload;
 
 /**
  * {@link Agreement} for {@link org.onlinekernels.optimizer.Precision#MIXED} optimizers: buffers are
@@ -53,7 +61,7 @@ final class MixedAgreement {
       rs.forEach((k, v) -> tracks.put(k, new Tracker(v)));
       for (int k = 0; k < c.rounds(); k++) {
         int r = c.warmup() + k;
-        double yk = Agreement.predictKernel(opt, b, wl, r, c.sparse());
+        double yk = new OptimizerLearner(opt).predict(Row.of(wl, r, c.sparse(), b));
         double yr = Agreement.predictReference(ref, wl, r, c.sparse());
         double tolY = predictionBound(s, d, wl.dense[r], ref.weights(), tracks, k);
         if (!(Math.abs(yk - yr) <= tolY)) {
@@ -146,8 +154,8 @@ final class MixedAgreement {
       s.referenceState(ref).forEach((k, v) -> tracks.put(k, new Tracker(v)));
       int total = a.warmup() + a.rounds();
       for (int r = 0; r < total; r++) {
-        double ya = Agreement.predictKernel(oa, ba, wl, r, a.sparse());
-        double yb = Agreement.predictKernel(ob, bb, wl, r, bCase.sparse());
+        double ya = new OptimizerLearner(oa).predict(Row.of(wl, r, a.sparse(), ba));
+        double yb = new OptimizerLearner(ob).predict(Row.of(wl, r, bCase.sparse(), bb));
         Agreement.predictReference(ref, wl, r, false);
         double tolY = 2 * predictionBound(s, d, wl.dense[r], ref.weights(), tracks, r);
         if (!(Math.abs(ya - yb) <= tolY)) {

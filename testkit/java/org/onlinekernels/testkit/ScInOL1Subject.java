@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,10 +20,10 @@ import org.onlinekernels.reference.ReferenceScInOL1;
  * error by at most {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2
  * ulps over {@code Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
-final class ScInOL1Subject implements Subject {
+public final class ScInOL1Subject implements Subject {
   private final ScInOLParams params;
 
-  ScInOL1Subject(long seed, ElementType t) {
+  public ScInOL1Subject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5c1L);
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
   }

@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,12 +23,12 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * {@code ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2},
  * at most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
  */
-final class AdaptiveOgdSubject implements Subject {
+public final class AdaptiveOgdSubject implements Subject {
   private final AdaptiveOgdParams params;
   private final boolean ball;
   private final double factor;
 
-  AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
+  public AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
     SplittableRandom r = new SplittableRandom(seed ^ (ball ? 0xba11L : 0xc00dL));
     this.ball = ball;
     if (!ball && r.nextBoolean()) {

@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,11 +20,11 @@ import org.onlinekernels.reference.ReferenceScInOL2;
  * {@code g x w} carry the weight's error back into {@code eta} (a sum): about 3 to 4 relative
  * errors of the element type per round in all.
  */
-final class ScInOL2Subject implements Subject {
+public final class ScInOL2Subject implements Subject {
   private final ScInOLParams params;
   private final boolean stored;
 
-  ScInOL2Subject(long seed, ElementType t) {
+  public ScInOL2Subject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5c2L);
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
     stored = r.nextBoolean();

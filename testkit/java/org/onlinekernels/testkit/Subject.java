@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
@@ -11,7 +11,7 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * One algorithm with one parameter draw, seen from both sides: the kernel optimizer under test and
  * the reference oracle, with their state under the same names.
  */
-interface Subject {
+public interface Subject {
   /** Algorithm and parameters, for failure messages. */
   String describe();
 

@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -21,10 +21,10 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * {@code eta g / (delta + sqrt Q)} adds half of Q's relative error plus 6 roundings; {@code w}
  * is a sum of steps plus one rounding per round: in all {@code <= (T + 8) u (P + M)}.
  */
-final class AdaGradSubject implements Subject {
+public final class AdaGradSubject implements Subject {
   private final AdaGradParams params;
 
-  AdaGradSubject(long seed, int d, ElementType t) {
+  public AdaGradSubject(long seed, int d, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0xada6adL);
     Box box = switch (r.nextInt(3)) {
       case 0 -> Box.none();

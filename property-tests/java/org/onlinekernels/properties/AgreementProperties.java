@@ -14,6 +14,7 @@ import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
 import org.onlinekernels.testkit.DfegSubject;
 import org.onlinekernels.testkit.GlobalAdaGradSubject;
+import org.onlinekernels.testkit.OptimizerLearner;
 import org.onlinekernels.testkit.ScInOL1Subject;
 import org.onlinekernels.testkit.ScInOL2Subject;
 import org.onlinekernels.testkit.Tolerance;
@@ -122,6 +123,18 @@ class AgreementProperties {
   @Property
   void scInOL2SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new ScInOL2Subject(c.seed(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
+  }
+
+  @Property
+  void scInOL1IsScaleInvariant(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    ScInOL1Subject s = new ScInOL1Subject(c.seed(), c.type());
+    Agreement.scaleInvariance(s, c, (d, t) -> new OptimizerLearner(s.optimizer(d, t, impl(vector))));
+  }
+
+  @Property
+  void scInOL2IsScaleInvariant(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+    ScInOL2Subject s = new ScInOL2Subject(c.seed(), c.type());
+    Agreement.scaleInvariance(s, c, (d, t) -> new OptimizerLearner(s.optimizer(d, t, impl(vector))));
   }
 
   @Property

@@ -48,6 +48,16 @@ public final class AdaGradSubject implements Subject {
     params = new AdaGradParams(rate, fromWidth, delta, q0, box);
   }
 
+  /** AdaGrad with the given parameters (their box, if per coordinate, fixes the dimension). */
+  public AdaGradSubject(AdaGradParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public AdaGradParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "AdaGrad " + params;

@@ -43,6 +43,18 @@ public final class AdaptiveOgdSubject implements Subject {
     factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
   }
 
+  /** Adaptive OGD, ball form if {@code ball}, with the given parameters, at dimension {@code d}. */
+  public AdaptiveOgdSubject(AdaptiveOgdParams params, int d, boolean ball) {
+    this.params = params;
+    this.ball = ball;
+    this.factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
+  }
+
+  /** The parameters both sides run with. */
+  public AdaptiveOgdParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return (ball ? "AOGD ball R=" : "AOGD per-coordinate R=") + params.radius()

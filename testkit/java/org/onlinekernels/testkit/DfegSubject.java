@@ -29,6 +29,16 @@ public final class DfegSubject implements Subject {
     params = new DfegParams(a, Math.scalb(1.0, r.nextInt(-2, 3)), Math.scalb(1.0, r.nextInt(-3, 4)));
   }
 
+  /** DFEG with the given parameters. */
+  public DfegSubject(DfegParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public DfegParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "DFEG " + params;

@@ -45,6 +45,17 @@ public final class GlobalAdaGradSubject implements Subject {
     factor = 1 + Tolerance.chain(d) / 16;
   }
 
+  /** Global-rate AdaGrad with the given parameters, at dimension {@code d} (the bound depends on it). */
+  public GlobalAdaGradSubject(GlobalAdaGradParams params, int d) {
+    this.params = params;
+    this.factor = 1 + Tolerance.chain(d) / 16;
+  }
+
+  /** The parameters both sides run with. */
+  public GlobalAdaGradParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "GlobalAdaGrad " + params;

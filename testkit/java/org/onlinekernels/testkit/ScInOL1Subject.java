@@ -28,9 +28,25 @@ public final class ScInOL1Subject implements Subject {
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
   }
 
+  /** ScInOL1 with the given parameters. */
+  public ScInOL1Subject(ScInOLParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public ScInOLParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "ScInOL1 " + params;
+  }
+
+  /** ScInOL is scale-invariant (ALGORITHMS.md sections 3-4). */
+  @Override
+  public boolean scaleInvariant() {
+    return true;
   }
 
   @Override

@@ -30,9 +30,26 @@ public final class ScInOL2Subject implements Subject {
     stored = r.nextBoolean();
   }
 
+  /** ScInOL2 with the given parameters; the library's optimizer in stored-weights mode if {@code stored}. */
+  public ScInOL2Subject(ScInOLParams params, boolean stored) {
+    this.params = params;
+    this.stored = stored;
+  }
+
+  /** The parameters both sides run with. */
+  public ScInOLParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "ScInOL2 " + params + (stored ? " stored-w" : " recompute-w");
+  }
+
+  /** ScInOL is scale-invariant (ALGORITHMS.md sections 3-4). */
+  @Override
+  public boolean scaleInvariant() {
+    return true;
   }
 
   @Override

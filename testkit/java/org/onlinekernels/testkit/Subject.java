@@ -42,6 +42,15 @@ public interface Subject {
     return false;
   }
 
+  /**
+   * Whether multiplying feature {@code i} of every row by any {@code c_i > 0} leaves every
+   * prediction unchanged in real arithmetic (ScInOL1, ScInOL2), so that
+   * {@link Agreement#scaleInvariance} applies.
+   */
+  default boolean scaleInvariant() {
+    return false;
+  }
+
   /** The reference with the same parameters. */
   ReferenceLinearModel reference(int d);
 

@@ -15,7 +15,7 @@ public interface Subject {
   /** Algorithm and parameters, for failure messages. */
   String describe();
 
-  /** Largest |g| the workload feeds (DFEG assumes |g| <= L). */
+  /** Largest {@code |g|} the workload feeds (DFEG assumes {@code |g| <= L}). */
   default double gMax() {
     return 1.0;
   }

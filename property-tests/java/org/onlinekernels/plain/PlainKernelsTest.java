@@ -3,6 +3,10 @@ package org.onlinekernels.plain;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -15,10 +19,23 @@ import org.onlinekernels.testkit.KernelCheck;
  * every property, and each planted mistake fails with a small shrunk counterexample.
  */
 class PlainKernelsTest {
+  private static final KernelCheck<?> PLAIN_SCINOL2 =
+      KernelCheck.scInOL2((d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), PlainScInOL2.Bug.NONE));
+
+  /** The same check under jqwik's own runner: its tries, shrinking and reports. */
+  @Property(tries = 50)
+  void plainScInOL2UnderJqwik(@ForAll("plainTrials") KernelCheck.Trial t) {
+    PLAIN_SCINOL2.check(t);
+  }
+
+  @Provide
+  Arbitrary<KernelCheck.Trial> plainTrials() {
+    return PLAIN_SCINOL2.trials();
+  }
 
   @Test
   void plainScInOL2PassesTheKit() {
-    KernelCheck.scInOL2((d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), PlainScInOL2.Bug.NONE)).run();
+    PLAIN_SCINOL2.run();
   }
 
   @ParameterizedTest

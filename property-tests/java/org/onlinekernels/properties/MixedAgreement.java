@@ -13,8 +13,6 @@ import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.testkit.Agreement;
 import org.onlinekernels.testkit.Buffers;
 import org.onlinekernels.testkit.Case;
-import org.onlinekernels.testkit.OptimizerLearner;
-import org.onlinekernels.testkit.Row;
 import org.onlinekernels.testkit.Tolerance;
 import org.onlinekernels.testkit.Tracker;
 import org.onlinekernels.testkit.Workload;
@@ -61,7 +59,7 @@ final class MixedAgreement {
       rs.forEach((k, v) -> tracks.put(k, new Tracker(v)));
       for (int k = 0; k < c.rounds(); k++) {
         int r = c.warmup() + k;
-        double yk = new OptimizerLearner(opt).predict(Row.of(wl, r, c.sparse(), b));
+        double yk = Agreement.predictKernel(opt, b, wl, r, c.sparse());
         double yr = Agreement.predictReference(ref, wl, r, c.sparse());
         double tolY = predictionBound(s, d, wl.dense[r], ref.weights(), tracks, k);
         if (!(Math.abs(yk - yr) <= tolY)) {
@@ -154,8 +152,8 @@ final class MixedAgreement {
       s.referenceState(ref).forEach((k, v) -> tracks.put(k, new Tracker(v)));
       int total = a.warmup() + a.rounds();
       for (int r = 0; r < total; r++) {
-        double ya = new OptimizerLearner(oa).predict(Row.of(wl, r, a.sparse(), ba));
-        double yb = new OptimizerLearner(ob).predict(Row.of(wl, r, bCase.sparse(), bb));
+        double ya = Agreement.predictKernel(oa, ba, wl, r, a.sparse());
+        double yb = Agreement.predictKernel(ob, bb, wl, r, bCase.sparse());
         Agreement.predictReference(ref, wl, r, false);
         double tolY = 2 * predictionBound(s, d, wl.dense[r], ref.weights(), tracks, r);
         if (!(Math.abs(ya - yb) <= tolY)) {

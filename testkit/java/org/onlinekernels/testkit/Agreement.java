@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
@@ -133,6 +134,11 @@ public final class Agreement {
         }
       }
     }
+  }
+
+  /** A library optimizer's prediction for round {@code r} of {@code wl}, dense or sparse, on segments from {@code b}. */
+  public static double predictKernel(AbstractOptimizer opt, Buffers b, Workload wl, int r, boolean sparse) {
+    return new OptimizerLearner(opt).predict(Row.of(wl, r, sparse, b));
   }
 
   /** The reference's prediction for round {@code r} of {@code wl}, dense or sparse. */

@@ -7,6 +7,18 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.testkit.AdaGradSubject;
+import org.onlinekernels.testkit.AdaptiveOgdSubject;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Cases;
+import org.onlinekernels.testkit.DfegSubject;
+import org.onlinekernels.testkit.GlobalAdaGradSubject;
+import org.onlinekernels.testkit.OptimizerLearner;
+import org.onlinekernels.testkit.ScInOL1Subject;
+import org.onlinekernels.testkit.ScInOL2Subject;
+import org.onlinekernels.testkit.Subject;
+import org.onlinekernels.testkit.Tolerance;
 
 /**
  * Every kernel against the reference, on both implementations (vector and scalar fallback),
@@ -112,6 +124,13 @@ class AgreementProperties {
   @Property
   void scInOL2SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new ScInOL2Subject(c.seed(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
+  }
+
+  /** ScInOL1 or ScInOL2 (one property for both: it costs what a vector == scalar property costs). */
+  @Property
+  void scInOLIsScaleInvariant(@ForAll("trajectories") Case c, @ForAll boolean scInOL1, @ForAll boolean vector) {
+    Subject s = scInOL1 ? new ScInOL1Subject(c.seed(), c.type()) : new ScInOL2Subject(c.seed(), c.type());
+    Agreement.scaleInvariance(s, c, (d, t) -> new OptimizerLearner(s.optimizer(d, t, impl(vector))));
   }
 
   @Property

@@ -10,6 +10,12 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Buffers;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Tolerance;
+import org.onlinekernels.testkit.Tracker;
+import org.onlinekernels.testkit.Workload;
 
 /**
  * {@link Agreement} for {@link org.onlinekernels.optimizer.Precision#MIXED} optimizers: buffers are

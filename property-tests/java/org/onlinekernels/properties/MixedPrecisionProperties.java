@@ -20,6 +20,8 @@ import org.onlinekernels.optimizer.ScInOL2Optimizer;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Cases;
 
 /**
  * {@link Precision#MIXED} AdaGrad and ScInOL2 against the double reference (fed the same float

@@ -11,6 +11,8 @@ import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceAdaGrad;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.testkit.AdaGradSubject;
+import org.onlinekernels.testkit.ScInOL2Subject;
 
 /**
  * A {@link Precision#MIXED} optimizer and its double reference, fed the same float inputs, with

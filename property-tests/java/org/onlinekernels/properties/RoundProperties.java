@@ -9,6 +9,17 @@ import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.testkit.AdaGradSubject;
+import org.onlinekernels.testkit.AdaptiveOgdSubject;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Cases;
+import org.onlinekernels.testkit.DfegSubject;
+import org.onlinekernels.testkit.GlobalAdaGradSubject;
+import org.onlinekernels.testkit.ScInOL1Subject;
+import org.onlinekernels.testkit.ScInOL2Subject;
+import org.onlinekernels.testkit.Subject;
+import org.onlinekernels.testkit.Tolerance;
 
 /**
  * The fused round ({@code round(rows, r, y, loss)}) of every algorithm, in both state layouts:

@@ -11,6 +11,10 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.testkit.Buffers;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Subject;
+import org.onlinekernels.testkit.Workload;
 
 /**
  * Fused rounds ({@link AbstractOptimizer#round}) on a case's rows, and the bit-exact comparison
@@ -18,30 +22,6 @@ import org.onlinekernels.optimizer.StateLayout;
  */
 final class Rounds {
   private Rounds() {}
-
-  /** The case's sparse rows (explicit zeros and {@code -0.0} included) as validated rows. */
-  static SparseRows rows(Workload wl, ElementType t) {
-    int n = wl.idx.length;
-    int[] start = new int[n + 1];
-    for (int r = 0; r < n; r++) {
-      start[r + 1] = start[r] + wl.idx[r].length;
-    }
-    int[] idx = new int[start[n]];
-    double[] val = new double[start[n]];
-    for (int r = 0; r < n; r++) {
-      System.arraycopy(wl.idx[r], 0, idx, start[r], wl.idx[r].length);
-      System.arraycopy(wl.val[r], 0, val, start[r], wl.val[r].length);
-    }
-    return SparseRows.of(start, idx, val, t);
-  }
-
-  /**
-   * Label of round {@code r}: {@code -sign(g_r)} of the workload, so that a classification loss's
-   * derivative has the workload's sign and keeps its one-sign runs.
-   */
-  static double label(Workload wl, int r) {
-    return wl.g[r] > 0 ? -1 : 1;
-  }
 
   /** One way of running a round: a fused round, or predictSparse then update on segments. */
   enum Mode { ROUND, PREDICT_UPDATE }
@@ -57,14 +37,14 @@ final class Rounds {
     int d = c.d();
     ElementType t = c.type();
     Workload wl = new Workload(c, s.gMax());
-    SparseRows rows = rows(wl, t);
+    SparseRows rows = wl.rows(t);
     try (Arena arena = Arena.ofConfined();
         AbstractOptimizer a = s.optimizer(d, t, ka, la);
         AbstractOptimizer b = s.optimizer(d, t, kb, lb)) {
       Buffers buf = new Buffers(arena, c);
       int total = c.warmup() + c.rounds();
       for (int r = 0; r < total; r++) {
-        double y = label(wl, r);
+        double y = wl.label(r);
         double ya = run(a, ma, rows, r, y, loss, buf, wl);
         double yb = run(b, mb, rows, r, y, loss, buf, wl);
         if (Double.doubleToRawLongBits(ya) != Double.doubleToRawLongBits(yb)) {

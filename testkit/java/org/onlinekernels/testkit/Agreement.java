@@ -1,43 +1,57 @@
-package org.onlinekernels.properties;
-
-import static org.junit.jupiter.api.Assertions.fail;
+package org.onlinekernels.testkit;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
- * Runs one case through a kernel optimizer and the reference side by side and checks every
+ * Runs one case through a learner under test and the reference side by side and checks every
  * prediction and, after every round, every state element against the bounds of
- * {@link Tolerance}.
+ * {@link Tolerance}; a violation throws an {@link AssertionError} naming the subject, the case,
+ * the round, the element and the bound.
  *
  * <p>The reference first runs the case's warm-up rounds alone; both sides then start from the
  * reference's state (rounded to the element type, and the reference's copy rounded too), so a
  * case with one round is the "single step from the same state" check and a long case is a
  * trajectory check.
  */
-final class Agreement {
+public final class Agreement {
   private Agreement() {}
 
-  static void kernelVsReference(Subject s, Case c, KernelProvider kernels) {
+  /** The library's optimizer of {@code s} on {@code kernels} against the reference: {@link #learnerVsReference}. */
+  public static void kernelVsReference(Subject s, Case c, KernelProvider kernels) {
     kernelVsReference(s, c, kernels, StateLayout.PLANAR, null);
   }
 
   /**
    * As {@link #kernelVsReference(Subject, Case, KernelProvider)} on state in {@code layout}; with a
    * {@code loss}, every kernel round is one fused {@code round} on the case's rows (sparse) with the
-   * label {@link Rounds#label}, and the reference is updated with the {@code g} the round took,
-   * {@code loss'(y, yhat)} of the kernel's own {@code yhat}, so both sides see the same gradients.
+   * label {@link Workload#label} ({@link RoundLearner}), and the reference is updated with the
+   * {@code g} the round took, so both sides see the same gradients.
    */
-  static void kernelVsReference(Subject s, Case c, KernelProvider kernels, StateLayout layout, Loss loss) {
+  public static void kernelVsReference(Subject s, Case c, KernelProvider kernels, StateLayout layout, Loss loss) {
+    LearnerFactory f = loss == null
+        ? (d, t) -> new OptimizerLearner(s.optimizer(d, t, kernels, layout))
+        : (d, t) -> new RoundLearner(s.optimizer(d, t, kernels, layout), new Workload(c, s.gMax()), t, loss);
+    learnerVsReference(s, c, f, loss);
+  }
+
+  /**
+   * A learner from {@code f} against the reference of {@code s} on case {@code c}: predictions and
+   * state after every round within the bounds (state bit-identical in double where
+   * {@link Subject#exactStateInDouble()}). Without a {@code loss} the learner and the reference
+   * take the workload's gradients; with one, both take {@code loss'(label, yhat)} of the
+   * learner's own {@code yhat} (rounded to the element type), the label being
+   * {@link Workload#label}.
+   */
+  public static void learnerVsReference(Subject s, Case c, LearnerFactory f, Loss loss) {
     int d = c.d();
     ElementType t = c.type();
     double u = c.unitRoundoff();
@@ -48,8 +62,7 @@ final class Agreement {
       ref.update(wl.g[r]);
     }
     boolean sparse = loss != null || c.sparse();
-    SparseRows rows = loss == null ? null : Rounds.rows(wl, t);
-    try (Arena arena = Arena.ofConfined(); AbstractOptimizer opt = s.optimizer(d, t, kernels, layout)) {
+    try (Arena arena = Arena.ofConfined(); Learner opt = f.create(d, t)) {
       Map<String, double[]> rs = s.referenceState(ref);
       for (Map.Entry<String, double[]> e : rs.entrySet()) {
         double[] v = e.getValue();
@@ -72,16 +85,9 @@ final class Agreement {
 
       for (int k = 0; k < c.rounds(); k++) {
         int r = c.warmup() + k;
-        double yk;
-        double g;
-        if (loss == null) {
-          yk = predictKernel(opt, b, wl, r, sparse);
-          g = wl.g[r];
-        } else {
-          yk = opt.round(rows, r, Rounds.label(wl, r), loss);
-          // The g the round used: rounded to the element type like every kernel input.
-          g = Workload.round(t, loss.derivative(Rounds.label(wl, r), yk));
-        }
+        double yk = opt.predict(Row.of(wl, r, sparse, b));
+        // With a loss: the g the learner's round used, rounded to the element type like every input.
+        double g = loss == null ? wl.g[r] : Workload.round(t, loss.derivative(wl.label(r), yk));
         double yr = predictReference(ref, wl, r, sparse);
         double[] w = ref.weights();
         wTrack.observe(w);
@@ -98,15 +104,12 @@ final class Agreement {
               s.describe(), c, k, yk, yr, Math.abs(yk - yr), tolY));
         }
         s.accumulateExtra(extra, ref, tracks, g, x, k, u);
-        if (loss == null) {
-          opt.update(g);
-        }
+        opt.update(g);
         ref.update(g);
-        Map<String, MemorySegment> ks = opt.state();
         for (Map.Entry<String, double[]> e : rs.entrySet()) {
           Tracker tr = tracks.get(e.getKey());
           tr.observe(e.getValue());
-          double[] kv = Buffers.read(ks.get(e.getKey()), t, d);
+          double[] kv = opt.state(e.getKey());
           double[] rv = e.getValue();
           boolean exact = t == ElementType.DOUBLE && s.exactStateInDouble();
           for (int i = 0; i < d; i++) {
@@ -119,11 +122,10 @@ final class Agreement {
             }
           }
         }
-        Map<String, Double> kScalars = opt.scalarState();
         for (Map.Entry<String, Double> e : s.referenceScalars(ref).entrySet()) {
           Tracker tr = scalarTracks.get(e.getKey());
           tr.observe(new double[] {e.getValue()});
-          double kv = kScalars.get(e.getKey());
+          double kv = opt.scalarState(e.getKey());
           double tol = (Tolerance.chain(d) + s.stateFactor() * (k + 9)) * u * (tr.path[0] + tr.peak[0]);
           if (!(Math.abs(kv - e.getValue()) <= tol)) {
             fail(String.format("%s, %s: round %d: scalar %s kernel %s vs reference %s differ by %.3g > bound %.3g",
@@ -134,31 +136,70 @@ final class Agreement {
     }
   }
 
-  static double predictKernel(AbstractOptimizer opt, Buffers b, Workload wl, int r, boolean sparse) {
-    if (sparse) {
-      return opt.predictSparse(b.ints(wl.idx[r]), b.of(wl.val[r]), wl.idx[r].length);
-    }
-    return opt.predict(b.of(wl.dense[r]));
+  /** A library optimizer's prediction for round {@code r} of {@code wl}, dense or sparse, on segments from {@code b}. */
+  public static double predictKernel(AbstractOptimizer opt, Buffers b, Workload wl, int r, boolean sparse) {
+    return new OptimizerLearner(opt).predict(Row.of(wl, r, sparse, b));
   }
 
-  static double predictReference(ReferenceLinearModel ref, Workload wl, int r, boolean sparse) {
+  /** The reference's prediction for round {@code r} of {@code wl}, dense or sparse. */
+  public static double predictReference(ReferenceLinearModel ref, Workload wl, int r, boolean sparse) {
     return sparse ? ref.predictSparse(wl.idx[r], wl.val[r], wl.idx[r].length) : ref.predict(wl.dense[r]);
   }
 
   /**
-   * Runs one case through two kernel optimizers (e.g. vector and scalar, or dense and sparse
-   * input) and requires bit-identical state when {@code exact}, else the reference bounds
-   * doubled; predictions within twice the reduction bound.
+   * Runs one case through two of the library's optimizers (e.g. vector and scalar, or dense and
+   * sparse input): {@link #learnerVsLearner}.
    */
-  static void kernelVsKernel(Subject s, Case a, KernelProvider ka, Case bCase, KernelProvider kb, boolean exact) {
+  public static void kernelVsKernel(Subject s, Case a, KernelProvider ka, Case bCase, KernelProvider kb, boolean exact) {
+    learnerVsLearner(s, a, (d, t) -> new OptimizerLearner(s.optimizer(d, t, ka)),
+        bCase, (d, t) -> new OptimizerLearner(s.optimizer(d, t, kb)), exact);
+  }
+
+  /**
+   * Runs every round of case {@code a} (warm-up included, from the initial state) through a learner
+   * from {@code fa} fed as {@code a} says (dense or sparse, its offsets and segments) and one from
+   * {@code fb} fed as {@code bCase} says, and requires bit-identical state when {@code exact}, else
+   * within twice the reference bounds; predictions within twice the prediction bound.
+   */
+  public static void learnerVsLearner(Subject s, Case a, LearnerFactory fa, Case bCase, LearnerFactory fb, boolean exact) {
+    Workload wl = new Workload(a, s.gMax());
+    twoRuns(s, a, fa, wl, bCase, fb, wl, exact, "");
+  }
+
+  /**
+   * Scale invariance (ScInOL): feature {@code i} of every row multiplied by {@code 2^k_i},
+   * {@code k_i} uniform in {@code [-8, 8]} (drawn from the case's seed; powers of two keep the
+   * inputs exact), leaves every prediction unchanged in real arithmetic. Two learners from
+   * {@code f}, one fed the case's rows and one the scaled rows, the same gradients: predictions
+   * within twice the prediction bound of the unscaled run (each side is within one of the exact
+   * value, and the products {@code x_i w_i} are the same for both).
+   */
+  public static void scaleInvariance(Subject s, Case c, LearnerFactory f) {
+    Workload wl = new Workload(c, s.gMax());
+    SplittableRandom r = new SplittableRandom(c.seed() ^ 0x5ca1eL);
+    double[] factor = new double[c.d()];
+    StringBuilder shown = new StringBuilder();
+    for (int i = 0; i < factor.length; i++) {
+      int k = r.nextInt(-8, 9);
+      factor[i] = Math.scalb(1.0, k);
+      if (i < 8) {
+        shown.append(i == 0 ? "" : ", ").append("2^").append(k);
+      }
+    }
+    String note = " (features scaled by " + shown + (factor.length > 8 ? ", ..." : "") + ")";
+    twoRuns(s, c, f, wl, c, f, wl.scaled(factor), false, note);
+  }
+
+  private static void twoRuns(Subject s, Case a, LearnerFactory fa, Workload wa, Case bCase, LearnerFactory fb,
+      Workload wb, boolean exact, String note) {
     int d = a.d();
     ElementType t = a.type();
     double u = a.unitRoundoff();
-    Workload wl = new Workload(a, s.gMax());
     ReferenceLinearModel ref = s.reference(d);
+    boolean compareState = wa == wb;
     try (Arena arena = Arena.ofConfined();
-        AbstractOptimizer oa = s.optimizer(d, t, ka);
-        AbstractOptimizer ob = s.optimizer(d, t, kb)) {
+        Learner oa = fa.create(d, t);
+        Learner ob = fb.create(d, t)) {
       Buffers ba = new Buffers(arena, a), bb = new Buffers(arena, bCase);
       Map<String, Tracker> tracks = new LinkedHashMap<>();
       s.referenceState(ref).forEach((k, v) -> tracks.put(k, new Tracker(v)));
@@ -167,30 +208,32 @@ final class Agreement {
       Tracker wTrack = new Tracker(ref.weights());
       int total = a.warmup() + a.rounds();
       for (int r = 0; r < total; r++) {
-        double ya = predictKernel(oa, ba, wl, r, a.sparse());
-        double yb = predictKernel(ob, bb, wl, r, bCase.sparse());
-        predictReference(ref, wl, r, false);
+        double ya = oa.predict(Row.of(wa, r, a.sparse(), ba));
+        double yb = ob.predict(Row.of(wb, r, bCase.sparse(), bb));
+        predictReference(ref, wa, r, false);
         double[] w = ref.weights();
         wTrack.observe(w);
         double sumAbs = 0, weightErr = 0;
         for (int i = 0; i < d; i++) {
-          sumAbs += Math.abs(wl.dense[r][i] * w[i]);
-          weightErr += Math.abs(wl.dense[r][i]) * (Math.abs(w[i]) + wTrack.path[i]);
+          sumAbs += Math.abs(wa.dense[r][i] * w[i]);
+          weightErr += Math.abs(wa.dense[r][i]) * (Math.abs(w[i]) + wTrack.path[i]);
         }
         double tolY = 2 * (Tolerance.reduction(u, d, sumAbs) + Tolerance.state(u, s.predictionFactor(ref, d, scalarTracks), r + 1, 0, weightErr));
         if (!(Math.abs(ya - yb) <= tolY)) {
-          fail(String.format("%s, %s vs %s: round %d: yhat %s vs %s differ by %.3g > bound %.3g",
-              s.describe(), a, bCase, r, ya, yb, Math.abs(ya - yb), tolY));
+          fail(String.format("%s, %s vs %s: round %d: yhat %s vs %s differ by %.3g > bound %.3g%s",
+              s.describe(), a, bCase, r, ya, yb, Math.abs(ya - yb), tolY, note));
         }
-        oa.update(wl.g[r]);
-        ob.update(wl.g[r]);
-        ref.update(wl.g[r]);
+        oa.update(wa.g[r]);
+        ob.update(wb.g[r]);
+        ref.update(wa.g[r]);
         s.referenceScalars(ref).forEach((k, v) -> scalarTracks.get(k).observe(new double[] {v}));
-        Map<String, MemorySegment> sa = oa.state(), sb = ob.state();
         for (Map.Entry<String, double[]> e : s.referenceState(ref).entrySet()) {
           Tracker tr = tracks.get(e.getKey());
           tr.observe(e.getValue());
-          double[] va = Buffers.read(sa.get(e.getKey()), t, d), vb = Buffers.read(sb.get(e.getKey()), t, d);
+          if (!compareState) {
+            continue;
+          }
+          double[] va = oa.state(e.getKey()), vb = ob.state(e.getKey());
           for (int i = 0; i < d; i++) {
             double tol = exact ? 0 : 2 * Tolerance.state(u, s.stateFactor(), r + 1, tr.path[i], tr.peak[i]);
             if (!(Math.abs(va[i] - vb[i]) <= tol)) {
@@ -201,5 +244,9 @@ final class Agreement {
         }
       }
     }
+  }
+
+  private static void fail(String message) {
+    throw new AssertionError(message);
   }
 }

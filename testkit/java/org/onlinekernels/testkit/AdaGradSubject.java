@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -21,10 +21,10 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * {@code eta g / (delta + sqrt Q)} adds half of Q's relative error plus 6 roundings; {@code w}
  * is a sum of steps plus one rounding per round: in all {@code <= (T + 8) u (P + M)}.
  */
-final class AdaGradSubject implements Subject {
+public final class AdaGradSubject implements Subject {
   private final AdaGradParams params;
 
-  AdaGradSubject(long seed, int d, ElementType t) {
+  public AdaGradSubject(long seed, int d, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0xada6adL);
     Box box = switch (r.nextInt(3)) {
       case 0 -> Box.none();
@@ -46,6 +46,16 @@ final class AdaGradSubject implements Subject {
     double delta = r.nextBoolean() ? 0 : Workload.round(t, Math.scalb(1.0, r.nextInt(-12, 0)));
     double q0 = r.nextBoolean() ? 0 : Workload.round(t, Math.scalb(1.0, r.nextInt(-12, 0)));
     params = new AdaGradParams(rate, fromWidth, delta, q0, box);
+  }
+
+  /** AdaGrad with the given parameters (their box, if per coordinate, fixes the dimension). */
+  public AdaGradSubject(AdaGradParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public AdaGradParams params() {
+    return params;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import org.onlinekernels.kernel.ElementType;
 
@@ -19,25 +19,25 @@ import org.onlinekernels.kernel.ElementType;
  * @param warmup     rounds run on the reference alone before both start from its state
  * @param seed       everything else
  */
-record Case(
+public record Case(
     int d, ElementType type, boolean sparse, boolean heap, int byteOffset, double density,
     int scaleLo, int scaleHi, int rounds, int warmup, long seed) {
 
   /** Caps {@code d * rounds} so a case costs milliseconds, not seconds. */
-  static final int WORK_CAP = 400_000;
+  public static final int WORK_CAP = 400_000;
 
-  Case {
+  public Case {
     rounds = Math.max(1, Math.min(rounds, WORK_CAP / d));
     warmup = Math.min(warmup, WORK_CAP / d);
   }
 
-  /** The same case with the other element type, sparsity, etc. kept. */
-  Case withSparse(boolean s) {
+  /** The same case fed sparse ({@code s}) or dense input, everything else kept. */
+  public Case withSparse(boolean s) {
     return new Case(d, type, s, heap, byteOffset, density, scaleLo, scaleHi, rounds, warmup, seed);
   }
 
   /** Unit roundoff of the element type: 2^-24 for float, 2^-53 for double. */
-  double unitRoundoff() {
+  public double unitRoundoff() {
     return type == ElementType.FLOAT ? 0x1p-24 : 0x1p-53;
   }
 }

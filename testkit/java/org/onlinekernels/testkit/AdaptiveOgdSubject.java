@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,12 +23,12 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * {@code ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2},
  * at most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
  */
-final class AdaptiveOgdSubject implements Subject {
+public final class AdaptiveOgdSubject implements Subject {
   private final AdaptiveOgdParams params;
   private final boolean ball;
   private final double factor;
 
-  AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
+  public AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
     SplittableRandom r = new SplittableRandom(seed ^ (ball ? 0xba11L : 0xc00dL));
     this.ball = ball;
     if (!ball && r.nextBoolean()) {
@@ -41,6 +41,18 @@ final class AdaptiveOgdSubject implements Subject {
       params = AdaptiveOgdParams.radius(Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-6, 6))));
     }
     factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
+  }
+
+  /** Adaptive OGD, ball form if {@code ball}, with the given parameters, at dimension {@code d}. */
+  public AdaptiveOgdSubject(AdaptiveOgdParams params, int d, boolean ball) {
+    this.params = params;
+    this.ball = ball;
+    this.factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
+  }
+
+  /** The parameters both sides run with. */
+  public AdaptiveOgdParams params() {
+    return params;
   }
 
   @Override

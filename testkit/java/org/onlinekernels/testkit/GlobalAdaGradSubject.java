@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,11 +20,11 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * {@code C (T + 8) >= (chain(d) + T)/2 + 8}, i.e. {@code C = 1 + chain(d) / 16}; the running sum
  * itself is compared with the scalar bound.
  */
-final class GlobalAdaGradSubject implements Subject {
+public final class GlobalAdaGradSubject implements Subject {
   private final GlobalAdaGradParams params;
   private final double factor;
 
-  GlobalAdaGradSubject(long seed, int d, ElementType t) {
+  public GlobalAdaGradSubject(long seed, int d, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x610bL);
     GlobalAdaGradParams p = switch (r.nextInt(3)) {
       case 0 -> GlobalAdaGradParams.ofDiameter(Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-4, 4))));
@@ -43,6 +43,17 @@ final class GlobalAdaGradSubject implements Subject {
     }
     params = p.withAlpha(Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-3, 2))));
     factor = 1 + Tolerance.chain(d) / 16;
+  }
+
+  /** Global-rate AdaGrad with the given parameters, at dimension {@code d} (the bound depends on it). */
+  public GlobalAdaGradSubject(GlobalAdaGradParams params, int d) {
+    this.params = params;
+    this.factor = 1 + Tolerance.chain(d) / 16;
+  }
+
+  /** The parameters both sides run with. */
+  public GlobalAdaGradParams params() {
+    return params;
   }
 
   @Override

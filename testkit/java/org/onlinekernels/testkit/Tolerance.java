@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 /**
  * The agreement bounds, derived from the operations (u = unit roundoff of the element type:
@@ -26,21 +26,21 @@ package org.onlinekernels.properties;
  * <p>A bug (a wrong operation, a dropped or doubled coordinate, a stale lane) produces errors of
  * order 1 relative to these magnitudes; the bounds are many orders of magnitude below that.
  */
-final class Tolerance {
+public final class Tolerance {
   private Tolerance() {}
 
   /** Longest addition chain of our summations of {@code n} terms, plus one product rounding. */
-  static double chain(int n) {
+  public static double chain(int n) {
     return n / 2.0 + 17;
   }
 
   /** Bound for a sum of {@code n} products whose absolute values sum to {@code sumAbs}. */
-  static double reduction(double u, int n, double sumAbs) {
+  public static double reduction(double u, int n, double sumAbs) {
     return chain(n) * u * sumAbs;
   }
 
   /** Bound for a state element after {@code t} rounds with path {@code path} and peak {@code peak}. */
-  static double state(double u, double factor, int t, double path, double peak) {
+  public static double state(double u, double factor, int t, double path, double peak) {
     return factor * (t + 8) * u * (path + peak);
   }
 }

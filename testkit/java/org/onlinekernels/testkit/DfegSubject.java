@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -19,14 +19,24 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * a relative error {@code e} of {@code N} (half that of {@code N^2}, which carries
  * {@code chain(d) + t + 8} roundings) becomes {@code (1 + N/alpha) e} in {@code c}.
  */
-final class DfegSubject implements Subject {
+public final class DfegSubject implements Subject {
   private final DfegParams params;
 
-  DfegSubject(long seed, ElementType t) {
+  public DfegSubject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0xdfe6L);
     double a = Workload.round(t, DfegParams.A_MIN + (DfegParams.A_MAX - DfegParams.A_MIN) * r.nextDouble());
     a = Math.min(Math.max(a, DfegParams.A_MIN), DfegParams.A_MAX);
     params = new DfegParams(a, Math.scalb(1.0, r.nextInt(-2, 3)), Math.scalb(1.0, r.nextInt(-3, 4)));
+  }
+
+  /** DFEG with the given parameters. */
+  public DfegSubject(DfegParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public DfegParams params() {
+    return params;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,19 +20,36 @@ import org.onlinekernels.reference.ReferenceScInOL2;
  * {@code g x w} carry the weight's error back into {@code eta} (a sum): about 3 to 4 relative
  * errors of the element type per round in all.
  */
-final class ScInOL2Subject implements Subject {
+public final class ScInOL2Subject implements Subject {
   private final ScInOLParams params;
   private final boolean stored;
 
-  ScInOL2Subject(long seed, ElementType t) {
+  public ScInOL2Subject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5c2L);
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
     stored = r.nextBoolean();
   }
 
+  /** ScInOL2 with the given parameters; the library's optimizer in stored-weights mode if {@code stored}. */
+  public ScInOL2Subject(ScInOLParams params, boolean stored) {
+    this.params = params;
+    this.stored = stored;
+  }
+
+  /** The parameters both sides run with. */
+  public ScInOLParams params() {
+    return params;
+  }
+
   @Override
   public String describe() {
     return "ScInOL2 " + params + (stored ? " stored-w" : " recompute-w");
+  }
+
+  /** ScInOL is scale-invariant (ALGORITHMS.md sections 3-4). */
+  @Override
+  public boolean scaleInvariant() {
+    return true;
   }
 
   @Override

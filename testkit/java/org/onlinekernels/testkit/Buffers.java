@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -6,31 +6,37 @@ import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 
 /** Segments for a case: native or heap, starting at the case's byte offset. */
-final class Buffers {
+public final class Buffers {
   private final Arena arena;
   private final Case c;
 
-  Buffers(Arena arena, Case c) {
+  /** Segments for case {@code c}; native ones are allocated in {@code arena}. */
+  public Buffers(Arena arena, Case c) {
     this.arena = arena;
     this.c = c;
   }
 
+  /** The element type of the case. */
+  public ElementType type() {
+    return c.type();
+  }
+
   /** A zeroed segment of {@code bytes} at the case's offset. */
-  MemorySegment raw(long bytes) {
+  public MemorySegment raw(long bytes) {
     long total = bytes + c.byteOffset();
     MemorySegment m = c.heap() ? MemorySegment.ofArray(new byte[(int) total]) : arena.allocate(total, 64);
     return m.asSlice(c.byteOffset(), bytes);
   }
 
   /** {@code v} as a segment of the case's element type. */
-  MemorySegment of(double[] v) {
+  public MemorySegment of(double[] v) {
     MemorySegment m = raw((long) v.length * c.type().bytes());
     write(m, c.type(), v);
     return m;
   }
 
   /** {@code v} as an {@code int} segment. */
-  MemorySegment ints(int[] v) {
+  public MemorySegment ints(int[] v) {
     MemorySegment m = raw(4L * v.length);
     for (int i = 0; i < v.length; i++) {
       m.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, v[i]);
@@ -38,7 +44,8 @@ final class Buffers {
     return m;
   }
 
-  static void write(MemorySegment m, ElementType t, double[] v) {
+  /** Writes {@code v} into {@code m} as elements of {@code t} (unaligned, native byte order). */
+  public static void write(MemorySegment m, ElementType t, double[] v) {
     for (int i = 0; i < v.length; i++) {
       if (t == ElementType.FLOAT) {
         m.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) v[i]);
@@ -48,7 +55,8 @@ final class Buffers {
     }
   }
 
-  static double[] read(MemorySegment m, ElementType t, int n) {
+  /** The first {@code n} elements of type {@code t} of {@code m}, as doubles. */
+  public static double[] read(MemorySegment m, ElementType t, int n) {
     double[] v = new double[n];
     for (int i = 0; i < n; i++) {
       v[i] = t == ElementType.FLOAT

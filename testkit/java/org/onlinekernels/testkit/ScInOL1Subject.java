@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,17 +20,33 @@ import org.onlinekernels.reference.ReferenceScInOL1;
  * error by at most {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2
  * ulps over {@code Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
-final class ScInOL1Subject implements Subject {
+public final class ScInOL1Subject implements Subject {
   private final ScInOLParams params;
 
-  ScInOL1Subject(long seed, ElementType t) {
+  public ScInOL1Subject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5c1L);
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
+  }
+
+  /** ScInOL1 with the given parameters. */
+  public ScInOL1Subject(ScInOLParams params) {
+    this.params = params;
+  }
+
+  /** The parameters both sides run with. */
+  public ScInOLParams params() {
+    return params;
   }
 
   @Override
   public String describe() {
     return "ScInOL1 " + params;
+  }
+
+  /** ScInOL is scale-invariant (ALGORITHMS.md sections 3-4). */
+  @Override
+  public boolean scaleInvariant() {
+    return true;
   }
 
   @Override

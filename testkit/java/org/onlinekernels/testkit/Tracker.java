@@ -1,12 +1,15 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 /** Path length {@code sum |s_t - s_{t-1}|} and peak {@code max |s_t|} of each element of a vector over rounds. */
-final class Tracker {
-  final double[] path;
-  final double[] peak;
+public final class Tracker {
+  /** Each element's path length so far. */
+  public final double[] path;
+  /** Each element's largest magnitude so far. */
+  public final double[] peak;
   private final double[] last;
 
-  Tracker(double[] initial) {
+  /** Tracks from the values {@code initial}. */
+  public Tracker(double[] initial) {
     last = initial.clone();
     path = new double[initial.length];
     peak = new double[initial.length];
@@ -15,7 +18,8 @@ final class Tracker {
     }
   }
 
-  void observe(double[] now) {
+  /** Takes in the next values of the vector. */
+  public void observe(double[] now) {
     for (int i = 0; i < now.length; i++) {
       path[i] += Math.abs(now[i] - last[i]);
       peak[i] = Math.max(peak[i], Math.abs(now[i]));

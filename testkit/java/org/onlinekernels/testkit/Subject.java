@@ -1,4 +1,4 @@
-package org.onlinekernels.properties;
+package org.onlinekernels.testkit;
 
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
@@ -11,11 +11,11 @@ import org.onlinekernels.reference.ReferenceLinearModel;
  * One algorithm with one parameter draw, seen from both sides: the kernel optimizer under test and
  * the reference oracle, with their state under the same names.
  */
-interface Subject {
+public interface Subject {
   /** Algorithm and parameters, for failure messages. */
   String describe();
 
-  /** Largest |g| the workload feeds (DFEG assumes |g| <= L). */
+  /** Largest {@code |g|} the workload feeds (DFEG assumes {@code |g| <= L}). */
   default double gMax() {
     return 1.0;
   }
@@ -39,6 +39,15 @@ interface Subject {
 
   /** Whether {@link #optimizer(int, ElementType, KernelProvider, StateLayout)} honours the interleaved layout. */
   default boolean interleaves() {
+    return false;
+  }
+
+  /**
+   * Whether multiplying feature {@code i} of every row by any {@code c_i > 0} leaves every
+   * prediction unchanged in real arithmetic (ScInOL1, ScInOL2), so that
+   * {@link Agreement#scaleInvariance} applies.
+   */
+  default boolean scaleInvariant() {
     return false;
   }
 

@@ -30,8 +30,16 @@ public final class CpuTimeRun {
 
   private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
-  /** Runs every workload named in {@code args[0]} (comma-separated specs) for {@code args[1]} seconds of passes each. */
+  /**
+   * Runs every workload named in {@code args[0]} (comma-separated specs) for {@code args[1]}
+   * seconds of passes each; {@code args[0] = rounds22} instead times ScInOL2's sparse rounds at
+   * d = 2^22 ({@link #sparseRounds}).
+   */
   public static void main(String[] args) {
+    if (args[0].equals("rounds22")) {
+      sparseRounds();
+      return;
+    }
     String[] specs = args[0].split(",");
     double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 20;
     System.out.println("| workload | nnz/row | hand ScInOL2 ex/s | trainer checked | trainer trusted | hand AdaGrad ex/s | trainer checked | trainer trusted |");
@@ -52,6 +60,67 @@ public final class CpuTimeRun {
         cs.forEach(Contender::close);
       }
       System.out.println(row);
+    }
+  }
+
+  /**
+   * ScInOL2 float at d = 2^22, uniform indices (the pool of {@code ScInOL2Bench}'s sparse
+   * benchmarks: 2^20 nonzeros of rows with nnz in {16, 128, 1024}), thread CPU time per nonzero,
+   * median of passes over the pool in turns: the planar {@code predictSparse + update} path (the
+   * issue's starting point), and the fused rounds ({@code rounds}) on planar and on interleaved
+   * state.
+   */
+  static void sparseRounds() {
+    int d = 1 << 22;
+    System.out.println("| nnz | predictSparse + update, planar (ns/nnz) | rounds, planar | rounds, interleaved | interleaved / first |");
+    System.out.println("|---:|---:|---:|---:|---:|");
+    for (int nnz : new int[] {16, 128, 1024}) {
+      try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        org.onlinekernels.bench.SparsePool pool = new org.onlinekernels.bench.SparsePool(arena, ElementType.FLOAT, d, nnz, 1 << 20, 42);
+        org.onlinekernels.optimizer.SparseRows rows = pool.rows(ElementType.FLOAT);
+        int n = rows.size();
+        int[] order = new int[n];
+        double[] y = new double[n];
+        for (int k = 0; k < n; k++) {
+          order[k] = k;
+          y[k] = (k & 1) == 0 ? 1 : -1;
+        }
+        double[] yhat = new double[n];
+        org.onlinekernels.params.ScInOLParams p = org.onlinekernels.params.ScInOLParams.defaults();
+        org.onlinekernels.optimizer.StateLayout planar = org.onlinekernels.optimizer.StateLayout.PLANAR;
+        org.onlinekernels.optimizer.StateLayout inter = org.onlinekernels.optimizer.StateLayout.INTERLEAVED;
+        org.onlinekernels.optimizer.AbstractOptimizer[] opts = {
+            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+        java.util.List<java.util.List<Long>> times = new ArrayList<>();
+        for (int pass = 0; pass < 12; pass++) {
+          for (int k = 0; k < opts.length; k++) {
+            if (pass == 0) times.add(new ArrayList<>());
+            org.onlinekernels.optimizer.AbstractOptimizer o = opts[k];
+            o.setInputPolicy(InputPolicy.TRUSTED);
+            long t0 = MX.getCurrentThreadCpuTime();
+            if (k == 0) {
+              for (int r = 0; r < n; r++) {
+                double yh = o.predictSparse(pool.idx[r], pool.val[r], nnz);
+                o.update(org.onlinekernels.loss.Loss.LOGISTIC.derivative(y[r], yh));
+              }
+            } else {
+              o.rounds(rows, order, 0, n, y, org.onlinekernels.loss.Loss.LOGISTIC, yhat, null);
+            }
+            long t = MX.getCurrentThreadCpuTime() - t0;
+            if (pass >= 4) times.get(k).add(t);
+          }
+        }
+        double[] ns = new double[opts.length];
+        for (int k = 0; k < opts.length; k++) {
+          long[] a = times.get(k).stream().mapToLong(Long::longValue).toArray();
+          Arrays.sort(a);
+          ns[k] = a[a.length / 2] / (double) n / nnz;
+          opts[k].close();
+        }
+        System.out.printf(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.2fx |%n", nnz, ns[0], ns[1], ns[2], ns[2] / ns[0]);
+      }
     }
   }
 

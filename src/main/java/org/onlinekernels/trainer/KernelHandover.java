@@ -1,0 +1,123 @@
+package org.onlinekernels.trainer;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.onlinekernels.kernel.KernelProvider;
+
+/**
+ * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
+ *
+ * <p>Why: Vector API code runs boxed, about 100 times slower, in the interpreter and in C1, until
+ * C2 has compiled it, which takes seconds; plain Java is fast much sooner. A short run on the
+ * vector kernels is therefore slower than on the scalar ones. So a trainer whose JVM chose the
+ * vector kernels starts on the scalar kernels. Once it has run for 0.2 s (shorter runs finish on
+ * the scalar kernels, the faster choice for them), a background thread ({@link VectorWarmup})
+ * races both implementations on a small private problem of the same configuration; once the
+ * vector kernels win, the trainer copies each optimizer's state, bit for bit, into a vector
+ * optimizer between two examples and goes on there. The two implementations compute the same
+ * bits (sparse rows run the same plain-Java loops under both; dense kernels and reductions agree
+ * bit for bit once every kernel does, see README), so <em>when</em> the handover happens never
+ * changes a result, only the speed; tests force it at chosen examples to hold that.
+ *
+ * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default: the race, when
+ * the JVM chose the vector kernels), {@code off} (the chosen kernels from the first example, as
+ * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
+ * tests and measurements; 0 is the vector kernels from the start through a handover). Once a
+ * race has been won in a JVM for a configuration (algorithm, precision, sparse or dense), later
+ * trainers of that configuration start on the vector kernels directly.
+ */
+public final class KernelHandover {
+  /** System property: {@code auto | off | N}. */
+  public static final String PROPERTY = "onlinekernels.handover";
+  /** Examples between two looks at the clock or at the race's outcome. */
+  static final int CHECK_EVERY = 64;
+  /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
+  static final long RACE_AFTER_NANOS = 200_000_000L;
+
+  private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
+
+  private final KernelProvider target;
+  private final long at;
+  private final String key;
+
+  private KernelHandover(KernelProvider target, long at, String key) {
+    this.target = target;
+    this.at = at;
+    this.key = key;
+  }
+
+  /**
+   * The handover for a trainer of {@code config} in this JVM, from {@value #PROPERTY}, or null
+   * when the trainer should run the chosen kernels from the start (the JVM chose the scalar
+   * kernels, the property is {@code off}, or the configuration has already been warmed up).
+   */
+  static KernelHandover forConfig(TrainerConfig config) {
+    String mode = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+    long at = parse(mode);
+    KernelProvider chosen = KernelProvider.get();
+    if (mode.equals("off") || chosen == KernelProvider.scalar()) {
+      return null;
+    }
+    String key = key(config);
+    if (at < 0 && WARM.contains(key)) {
+      return null;
+    }
+    return new KernelHandover(chosen, at, key);
+  }
+
+  /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
+  static long parse(String mode) {
+    if (mode.equals("auto") || mode.equals("off") || mode.isEmpty()) {
+      return -1;
+    }
+    try {
+      long n = Long.parseLong(mode);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Falls through to the error below.
+    }
+    throw new IllegalArgumentException(PROPERTY + " must be auto, off or a number of examples >= 0, got '" + mode + "'");
+  }
+
+  /** A handover to {@code target} decided by the race (as {@code auto} does, without the JVM-wide memory). */
+  static KernelHandover race(KernelProvider target) {
+    return new KernelHandover(target, -1, "");
+  }
+
+  /** A handover after exactly {@code examples} examples (no race) to {@code target}. */
+  static KernelHandover after(long examples, KernelProvider target) {
+    if (examples < 0) {
+      throw new IllegalArgumentException("examples must be >= 0, got " + examples);
+    }
+    return new KernelHandover(target, examples, "");
+  }
+
+  private static String key(TrainerConfig c) {
+    return c.algorithm().name() + '/' + c.precision() + '/' + (c.dense() ? "dense" : "sparse");
+  }
+
+  /** The kernels to hand over to. */
+  KernelProvider target() {
+    return target;
+  }
+
+  /** Whether the moment is a fixed number of examples ({@link #at()}), rather than a race. */
+  boolean fixed() {
+    return at >= 0;
+  }
+
+  /** The fixed moment: after this many examples. */
+  long at() {
+    return at;
+  }
+
+  /** Remembers that the vector kernels won the race for this configuration in this JVM. */
+  void markWarm() {
+    if (!key.isEmpty()) {
+      WARM.add(key);
+    }
+  }
+}

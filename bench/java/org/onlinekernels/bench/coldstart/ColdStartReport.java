@@ -58,8 +58,8 @@ public final class ColdStartReport {
     System.out.println("load average at the end: " + loadAverage());
   }
 
-  /** One contender of the pass table: how to start it and what to read from it. */
-  private record Run(String name, List<String> command, String javaOpts) {}
+  /** One contender of the pass table: its command and the environment variables it adds. */
+  private record Run(String name, List<String> command, Map<String, String> env) {}
 
   private void passes(int reps) throws Exception {
     Path synthetic = SyntheticFile.write(home.resolve("target/coldstart"));
@@ -68,7 +68,8 @@ public final class ColdStartReport {
       files.add(shared.resolve("data").resolve(spec.substring("file:".length())));
     }
     files.add(synthetic);
-    String[] names = {"cli vector", "cli vector, no handover", "cli scalar", "lib vector", "lib scalar", "hand loop"};
+    String[] names = {"cli vector", "cli vector, no handover", "cli vector, no AOT cache", "cli scalar", "lib vector",
+        "lib scalar", "hand loop"};
     Map<String, double[][]> wall = new LinkedHashMap<>();
     Map<String, double[][]> pass = new LinkedHashMap<>();
     for (String n : names) {
@@ -83,7 +84,7 @@ public final class ColdStartReport {
           // Rotate the order run by run, so no contender always goes first after another's burst.
           Run run = runs.get((k + rep) % runs.size());
           long t0 = System.nanoTime();
-          String out = exec(run.command(), run.javaOpts());
+          String out = exec(run.command(), run.env());
           double w = (System.nanoTime() - t0) / 1e9;
           wall.get(run.name())[f][rep] = w;
           pass.get(run.name())[f][rep] = run.name().startsWith("cli") ? group(SECONDS, out) : kv(out, "seconds");
@@ -123,12 +124,13 @@ public final class ColdStartReport {
     String spec = "file:" + file.getFileName();
     String dir = file.getParent().getParent().toString();
     return List.of(
-        new Run("cli vector", cli, ""),
-        new Run("cli vector, no handover", cli, "-Donlinekernels.handover=off"),
-        new Run("cli scalar", cli, "-Donlinekernels.vectorization=scalar"),
-        new Run("lib vector", coldPass(true, "pass", "trainer", dir, spec), null),
-        new Run("lib scalar", coldPass(false, "pass", "trainer", dir, spec), null),
-        new Run("hand loop", coldPass(false, "pass", "hand", dir, spec), null));
+        new Run("cli vector", cli, Map.of()),
+        new Run("cli vector, no handover", cli, Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.handover=off")),
+        new Run("cli vector, no AOT cache", cli, Map.of("ONLINE_KERNELS_AOT", "0")),
+        new Run("cli scalar", cli, Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.vectorization=scalar")),
+        new Run("lib vector", coldPass(true, "pass", "trainer", dir, spec), Map.of()),
+        new Run("lib scalar", coldPass(false, "pass", "trainer", dir, spec), Map.of()),
+        new Run("hand loop", coldPass(false, "pass", "hand", dir, spec), Map.of()));
   }
 
   private void curves(int reps, double seconds) throws Exception {
@@ -148,7 +150,7 @@ public final class ColdStartReport {
     for (int rep = 0; rep < reps; rep++) {
       for (int k = 0; k < names.size(); k++) {
         String n = names.get((k + rep) % names.size());
-        String out = exec(runs.get(n), null);
+        String out = exec(runs.get(n), Map.of());
         for (int i = 0; i < keys.length; i++) {
           got.get(n)[i][rep] = kv(out, keys[i]);
         }
@@ -186,12 +188,11 @@ public final class ColdStartReport {
     return c;
   }
 
-  /** Runs {@code command} (with {@code ONLINE_KERNELS_JAVA_OPTS=javaOpts} when not null) and returns its stdout. */
-  private String exec(List<String> command, String javaOpts) throws IOException, InterruptedException {
+  /** Runs {@code command} with {@code env} added to the environment and returns its stdout. */
+  private String exec(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
-    if (javaOpts != null) {
-      pb.environment().put("ONLINE_KERNELS_JAVA_OPTS", javaOpts);
-    }
+    pb.environment().remove("ONLINE_KERNELS_JAVA_OPTS");
+    pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {

@@ -14,8 +14,9 @@ import org.onlinekernels.kernel.KernelProvider;
  * vector kernels starts on the scalar kernels. Once it has run for 0.2 s (shorter runs finish on
  * the scalar kernels, the faster choice for them), a background thread ({@link VectorWarmup})
  * races both implementations on a small private problem of the same configuration; once the
- * vector kernels win, the trainer copies each optimizer's state, bit for bit, into a vector
- * optimizer between two examples and goes on there. The two implementations compute the same
+ * vector kernels win (clearly faster), the trainer copies each optimizer's state, bit for bit,
+ * into a vector optimizer between two examples and goes on there. A tie (both as fast: sparse
+ * rounds run the same plain-Java loops under both providers) leaves it on the scalar kernels. The two implementations compute the same
  * bits (sparse rows run the same plain-Java loops under both; dense kernels and reductions agree
  * bit for bit once every kernel does, see README), so <em>when</em> the handover happens never
  * changes a result, only the speed; tests force it at chosen examples to hold that.
@@ -24,8 +25,8 @@ import org.onlinekernels.kernel.KernelProvider;
  * the JVM chose the vector kernels), {@code off} (the chosen kernels from the first example, as
  * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
  * tests and measurements; 0 is the vector kernels from the start through a handover). Once a
- * race has been won in a JVM for a configuration (algorithm, precision, sparse or dense), later
- * trainers of that configuration start on the vector kernels directly.
+ * race has been decided in a JVM for a configuration (algorithm, precision, sparse or dense),
+ * later trainers of that configuration start on its winner directly, without a race.
  */
 public final class KernelHandover {
   /** System property: {@code auto | off | N}. */
@@ -36,6 +37,7 @@ public final class KernelHandover {
   static final long RACE_AFTER_NANOS = 200_000_000L;
 
   private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
+  private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
 
   private final KernelProvider target;
   private final long at;
@@ -62,6 +64,10 @@ public final class KernelHandover {
     String key = key(config);
     if (at < 0 && WARM.contains(key)) {
       return null;
+    }
+    if (at < 0 && NO_GAIN.contains(key)) {
+      // Stays on the scalar kernels: a handover after more examples than a trainer can count.
+      return new KernelHandover(chosen, Long.MAX_VALUE, key);
     }
     return new KernelHandover(chosen, at, key);
   }
@@ -118,6 +124,13 @@ public final class KernelHandover {
   void markWarm() {
     if (!key.isEmpty()) {
       WARM.add(key);
+    }
+  }
+
+  /** Remembers that the race for this configuration ended in a tie in this JVM. */
+  void markNoGain() {
+    if (!key.isEmpty()) {
+      NO_GAIN.add(key);
     }
   }
 }

@@ -420,6 +420,9 @@ public final class OnlineTrainer implements AutoCloseable {
       handover.markWarm();
       handOver();
     } else if (warmup.over()) {
+      if (warmup.tied()) {
+        handover.markNoGain();
+      }
       handoverCheck = -1;
     } else {
       handoverCheck = seen + KernelHandover.CHECK_EVERY;

@@ -8,17 +8,20 @@ import org.onlinekernels.kernel.KernelProvider;
  * The race behind {@link KernelHandover}: on a daemon thread of its own, trains a small private
  * problem of the trainer's configuration (algorithm, precision, loss, sparse or dense, state
  * layout; binary, at most {@value #MAX_DIMENSION} coordinates, {@value #ROWS} synthetic rows) on
- * the scalar and on the vector kernels in turn, and reports the vector kernels ready once they
- * have been at least as fast {@value #WINS} times in a row. Both sides run the same rows on the
- * same thread, so load on the machine hits them alike; the JIT compiles the kernels for the real
- * trainer as a side effect (compiled code is shared by all threads). It gives up after
- * {@value #GIVE_UP_SECONDS} s (the trainer then stays on the scalar kernels) and stops as soon as
- * its trainer is closed. It never touches the trainer's state.
+ * the scalar and on the vector kernels in turn. The vector kernels win when they take at most
+ * 90 % of the scalar time {@value #WINS} times in a row. The race ends without a winner when the
+ * two sides stay within 10 % of each other {@value #TIES} times in a row (where both run the same
+ * plain-Java loops, as sparse rounds do, or where the rows are too short for lanes to pay), or
+ * after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the scalar kernels. Both sides run
+ * the same rows on the same thread, so load on the machine hits them alike; the JIT compiles the
+ * kernels for the real trainer as a side effect (compiled code is shared by all threads). It
+ * stops as soon as its trainer is closed, and never touches the trainer's state.
  */
 final class VectorWarmup implements Runnable {
   static final int ROWS = 256;
   static final int MAX_DIMENSION = 1024;
   static final int WINS = 2;
+  static final int TIES = 16;
   static final int GIVE_UP_SECONDS = 30;
   private static final int MAX_NNZ = 16;
 
@@ -27,6 +30,7 @@ final class VectorWarmup implements Runnable {
   private final KernelProvider vector;
   private final Thread thread;
   private volatile boolean won;
+  private volatile boolean tied;
   private volatile boolean stopped;
 
   private VectorWarmup(TrainerConfig config, int d, KernelProvider vector) {
@@ -48,7 +52,12 @@ final class VectorWarmup implements Runnable {
     return won;
   }
 
-  /** Whether the race is over (won, given up, failed or stopped). */
+  /** Whether the race ended in a tie (neither side clearly faster). */
+  boolean tied() {
+    return tied;
+  }
+
+  /** Whether the race is over (won, tied, given up, failed or stopped). */
   boolean over() {
     return !thread.isAlive();
   }
@@ -65,25 +74,27 @@ final class VectorWarmup implements Runnable {
         OnlineTrainer vec = new OnlineTrainer(config, d, false, 1, vector, config.stateLayout())) {
       long deadline = System.nanoTime() + GIVE_UP_SECONDS * 1_000_000_000L;
       int wins = 0;
-      while (!stopped && System.nanoTime() < deadline) {
-        long s = timeRound(scalar, rows);
-        long v = timeRound(vec, rows);
-        wins = v <= s ? wins + 1 : 0;
+      int ties = 0;
+      while (!stopped && ties < TIES && System.nanoTime() < deadline) {
+        long s = timePass(scalar, rows);
+        long v = timePass(vec, rows);
+        wins = v <= 0.9 * s ? wins + 1 : 0;
+        ties = Math.abs(v - s) <= 0.1 * s ? ties + 1 : 0;
         if (wins >= WINS) {
           won = true;
           return;
         }
       }
+      tied = ties >= TIES;
     } catch (RuntimeException e) {
       // The race is an optimisation: if it fails, the trainer stays on the scalar kernels.
     }
   }
 
-  /** One pass over the rows and a read-out of the weights, as the trainer does them. */
-  private static long timeRound(OnlineTrainer t, TrainingData rows) {
+  /** One pass over the rows, as the trainer runs it. */
+  private static long timePass(OnlineTrainer t, TrainingData rows) {
     long t0 = System.nanoTime();
     t.fit(rows, null, 0, null);
-    t.model();
     return System.nanoTime() - t0;
   }
 

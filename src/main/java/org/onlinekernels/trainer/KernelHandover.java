@@ -22,7 +22,8 @@ import org.onlinekernels.kernel.KernelProvider;
  * changes a result, only the speed; tests force it at chosen examples to hold that.
  *
  * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default: the race, when
- * the JVM chose the vector kernels), {@code off} (the chosen kernels from the first example, as
+ * the JVM chose the vector kernels and the rows are sparse; dense rows measured fastest on the
+ * vector kernels from the first example, so they get no handover), {@code off} (the chosen kernels from the first example, as
  * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
  * tests and measurements; 0 is the vector kernels from the start through a handover). Once a
  * race has been decided in a JVM for a configuration (algorithm, precision, sparse or dense),
@@ -62,6 +63,12 @@ public final class KernelHandover {
       return null;
     }
     String key = key(config);
+    if (at < 0 && config.dense()) {
+      // Measured (bench-report/coldstart.md): dense rows on the scalar kernels are no faster cold,
+      // their per-element segment accesses are slow in the interpreter too, and the race's
+      // compilations delay them further; the vector kernels from the first example win there.
+      return null;
+    }
     if (at < 0 && WARM.contains(key)) {
       return null;
     }

@@ -8,11 +8,13 @@ import org.onlinekernels.kernel.KernelProvider;
  * The race behind {@link KernelHandover}: on a daemon thread of its own, trains a small private
  * problem of the trainer's configuration (algorithm, precision, loss, sparse or dense, state
  * layout; binary, at most {@value #MAX_DIMENSION} coordinates, {@value #ROWS} synthetic rows) on
- * the scalar and on the vector kernels in turn. The vector kernels win when they take at most
- * 90 % of the scalar time {@value #WINS} times in a row. The race ends without a winner when the
- * two sides stay within 10 % of each other {@value #TIES} times in a row (where both run the same
- * plain-Java loops, as sparse rounds do, or where the rows are too short for lanes to pay), or
- * after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the scalar kernels. Both sides run
+ * the scalar and on the vector kernels in turn, one pass each, and compares the sums of the last
+ * {@value #WINDOW} pairs of passes (single passes are too noisy on a loaded machine). The vector
+ * kernels win when their sum is at most 90 % of the scalar one. The race ends without a winner
+ * when, after at least {@value #WINDOW} pairs, the sums are within 10 % of each other (where both
+ * run the same plain-Java loops, as the fused sparse rounds do), after {@value #MAX_PAIRS} pairs,
+ * or after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the scalar kernels. A race
+ * costs its thread little CPU: it is over in a few dozen short passes. Both sides run
  * the same rows on the same thread, so load on the machine hits them alike; the JIT compiles the
  * kernels for the real trainer as a side effect (compiled code is shared by all threads). It
  * stops as soon as its trainer is closed, and never touches the trainer's state.
@@ -20,8 +22,8 @@ import org.onlinekernels.kernel.KernelProvider;
 final class VectorWarmup implements Runnable {
   static final int ROWS = 256;
   static final int MAX_DIMENSION = 1024;
-  static final int WINS = 2;
-  static final int TIES = 16;
+  static final int WINDOW = 4;
+  static final int MAX_PAIRS = 64;
   static final int GIVE_UP_SECONDS = 30;
   private static final int MAX_NNZ = 16;
 
@@ -73,19 +75,24 @@ final class VectorWarmup implements Runnable {
     try (OnlineTrainer scalar = new OnlineTrainer(config, d, false, 1, KernelProvider.scalar(), config.stateLayout());
         OnlineTrainer vec = new OnlineTrainer(config, d, false, 1, vector, config.stateLayout())) {
       long deadline = System.nanoTime() + GIVE_UP_SECONDS * 1_000_000_000L;
-      int wins = 0;
-      int ties = 0;
-      while (!stopped && ties < TIES && System.nanoTime() < deadline) {
-        long s = timePass(scalar, rows);
-        long v = timePass(vec, rows);
-        wins = v <= 0.9 * s ? wins + 1 : 0;
-        ties = Math.abs(v - s) <= 0.1 * s ? ties + 1 : 0;
-        if (wins >= WINS) {
-          won = true;
-          return;
+      long[] s = new long[WINDOW];
+      long[] v = new long[WINDOW];
+      for (int pair = 0; !stopped && pair < MAX_PAIRS && System.nanoTime() < deadline; pair++) {
+        s[pair % WINDOW] = timePass(scalar, rows);
+        v[pair % WINDOW] = timePass(vec, rows);
+        if (pair + 1 >= WINDOW) {
+          double sumS = java.util.Arrays.stream(s).sum();
+          double sumV = java.util.Arrays.stream(v).sum();
+          if (sumV <= 0.9 * sumS) {
+            won = true;
+            return;
+          }
+          if (Math.abs(sumV - sumS) <= 0.1 * sumS) {
+            tied = true;
+            return;
+          }
         }
       }
-      tied = ties >= TIES;
     } catch (RuntimeException e) {
       // The race is an optimisation: if it fails, the trainer stays on the scalar kernels.
     }

@@ -468,7 +468,7 @@ public final class Main {
       return chosen + " kernels (scalar for the first " + r.handoverAt() + " examples, while the vector ones compiled)";
     }
     if (r.kernels() != null && !r.kernels().equals(chosen) && !r.kernels().equals("none")) {
-      return chosen + " kernels chosen, " + r.kernels() + " kernels run (the vector ones were not faster in time)";
+      return chosen + " kernels chosen, " + r.kernels() + " kernels run (no faster vector path for this run: docs/CLI.md, \"Cold start\")";
     }
     return chosen + " kernels";
   }

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.Precision;
 
 /**
  * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
@@ -21,9 +22,11 @@ import org.onlinekernels.kernel.KernelProvider;
  * bit for bit once every kernel does, see README), so <em>when</em> the handover happens never
  * changes a result, only the speed; tests force it at chosen examples to hold that.
  *
- * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default: the race, when
- * the JVM chose the vector kernels and the rows are sparse; dense rows measured fastest on the
- * vector kernels from the first example, so they get no handover), {@code off} (the chosen kernels from the first example, as
+ * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default, when the JVM
+ * chose the vector kernels: sparse rows of ScInOL2, AdaGrad, ScInOL1 and DFEG, whose loops are
+ * the same plain Java under both providers, stay on the scalar kernels without a race; other
+ * sparse rows race; dense rows, measured fastest on the vector kernels from the first example,
+ * get no handover), {@code off} (the chosen kernels from the first example, as
  * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
  * tests and measurements; 0 is the vector kernels from the start through a handover). Once a
  * race has been decided in a JVM for a configuration (algorithm, precision, sparse or dense),
@@ -69,6 +72,11 @@ public final class KernelHandover {
       // compilations delay them further; the vector kernels from the first example win there.
       return null;
     }
+    if (at < 0 && samePlainLoops(config)) {
+      // Nothing to gain, and a race would only compete for the CPU (measured): the whole run on
+      // the scalar kernels, which never loads the Vector API.
+      return new KernelHandover(chosen, Long.MAX_VALUE, key);
+    }
     if (at < 0 && WARM.contains(key)) {
       return null;
     }
@@ -78,6 +86,18 @@ public final class KernelHandover {
     }
     return new KernelHandover(chosen, at, key);
   }
+
+  /**
+   * Whether sparse training of this configuration runs the same plain-Java loops under both
+   * providers (README, "Vector or scalar": the fused rounds of ScInOL2 and AdaGrad, the sparse
+   * paths of ScInOL1 and DFEG); mixed-precision AdaGrad's sparse update is vector code.
+   */
+  static boolean samePlainLoops(TrainerConfig c) {
+    String a = c.algorithm().name();
+    return !c.dense() && (SAME_PLAIN_LOOPS.contains(a) && !(a.equals("adagrad") && c.precision() == Precision.MIXED));
+  }
+
+  private static final Set<String> SAME_PLAIN_LOOPS = Set.of("scinol2", "adagrad", "scinol1", "dfeg");
 
   /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
   static long parse(String mode) {

@@ -12,7 +12,8 @@ import org.onlinekernels.optimizer.Precision;
  * <p>Why: Vector API code runs boxed, about 100 times slower, in the interpreter and in C1, until
  * C2 has compiled it, which takes seconds; plain Java is fast much sooner. A short run on the
  * vector kernels is therefore slower than on the scalar ones. So a trainer whose JVM chose the
- * vector kernels starts on the scalar kernels. Once it has run for 0.2 s (shorter runs finish on
+ * vector kernels starts on the scalar kernels (unless its rows are dense, or it has nothing to
+ * gain: see the property below). Once it has run for 0.2 s (shorter runs finish on
  * the scalar kernels, the faster choice for them), a background thread ({@link VectorWarmup})
  * races both implementations on a small private problem of the same configuration; once the
  * vector kernels win (clearly faster), the trainer copies each optimizer's state, bit for bit,

@@ -14,7 +14,7 @@ import org.onlinekernels.optimizer.Precision;
  * vector kernels is therefore slower than on the scalar ones. So a trainer whose JVM chose the
  * vector kernels starts on the scalar kernels (unless its rows are dense, or it has nothing to
  * gain: see the property below). Once it has run for 0.2 s (shorter runs finish on
- * the scalar kernels, the faster choice for them), a background thread ({@link VectorWarmup})
+ * the scalar kernels, the faster choice for them), a background thread ({@code VectorWarmup})
  * races both implementations on a small private problem of the same configuration; once the
  * vector kernels win (clearly faster), the trainer copies each optimizer's state, bit for bit,
  * into a vector optimizer between two examples and goes on there. A tie (both as fast: sparse

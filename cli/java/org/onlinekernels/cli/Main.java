@@ -420,7 +420,12 @@ public final class Main {
           .put("test", r.test() == null ? null : metrics(r.test(), testError, testScores).put("file", testFile.toString()))
           .put("progressive_out", progressiveOut == null ? null : progressiveOut.toString())
           .put("examples", r.examples()).put("nonzeros", r.nonzeros()).put("seconds", r.seconds())
-          .put("examples_per_second", r.examplesPerSecond()).put("nonzeros_per_second", r.nonzerosPerSecond())
+          .put("examples_per_second", r.rateMeasured() ? r.examplesPerSecond() : Double.NaN)
+          .put("nonzeros_per_second", r.rateMeasured() ? r.nonzerosPerSecond() : Double.NaN)
+          .put("steady_examples", r.steadyExamples()).put("steady_seconds", r.steadySeconds())
+          .put("steady_examples_per_second", r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
+          .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
+          .put("kernels_at_end", r.kernels())
           .put("model", modelOut == null ? null : modelOut.toString());
       out.println(j);
     } else {
@@ -429,10 +434,10 @@ public final class Main {
       if (labels.description() != null) {
         out.println("labels: " + labels.description());
       }
-      out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s kernels%n", spec.name(),
+      out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s%n", spec.name(),
           spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), precision.name().toLowerCase(Locale.ROOT),
           loss.name().toLowerCase(Locale.ROOT), epochs,
-          cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", KernelProvider.get().name());
+          cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", kernelsLine(r));
       if (threads > 1) {
         out.printf(Locale.ROOT, "threads: %d, learners merged every %s (docs/MERGING.md)%n", threads,
             mergeEvery == 0 ? "epoch" : mergeEvery + " examples");
@@ -445,13 +450,45 @@ public final class Main {
       if (progressiveOut != null) {
         out.println("progressive predictions: " + progressiveOut);
       }
-      out.printf(Locale.ROOT, "throughput: %.0f examples/s, %.0f nonzeros/s (%d examples in %.3f s)%n",
-          r.examplesPerSecond(), r.nonzerosPerSecond(), r.examples(), r.seconds());
+      out.println(throughput(r));
       if (modelOut != null) {
         out.println("model: " + modelOut);
       }
     }
     return 0;
+  }
+
+  /**
+   * The kernels of a {@code train} run: the JVM's choice, and when the trainer started on the
+   * scalar kernels (docs/CLI.md, "Cold start"), where it handed over or that it did not.
+   */
+  static String kernelsLine(TrainResult r) {
+    String chosen = KernelProvider.get().name();
+    if (r.handoverAt() >= 0) {
+      return chosen + " kernels (scalar for the first " + r.handoverAt() + " examples, while the vector ones compiled)";
+    }
+    if (r.kernels() != null && !r.kernels().equals(chosen) && !r.kernels().equals("none")) {
+      return chosen + " kernels chosen, " + r.kernels() + " kernels run (no faster vector path for this run: docs/CLI.md, \"Cold start\")";
+    }
+    return chosen + " kernels";
+  }
+
+  /**
+   * The throughput line of {@code train}: the rate of the whole pass and that of its steady state
+   * (the second half of the examples), each only when its span lasted at least
+   * {@link TrainResult#MIN_RATE_SECONDS}.
+   */
+  static String throughput(TrainResult r) {
+    String whole = r.rateMeasured()
+        ? String.format(Locale.ROOT, "%.0f examples/s, %.0f nonzeros/s", r.examplesPerSecond(), r.nonzerosPerSecond())
+        : "no rate";
+    String steady = r.steadyRateMeasured()
+        ? String.format(Locale.ROOT, "%.0f examples/s", r.steadyExamplesPerSecond())
+        : "no rate";
+    return String.format(Locale.ROOT, "throughput: whole pass %s (%d examples in %.3f s); steady state %s"
+        + " (second half: %d examples in %.3f s)%s", whole, r.examples(), r.seconds(), steady, r.steadyExamples(),
+        r.steadySeconds(), r.rateMeasured() && r.steadyRateMeasured() ? ""
+            : String.format(Locale.ROOT, "; a rate needs at least %.1f s of training", TrainResult.MIN_RATE_SECONDS));
   }
 
   private static Json metrics(Metrics m) {

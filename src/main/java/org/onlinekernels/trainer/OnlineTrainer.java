@@ -76,8 +76,18 @@ public final class OnlineTrainer implements AutoCloseable {
   private final double[][] blockLoss;
   /** One output's labels for the block of sparse rows in progress. */
   private final double[] blockLabels = new double[BLOCK];
+  private final StateLayout layout;
   private long seen;
   private ProgressiveSink progressiveSink;
+  // The scalar-to-vector handover (KernelHandover): null without one.
+  private final KernelHandover handover;
+  private VectorWarmup warmup;
+  /** The value of {@link #seen} at which the loop next looks at the handover; -1: never. */
+  private long handoverCheck = -1;
+  private long handoverAt = -1;
+  /** When the first {@link #fit} started: the race starts {@link KernelHandover#RACE_AFTER_NANOS} later. */
+  private long firstFitNanos;
+  private long halfNanos;
 
   /** Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test set. */
   @FunctionalInterface
@@ -108,7 +118,7 @@ public final class OnlineTrainer implements AutoCloseable {
    * @param classes    number of classes {@code K} when multiclass (ignored otherwise)
    */
   public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes) {
-    this(config, d, multiclass, classes, null);
+    this(config, d, multiclass, classes, config.stateLayout(), KernelHandover.forConfig(config));
   }
 
   /**
@@ -125,6 +135,20 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels,
       StateLayout layout) {
+    this(config, d, multiclass, classes, kernels, layout, null);
+  }
+
+  /**
+   * A trainer that starts on the scalar kernels and hands its optimizers over to {@code
+   * handover}'s kernels (see {@link KernelHandover}); {@code null}: none.
+   */
+  OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, StateLayout layout,
+      KernelHandover handover) {
+    this(config, d, multiclass, classes, handover == null ? null : KernelProvider.scalar(), layout, handover);
+  }
+
+  private OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels,
+      StateLayout layout, KernelHandover handover) {
     if (multiclass && classes < 2) {
       throw new IllegalArgumentException("multiclass training needs at least 2 classes, got " + classes);
     }
@@ -133,16 +157,19 @@ public final class OnlineTrainer implements AutoCloseable {
     this.multiclass = multiclass;
     this.k = multiclass ? classes : 1;
     this.opt = new LinearModelOptimizer[k];
+    this.layout = layout;
     try {
       for (int c = 0; c < k; c++) {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
         // instead of one per state variable; dense rows stream planar buffers through SIMD.
-        opt[c] = config.algorithm().create(d, config.precision(), layout, arena, kernels);
+        // Optimizers that will be handed over own their arena, so that their state is freed then.
+        opt[c] = config.algorithm().create(d, config.precision(), layout, handover == null ? arena : null, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }
       }
     } catch (RuntimeException e) {
+      closeOptimizers();
       arena.close();
       throw e;
     }
@@ -150,6 +177,11 @@ public final class OnlineTrainer implements AutoCloseable {
     this.yhat = new double[k];
     this.blockYhat = new double[k][BLOCK];
     this.blockLoss = new double[k][BLOCK];
+    // The ogd baseline runs no kernels: nothing to hand over.
+    this.handover = opt[0] instanceof AbstractOptimizer ? handover : null;
+    if (this.handover != null) {
+      handoverCheck = this.handover.fixed() ? this.handover.at() : KernelHandover.CHECK_EVERY;
+    }
   }
 
   /**
@@ -182,12 +214,14 @@ public final class OnlineTrainer implements AutoCloseable {
       t.setProgressiveSink(sink);
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train, progress, 0, null);
-      double seconds = (System.nanoTime() - t0) / 1e9;
+      long t1 = System.nanoTime();
+      double seconds = (t1 - t0) / 1e9;
       LinearModel model = t.model();
       Metrics test1 = test == null ? null : Metrics.evaluate(model, test);
       Metrics prog = Metrics.combine(epochs);
       long n = prog.examples();
-      return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds);
+      return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds,
+          n - n / 2, (t1 - t.halfNanos) / 1e9, t.handoverAt(), t.kernels());
     }
   }
 
@@ -197,6 +231,23 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   public void setProgressiveSink(ProgressiveSink sink) {
     this.progressiveSink = sink;
+  }
+
+  /**
+   * After how many examples the optimizers were handed over from the scalar to the vector kernels
+   * ({@link KernelHandover}), or -1 if they were not (yet).
+   */
+  public long handoverAt() {
+    return handoverAt;
+  }
+
+  /**
+   * The kernels the optimizers run on now: {@code vector} or {@code scalar} (before a handover,
+   * or for good when the vector kernels did not win in time), or {@code none} for the {@code ogd}
+   * baseline.
+   */
+  public String kernels() {
+    return opt[0] instanceof AbstractOptimizer a ? a.kernels().name() : "none";
   }
 
   /** Number of outputs {@code K}. */
@@ -252,6 +303,15 @@ public final class OnlineTrainer implements AutoCloseable {
     final int epochs = config.epochs();
     final ProgressiveSink sink = progressiveSink;
     Metrics[] result = new Metrics[epochs];
+    // The second half of this call's examples starts at example (half, halfEpoch): the span of the
+    // steady-state rate (TrainResult).
+    final long total = (long) n * epochs;
+    final int halfEpoch = n == 0 ? 0 : (int) ((total / 2) / n);
+    final int half = n == 0 ? 0 : (int) ((total / 2) % n);
+    halfNanos = System.nanoTime();
+    if (firstFitNanos == 0) {
+      firstFitNanos = halfNanos;
+    }
     long nextProgress = System.nanoTime() + 1_000_000_000L;
     long t0 = System.nanoTime();
     for (int e = 0; e < epochs; e++) {
@@ -263,10 +323,23 @@ public final class OnlineTrainer implements AutoCloseable {
       if (!dense) {
         // Sparse rows: one rounds() call per output and block, then the block's metrics. A block
         // ends where a checkpoint is due, so checkpoints see the same state as row by row.
+        // It also ends where the handover is due and where the steady-state span starts.
         for (int q0 = 0; q0 < n; ) {
+          if (seen == handoverCheck) {
+            lookAtHandover();
+          }
+          if (q0 == half && e == halfEpoch) {
+            halfNanos = System.nanoTime();
+          }
           int q1 = Math.min(n, q0 + BLOCK);
           if (checkpoint != null && every > 0) {
             q1 = (int) Math.min(q1, q0 + (every - seen % every));
+          }
+          if (handoverCheck > seen) {
+            q1 = (int) Math.min(q1, q0 + (handoverCheck - seen));
+          }
+          if (e == halfEpoch && half > q0) {
+            q1 = Math.min(q1, half);
           }
           for (int c = 0; c < kk; c++) {
             double[] yc = blockLabels;
@@ -308,6 +381,12 @@ public final class OnlineTrainer implements AutoCloseable {
         }
       }
       for (int q = 0; dense && q < n; q++) {
+        if (seen == handoverCheck) {
+          lookAtHandover();
+        }
+        if (q == half && e == halfEpoch) {
+          halfNanos = System.nanoTime();
+        }
         final int r = order[q];
         final int s = start[r];
         final int nnz = start[r + 1] - s;
@@ -386,14 +465,81 @@ public final class OnlineTrainer implements AutoCloseable {
     return new LinearModel(config.algorithm(), config.type(), config.loss(), multiclass, w);
   }
 
-  /** Frees the optimizers' state. */
-  @Override
-  public void close() {
+  /**
+   * At a row boundary: hands the optimizers over when the moment has come (the fixed example, or
+   * the race won), else schedules the next look.
+   */
+  private void lookAtHandover() {
+    if (handover.fixed()) {
+      handOver();
+    } else if (warmup == null) {
+      // Short runs finish on the scalar kernels, the faster choice for them in every
+      // configuration: the race (a second busy thread) starts only once the run has lasted.
+      if (System.nanoTime() - firstFitNanos >= KernelHandover.RACE_AFTER_NANOS) {
+        warmup = VectorWarmup.start(config, d, handover.target());
+      }
+      handoverCheck = seen + KernelHandover.CHECK_EVERY;
+    } else if (warmup.won()) {
+      handover.markWarm();
+      handOver();
+    } else if (warmup.over()) {
+      if (warmup.tied()) {
+        handover.markNoGain();
+      }
+      handoverCheck = -1;
+    } else {
+      handoverCheck = seen + KernelHandover.CHECK_EVERY;
+    }
+  }
+
+  /**
+   * Moves every output to a fresh optimizer on the handover's kernels with a bit-for-bit copy of
+   * its state, and frees the old one. If that fails (e.g. no memory for the second state), the
+   * run stays on the scalar kernels, which compute the same.
+   */
+  private void handOver() {
+    handoverCheck = -1;
+    if (warmup != null) {
+      warmup.stop();
+    }
+    LinearModelOptimizer[] next = new LinearModelOptimizer[k];
+    try {
+      for (int c = 0; c < k; c++) {
+        next[c] = config.algorithm().create(d, config.precision(), layout, arena, handover.target());
+        AbstractOptimizer a = (AbstractOptimizer) next[c];
+        a.setInputPolicy(config.inputPolicy());
+        a.copyStateFrom((AbstractOptimizer) opt[c]);
+      }
+    } catch (RuntimeException e) {
+      for (LinearModelOptimizer x : next) {
+        if (x != null) {
+          x.close();
+        }
+      }
+      return;
+    }
+    for (int c = 0; c < k; c++) {
+      opt[c].close();
+      opt[c] = next[c];
+    }
+    handoverAt = seen;
+  }
+
+  private void closeOptimizers() {
     for (LinearModelOptimizer x : opt) {
       if (x != null) {
         x.close();
       }
     }
+  }
+
+  /** Frees the optimizers' state (and stops a running warm-up race). */
+  @Override
+  public void close() {
+    if (warmup != null) {
+      warmup.stop();
+    }
+    closeOptimizers();
     if (arena.scope().isAlive()) {
       arena.close();
     }

@@ -254,9 +254,16 @@ class MainTest {
     assertEquals(0, run("train", "--data", bin.toString(), "--algorithm", "scinol2", "--json"), err);
     assertEquals(1, out.lines().count());
     for (String key : new String[] {"\"algorithm\": \"scinol2\"", "\"params\": \"\"", "\"progressive\": {", "\"test\": null",
-        "\"examples_per_second\": ", "\"nonzeros_per_second\": ", "\"type\": \"float\"", "\"loss\": \"logistic\""}) {
+        "\"examples_per_second\": ", "\"nonzeros_per_second\": ", "\"type\": \"float\"", "\"loss\": \"logistic\"",
+        "\"steady_examples\": ", "\"steady_seconds\": ", "\"steady_examples_per_second\": ", "\"handover_at\": ",
+        "\"kernels_at_end\": "}) {
       assertTrue(out.contains(key), key + " in " + out);
     }
+    // A rate only where its span lasted 0.1 s (docs/CLI.md), else null.
+    double seconds = Double.parseDouble(out.replaceAll(".*\"seconds\": ([0-9.eE-]+),.*", "$1").trim());
+    double steady = Double.parseDouble(out.replaceAll(".*\"steady_seconds\": ([0-9.eE-]+),.*", "$1").trim());
+    assertEquals(seconds < 0.1, out.contains("\"examples_per_second\": null"), out);
+    assertEquals(steady < 0.1, out.contains("\"steady_examples_per_second\": null"), out);
   }
 
   @Test
@@ -266,7 +273,8 @@ class MainTest {
         "--model", model.toString()), err);
     assertTrue(out.contains("3 classes (one-vs-rest)"), out);
     assertTrue(out.contains("test ("), out);
-    assertTrue(out.contains("examples/s"), out);
+    assertTrue(out.contains("throughput: whole pass "), out);
+    assertTrue(out.contains("; steady state "), out);
     assertTrue(Files.readString(model).contains("\noutputs 3\nclasses 3\n"));
     assertEquals(0, run("predict", "--model", model.toString(), "--data", multi.toString(), "--out", "-"), err);
     List<String> lines = out.lines().toList();

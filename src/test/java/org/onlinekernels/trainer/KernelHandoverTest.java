@@ -1,0 +1,198 @@
+package org.onlinekernels.trainer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.Precision;
+
+/**
+ * A run's results never depend on when (or whether) its optimizers move from the scalar to the
+ * vector kernels: the handover is forced before the first example, after one, in the middle of an
+ * epoch, at an epoch boundary, before the last example and never, and every run must give the
+ * bits of the all-scalar and of the all-vector run (weights, and each epoch's progressive loss and
+ * error).
+ *
+ * <p>Sparse rows of ScInOL2, AdaGrad (scalar box), ScInOL1 and DFEG run the same plain-Java loops
+ * under both providers, so those assertions hold on any branch, except ScInOL1 in float, whose
+ * weight read-out runs the vector kernel's {@code expm1} polynomial (measured: the last bit of
+ * a weight differs). Those, dense rows, and the sparse paths of global-rate AdaGrad and Adaptive
+ * OGD use vector code that gives the scalar kernels' bits only with the branch {@code bits}
+ * (issue 11, part 1): those tests are disabled until it is merged.
+ */
+class KernelHandoverTest {
+  private static final int N = 240;
+  private static final int EPOCHS = 2;
+  /** Forced moments: before the first example, after 1, mid-epoch, the epoch boundary, before the last, never. */
+  private static final long[] MOMENTS = {0, 1, 97, N, N * EPOCHS - 1, N * EPOCHS, Long.MAX_VALUE};
+
+  @BeforeAll
+  static void needsTheVectorKernels() {
+    assumeTrue(KernelProvider.vectorModulePresent(), "the handover goes to the vector kernels");
+  }
+
+  static Stream<Arguments> sparseSameCode() {
+    List<Arguments> a = new ArrayList<>();
+    for (String alg : List.of("scinol2", "adagrad", "scinol1", "dfeg")) {
+      for (Precision p : List.of(Precision.FLOAT, Precision.DOUBLE)) {
+        if (!(alg.equals("scinol1") && p == Precision.FLOAT)) {
+          a.add(Arguments.of(alg, p, false));
+          a.add(Arguments.of(alg, p, true));
+        }
+      }
+    }
+    a.add(Arguments.of("scinol2", Precision.MIXED, false));
+    return a.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1} multiclass={2}")
+  @MethodSource("sparseSameCode")
+  void sparseRunsGiveTheSameBitsWhereverTheHandoverFalls(String algorithm, Precision precision, boolean multiclass) {
+    assertHandoverInvisible(config(algorithm, precision, false), multiclass);
+  }
+
+  static Stream<Arguments> needBits() {
+    List<Arguments> a = new ArrayList<>();
+    for (String alg : List.of("adagrad-global", "aogd-ball", "aogd-coord", "scinol1")) {
+      a.add(Arguments.of(alg, Precision.FLOAT, false));
+    }
+    for (String alg : List.of("scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord")) {
+      for (Precision p : List.of(Precision.FLOAT, Precision.DOUBLE)) {
+        a.add(Arguments.of(alg, p, true));
+      }
+    }
+    a.add(Arguments.of("scinol2", Precision.MIXED, true));
+    a.add(Arguments.of("adagrad", Precision.MIXED, true));
+    a.add(Arguments.of("adagrad", Precision.MIXED, false));
+    return a.stream();
+  }
+
+  @Disabled("needs branch bits (issue 11 part 1): vector reductions must give the scalar bits; enable when merged")
+  @ParameterizedTest(name = "{0} {1} dense={2}")
+  @MethodSource("needBits")
+  void vectorReductionRunsGiveTheSameBitsWhereverTheHandoverFalls(String algorithm, Precision precision, boolean dense) {
+    assertHandoverInvisible(config(algorithm, precision, dense), false);
+    assertHandoverInvisible(config(algorithm, precision, dense), true);
+  }
+
+  @Test
+  void theRaceChangesNoBit() {
+    // Sparse rounds: the race usually ends in a tie (the same loops on both sides), so this
+    // checks that racing disturbs nothing; the dense form below is where it hands over.
+    assertTheRaceChangesNoBit(config("scinol2", Precision.FLOAT, false));
+  }
+
+  @Disabled("needs branch bits (issue 11 part 1): vector reductions must give the scalar bits; enable when merged")
+  @Test
+  void theRaceChangesNoBitDense() {
+    assertTheRaceChangesNoBit(config("scinol2", Precision.FLOAT, true));
+  }
+
+  private static void assertTheRaceChangesNoBit(TrainerConfig cfg) {
+    // Long enough for the race to start (0.2 s) and usually to end; whether and when it hands
+    // over depends on the JIT and the machine, the result must not.
+    SparseDataset data = data(false);
+    long handedOver = -1;
+    List<Metrics> raced = new ArrayList<>();
+    List<Metrics> scalar = new ArrayList<>();
+    LinearModel racedModel;
+    LinearModel scalarModel;
+    try (OnlineTrainer r = new OnlineTrainer(cfg, d(data), false, 1, cfg.stateLayout(),
+        KernelHandover.race(KernelProvider.vector()));
+        OnlineTrainer s = new OnlineTrainer(cfg, d(data), false, 1, KernelProvider.scalar(), cfg.stateLayout())) {
+      long end = System.nanoTime() + 3_000_000_000L;
+      int fits = 0;
+      while (fits < 400 && (System.nanoTime() < end || fits < 2) && (handedOver < 0 || fits < 2 * r.handoverAt() / N + 4)) {
+        raced.addAll(List.of(r.fit(data, null, 0, null)));
+        scalar.addAll(List.of(s.fit(data, null, 0, null)));
+        handedOver = r.handoverAt();
+        fits++;
+      }
+      racedModel = r.model();
+      scalarModel = s.model();
+      assertEquals(handedOver < 0 ? "scalar" : "vector", r.kernels());
+    }
+    assertSameBits(scalarModel, scalar.toArray(Metrics[]::new), racedModel, raced.toArray(Metrics[]::new),
+        "raced, handover at " + handedOver);
+  }
+
+  @Test
+  void theModeIsAutoOffOrAnExampleCount() {
+    assertEquals(-1, KernelHandover.parse("auto"));
+    assertEquals(-1, KernelHandover.parse("off"));
+    assertEquals(1234, KernelHandover.parse("1234"));
+    assertEquals(0, KernelHandover.parse("0"));
+    for (String bad : List.of("-1", "soon", "1e3")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelHandover.parse(bad));
+      assertEquals(KernelHandover.PROPERTY + " must be auto, off or a number of examples >= 0, got '" + bad + "'",
+          e.getMessage());
+    }
+  }
+
+  private static TrainerConfig config(String algorithm, Precision precision, boolean dense) {
+    return TrainerConfig.of(AlgorithmSpec.of(algorithm)).withPrecision(precision).withEpochs(EPOCHS).withShuffle(true, 3)
+        .withDense(dense);
+  }
+
+  /** Binary: the ScInOL paper's problem (features 2^-10 .. 2^10); multiclass: three classes. */
+  private static SparseDataset data(boolean multiclass) {
+    return multiclass ? OnlineTrainerTest.threeClasses(N, 11) : SyntheticScInOL.generate(N, 5);
+  }
+
+  private static int d(SparseDataset data) {
+    return Math.max(1, data.dimension());
+  }
+
+  private static void assertHandoverInvisible(TrainerConfig cfg, boolean multiclass) {
+    SparseDataset data = data(multiclass);
+    int k = multiclass ? data.numClasses() : 1;
+    Outcome scalar = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, KernelProvider.scalar(), cfg.stateLayout()));
+    Outcome vector = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, KernelProvider.vector(), cfg.stateLayout()));
+    assertSameBits(scalar.model, scalar.epochs, vector.model, vector.epochs, "vector from the start");
+    for (long at : MOMENTS) {
+      Outcome h = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, cfg.stateLayout(),
+          KernelHandover.after(at, KernelProvider.vector())));
+      assertSameBits(scalar.model, scalar.epochs, h.model, h.epochs, "handover at " + at);
+      boolean happened = at < (long) N * EPOCHS;
+      assertEquals(happened ? at : -1, h.handoverAt, "handover at " + at);
+      assertEquals(happened ? "vector" : "scalar", h.kernels, "kernels at the end, handover at " + at);
+    }
+  }
+
+  private record Outcome(LinearModel model, Metrics[] epochs, long handoverAt, String kernels) {}
+
+  private static Outcome run(TrainerConfig cfg, SparseDataset data, int k, OnlineTrainer t) {
+    try (t) {
+      Metrics[] m = t.fit(data, null, 0, null);
+      return new Outcome(t.model(), m, t.handoverAt(), t.kernels());
+    }
+  }
+
+  private static void assertSameBits(LinearModel a, Metrics[] ma, LinearModel b, Metrics[] mb, String what) {
+    assertEquals(a.outputs(), b.outputs(), what);
+    for (int c = 0; c < a.outputs(); c++) {
+      assertArrayEquals(a.weights()[c], b.weights()[c], what + ": weights of output " + c);
+    }
+    assertEquals(ma.length, mb.length, what);
+    for (int e = 0; e < ma.length; e++) {
+      assertEquals(Double.doubleToRawLongBits(ma[e].meanLoss()), Double.doubleToRawLongBits(mb[e].meanLoss()),
+          what + ": progressive loss of epoch " + (e + 1));
+      assertEquals(Double.doubleToRawLongBits(ma[e].errorRate()), Double.doubleToRawLongBits(mb[e].errorRate()),
+          what + ": progressive error of epoch " + (e + 1));
+    }
+  }
+}

@@ -66,7 +66,7 @@ public final class CpuTimeRun {
   /**
    * ScInOL2 float at d = 2^22, uniform indices (the pool of {@code ScInOL2Bench}'s sparse
    * benchmarks: 2^20 nonzeros of rows with nnz in {16, 128, 1024}), thread CPU time per nonzero,
-   * median of passes over the pool in turns: the planar {@code predictSparse + update} path (the
+   * median of passes over the pool: the planar {@code predictSparse + update} path (the
    * issue's starting point), and the fused rounds ({@code rounds}) on planar and on interleaved
    * state.
    */
@@ -93,23 +93,29 @@ public final class CpuTimeRun {
             new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
             new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
             new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+        // Each contender's passes run back to back (its 64 MiB state stays in this Xeon's L3, as in
+        // a JMH fork of its own); turns of 8 passes, twice round, so drift hits every contender.
         java.util.List<java.util.List<Long>> times = new ArrayList<>();
-        for (int pass = 0; pass < 12; pass++) {
+        for (int k = 0; k < opts.length; k++) {
+          times.add(new ArrayList<>());
+          opts[k].setInputPolicy(InputPolicy.TRUSTED);
+        }
+        for (int turn = 0; turn < 2; turn++) {
           for (int k = 0; k < opts.length; k++) {
-            if (pass == 0) times.add(new ArrayList<>());
             org.onlinekernels.optimizer.AbstractOptimizer o = opts[k];
-            o.setInputPolicy(InputPolicy.TRUSTED);
-            long t0 = MX.getCurrentThreadCpuTime();
-            if (k == 0) {
-              for (int r = 0; r < n; r++) {
-                double yh = o.predictSparse(pool.idx[r], pool.val[r], nnz);
-                o.update(org.onlinekernels.loss.Loss.LOGISTIC.derivative(y[r], yh));
+            for (int pass = 0; pass < 8; pass++) {
+              long t0 = MX.getCurrentThreadCpuTime();
+              if (k == 0) {
+                for (int r = 0; r < n; r++) {
+                  double yh = o.predictSparse(pool.idx[r], pool.val[r], nnz);
+                  o.update(org.onlinekernels.loss.Loss.LOGISTIC.derivative(y[r], yh));
+                }
+              } else {
+                o.rounds(rows, order, 0, n, y, org.onlinekernels.loss.Loss.LOGISTIC, yhat, null);
               }
-            } else {
-              o.rounds(rows, order, 0, n, y, org.onlinekernels.loss.Loss.LOGISTIC, yhat, null);
+              long t = MX.getCurrentThreadCpuTime() - t0;
+              if (pass >= 3) times.get(k).add(t);
             }
-            long t = MX.getCurrentThreadCpuTime() - t0;
-            if (pass >= 4) times.get(k).add(t);
           }
         }
         double[] ns = new double[opts.length];

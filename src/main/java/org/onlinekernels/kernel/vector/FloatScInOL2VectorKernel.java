@@ -12,12 +12,14 @@ import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.ScInOL2Kernel;
 import org.onlinekernels.kernel.scalar.FloatScInOL2ScalarKernel;
+import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
 
 /**
  * Vector float ScInOL2. Every lane performs the operations of
  * {@link FloatScInOL2ScalarKernel#weight} and {@link FloatScInOL2ScalarKernel#eta} in the same
  * order (no FMA outside the {@code yhat} sum) with the {@code s == 0} and {@code g x == 0} rules as
- * masks and blends, so the state agrees with the scalar kernel bit for bit. Tails run the scalar
+ * masks and blends, so the state agrees with the scalar kernel bit for bit; {@code yhat} is summed
+ * in {@link FloatVirtualLanes}'s order, so it does too, at every width. Tails run the scalar
  * kernel's range methods. Source of the generated {@code Double} twin: edit only this file.
  */
 public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
@@ -26,6 +28,8 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
   private static final int L = S.length();
+  private static final int P = VectorConstants.PARTS;
+  private static final int V = FloatVirtualLanes.LANES;
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
@@ -90,8 +94,10 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
     // bounds throughput, not the add latency that more accumulators would hide, and each extra
     // copy costs C2 inlining budget; past it the later copies box their vectors.
-    FloatVector acc = FloatVector.zero(S);
-    int bound1 = S.loopBound(n);
+    // The virtual accumulator's P hardware parts rotate (h0 is the part this vector adds to), so
+    // the sum has FloatVirtualLanes's order at every width; the branches fold away in C2.
+    FloatVector h0 = FloatVector.zero(S), h1 = h0, h2 = h0, h3 = h0;
+    int bound1 = n - n % V;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector xv = load(x, o);
@@ -107,12 +113,30 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
       }
-      acc = accumulate(acc, xv, w);
+      FloatVector r = accumulate(h0, xv, w);
+      if (P == 1) {
+        h0 = r;
+      } else if (P == 2) {
+        h0 = h1;
+        h1 = r;
+      } else {
+        h0 = h1;
+        h1 = h2;
+        h2 = h3;
+        h3 = r;
+      }
     }
-    float[] spill = FloatLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    float sum = FloatLanes.sum(spill);
-    return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
+    float[] p = FloatVirtualLanes.scratch();
+    h0.intoArray(p, 0);
+    if (P > 1) {
+      h1.intoArray(p, L);
+    }
+    if (P > 2) {
+      h2.intoArray(p, 2 * L);
+      h3.intoArray(p, 3 * L);
+    }
+    FloatScInOL2ScalarKernel.predictDenseTail(bigG, s2, m, eta, x, bound1, n, wOut, p);
+    return FloatVirtualLanes.sum(p);
   }
 
   /**

@@ -11,6 +11,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.MixedAdaGradKernel;
+import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
 import org.onlinekernels.kernel.scalar.MixedAdaGradScalarKernel;
 
 /**
@@ -27,6 +28,8 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
 
   private static final VectorSpecies<Double> DS = DOUBLE_SPECIES;
   private static final int LD = DS.length();
+  private static final int P = VectorConstants.PARTS;
+  private static final int V = DoubleVirtualLanes.LANES;
   /** Float species with as many lanes as {@link #DS}. */
   private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -163,27 +166,63 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
     MixedAdaGradScalarKernel.sparseBoxedRange(w, q, lo, hi, idx, val, bound, nnz, scale, rate, rateFromWidth, delta);
   }
 
+  /**
+   * {@code sum w_i x_i} in {@link DoubleVirtualLanes}'s order with two virtual accumulators
+   * ({@code a0..a3}, {@code b0..b3} their hardware parts; the branches fold away in C2): the
+   * scalar kernel's bits at every width.
+   */
   @Override
   protected double dotImpl(MemorySegment w, MemorySegment x, int n) {
     // Products of two floats are exact in double, so fma and mul+add give the same sums.
-    DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0;
+    DoubleVector z = DoubleVector.zero(DS);
+    DoubleVector a0 = z, a1 = z, a2 = z, a3 = z, b0 = z, b1 = z, b2 = z, b3 = z;
     int i = 0;
-    int bound2 = n - n % (2 * LD);
+    int bound2 = n - n % (2 * V);
     long vb = (long) LD * Float.BYTES;
-    for (; i < bound2; i += 2 * LD) {
+    for (; i < bound2; i += 2 * V) {
       long o = (long) i * Float.BYTES;
-      acc0 = loadF(w, o).fma(loadF(x, o), acc0);
-      acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+      a0 = loadF(w, o).fma(loadF(x, o), a0);
+      if (P > 1) {
+        a1 = loadF(w, o + vb).fma(loadF(x, o + vb), a1);
+      }
+      if (P > 2) {
+        a2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), a2);
+        a3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), a3);
+      }
+      o += (long) V * Float.BYTES;
+      b0 = loadF(w, o).fma(loadF(x, o), b0);
+      if (P > 1) {
+        b1 = loadF(w, o + vb).fma(loadF(x, o + vb), b1);
+      }
+      if (P > 2) {
+        b2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), b2);
+        b3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), b3);
+      }
     }
-    int bound1 = DS.loopBound(n);
-    for (; i < bound1; i += LD) {
+    int bound1 = n - n % V;
+    for (; i < bound1; i += V) {
       long o = (long) i * Float.BYTES;
-      acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+      a0 = loadF(w, o).fma(loadF(x, o), a0);
+      if (P > 1) {
+        a1 = loadF(w, o + vb).fma(loadF(x, o + vb), a1);
+      }
+      if (P > 2) {
+        a2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), a2);
+        a3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), a3);
+      }
     }
-    // Spilled, not passed to a helper: see FloatLanes.
-    double[] spill = DoubleLaneScratch.get().sum;
-    acc0.add(acc1).intoArray(spill, 0);
-    return DoubleLanes.sum(spill) + MixedAdaGradScalarKernel.dotRange(w, x, bound1, n);
+    // Spilled, not passed to a helper: see DoubleVirtualLanes.
+    double[] p = DoubleVirtualLanes.scratch();
+    a0.add(b0).intoArray(p, 0);
+    if (P > 1) {
+      a1.add(b1).intoArray(p, LD);
+    }
+    if (P > 2) {
+      a2.add(b2).intoArray(p, 2 * LD);
+      a3.add(b3).intoArray(p, 3 * LD);
+    }
+    MixedAdaGradScalarKernel.dotTail(w, x, bound1, n, p);
+    return DoubleVirtualLanes.sum(p);
   }
 
   @Override

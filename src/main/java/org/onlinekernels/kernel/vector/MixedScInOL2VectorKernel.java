@@ -12,6 +12,7 @@ import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.MixedScInOL2Kernel;
 import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
 import org.onlinekernels.kernel.scalar.MixedScInOL2ScalarKernel;
 
 /**
@@ -28,6 +29,8 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
 
   private static final VectorSpecies<Double> DS = DOUBLE_SPECIES;
   private static final int LD = DS.length();
+  private static final int P = VectorConstants.PARTS;
+  private static final int V = DoubleVirtualLanes.LANES;
   private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -60,8 +63,10 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
-    DoubleVector acc = DoubleVector.zero(DS);
-    int bound = DS.loopBound(n);
+    // The virtual accumulator's P hardware parts rotate (h0 is the part this vector adds to), so
+    // the sum has DoubleVirtualLanes's order at every width; the branches fold away in C2.
+    DoubleVector h0 = DoubleVector.zero(DS), h1 = h0, h2 = h0, h3 = h0;
+    int bound = n - n % V;
     for (int i = 0; i < bound; i += LD) {
       long of = (long) i * Float.BYTES, od = (long) i * Double.BYTES;
       FloatVector xf = loadFloat(x, of);
@@ -72,12 +77,31 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector theta = loadD(bigG, od).div(s);
       DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0)), W_MAX)
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
-      acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
+      DoubleVector sum = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), h0);
+      if (P == 1) {
+        h0 = sum;
+      } else if (P == 2) {
+        h0 = h1;
+        h1 = sum;
+      } else {
+        h0 = h1;
+        h1 = h2;
+        h2 = h3;
+        h3 = sum;
+      }
     }
-    // Spilled, not passed to a helper: see FloatLanes.
-    double[] spill = DoubleLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound, n);
+    // Spilled, not passed to a helper: see DoubleVirtualLanes.
+    double[] p = DoubleVirtualLanes.scratch();
+    h0.intoArray(p, 0);
+    if (P > 1) {
+      h1.intoArray(p, LD);
+    }
+    if (P > 2) {
+      h2.intoArray(p, 2 * LD);
+      h3.intoArray(p, 3 * LD);
+    }
+    MixedScInOL2ScalarKernel.predictDenseTail(bigG, s2, m, eta, x, bound, n, p);
+    return DoubleVirtualLanes.sum(p);
   }
 
   /** Sparse rows run the scalar kernel's loop, as in {@link FloatScInOL2VectorKernel} (why: there). */

@@ -18,6 +18,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = FloatVirtualLanes.LANES;
 
   /** The saturation cap of the exponent (see {@link ScInOL1Kernel}). */
   static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
@@ -116,28 +117,22 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   public static float predictDenseSum(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x,
       int n, float epsilon, float t) {
-    int v = FloatVirtualLanes.LANES;
     float[] p = FloatVirtualLanes.scratch();
     FloatVirtualLanes.clear(p, 1);
-    int bound1 = n - n % v;
-    for (int i = 0; i < bound1; i += v) {
-      for (int l = 0; l < v; l++) {
-        p[l] = fuseOne(bigG, s2, m, beta, x, i + l, epsilon, t, p[l]);
-      }
-    }
-    predictDenseTail(bigG, s2, m, beta, x, bound1, n, epsilon, t, p);
+    predictDenseLanes(bigG, s2, m, beta, x, 0, n, epsilon, t, p);
     return FloatVirtualLanes.sum(p);
   }
 
   /**
-   * Dense predict over the tail {@code [from, to)} ({@code to - from < LANES}), each
-   * {@code x_i w_i} fused into lane {@code p[i - from]}; also the vector kernel's tail.
+   * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code LANES}), each
+   * {@code x_i w_i} fused into lane {@code p[i mod LANES]} of the one accumulator; also the
+   * vector kernel's tail.
    */
-  public static void predictDenseTail(
+  public static void predictDenseLanes(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x,
       int from, int to, float epsilon, float t, float[] p) {
     for (int i = from; i < to; i++) {
-      p[i - from] = fuseOne(bigG, s2, m, beta, x, i, epsilon, t, p[i - from]);
+      p[i % V] = fuseOne(bigG, s2, m, beta, x, i, epsilon, t, p[i % V]);
     }
   }
 

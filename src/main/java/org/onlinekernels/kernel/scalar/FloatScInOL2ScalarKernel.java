@@ -17,6 +17,7 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = FloatVirtualLanes.LANES;
   /** The weight's saturation bound, the largest finite element (see {@link ScInOL2Kernel}). */
   static final float W_MAX = Float.MAX_VALUE;
 
@@ -104,28 +105,22 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
   public static float predictDenseSum(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
       MemorySegment wOut) {
-    int v = FloatVirtualLanes.LANES;
     float[] p = FloatVirtualLanes.scratch();
     FloatVirtualLanes.clear(p, 1);
-    int bound1 = n - n % v;
-    for (int i = 0; i < bound1; i += v) {
-      for (int l = 0; l < v; l++) {
-        p[l] = fuseOne(bigG, s2, m, eta, x, i + l, wOut, p[l]);
-      }
-    }
-    predictDenseTail(bigG, s2, m, eta, x, bound1, n, wOut, p);
+    predictDenseLanes(bigG, s2, m, eta, x, 0, n, wOut, p);
     return FloatVirtualLanes.sum(p);
   }
 
   /**
-   * Dense predict over the tail {@code [from, to)} ({@code to - from < LANES}), each
-   * {@code x_i w_i} fused into lane {@code p[i - from]}; also the vector kernel's tail.
+   * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code LANES}), each
+   * {@code x_i w_i} fused into lane {@code p[i mod LANES]} of the one accumulator; also the
+   * vector kernel's tail.
    */
-  public static void predictDenseTail(
+  public static void predictDenseLanes(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x,
       int from, int to, MemorySegment wOut, float[] p) {
     for (int i = from; i < to; i++) {
-      p[i - from] = fuseOne(bigG, s2, m, eta, x, i, wOut, p[i - from]);
+      p[i % V] = fuseOne(bigG, s2, m, eta, x, i, wOut, p[i % V]);
     }
   }
 

@@ -56,14 +56,16 @@ public final class FloatVirtualLanes {
    * {@code acc0.add(acc1).add(acc2.add(acc3))}.
    */
   public static void combine(float[] p, int accumulators) {
-    if (accumulators == 2) {
-      for (int l = 0; l < LANES; l++) {
-        p[l] = p[l] + p[LANES + l];
-      }
-    } else if (accumulators == 4) {
-      for (int l = 0; l < LANES; l++) {
-        p[l] = (p[l] + p[LANES + l]) + (p[2 * LANES + l] + p[3 * LANES + l]);
-      }
+    combine(p, 0, accumulators);
+  }
+
+  /** {@link #combine(float[], int)} of the accumulators stored from {@code p[from]} on, into lanes {@code [0, LANES)}. */
+  public static void combine(float[] p, int from, int accumulators) {
+    for (int l = 0; l < LANES; l++) {
+      int k = from + l;
+      p[l] = accumulators == 1 ? p[k]
+          : accumulators == 2 ? p[k] + p[k + LANES]
+          : (p[k] + p[k + LANES]) + (p[k + 2 * LANES] + p[k + 3 * LANES]);
     }
   }
 

@@ -18,6 +18,7 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = DoubleVirtualLanes.LANES;
   static final double WEALTH_CAP = ScInOL2Kernel.DOUBLE_WEALTH_CAP;
 
   private MixedScInOL2ScalarKernel() {}
@@ -64,24 +65,17 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
    */
   public static double predictDenseSum(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
-    int v = DoubleVirtualLanes.LANES;
     double[] p = DoubleVirtualLanes.scratch();
     DoubleVirtualLanes.clear(p, 1);
-    int bound1 = n - n % v;
-    for (int i = 0; i < bound1; i += v) {
-      for (int l = 0; l < v; l++) {
-        p[l] = fuseOne(bigG, s2, m, eta, x, i + l, p[l]);
-      }
-    }
-    predictDenseTail(bigG, s2, m, eta, x, bound1, n, p);
+    predictDenseLanes(bigG, s2, m, eta, x, 0, n, p);
     return DoubleVirtualLanes.sum(p);
   }
 
-  /** The tail {@code [from, to)} of {@link #predictDenseSum}, fused into lanes {@code p[i - from]}; also the vector kernel's. */
-  public static void predictDenseTail(
+  /** {@link #predictDenseSum} over {@code [from, to)} ({@code from} a multiple of {@code LANES}), fused into lanes {@code p[i mod LANES]}; also the vector kernel's tail. */
+  public static void predictDenseLanes(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int from, int to, double[] p) {
     for (int i = from; i < to; i++) {
-      p[i - from] = fuseOne(bigG, s2, m, eta, x, i, p[i - from]);
+      p[i % V] = fuseOne(bigG, s2, m, eta, x, i, p[i % V]);
     }
   }
 

@@ -36,68 +36,50 @@ public final class FloatDfegVectorKernel extends DfegKernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** {@code theta - g x} at {@code o}, stored; returns {@code acc} plus its square, one rounding. */
-  private static FloatVector step(MemorySegment theta, MemorySegment x, long o, FloatVector vg, FloatVector acc) {
-    FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
-    a.intoMemorySegment(theta, o, ORDER);
-    return a.fma(a, acc);
-  }
-
   /**
    * The step and the new squared norm in one pass, summed in {@link FloatVirtualLanes}'s order
-   * with two virtual accumulators ({@code a0..a3} and {@code b0..b3} are their hardware parts;
-   * the {@code if (P > 1)} branches fold away in C2), so the norm has the scalar kernel's bits at
-   * every width.
+   * with two virtual accumulators, so the norm has the scalar kernel's bits at every width: two
+   * registers at 512 bits ({@code P == 1}; C2 folds the branch), else the lanes array, as in
+   * {@link FloatLinearAlgebraVectorKernel}.
    */
   @Override
   protected double updateDenseImpl(MemorySegment theta, MemorySegment x, int n, double g) {
     float gf = (float) g;
     FloatVector vg = FloatVector.broadcast(S, gf);
-    FloatVector z = FloatVector.zero(S);
-    FloatVector a0 = z, a1 = z, a2 = z, a3 = z, b0 = z, b1 = z, b2 = z, b3 = z;
-    int i = 0;
-    int bound2 = n - n % (2 * V);
-    for (; i < bound2; i += 2 * V) {
-      long o = (long) i * Float.BYTES;
-      a0 = step(theta, x, o, vg, a0);
-      if (P > 1) {
-        a1 = step(theta, x, o + VB, vg, a1);
-      }
-      if (P > 2) {
-        a2 = step(theta, x, o + 2 * VB, vg, a2);
-        a3 = step(theta, x, o + 3 * VB, vg, a3);
-      }
-      o += (long) V * Float.BYTES;
-      b0 = step(theta, x, o, vg, b0);
-      if (P > 1) {
-        b1 = step(theta, x, o + VB, vg, b1);
-      }
-      if (P > 2) {
-        b2 = step(theta, x, o + 2 * VB, vg, b2);
-        b3 = step(theta, x, o + 3 * VB, vg, b3);
-      }
-    }
-    int bound1 = n - n % V;
-    for (; i < bound1; i += V) {
-      long o = (long) i * Float.BYTES;
-      a0 = step(theta, x, o, vg, a0);
-      if (P > 1) {
-        a1 = step(theta, x, o + VB, vg, a1);
-      }
-      if (P > 2) {
-        a2 = step(theta, x, o + 2 * VB, vg, a2);
-        a3 = step(theta, x, o + 3 * VB, vg, a3);
-      }
-    }
     float[] p = FloatVirtualLanes.scratch();
-    a0.add(b0).intoArray(p, 0);
-    if (P > 1) {
-      a1.add(b1).intoArray(p, L);
+    int bound2 = n - n % (2 * V);
+    int bound1 = n - n % V;
+    if (P == 1) {
+      FloatVector acc0 = FloatVector.zero(S), acc1 = acc0;
+      int i = 0;
+      for (; i < bound2; i += 2 * L) {
+        long o = (long) i * Float.BYTES;
+        FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
+        FloatVector b = load(theta, o + VB).sub(vg.mul(load(x, o + VB)));
+        a.intoMemorySegment(theta, o, ORDER);
+        b.intoMemorySegment(theta, o + VB, ORDER);
+        acc0 = a.fma(a, acc0);
+        acc1 = b.fma(b, acc1);
+      }
+      for (; i < bound1; i += L) {
+        long o = (long) i * Float.BYTES;
+        FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
+        a.intoMemorySegment(theta, o, ORDER);
+        acc0 = a.fma(a, acc0);
+      }
+      acc0.intoArray(p, 0);
+      acc1.intoArray(p, V);
+    } else {
+      FloatVirtualLanes.clear(p, 2);
+      for (int i = 0; i < bound1; i += L) {
+        int c = i < bound2 ? i % (2 * V) : i % V;
+        long o = (long) i * Float.BYTES;
+        FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
+        a.intoMemorySegment(theta, o, ORDER);
+        a.fma(a, FloatVector.fromArray(S, p, c)).intoArray(p, c);
+      }
     }
-    if (P > 2) {
-      a2.add(b2).intoArray(p, 2 * L);
-      a3.add(b3).intoArray(p, 3 * L);
-    }
+    FloatVirtualLanes.combine(p, 2);
     FloatDfegScalarKernel.denseTail(theta, x, bound1, n, gf, p);
     return FloatVirtualLanes.sum(p);
   }

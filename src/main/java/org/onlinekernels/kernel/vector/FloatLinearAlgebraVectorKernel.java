@@ -15,14 +15,16 @@ import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
 
 /**
  * Vector float reductions in {@link FloatVirtualLanes}'s order, so they return the scalar
- * kernel's bits at every vector width: accumulators of one 512-bit virtual vector each
- * ({@link VectorConstants#PARTS} hardware vectors: registers {@code a0..a3} are the parts of
- * accumulator {@code a}; the {@code if (P > 1)} branches fold away in C2), a main loop over
- * {@code A} virtual vectors (four in dot and sum of squares to hide the FMA latency, two in the
- * fused pair, one in the Gram triple), a one-virtual-vector loop, the accumulators combined and
- * spilled, the scalar kernel's tail fused into the spilled lanes, and the fixed tree. Sparse dot
- * products run the scalar kernel's loop. Source of the generated {@code Double} twin: edit only
- * this file.
+ * kernel's bits at every vector width: {@code A} accumulators of one 512-bit virtual vector
+ * each (four in dot and sum of squares to hide the FMA latency, two in the fused pair, one in the
+ * Gram triple), a main loop over {@code A} virtual vectors, a one-virtual-vector loop, the
+ * accumulators combined and spilled, the scalar kernel's tail fused into the spilled lanes, and
+ * the fixed tree. At 512 bits ({@code P == 1}; C2 folds the branch) an accumulator is a
+ * register. At 256 and 128 bits it is {@link VectorConstants#PARTS} hardware vectors, kept in the
+ * lanes array: the vector at {@code i} adds into lanes {@code i mod (A V)} (main loop) or
+ * {@code i mod V}, and the {@code 2 A} or more independent chains hide the store-to-load latency.
+ * Sparse dot products run the scalar kernel's loop. Source of the generated {@code Double} twin:
+ * edit only this file.
  */
 public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   /** The one instance. */
@@ -33,8 +35,6 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   private static final int P = VectorConstants.PARTS;
   private static final int V = FloatVirtualLanes.LANES;
   private static final long VB = (long) L * Float.BYTES;
-  /** Bytes of a virtual vector. */
-  private static final long VVB = (long) V * Float.BYTES;
 
   static {
     if (P * L != V) {
@@ -50,81 +50,34 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** {@code acc + a[o] * b[o]} lane-wise, one rounding. */
-  private static FloatVector fma(MemorySegment a, MemorySegment b, long o, FloatVector acc) {
-    return load(a, o).fma(load(b, o), acc);
-  }
-
-  /** Spills hardware part {@code q} of a combined virtual vector into its lanes of {@code p}. */
-  private static void spill(FloatVector v, float[] p, int q) {
-    v.intoArray(p, q * L);
-  }
-
   /** {@code <a, b>} over {@code [0, n)} with four virtual accumulators. */
   static float dotBody(MemorySegment a, MemorySegment b, int n) {
-    FloatVector z = FloatVector.zero(S);
-    FloatVector a0 = z, a1 = z, a2 = z, a3 = z, b0 = z, b1 = z, b2 = z, b3 = z;
-    FloatVector c0 = z, c1 = z, c2 = z, c3 = z, d0 = z, d1 = z, d2 = z, d3 = z;
-    int i = 0;
-    int bound4 = n - n % (4 * V);
-    for (; i < bound4; i += 4 * VectorConstants.floatStride()) {
-      long o = (long) i * Float.BYTES;
-      a0 = fma(a, b, o, a0);
-      if (P > 1) {
-        a1 = fma(a, b, o + VB, a1);
-      }
-      if (P > 2) {
-        a2 = fma(a, b, o + 2 * VB, a2);
-        a3 = fma(a, b, o + 3 * VB, a3);
-      }
-      o += VVB;
-      b0 = fma(a, b, o, b0);
-      if (P > 1) {
-        b1 = fma(a, b, o + VB, b1);
-      }
-      if (P > 2) {
-        b2 = fma(a, b, o + 2 * VB, b2);
-        b3 = fma(a, b, o + 3 * VB, b3);
-      }
-      o += VVB;
-      c0 = fma(a, b, o, c0);
-      if (P > 1) {
-        c1 = fma(a, b, o + VB, c1);
-      }
-      if (P > 2) {
-        c2 = fma(a, b, o + 2 * VB, c2);
-        c3 = fma(a, b, o + 3 * VB, c3);
-      }
-      o += VVB;
-      d0 = fma(a, b, o, d0);
-      if (P > 1) {
-        d1 = fma(a, b, o + VB, d1);
-      }
-      if (P > 2) {
-        d2 = fma(a, b, o + 2 * VB, d2);
-        d3 = fma(a, b, o + 3 * VB, d3);
-      }
-    }
-    int bound1 = n - n % V;
-    for (; i < bound1; i += VectorConstants.floatStride()) {
-      long o = (long) i * Float.BYTES;
-      a0 = fma(a, b, o, a0);
-      if (P > 1) {
-        a1 = fma(a, b, o + VB, a1);
-      }
-      if (P > 2) {
-        a2 = fma(a, b, o + 2 * VB, a2);
-        a3 = fma(a, b, o + 3 * VB, a3);
-      }
-    }
     float[] p = FloatVirtualLanes.scratch();
-    spill(a0.add(b0).add(c0.add(d0)), p, 0);
-    if (P > 1) {
-      spill(a1.add(b1).add(c1.add(d1)), p, 1);
-    }
-    if (P > 2) {
-      spill(a2.add(b2).add(c2.add(d2)), p, 2);
-      spill(a3.add(b3).add(c3.add(d3)), p, 3);
+    int bound4 = n - n % (4 * V);
+    int bound1 = n - n % V;
+    if (P == 1) {
+      FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+      int i = 0;
+      for (; i < bound4; i += 4 * VectorConstants.floatStride()) {
+        long o = (long) i * Float.BYTES;
+        acc0 = load(a, o).fma(load(b, o), acc0);
+        acc1 = load(a, o + VB).fma(load(b, o + VB), acc1);
+        acc2 = load(a, o + 2 * VB).fma(load(b, o + 2 * VB), acc2);
+        acc3 = load(a, o + 3 * VB).fma(load(b, o + 3 * VB), acc3);
+      }
+      for (; i < bound1; i += VectorConstants.floatStride()) {
+        long o = (long) i * Float.BYTES;
+        acc0 = load(a, o).fma(load(b, o), acc0);
+      }
+      acc0.add(acc1).add(acc2.add(acc3)).intoArray(p, 0);
+    } else {
+      FloatVirtualLanes.clear(p, 4);
+      for (int i = 0; i < bound1; i += L) {
+        int c = i < bound4 ? i % (4 * V) : i % V;
+        long o = (long) i * Float.BYTES;
+        load(a, o).fma(load(b, o), FloatVector.fromArray(S, p, c)).intoArray(p, c);
+      }
+      FloatVirtualLanes.combine(p, 4);
     }
     FloatLinearAlgebraScalarKernel.dotTail(a, b, bound1, n, p);
     return FloatVirtualLanes.sum(p);
@@ -147,84 +100,45 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected void dotAndSumOfSquaresImpl(MemorySegment a, MemorySegment x, int n, double[] out) {
-    // Two virtual accumulators per sum: d for <a, x>, s for ||x||^2; d0..d3 are the parts of the first.
-    FloatVector z = FloatVector.zero(S);
-    FloatVector d0 = z, d1 = z, d2 = z, d3 = z, e0 = z, e1 = z, e2 = z, e3 = z;
-    FloatVector s0 = z, s1 = z, s2 = z, s3 = z, t0 = z, t1 = z, t2 = z, t3 = z;
-    int i = 0;
-    int bound2 = n - n % (2 * V);
-    for (; i < bound2; i += 2 * VectorConstants.floatStride()) {
-      long o = (long) i * Float.BYTES;
-      FloatVector x0 = load(x, o);
-      d0 = load(a, o).fma(x0, d0);
-      s0 = x0.fma(x0, s0);
-      if (P > 1) {
-        FloatVector x1 = load(x, o + VB);
-        d1 = load(a, o + VB).fma(x1, d1);
-        s1 = x1.fma(x1, s1);
-      }
-      if (P > 2) {
-        FloatVector x2 = load(x, o + 2 * VB), x3 = load(x, o + 3 * VB);
-        d2 = load(a, o + 2 * VB).fma(x2, d2);
-        s2 = x2.fma(x2, s2);
-        d3 = load(a, o + 3 * VB).fma(x3, d3);
-        s3 = x3.fma(x3, s3);
-      }
-      o += VVB;
-      FloatVector y0 = load(x, o);
-      e0 = load(a, o).fma(y0, e0);
-      t0 = y0.fma(y0, t0);
-      if (P > 1) {
-        FloatVector y1 = load(x, o + VB);
-        e1 = load(a, o + VB).fma(y1, e1);
-        t1 = y1.fma(y1, t1);
-      }
-      if (P > 2) {
-        FloatVector y2 = load(x, o + 2 * VB), y3 = load(x, o + 3 * VB);
-        e2 = load(a, o + 2 * VB).fma(y2, e2);
-        t2 = y2.fma(y2, t2);
-        e3 = load(a, o + 3 * VB).fma(y3, e3);
-        t3 = y3.fma(y3, t3);
-      }
-    }
-    int bound1 = n - n % V;
-    for (; i < bound1; i += VectorConstants.floatStride()) {
-      long o = (long) i * Float.BYTES;
-      FloatVector x0 = load(x, o);
-      d0 = load(a, o).fma(x0, d0);
-      s0 = x0.fma(x0, s0);
-      if (P > 1) {
-        FloatVector x1 = load(x, o + VB);
-        d1 = load(a, o + VB).fma(x1, d1);
-        s1 = x1.fma(x1, s1);
-      }
-      if (P > 2) {
-        FloatVector x2 = load(x, o + 2 * VB), x3 = load(x, o + 3 * VB);
-        d2 = load(a, o + 2 * VB).fma(x2, d2);
-        s2 = x2.fma(x2, s2);
-        d3 = load(a, o + 3 * VB).fma(x3, d3);
-        s3 = x3.fma(x3, s3);
-      }
-    }
     float[] p = FloatVirtualLanes.scratch();
-    spill(d0.add(e0), p, 0);
-    if (P > 1) {
-      spill(d1.add(e1), p, 1);
+    int bound2 = n - n % (2 * V);
+    int bound1 = n - n % V;
+    if (P == 1) {
+      FloatVector d0 = FloatVector.zero(S), d1 = d0, s0 = d0, s1 = d0;
+      int i = 0;
+      for (; i < bound2; i += 2 * VectorConstants.floatStride()) {
+        long o = (long) i * Float.BYTES;
+        FloatVector x0 = load(x, o), x1 = load(x, o + VB);
+        d0 = load(a, o).fma(x0, d0);
+        d1 = load(a, o + VB).fma(x1, d1);
+        s0 = x0.fma(x0, s0);
+        s1 = x1.fma(x1, s1);
+      }
+      for (; i < bound1; i += VectorConstants.floatStride()) {
+        long o = (long) i * Float.BYTES;
+        FloatVector x0 = load(x, o);
+        d0 = load(a, o).fma(x0, d0);
+        s0 = x0.fma(x0, s0);
+      }
+      d0.intoArray(p, 0);
+      d1.intoArray(p, V);
+      s0.intoArray(p, 2 * V);
+      s1.intoArray(p, 3 * V);
+    } else {
+      // <a, x>'s two accumulators in p[0, 2V), ||x||^2's in p[2V, 4V).
+      FloatVirtualLanes.clear(p, 4);
+      for (int i = 0; i < bound1; i += L) {
+        int c = i < bound2 ? i % (2 * V) : i % V;
+        long o = (long) i * Float.BYTES;
+        FloatVector xv = load(x, o);
+        load(a, o).fma(xv, FloatVector.fromArray(S, p, c)).intoArray(p, c);
+        xv.fma(xv, FloatVector.fromArray(S, p, 2 * V + c)).intoArray(p, 2 * V + c);
+      }
     }
-    if (P > 2) {
-      spill(d2.add(e2), p, 2);
-      spill(d3.add(e3), p, 3);
-    }
+    FloatVirtualLanes.combine(p, 2);
     FloatLinearAlgebraScalarKernel.dotTail(a, x, bound1, n, p);
     out[0] = FloatVirtualLanes.sum(p);
-    spill(s0.add(t0), p, 0);
-    if (P > 1) {
-      spill(s1.add(t1), p, 1);
-    }
-    if (P > 2) {
-      spill(s2.add(t2), p, 2);
-      spill(s3.add(t3), p, 3);
-    }
+    FloatVirtualLanes.combine(p, 2 * V, 2);
     FloatLinearAlgebraScalarKernel.dotTail(x, x, bound1, n, p);
     out[1] = FloatVirtualLanes.sum(p);
   }
@@ -238,54 +152,40 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out) {
-    // One virtual accumulator per sum; ww0..ww3 are the parts of ||w||^2's.
-    FloatVector z = FloatVector.zero(S);
-    FloatVector ww0 = z, ww1 = z, ww2 = z, ww3 = z, wx0 = z, wx1 = z, wx2 = z, wx3 = z;
-    FloatVector xx0 = z, xx1 = z, xx2 = z, xx3 = z;
-    int bound1 = n - n % V;
-    for (int i = 0; i < bound1; i += VectorConstants.floatStride()) {
-      long o = (long) i * Float.BYTES;
-      FloatVector w0 = load(w, o), x0 = load(x, o);
-      ww0 = w0.fma(w0, ww0);
-      wx0 = w0.fma(x0, wx0);
-      xx0 = x0.fma(x0, xx0);
-      if (P > 1) {
-        FloatVector w1 = load(w, o + VB), x1 = load(x, o + VB);
-        ww1 = w1.fma(w1, ww1);
-        wx1 = w1.fma(x1, wx1);
-        xx1 = x1.fma(x1, xx1);
-      }
-      if (P > 2) {
-        FloatVector w2 = load(w, o + 2 * VB), x2 = load(x, o + 2 * VB);
-        ww2 = w2.fma(w2, ww2);
-        wx2 = w2.fma(x2, wx2);
-        xx2 = x2.fma(x2, xx2);
-        FloatVector w3 = load(w, o + 3 * VB), x3 = load(x, o + 3 * VB);
-        ww3 = w3.fma(w3, ww3);
-        wx3 = w3.fma(x3, wx3);
-        xx3 = x3.fma(x3, xx3);
-      }
-    }
+    // One virtual accumulator per sum, spilled to p[0, V), p[V, 2V), p[2V, 3V).
     float[] p = FloatVirtualLanes.scratch();
-    out[0] = spilledSum(ww0, ww1, ww2, ww3, w, w, bound1, n, p);
-    out[1] = spilledSum(wx0, wx1, wx2, wx3, w, x, bound1, n, p);
-    out[2] = spilledSum(xx0, xx1, xx2, xx3, x, x, bound1, n, p);
-  }
-
-  /** One virtual accumulator's parts spilled, the tail {@code a_i b_i} fused in, summed. */
-  private static float spilledSum(
-      FloatVector v0, FloatVector v1, FloatVector v2, FloatVector v3,
-      MemorySegment a, MemorySegment b, int from, int to, float[] p) {
-    spill(v0, p, 0);
-    if (P > 1) {
-      spill(v1, p, 1);
+    int bound1 = n - n % V;
+    if (P == 1) {
+      FloatVector ww = FloatVector.zero(S), wx = ww, xx = ww;
+      for (int i = 0; i < bound1; i += VectorConstants.floatStride()) {
+        long o = (long) i * Float.BYTES;
+        FloatVector wv = load(w, o), xv = load(x, o);
+        ww = wv.fma(wv, ww);
+        wx = wv.fma(xv, wx);
+        xx = xv.fma(xv, xx);
+      }
+      ww.intoArray(p, 0);
+      wx.intoArray(p, V);
+      xx.intoArray(p, 2 * V);
+    } else {
+      FloatVirtualLanes.clear(p, 3);
+      for (int i = 0; i < bound1; i += L) {
+        int c = i % V;
+        long o = (long) i * Float.BYTES;
+        FloatVector wv = load(w, o), xv = load(x, o);
+        wv.fma(wv, FloatVector.fromArray(S, p, c)).intoArray(p, c);
+        wv.fma(xv, FloatVector.fromArray(S, p, V + c)).intoArray(p, V + c);
+        xv.fma(xv, FloatVector.fromArray(S, p, 2 * V + c)).intoArray(p, 2 * V + c);
+      }
     }
-    if (P > 2) {
-      spill(v2, p, 2);
-      spill(v3, p, 3);
-    }
-    FloatLinearAlgebraScalarKernel.dotTail(a, b, from, to, p);
-    return FloatVirtualLanes.sum(p);
+    FloatLinearAlgebraScalarKernel.dotTail(w, w, bound1, n, p);
+    out[0] = FloatVirtualLanes.sum(p);
+    FloatVirtualLanes.combine(p, V, 1);
+    FloatLinearAlgebraScalarKernel.dotTail(w, x, bound1, n, p);
+    out[1] = FloatVirtualLanes.sum(p);
+    FloatVirtualLanes.combine(p, 2 * V, 1);
+    FloatLinearAlgebraScalarKernel.dotTail(x, x, bound1, n, p);
+    out[2] = FloatVirtualLanes.sum(p);
   }
 
   /**

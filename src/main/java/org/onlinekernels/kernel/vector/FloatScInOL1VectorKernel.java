@@ -38,8 +38,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
   private static final int L = S.length();
-  private static final int P = VectorConstants.PARTS;
-  private static final int V = FloatVirtualLanes.LANES;
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
@@ -74,13 +72,14 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       double t, double epsilon) {
     float ep = (float) epsilon, tt = (float) t;
     FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
-    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
-    // bounds throughput, not the add latency that more accumulators would hide, and each extra
-    // copy costs C2 inlining budget; past it the later copies box their vectors.
-    // The virtual accumulator's P hardware parts rotate (h0 is the part this vector adds to), so
-    // the sum has FloatVirtualLanes's order at every width; the branches fold away in C2.
-    FloatVector h0 = FloatVector.zero(S), h1 = h0, h2 = h0, h3 = h0;
-    int bound1 = n - n % V;
+    // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
+    // blends) bounds throughput, not the add latency that more accumulators would hide, and each
+    // extra copy costs C2 inlining budget; past it the later copies box their vectors. The
+    // accumulator lives in the lanes array: the vector at i adds into lanes [i mod V, i mod V + L),
+    // FloatVirtualLanes's order at every width; the round trip through L1 is shorter than the body.
+    float[] lanes = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(lanes, 1);
+    int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       // The lane body written out: vector helpers this size get compiled on their own first and
@@ -115,30 +114,11 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
       FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
-      FloatVector sum = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), h0);
-      if (P == 1) {
-        h0 = sum;
-      } else if (P == 2) {
-        h0 = h1;
-        h1 = sum;
-      } else {
-        h0 = h1;
-        h1 = h2;
-        h2 = h3;
-        h3 = sum;
-      }
+      int lane = i % FloatVirtualLanes.LANES;
+      xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), FloatVector.fromArray(S, lanes, lane)).intoArray(lanes, lane);
     }
-    float[] p = FloatVirtualLanes.scratch();
-    h0.intoArray(p, 0);
-    if (P > 1) {
-      h1.intoArray(p, L);
-    }
-    if (P > 2) {
-      h2.intoArray(p, 2 * L);
-      h3.intoArray(p, 3 * L);
-    }
-    FloatScInOL1ScalarKernel.predictDenseTail(bigG, s2, m, beta, x, bound1, n, ep, tt, p);
-    return FloatVirtualLanes.sum(p);
+    FloatScInOL1ScalarKernel.predictDenseLanes(bigG, s2, m, beta, x, bound1, n, ep, tt, lanes);
+    return FloatVirtualLanes.sum(lanes);
   }
 
   /**

@@ -28,8 +28,6 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
   private static final int L = S.length();
-  private static final int P = VectorConstants.PARTS;
-  private static final int V = FloatVirtualLanes.LANES;
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
@@ -91,13 +89,14 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
       MemorySegment wOut) {
-    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
-    // bounds throughput, not the add latency that more accumulators would hide, and each extra
-    // copy costs C2 inlining budget; past it the later copies box their vectors.
-    // The virtual accumulator's P hardware parts rotate (h0 is the part this vector adds to), so
-    // the sum has FloatVirtualLanes's order at every width; the branches fold away in C2.
-    FloatVector h0 = FloatVector.zero(S), h1 = h0, h2 = h0, h3 = h0;
-    int bound1 = n - n % V;
+    // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
+    // blends) bounds throughput, not the add latency that more accumulators would hide, and each
+    // extra copy costs C2 inlining budget; past it the later copies box their vectors. The
+    // accumulator lives in the lanes array: the vector at i adds into lanes [i mod V, i mod V + L),
+    // FloatVirtualLanes's order at every width; the round trip through L1 is shorter than the body.
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, 1);
+    int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector xv = load(x, o);
@@ -113,29 +112,10 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
       }
-      FloatVector r = accumulate(h0, xv, w);
-      if (P == 1) {
-        h0 = r;
-      } else if (P == 2) {
-        h0 = h1;
-        h1 = r;
-      } else {
-        h0 = h1;
-        h1 = h2;
-        h2 = h3;
-        h3 = r;
-      }
+      int lane = i % FloatVirtualLanes.LANES;
+      accumulate(FloatVector.fromArray(S, p, lane), xv, w).intoArray(p, lane);
     }
-    float[] p = FloatVirtualLanes.scratch();
-    h0.intoArray(p, 0);
-    if (P > 1) {
-      h1.intoArray(p, L);
-    }
-    if (P > 2) {
-      h2.intoArray(p, 2 * L);
-      h3.intoArray(p, 3 * L);
-    }
-    FloatScInOL2ScalarKernel.predictDenseTail(bigG, s2, m, eta, x, bound1, n, wOut, p);
+    FloatScInOL2ScalarKernel.predictDenseLanes(bigG, s2, m, eta, x, bound1, n, wOut, p);
     return FloatVirtualLanes.sum(p);
   }
 

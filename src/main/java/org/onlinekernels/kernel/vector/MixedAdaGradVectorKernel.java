@@ -168,59 +168,39 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
 
   /**
    * {@code sum w_i x_i} in {@link DoubleVirtualLanes}'s order with two virtual accumulators
-   * ({@code a0..a3}, {@code b0..b3} their hardware parts; the branches fold away in C2): the
-   * scalar kernel's bits at every width.
+   * (registers at 512 bits, else the lanes array, as in {@link FloatLinearAlgebraVectorKernel}):
+   * the scalar kernel's bits at every width.
    */
   @Override
   protected double dotImpl(MemorySegment w, MemorySegment x, int n) {
     // Products of two floats are exact in double, so fma and mul+add give the same sums.
-    DoubleVector z = DoubleVector.zero(DS);
-    DoubleVector a0 = z, a1 = z, a2 = z, a3 = z, b0 = z, b1 = z, b2 = z, b3 = z;
-    int i = 0;
-    int bound2 = n - n % (2 * V);
-    long vb = (long) LD * Float.BYTES;
-    for (; i < bound2; i += 2 * V) {
-      long o = (long) i * Float.BYTES;
-      a0 = loadF(w, o).fma(loadF(x, o), a0);
-      if (P > 1) {
-        a1 = loadF(w, o + vb).fma(loadF(x, o + vb), a1);
-      }
-      if (P > 2) {
-        a2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), a2);
-        a3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), a3);
-      }
-      o += (long) V * Float.BYTES;
-      b0 = loadF(w, o).fma(loadF(x, o), b0);
-      if (P > 1) {
-        b1 = loadF(w, o + vb).fma(loadF(x, o + vb), b1);
-      }
-      if (P > 2) {
-        b2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), b2);
-        b3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), b3);
-      }
-    }
-    int bound1 = n - n % V;
-    for (; i < bound1; i += V) {
-      long o = (long) i * Float.BYTES;
-      a0 = loadF(w, o).fma(loadF(x, o), a0);
-      if (P > 1) {
-        a1 = loadF(w, o + vb).fma(loadF(x, o + vb), a1);
-      }
-      if (P > 2) {
-        a2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), a2);
-        a3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), a3);
-      }
-    }
-    // Spilled, not passed to a helper: see DoubleVirtualLanes.
     double[] p = DoubleVirtualLanes.scratch();
-    a0.add(b0).intoArray(p, 0);
-    if (P > 1) {
-      a1.add(b1).intoArray(p, LD);
+    int bound2 = n - n % (2 * V);
+    int bound1 = n - n % V;
+    if (P == 1) {
+      DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0;
+      int i = 0;
+      long vb = (long) LD * Float.BYTES;
+      for (; i < bound2; i += 2 * LD) {
+        long o = (long) i * Float.BYTES;
+        acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+        acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+      }
+      for (; i < bound1; i += LD) {
+        long o = (long) i * Float.BYTES;
+        acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+      }
+      acc0.intoArray(p, 0);
+      acc1.intoArray(p, V);
+    } else {
+      DoubleVirtualLanes.clear(p, 2);
+      for (int i = 0; i < bound1; i += LD) {
+        int c = i < bound2 ? i % (2 * V) : i % V;
+        long o = (long) i * Float.BYTES;
+        loadF(w, o).fma(loadF(x, o), DoubleVector.fromArray(DS, p, c)).intoArray(p, c);
+      }
     }
-    if (P > 2) {
-      a2.add(b2).intoArray(p, 2 * LD);
-      a3.add(b3).intoArray(p, 3 * LD);
-    }
+    DoubleVirtualLanes.combine(p, 2);
     MixedAdaGradScalarKernel.dotTail(w, x, bound1, n, p);
     return DoubleVirtualLanes.sum(p);
   }

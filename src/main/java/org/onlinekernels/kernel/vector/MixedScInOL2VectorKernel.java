@@ -29,8 +29,6 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
 
   private static final VectorSpecies<Double> DS = DOUBLE_SPECIES;
   private static final int LD = DS.length();
-  private static final int P = VectorConstants.PARTS;
-  private static final int V = DoubleVirtualLanes.LANES;
   private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -63,10 +61,10 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
-    // The virtual accumulator's P hardware parts rotate (h0 is the part this vector adds to), so
-    // the sum has DoubleVirtualLanes's order at every width; the branches fold away in C2.
-    DoubleVector h0 = DoubleVector.zero(DS), h1 = h0, h2 = h0, h3 = h0;
-    int bound = n - n % V;
+    // One virtual accumulator in the lanes array, as in FloatScInOL2VectorKernel (why: there).
+    double[] p = DoubleVirtualLanes.scratch();
+    DoubleVirtualLanes.clear(p, 1);
+    int bound = n - n % DoubleVirtualLanes.LANES;
     for (int i = 0; i < bound; i += LD) {
       long of = (long) i * Float.BYTES, od = (long) i * Double.BYTES;
       FloatVector xf = loadFloat(x, of);
@@ -77,30 +75,10 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector theta = loadD(bigG, od).div(s);
       DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0)), W_MAX)
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
-      DoubleVector sum = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), h0);
-      if (P == 1) {
-        h0 = sum;
-      } else if (P == 2) {
-        h0 = h1;
-        h1 = sum;
-      } else {
-        h0 = h1;
-        h1 = h2;
-        h2 = h3;
-        h3 = sum;
-      }
+      int lane = i % DoubleVirtualLanes.LANES;
+      xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), DoubleVector.fromArray(DS, p, lane)).intoArray(p, lane);
     }
-    // Spilled, not passed to a helper: see DoubleVirtualLanes.
-    double[] p = DoubleVirtualLanes.scratch();
-    h0.intoArray(p, 0);
-    if (P > 1) {
-      h1.intoArray(p, LD);
-    }
-    if (P > 2) {
-      h2.intoArray(p, 2 * LD);
-      h3.intoArray(p, 3 * LD);
-    }
-    MixedScInOL2ScalarKernel.predictDenseTail(bigG, s2, m, eta, x, bound, n, p);
+    MixedScInOL2ScalarKernel.predictDenseLanes(bigG, s2, m, eta, x, bound, n, p);
     return DoubleVirtualLanes.sum(p);
   }
 

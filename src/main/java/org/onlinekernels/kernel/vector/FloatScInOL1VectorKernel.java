@@ -37,6 +37,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   public static final FloatScInOL1VectorKernel INSTANCE = new FloatScInOL1VectorKernel();
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int P = VectorConstants.PARTS;
   private static final int L = S.length();
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -74,11 +75,14 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
     // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
     // blends) bounds throughput, not the add latency that more accumulators would hide, and each
-    // extra copy costs C2 inlining budget; past it the later copies box their vectors. The
-    // accumulator lives in the lanes array: the vector at i adds into lanes [i mod V, i mod V + L),
-    // FloatVirtualLanes's order at every width; the round trip through L1 is shorter than the body.
+    // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
+    // (P == 1, folded by C2) the accumulator is a register (through the lanes array it measured
+    // 28 % slower: C2 cannot tell the array from a heap segment); at narrower widths it lives in
+    // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
+    // order at every width.
     float[] lanes = FloatVirtualLanes.scratch();
     FloatVirtualLanes.clear(lanes, 1);
+    FloatVector acc = FloatVector.zero(S);
     int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
@@ -114,8 +118,15 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
       FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
-      int lane = i % FloatVirtualLanes.LANES;
-      xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), FloatVector.fromArray(S, lanes, lane)).intoArray(lanes, lane);
+      if (P == 1) {
+        acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
+      } else {
+        int lane = i % FloatVirtualLanes.LANES;
+        xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), FloatVector.fromArray(S, lanes, lane)).intoArray(lanes, lane);
+      }
+    }
+    if (P == 1) {
+      acc.intoArray(lanes, 0);
     }
     FloatScInOL1ScalarKernel.predictDenseLanes(bigG, s2, m, beta, x, bound1, n, ep, tt, lanes);
     return FloatVirtualLanes.sum(lanes);

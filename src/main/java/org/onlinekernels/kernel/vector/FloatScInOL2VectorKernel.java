@@ -93,8 +93,8 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
     // blends) bounds throughput, not the add latency that more accumulators would hide, and each
     // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
-    // (P == 1, folded by C2) the accumulator is a register (through the lanes array it measured
-    // 28 % slower: C2 cannot tell the array from a heap segment); at narrower widths it lives in
+    // (P == 1, folded by C2) the accumulator is a register (through the lanes array the ScInOL2
+    // predict measured 1.28x, bench-report/bit-identity.md); at narrower widths it lives in
     // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
     // order at every width.
     float[] p = FloatVirtualLanes.scratch();

@@ -19,10 +19,12 @@ import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
  * each (four in dot and sum of squares to hide the FMA latency, two in the fused pair, one in the
  * Gram triple), a main loop over {@code A} virtual vectors, a one-virtual-vector loop, the
  * accumulators combined and spilled, the scalar kernel's tail fused into the spilled lanes, and
- * the fixed tree. At 512 bits ({@code P == 1}; C2 folds the branch) an accumulator is a
- * register. At 256 and 128 bits it is {@link VectorConstants#PARTS} hardware vectors, kept in the
- * lanes array: the vector at {@code i} adds into lanes {@code i mod (A V)} (main loop) or
- * {@code i mod V}, and the {@code 2 A} or more independent chains hide the store-to-load latency.
+ * the fixed tree. At 512 bits ({@code P == 1}; C2 folds the branches) an accumulator is a
+ * register; {@link #dotBody} keeps its {@code 4 P} partial sums in registers at 256 bits too.
+ * Otherwise an accumulator is {@link VectorConstants#PARTS} hardware vectors kept in the lanes
+ * array: the vector at {@code i} adds into lanes {@code i mod (A V)} (main loop) or
+ * {@code i mod V}, and the {@code 2 A} or more independent chains hide part of the store-to-load
+ * latency (bench-report/bit-identity.md: 1.2-1.8x the register loops in cache at 256 bits).
  * Sparse dot products run the scalar kernel's loop. Source of the generated {@code Double} twin:
  * edit only this file.
  */
@@ -50,26 +52,53 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     return FloatVector.fromMemorySegment(S, m, byteOffset, ORDER);
   }
 
-  /** {@code <a, b>} over {@code [0, n)} with four virtual accumulators. */
+  /**
+   * {@code <a, b>} over {@code [0, n)} with four virtual accumulators. At 512 and 256 bits they
+   * are registers: the main loop's {@code 4 P} hardware vectors in address order are its
+   * {@code 4 P} partial sums, {@code h0..h7} (at 256 bits {@code h0, h1} are accumulator 0, and
+   * so on), so spilling them in order lays out {@link FloatVirtualLanes}'s partial sums. At 128
+   * bits they live in the lanes array.
+   */
   static float dotBody(MemorySegment a, MemorySegment b, int n) {
     float[] p = FloatVirtualLanes.scratch();
     int bound4 = n - n % (4 * V);
     int bound1 = n - n % V;
-    if (P == 1) {
-      FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    if (P <= 2) {
+      FloatVector h0 = FloatVector.zero(S), h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
       int i = 0;
       for (; i < bound4; i += 4 * VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
-        acc0 = load(a, o).fma(load(b, o), acc0);
-        acc1 = load(a, o + VB).fma(load(b, o + VB), acc1);
-        acc2 = load(a, o + 2 * VB).fma(load(b, o + 2 * VB), acc2);
-        acc3 = load(a, o + 3 * VB).fma(load(b, o + 3 * VB), acc3);
+        h0 = load(a, o).fma(load(b, o), h0);
+        h1 = load(a, o + VB).fma(load(b, o + VB), h1);
+        h2 = load(a, o + 2 * VB).fma(load(b, o + 2 * VB), h2);
+        h3 = load(a, o + 3 * VB).fma(load(b, o + 3 * VB), h3);
+        if (P == 2) {
+          h4 = load(a, o + 4 * VB).fma(load(b, o + 4 * VB), h4);
+          h5 = load(a, o + 5 * VB).fma(load(b, o + 5 * VB), h5);
+          h6 = load(a, o + 6 * VB).fma(load(b, o + 6 * VB), h6);
+          h7 = load(a, o + 7 * VB).fma(load(b, o + 7 * VB), h7);
+        }
       }
       for (; i < bound1; i += VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
-        acc0 = load(a, o).fma(load(b, o), acc0);
+        h0 = load(a, o).fma(load(b, o), h0);
+        if (P == 2) {
+          h1 = load(a, o + VB).fma(load(b, o + VB), h1);
+        }
       }
-      acc0.add(acc1).add(acc2.add(acc3)).intoArray(p, 0);
+      if (P == 1) {
+        h0.add(h1).add(h2.add(h3)).intoArray(p, 0);
+      } else {
+        h0.intoArray(p, 0);
+        h1.intoArray(p, L);
+        h2.intoArray(p, 2 * L);
+        h3.intoArray(p, 3 * L);
+        h4.intoArray(p, 4 * L);
+        h5.intoArray(p, 5 * L);
+        h6.intoArray(p, 6 * L);
+        h7.intoArray(p, 7 * L);
+        FloatVirtualLanes.combine(p, 4);
+      }
     } else {
       FloatVirtualLanes.clear(p, 4);
       for (int i = 0; i < bound1; i += L) {

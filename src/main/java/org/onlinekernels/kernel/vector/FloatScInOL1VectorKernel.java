@@ -77,13 +77,12 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     // blends) bounds throughput, not the add latency that more accumulators would hide, and each
     // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
     // (P == 1, folded by C2) the accumulator is a register (through the lanes array the ScInOL2
-    // predict measured 1.28x, bench-report/bit-identity.md), at 256 bits two rotating registers;
-    // at 128 bits it lives in
+    // predict measured 1.28x, bench-report/bit-identity.md); at narrower widths it lives in
     // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
     // order at every width.
     float[] lanes = FloatVirtualLanes.scratch();
     FloatVirtualLanes.clear(lanes, 1);
-    FloatVector acc = FloatVector.zero(S), acc2 = acc;
+    FloatVector acc = FloatVector.zero(S);
     int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
@@ -121,11 +120,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
       if (P == 1) {
         acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
-      } else if (P == 2) {
-        // Two parts rotate: acc is the part this vector adds to.
-        FloatVector next = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
-        acc = acc2;
-        acc2 = next;
       } else {
         int lane = i % FloatVirtualLanes.LANES;
         xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), FloatVector.fromArray(S, lanes, lane)).intoArray(lanes, lane);
@@ -133,9 +127,6 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
     }
     if (P == 1) {
       acc.intoArray(lanes, 0);
-    } else if (P == 2) {
-      acc.intoArray(lanes, 0);
-      acc2.intoArray(lanes, L);
     }
     FloatScInOL1ScalarKernel.predictDenseLanes(bigG, s2, m, beta, x, bound1, n, ep, tt, lanes);
     return FloatVirtualLanes.sum(lanes);

@@ -94,13 +94,12 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     // blends) bounds throughput, not the add latency that more accumulators would hide, and each
     // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
     // (P == 1, folded by C2) the accumulator is a register (through the lanes array the ScInOL2
-    // predict measured 1.28x, bench-report/bit-identity.md), at 256 bits two rotating registers;
-    // at 128 bits it lives in
+    // predict measured 1.28x, bench-report/bit-identity.md); at narrower widths it lives in
     // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
     // order at every width.
     float[] p = FloatVirtualLanes.scratch();
     FloatVirtualLanes.clear(p, 1);
-    FloatVector acc = FloatVector.zero(S), acc2 = acc;
+    FloatVector acc = FloatVector.zero(S);
     int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
@@ -119,11 +118,6 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       }
       if (P == 1) {
         acc = accumulate(acc, xv, w);
-      } else if (P == 2) {
-        // Two parts rotate: acc is the part this vector adds to.
-        FloatVector next = accumulate(acc, xv, w);
-        acc = acc2;
-        acc2 = next;
       } else {
         int lane = i % FloatVirtualLanes.LANES;
         accumulate(FloatVector.fromArray(S, p, lane), xv, w).intoArray(p, lane);
@@ -131,9 +125,6 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
     }
     if (P == 1) {
       acc.intoArray(p, 0);
-    } else if (P == 2) {
-      acc.intoArray(p, 0);
-      acc2.intoArray(p, L);
     }
     FloatScInOL2ScalarKernel.predictDenseLanes(bigG, s2, m, eta, x, bound1, n, wOut, p);
     return FloatVirtualLanes.sum(p);

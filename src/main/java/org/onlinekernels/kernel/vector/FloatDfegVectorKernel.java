@@ -38,9 +38,9 @@ public final class FloatDfegVectorKernel extends DfegKernel {
 
   /**
    * The step and the new squared norm in one pass, summed in {@link FloatVirtualLanes}'s order
-   * with two virtual accumulators, so the norm has the scalar kernel's bits at every width: two
-   * registers at 512 bits ({@code P == 1}; C2 folds the branch), else the lanes array, as in
-   * {@link FloatLinearAlgebraVectorKernel}.
+   * with two virtual accumulators, so the norm has the scalar kernel's bits at every width: their
+   * hardware parts in registers at 512 and 256 bits ({@code P <= 2}; C2 folds the branches), else
+   * the lanes array, as in {@link FloatLinearAlgebraVectorKernel}.
    */
   @Override
   protected double updateDenseImpl(MemorySegment theta, MemorySegment x, int n, double g) {
@@ -49,10 +49,11 @@ public final class FloatDfegVectorKernel extends DfegKernel {
     float[] p = FloatVirtualLanes.scratch();
     int bound2 = n - n % (2 * V);
     int bound1 = n - n % V;
-    if (P == 1) {
-      FloatVector acc0 = FloatVector.zero(S), acc1 = acc0;
+    if (P <= 2) {
+      // The 2 P hardware partial sums in registers, spilled in address order.
+      FloatVector acc0 = FloatVector.zero(S), acc1 = acc0, acc2 = acc0, acc3 = acc0;
       int i = 0;
-      for (; i < bound2; i += 2 * L) {
+      for (; i < bound2; i += 2 * V) {
         long o = (long) i * Float.BYTES;
         FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
         FloatVector b = load(theta, o + VB).sub(vg.mul(load(x, o + VB)));
@@ -60,15 +61,32 @@ public final class FloatDfegVectorKernel extends DfegKernel {
         b.intoMemorySegment(theta, o + VB, ORDER);
         acc0 = a.fma(a, acc0);
         acc1 = b.fma(b, acc1);
+        if (P == 2) {
+          FloatVector c = load(theta, o + 2 * VB).sub(vg.mul(load(x, o + 2 * VB)));
+          FloatVector e = load(theta, o + 3 * VB).sub(vg.mul(load(x, o + 3 * VB)));
+          c.intoMemorySegment(theta, o + 2 * VB, ORDER);
+          e.intoMemorySegment(theta, o + 3 * VB, ORDER);
+          acc2 = c.fma(c, acc2);
+          acc3 = e.fma(e, acc3);
+        }
       }
-      for (; i < bound1; i += L) {
+      for (; i < bound1; i += V) {
         long o = (long) i * Float.BYTES;
         FloatVector a = load(theta, o).sub(vg.mul(load(x, o)));
         a.intoMemorySegment(theta, o, ORDER);
         acc0 = a.fma(a, acc0);
+        if (P == 2) {
+          FloatVector b = load(theta, o + VB).sub(vg.mul(load(x, o + VB)));
+          b.intoMemorySegment(theta, o + VB, ORDER);
+          acc1 = b.fma(b, acc1);
+        }
       }
       acc0.intoArray(p, 0);
-      acc1.intoArray(p, V);
+      acc1.intoArray(p, L);
+      if (P == 2) {
+        acc2.intoArray(p, 2 * L);
+        acc3.intoArray(p, 3 * L);
+      }
     } else {
       FloatVirtualLanes.clear(p, 2);
       for (int i = 0; i < bound1; i += L) {

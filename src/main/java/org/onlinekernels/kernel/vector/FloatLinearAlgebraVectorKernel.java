@@ -20,11 +20,12 @@ import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
  * Gram triple), a main loop over {@code A} virtual vectors, a one-virtual-vector loop, the
  * accumulators combined and spilled, the scalar kernel's tail fused into the spilled lanes, and
  * the fixed tree. At 512 bits ({@code P == 1}; C2 folds the branches) an accumulator is a
- * register; {@link #dotBody} keeps its {@code 4 P} partial sums in registers at 256 bits too.
- * Otherwise an accumulator is {@link VectorConstants#PARTS} hardware vectors kept in the lanes
+ * register, and at 256 bits its two hardware parts are two registers (the {@code A P} hardware
+ * partial sums in address order are the virtual lanes' layout, spilled in order). At 128 bits an
+ * accumulator is {@link VectorConstants#PARTS} hardware vectors kept in the lanes
  * array: the vector at {@code i} adds into lanes {@code i mod (A V)} (main loop) or
  * {@code i mod V}, and the {@code 2 A} or more independent chains hide part of the store-to-load
- * latency (bench-report/bit-identity.md: 1.2-1.8x the register loops in cache at 256 bits).
+ * latency (bench-report/bit-identity.md: 1.2-1.8x the register loops in cache, measured at 256 bits).
  * Sparse dot products run the scalar kernel's loop. Source of the generated {@code Double} twin:
  * edit only this file.
  */
@@ -132,8 +133,9 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     float[] p = FloatVirtualLanes.scratch();
     int bound2 = n - n % (2 * V);
     int bound1 = n - n % V;
-    if (P == 1) {
-      FloatVector d0 = FloatVector.zero(S), d1 = d0, s0 = d0, s1 = d0;
+    if (P <= 2) {
+      // The 2 P hardware partial sums of each sum in registers, spilled in address order.
+      FloatVector d0 = FloatVector.zero(S), d1 = d0, d2 = d0, d3 = d0, s0 = d0, s1 = d0, s2 = d0, s3 = d0;
       int i = 0;
       for (; i < bound2; i += 2 * VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
@@ -142,17 +144,35 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
         d1 = load(a, o + VB).fma(x1, d1);
         s0 = x0.fma(x0, s0);
         s1 = x1.fma(x1, s1);
+        if (P == 2) {
+          FloatVector x2 = load(x, o + 2 * VB), x3 = load(x, o + 3 * VB);
+          d2 = load(a, o + 2 * VB).fma(x2, d2);
+          d3 = load(a, o + 3 * VB).fma(x3, d3);
+          s2 = x2.fma(x2, s2);
+          s3 = x3.fma(x3, s3);
+        }
       }
       for (; i < bound1; i += VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
         FloatVector x0 = load(x, o);
         d0 = load(a, o).fma(x0, d0);
         s0 = x0.fma(x0, s0);
+        if (P == 2) {
+          FloatVector x1 = load(x, o + VB);
+          d1 = load(a, o + VB).fma(x1, d1);
+          s1 = x1.fma(x1, s1);
+        }
       }
       d0.intoArray(p, 0);
-      d1.intoArray(p, V);
+      d1.intoArray(p, L);
       s0.intoArray(p, 2 * V);
-      s1.intoArray(p, 3 * V);
+      s1.intoArray(p, 2 * V + L);
+      if (P == 2) {
+        d2.intoArray(p, 2 * L);
+        d3.intoArray(p, 3 * L);
+        s2.intoArray(p, 2 * V + 2 * L);
+        s3.intoArray(p, 2 * V + 3 * L);
+      }
     } else {
       // <a, x>'s two accumulators in p[0, 2V), ||x||^2's in p[2V, 4V).
       FloatVirtualLanes.clear(p, 4);
@@ -184,18 +204,29 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     // One virtual accumulator per sum, spilled to p[0, V), p[V, 2V), p[2V, 3V).
     float[] p = FloatVirtualLanes.scratch();
     int bound1 = n - n % V;
-    if (P == 1) {
-      FloatVector ww = FloatVector.zero(S), wx = ww, xx = ww;
+    if (P <= 2) {
+      FloatVector ww = FloatVector.zero(S), wx = ww, xx = ww, ww1 = ww, wx1 = ww, xx1 = ww;
       for (int i = 0; i < bound1; i += VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
         FloatVector wv = load(w, o), xv = load(x, o);
         ww = wv.fma(wv, ww);
         wx = wv.fma(xv, wx);
         xx = xv.fma(xv, xx);
+        if (P == 2) {
+          FloatVector wv1 = load(w, o + VB), xv1 = load(x, o + VB);
+          ww1 = wv1.fma(wv1, ww1);
+          wx1 = wv1.fma(xv1, wx1);
+          xx1 = xv1.fma(xv1, xx1);
+        }
       }
       ww.intoArray(p, 0);
       wx.intoArray(p, V);
       xx.intoArray(p, 2 * V);
+      if (P == 2) {
+        ww1.intoArray(p, L);
+        wx1.intoArray(p, V + L);
+        xx1.intoArray(p, 2 * V + L);
+      }
     } else {
       FloatVirtualLanes.clear(p, 3);
       for (int i = 0; i < bound1; i += L) {

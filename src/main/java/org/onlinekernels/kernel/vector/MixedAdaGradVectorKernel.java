@@ -168,7 +168,7 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
 
   /**
    * {@code sum w_i x_i} in {@link DoubleVirtualLanes}'s order with two virtual accumulators
-   * (registers at 512 bits, else the lanes array, as in {@link FloatLinearAlgebraVectorKernel}):
+   * (registers at 512 and 256 bits, else the lanes array, as in {@link FloatLinearAlgebraVectorKernel}):
    * the scalar kernel's bits at every width.
    */
   @Override
@@ -177,21 +177,33 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
     double[] p = DoubleVirtualLanes.scratch();
     int bound2 = n - n % (2 * V);
     int bound1 = n - n % V;
-    if (P == 1) {
-      DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0;
+    if (P <= 2) {
+      // The 2 P hardware partial sums in registers, spilled in address order.
+      DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0, acc2 = acc0, acc3 = acc0;
       int i = 0;
       long vb = (long) LD * Float.BYTES;
-      for (; i < bound2; i += 2 * LD) {
+      for (; i < bound2; i += 2 * V) {
         long o = (long) i * Float.BYTES;
         acc0 = loadF(w, o).fma(loadF(x, o), acc0);
         acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+        if (P == 2) {
+          acc2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), acc2);
+          acc3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), acc3);
+        }
       }
-      for (; i < bound1; i += LD) {
+      for (; i < bound1; i += V) {
         long o = (long) i * Float.BYTES;
         acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+        if (P == 2) {
+          acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+        }
       }
       acc0.intoArray(p, 0);
-      acc1.intoArray(p, V);
+      acc1.intoArray(p, LD);
+      if (P == 2) {
+        acc2.intoArray(p, 2 * LD);
+        acc3.intoArray(p, 3 * LD);
+      }
     } else {
       DoubleVirtualLanes.clear(p, 2);
       for (int i = 0; i < bound1; i += LD) {

@@ -24,7 +24,8 @@ import org.onlinekernels.testkit.Tolerance;
  * Every kernel against the reference, on both implementations (vector and scalar fallback),
  * float and double, dense and sparse, from single steps to trajectories of hundreds of rounds.
  * Bounds: {@link Tolerance}. The number of tries per property is {@code jqwik.tries.default}
- * (the build's {@code jqwik.tries} property); the README gives the long-campaign command.
+ * (the build's {@code jqwik.tries} property); the README gives the long-campaign command. Vector
+ * against scalar is no longer a bound but equality: {@link BitEqualityProperties}.
  */
 class AgreementProperties {
 
@@ -53,12 +54,6 @@ class AgreementProperties {
   }
 
   @Property
-  void adaGradVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new AdaGradSubject(c.seed(), c.d(), c.type()), c, KernelProvider.vector(),
-        c, KernelProvider.scalar(), false);
-  }
-
-  @Property
   void adaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new AdaGradSubject(c.seed(), c.d(), c.type()), c.withSparse(false), impl(vector),
         c.withSparse(true), impl(vector), true);
@@ -72,12 +67,6 @@ class AgreementProperties {
   @Property
   void dfegSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
     Agreement.kernelVsReference(new DfegSubject(c.seed(), c.type()), c, impl(vector));
-  }
-
-  @Property
-  void dfegVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new DfegSubject(c.seed(), c.type()), c, KernelProvider.vector(),
-        c, KernelProvider.scalar(), false);
   }
 
   @Property
@@ -97,11 +86,6 @@ class AgreementProperties {
   }
 
   @Property
-  void scInOL1VectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new ScInOL1Subject(c.seed(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
-  }
-
-  @Property
   void scInOL1SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new ScInOL1Subject(c.seed(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), true);
   }
@@ -114,11 +98,6 @@ class AgreementProperties {
   @Property
   void scInOL2SingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
     Agreement.kernelVsReference(new ScInOL2Subject(c.seed(), c.type()), c, impl(vector));
-  }
-
-  @Property
-  void scInOL2VectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new ScInOL2Subject(c.seed(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
   }
 
   @Property
@@ -144,11 +123,6 @@ class AgreementProperties {
   }
 
   @Property
-  void globalAdaGradVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
-  }
-
-  @Property
   void globalAdaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new GlobalAdaGradSubject(c.seed(), c.d(), c.type()), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), false);
   }
@@ -164,11 +138,6 @@ class AgreementProperties {
   }
 
   @Property
-  void aogdBallVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
-  }
-
-  @Property
   void aogdBallSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true), c.withSparse(false), impl(vector), c.withSparse(true), impl(vector), false);
   }
@@ -181,11 +150,6 @@ class AgreementProperties {
   @Property
   void aogdCoordinateSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
     Agreement.kernelVsReference(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c, impl(vector));
-  }
-
-  @Property
-  void aogdCoordinateVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    Agreement.kernelVsKernel(new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false), c, KernelProvider.vector(), c, KernelProvider.scalar(), false);
   }
 
   @Property

@@ -25,8 +25,8 @@ import org.onlinekernels.testkit.Cases;
 
 /**
  * {@link Precision#MIXED} AdaGrad and ScInOL2 against the double reference (fed the same float
- * inputs), vector against scalar (bit-identical state), sparse against dense (bit-identical
- * state), and the long-run stall that mixed precision removes. Bounds: {@link MixedSubject},
+ * inputs), sparse against dense (bit-identical state; vector against scalar, bit-identical in
+ * everything: {@link BitEqualityProperties}), and the long-run stall that mixed precision removes. Bounds: {@link MixedSubject},
  * {@link MixedAgreement}.
  */
 class MixedPrecisionProperties {
@@ -52,12 +52,6 @@ class MixedPrecisionProperties {
   }
 
   @Property
-  void mixedAdaGradVectorEqualsScalar(@ForAll("trajectories") Case c) {
-    MixedAgreement.kernelVsKernel(new MixedSubject.AdaGrad(c.seed(), c.d()), c, KernelProvider.vector(),
-        c, KernelProvider.scalar());
-  }
-
-  @Property
   void mixedAdaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
     MixedAgreement.kernelVsKernel(new MixedSubject.AdaGrad(c.seed(), c.d()), c.withSparse(false),
         AgreementProperties.impl(vector), c.withSparse(true), AgreementProperties.impl(vector));
@@ -71,12 +65,6 @@ class MixedPrecisionProperties {
   @Property
   void mixedScInOL2SingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
     MixedAgreement.kernelVsReference(new MixedSubject.ScInOL2(c.seed()), c, AgreementProperties.impl(vector));
-  }
-
-  @Property
-  void mixedScInOL2VectorEqualsScalar(@ForAll("trajectories") Case c) {
-    MixedAgreement.kernelVsKernel(new MixedSubject.ScInOL2(c.seed()), c, KernelProvider.vector(),
-        c, KernelProvider.scalar());
   }
 
   @Property

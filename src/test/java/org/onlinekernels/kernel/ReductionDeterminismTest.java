@@ -4,41 +4,103 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The same reduction returns the same bits whether the kernel runs interpreted, C1- or
- * C2-compiled. (The Vector API's {@code reduceLanes(ADD)} does not: its order changes once C2
- * intrinsifies it, which would make a resumed checkpoint diverge.)
+ * Every reduction returns the same bits whether its kernel runs interpreted, C1- or C2-compiled,
+ * and the same bits as the scalar kernel. (The Vector API's {@code reduceLanes(ADD)} does not:
+ * its order changes once C2 intrinsifies it, which would make a resumed checkpoint diverge.) Each
+ * reduction's first call runs interpreted; 20,000 more calls get it compiled by C2. The calls
+ * leave the state as they found it ({@code M} and {@code beta} are already at their fixed point
+ * after the first call; DFEG steps with {@code g = 0}).
  */
 class ReductionDeterminismTest {
+  private static final int N = 1001;
+  private static final int CALLS = 20_000;
+
   @ParameterizedTest
   @EnumSource(ElementType.class)
-  void dotIsBitStableAcrossWarmUp(ElementType t) {
-    int n = 1000;
+  void everyReductionIsBitStableAcrossWarmUpAndEqualsScalar(ElementType t) {
     SplittableRandom r = new SplittableRandom(7);
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment a = arena.allocate((long) n * t.bytes()), b = arena.allocate((long) n * t.bytes());
-      for (int i = 0; i < n; i++) {
-        AdaGradVectorScalarTest.set(a, t, i, r.nextGaussian() * Math.scalb(1.0, r.nextInt(-10, 10)));
-        AdaGradVectorScalarTest.set(b, t, i, r.nextGaussian());
+      MemorySegment a = filled(arena, t, r, 10), b = filled(arena, t, r, 0), c = filled(arena, t, r, 0);
+      MemorySegment s2 = positive(arena, t, r), m = positive(arena, t, r), e = positive(arena, t, r);
+      int nnz = N / 3;
+      MemorySegment idx = arena.allocate(4L * nnz);
+      for (int j = 0; j < nnz; j++) {
+        idx.setAtIndex(ValueLayout.JAVA_INT, j, 3 * j + 1);
       }
-      LinearAlgebraKernel k = KernelProvider.vector().linearAlgebra(t);
-      double first = k.dot(a, b, n);
-      double[] out = new double[3];
-      k.gramTriple(a, b, n, out);
-      double[] firstTriple = out.clone();
-      for (int call = 0; call < 30_000; call++) {
-        assertEquals(Double.doubleToRawLongBits(first), Double.doubleToRawLongBits(k.dot(a, b, n)), "call " + call);
-      }
-      for (int call = 0; call < 30_000; call++) {
-        k.gramTriple(a, b, n, out);
-        for (int j = 0; j < 3; j++) {
-          assertEquals(Double.doubleToRawLongBits(firstTriple[j]), Double.doubleToRawLongBits(out[j]), "call " + call);
+      for (KernelProvider k : new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
+        LinearAlgebraKernel la = k.linearAlgebra(t);
+        ScInOL1Kernel s1 = k.scInOL1(t);
+        ScInOL2Kernel s2k = k.scInOL2(t);
+        DfegKernel df = k.dfeg(t);
+        double[] out = new double[3];
+        Map<String, Supplier<double[]>> calls = new LinkedHashMap<>();
+        calls.put("dot", () -> new double[] {la.dot(a, b, N)});
+        calls.put("dotSparse", () -> new double[] {la.dotSparse(a, N, idx, b, nnz)});
+        calls.put("sumOfSquares", () -> new double[] {la.sumOfSquares(a, N)});
+        calls.put("maxAbs", () -> new double[] {la.maxAbs(a, N)});
+        calls.put("dotAndSumOfSquares", () -> {
+          la.dotAndSumOfSquares(a, b, N, out);
+          return new double[] {out[0], out[1]};
+        });
+        calls.put("dotAndSumOfSquaresSparse", () -> {
+          la.dotAndSumOfSquaresSparse(a, N, idx, b, nnz, out);
+          return new double[] {out[0], out[1]};
+        });
+        calls.put("gramTriple", () -> {
+          la.gramTriple(a, b, N, out);
+          return out.clone();
+        });
+        calls.put("dfeg.updateDense", () -> new double[] {df.updateDense(c, b, N, 0)});
+        calls.put("scInOL1.predictDense", () -> new double[] {s1.predictDense(a, s2, m, e, b, N, 3, 1)});
+        calls.put("scInOL2.predictDense", () -> new double[] {s2k.predictDense(a, s2, m, e, b, N)});
+        if (t == ElementType.FLOAT) {
+          MixedAdaGradKernel ma = k.mixedAdaGrad();
+          calls.put("mixedAdaGrad.dot", () -> new double[] {ma.dot(a, b, N)});
+        }
+        for (Map.Entry<String, Supplier<double[]>> call : calls.entrySet()) {
+          String what = k.getClass().getSimpleName() + " " + t + " " + call.getKey();
+          double[] first = call.getValue().get();
+          for (int i = 0; i < CALLS; i++) {
+            assertSameBits(what + ", call " + i, first, call.getValue().get());
+          }
+          expected.putIfAbsent(t + " " + call.getKey(), first);
+          assertSameBits(what + " against the vector kernel", expected.get(t + " " + call.getKey()), first);
         }
       }
     }
+  }
+
+  private final Map<String, double[]> expected = new LinkedHashMap<>();
+
+  private static void assertSameBits(String what, double[] want, double[] got) {
+    for (int j = 0; j < want.length; j++) {
+      assertEquals(Double.doubleToRawLongBits(want[j]), Double.doubleToRawLongBits(got[j]), what + " [" + j + "]");
+    }
+  }
+
+  /** Gaussian values over {@code 2^-spread .. 2^spread}. */
+  private static MemorySegment filled(Arena arena, ElementType t, SplittableRandom r, int spread) {
+    MemorySegment s = arena.allocate((long) N * t.bytes());
+    for (int i = 0; i < N; i++) {
+      AdaGradVectorScalarTest.set(s, t, i, r.nextGaussian() * Math.scalb(1.0, spread == 0 ? 0 : r.nextInt(-spread, spread)));
+    }
+    return s;
+  }
+
+  private static MemorySegment positive(Arena arena, ElementType t, SplittableRandom r) {
+    MemorySegment s = arena.allocate((long) N * t.bytes());
+    for (int i = 0; i < N; i++) {
+      AdaGradVectorScalarTest.set(s, t, i, 0.5 + r.nextDouble());
+    }
+    return s;
   }
 }

@@ -17,24 +17,49 @@ public final class FloatDfegScalarKernel extends DfegKernel {
     super(ElementType.FLOAT);
   }
 
-  /** Dense step over {@code [from, to)}; returns the sum of the new squares there. */
-  public static float denseRange(MemorySegment theta, MemorySegment x, int from, int to, float g) {
-    float s0 = 0, s1 = 0;
-    int i = from;
-    for (; i + 1 < to; i += 2) {
-      float a = theta.getAtIndex(E, i) - g * x.getAtIndex(E, i);
-      float b = theta.getAtIndex(E, i + 1) - g * x.getAtIndex(E, i + 1);
-      theta.setAtIndex(E, i, a);
-      theta.setAtIndex(E, i + 1, b);
-      s0 += a * a;
-      s1 += b * b;
+  /** Coordinate {@code i}'s step {@code theta_i - g x_i}, stored and returned. */
+  private static float stepOne(MemorySegment theta, MemorySegment x, int i, float g) {
+    float a = theta.getAtIndex(E, i) - g * x.getAtIndex(E, i);
+    theta.setAtIndex(E, i, a);
+    return a;
+  }
+
+  /**
+   * Dense step over {@code [0, n)}; returns the new squared norm, summed in
+   * {@link FloatVirtualLanes}'s order with two accumulators (the vector kernel's bits).
+   */
+  public static float dense(MemorySegment theta, MemorySegment x, int n, float g) {
+    int v = FloatVirtualLanes.LANES;
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, 2);
+    int i = 0;
+    for (int bound = n - n % (2 * v); i < bound; i += 2 * v) {
+      for (int c = 0; c < 2 * v; c++) {
+        float a = stepOne(theta, x, i + c, g);
+        p[c] = Math.fma(a, a, p[c]);
+      }
     }
-    for (; i < to; i++) {
-      float a = theta.getAtIndex(E, i) - g * x.getAtIndex(E, i);
-      theta.setAtIndex(E, i, a);
-      s0 += a * a;
+    int bound1 = n - n % v;
+    for (; i < bound1; i += v) {
+      for (int l = 0; l < v; l++) {
+        float a = stepOne(theta, x, i + l, g);
+        p[l] = Math.fma(a, a, p[l]);
+      }
     }
-    return s0 + s1;
+    FloatVirtualLanes.combine(p, 2);
+    denseTail(theta, x, bound1, n, g, p);
+    return FloatVirtualLanes.sum(p);
+  }
+
+  /**
+   * Dense step over the tail {@code [from, to)} ({@code to - from < LANES}), each new square fused
+   * into lane {@code p[i - from]}; also the vector kernel's tail.
+   */
+  public static void denseTail(MemorySegment theta, MemorySegment x, int from, int to, float g, float[] p) {
+    for (int i = from; i < to; i++) {
+      float a = stepOne(theta, x, i, g);
+      p[i - from] = Math.fma(a, a, p[i - from]);
+    }
   }
 
   /** Sparse step over entries {@code [from, to)}; returns the change of the squared norm. */
@@ -59,7 +84,7 @@ public final class FloatDfegScalarKernel extends DfegKernel {
 
   @Override
   protected double updateDenseImpl(MemorySegment theta, MemorySegment x, int n, double g) {
-    return denseRange(theta, x, 0, n, (float) g);
+    return dense(theta, x, n, (float) g);
   }
 
   @Override

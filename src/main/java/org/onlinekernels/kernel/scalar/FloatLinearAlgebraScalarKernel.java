@@ -7,8 +7,10 @@ import org.onlinekernels.kernel.LinearAlgebraKernel;
 
 /**
  * Scalar float reductions. Source of the generated {@code Double} twin: edit only this file.
- * Four interleaved partial sums keep the rounding-error chain about n/4 long, like the vector
- * kernel's, so one tolerance covers both.
+ * Dense sums follow {@link FloatVirtualLanes}'s order with the vector kernel's accumulator count
+ * per method (dot and sum of squares 4, the fused pair 2, the Gram triple 1), so both kernels
+ * return the same bits at every vector width. Sparse dot products run {@link #dotSparseRange}
+ * under both providers.
  */
 public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
   /** The one instance. */
@@ -16,28 +18,52 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = FloatVirtualLanes.LANES;
 
   private FloatLinearAlgebraScalarKernel() {
     super(ElementType.FLOAT);
   }
 
-  /** {@code sum a_i b_i} over {@code [from, to)}; also the vector kernel's tail. */
-  public static float dotRange(MemorySegment a, MemorySegment b, int from, int to) {
-    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      s0 += a.getAtIndex(E, i) * b.getAtIndex(E, i);
-      s1 += a.getAtIndex(E, i + 1) * b.getAtIndex(E, i + 1);
-      s2 += a.getAtIndex(E, i + 2) * b.getAtIndex(E, i + 2);
-      s3 += a.getAtIndex(E, i + 3) * b.getAtIndex(E, i + 3);
+  /**
+   * {@code sum_{i<n} a_i b_i} in {@link FloatVirtualLanes}'s order with {@code accumulators}
+   * (1, 2 or 4) accumulators: the vector kernel's bits.
+   */
+  public static float dot(MemorySegment a, MemorySegment b, int n, int accumulators) {
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, accumulators);
+    int block = accumulators * V;
+    int i = 0;
+    for (int bound = n - n % block; i < bound; i += block) {
+      for (int c = 0; c < block; c++) {
+        p[c] = Math.fma(a.getAtIndex(E, i + c), b.getAtIndex(E, i + c), p[c]);
+      }
     }
-    for (; i < to; i++) {
-      s0 += a.getAtIndex(E, i) * b.getAtIndex(E, i);
+    int bound1 = n - n % V;
+    for (; i < bound1; i += V) {
+      for (int l = 0; l < V; l++) {
+        p[l] = Math.fma(a.getAtIndex(E, i + l), b.getAtIndex(E, i + l), p[l]);
+      }
     }
-    return (s0 + s1) + (s2 + s3);
+    FloatVirtualLanes.combine(p, accumulators);
+    dotTail(a, b, bound1, n, p);
+    return FloatVirtualLanes.sum(p);
   }
 
-  /** {@code sum val_j w[idx_j]} over entries {@code [from, to)}. */
+  /**
+   * The tail of a dense dot product: fuses {@code a_i b_i} into lane {@code p[i - from]} for
+   * {@code i} in {@code [from, to)} ({@code to - from < LANES}); also the vector kernel's tail.
+   */
+  public static void dotTail(MemorySegment a, MemorySegment b, int from, int to, float[] p) {
+    for (int i = from; i < to; i++) {
+      p[i - from] = Math.fma(a.getAtIndex(E, i), b.getAtIndex(E, i), p[i - from]);
+    }
+  }
+
+  /**
+   * {@code sum val_j w[idx_j]} over entries {@code [from, to)}: the sparse dot product of both
+   * providers (a row's coordinates are random, so gathering them into lanes costs more than it
+   * saves; one plain loop also gives both providers the same bits).
+   */
   public static float dotSparseRange(MemorySegment w, MemorySegment idx, MemorySegment val, int from, int to) {
     float s0 = 0, s1 = 0;
     int j = from;
@@ -53,7 +79,7 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
 
   @Override
   protected double dotImpl(MemorySegment a, MemorySegment b, int n) {
-    return dotRange(a, b, 0, n);
+    return dot(a, b, n, 4);
   }
 
   @Override
@@ -63,27 +89,27 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
 
   @Override
   protected double sumOfSquaresImpl(MemorySegment x, int n) {
-    return dotRange(x, x, 0, n);
+    return dot(x, x, n, 4);
   }
 
   @Override
   protected void dotAndSumOfSquaresImpl(MemorySegment a, MemorySegment x, int n, double[] out) {
-    out[0] = dotRange(a, x, 0, n);
-    out[1] = dotRange(x, x, 0, n);
+    out[0] = dot(a, x, n, 2);
+    out[1] = dot(x, x, n, 2);
   }
 
   @Override
   protected void dotAndSumOfSquaresSparseImpl(
       MemorySegment a, MemorySegment idx, MemorySegment val, int nnz, double[] out) {
     out[0] = dotSparseRange(a, idx, val, 0, nnz);
-    out[1] = dotRange(val, val, 0, nnz);
+    out[1] = dot(val, val, nnz, 4);
   }
 
   @Override
   protected void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out) {
-    out[0] = dotRange(w, w, 0, n);
-    out[1] = dotRange(w, x, 0, n);
-    out[2] = dotRange(x, x, 0, n);
+    out[0] = dot(w, w, n, 1);
+    out[1] = dot(w, x, n, 1);
+    out[2] = dot(x, x, n, 1);
   }
 
   /**

@@ -8,8 +8,9 @@ import org.onlinekernels.kernel.ScInOL1Kernel;
 /**
  * Scalar float ScInOL1. Source of the generated {@code Double} twin: edit only this file.
  * {@link #weight} and {@link #beta} are the per-lane rules in the evaluation order documented on
- * {@link ScInOL1Kernel}; the vector kernel performs the same operations in the same order (its
- * only different operation is {@code expm1}), and its tails call the range methods here.
+ * {@link ScInOL1Kernel}; the vector kernel performs the same operations in the same order,
+ * {@code expm1} included ({@link #expm1}, not {@link Math#expm1}), and its tails call the range
+ * methods here, so both agree bit for bit.
  */
 public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   /** The one instance. */
@@ -17,6 +18,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = FloatVirtualLanes.LANES;
 
   /** The saturation cap of the exponent (see {@link ScInOL1Kernel}). */
   static final float EXP_CAP = (float) ScInOL1Kernel.FLOAT_EXP_CAP;
@@ -48,7 +50,26 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
     }
     float theta = bigG / s;
     // Saturation (ScInOL1Kernel): a tiny s can take w past the largest finite value.
-    return Math.max(-W_MAX, Math.min(beta * sgn(theta) * (float) Math.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s), W_MAX));
+    return Math.max(-W_MAX, Math.min(beta * sgn(theta) * expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s), W_MAX));
+  }
+
+  private static final float[] COEFFS = Expm1Constants.FLOAT_COEFFS;
+
+  /**
+   * {@code expm1(h)} for {@code 0 <= h <= EXP_CAP} (or NaN) by the polynomial of
+   * {@link Expm1Constants}, with the vector kernel's operations and fused multiply-adds in the same
+   * order, so both return the same bits (within 2 ulps of {@link Math#expm1}: VectorExpm1Test).
+   */
+  public static float expm1(float h) {
+    float kr = Math.fma(h, Expm1Constants.FLOAT_LOG2E, Expm1Constants.FLOAT_ROUNDER);
+    float nk = -(kr - Expm1Constants.FLOAT_ROUNDER);
+    float r = Math.fma(nk, Expm1Constants.FLOAT_LN2_LO, Math.fma(nk, Expm1Constants.FLOAT_LN2_HI, h));
+    float p = COEFFS[0];
+    for (int c = 1; c < COEFFS.length; c++) {
+      p = Math.fma(p, r, COEFFS[c]);
+    }
+    float twoK = Expm1Constants.floatPow2(kr);
+    return Math.fma(Math.fma(r * r, p, r), twoK, twoK - 1);
   }
 
   /**
@@ -60,8 +81,8 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
     return x2 != 0 ? Math.min(beta, epsilon * q / (x2 * t)) : beta;
   }
 
-  /** One coordinate of the predict: updates {@code M_i}, {@code beta_i}; returns {@code x w_i} (0 if {@code x == 0}). */
-  private static float predictOne(
+  /** One coordinate of the predict: updates {@code M_i}, {@code beta_i}; returns {@code w_i}. */
+  private static float predictWeight(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, int i, float x,
       float epsilon, float t) {
     float mi = Math.max(m.getAtIndex(E, i), Math.abs(x));
@@ -69,28 +90,50 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
     float q = s2.getAtIndex(E, i) + mi * mi;
     float b = beta(beta.getAtIndex(E, i), x * x, q, epsilon, t);
     beta.setAtIndex(E, i, b);
-    return x != 0 ? x * weight(bigG.getAtIndex(E, i), q, b) : 0;
+    return weight(bigG.getAtIndex(E, i), q, b);
+  }
+
+  /** One coordinate of the sparse predict: returns {@code x w_i} (0 if {@code x == 0}). */
+  private static float predictOne(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, int i, float x,
+      float epsilon, float t) {
+    float w = predictWeight(bigG, s2, m, beta, i, x, epsilon, t);
+    return x != 0 ? x * w : 0;
+  }
+
+  /** Coordinate {@code i} of the dense predict: {@code acc + x_i w_i}, one rounding, {@code w_i} taken as 0 where {@code x_i == 0}. */
+  private static float fuseOne(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int i,
+      float epsilon, float t, float acc) {
+    float xi = x.getAtIndex(E, i);
+    float w = predictWeight(bigG, s2, m, beta, i, xi, epsilon, t);
+    return Math.fma(xi, xi != 0 ? w : 0, acc);
   }
 
   /**
-   * Dense predict over {@code [from, to)}; returns the partial {@code yhat}. Four interleaved
-   * partial sums keep the rounding chain about as long as the vector kernel's.
+   * Dense predict over {@code [0, n)}; returns {@code yhat} summed in {@link FloatVirtualLanes}'s
+   * order with one accumulator (the vector kernel's bits).
    */
-  public static float predictDenseRange(
+  public static float predictDenseSum(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x,
-      int from, int to, float epsilon, float t) {
-    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      a0 += predictOne(bigG, s2, m, beta, i, x.getAtIndex(E, i), epsilon, t);
-      a1 += predictOne(bigG, s2, m, beta, i + 1, x.getAtIndex(E, i + 1), epsilon, t);
-      a2 += predictOne(bigG, s2, m, beta, i + 2, x.getAtIndex(E, i + 2), epsilon, t);
-      a3 += predictOne(bigG, s2, m, beta, i + 3, x.getAtIndex(E, i + 3), epsilon, t);
+      int n, float epsilon, float t) {
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, 1);
+    predictDenseLanes(bigG, s2, m, beta, x, 0, n, epsilon, t, p);
+    return FloatVirtualLanes.sum(p);
+  }
+
+  /**
+   * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code LANES}), each
+   * {@code x_i w_i} fused into lane {@code p[i mod LANES]} of the one accumulator; also the
+   * vector kernel's tail.
+   */
+  public static void predictDenseLanes(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x,
+      int from, int to, float epsilon, float t, float[] p) {
+    for (int i = from; i < to; i++) {
+      p[i % V] = fuseOne(bigG, s2, m, beta, x, i, epsilon, t, p[i % V]);
     }
-    for (; i < to; i++) {
-      a0 += predictOne(bigG, s2, m, beta, i, x.getAtIndex(E, i), epsilon, t);
-    }
-    return (a0 + a1) + (a2 + a3);
   }
 
   /** Sparse predict over entries {@code [from, to)}; returns the partial {@code yhat}. */
@@ -143,7 +186,7 @@ public final class FloatScInOL1ScalarKernel extends ScInOL1Kernel {
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment beta, MemorySegment x, int n,
       double t, double epsilon) {
-    return predictDenseRange(bigG, s2, m, beta, x, 0, n, (float) epsilon, (float) t);
+    return predictDenseSum(bigG, s2, m, beta, x, n, (float) epsilon, (float) t);
   }
 
   @Override

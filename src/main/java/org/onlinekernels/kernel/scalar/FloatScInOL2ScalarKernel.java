@@ -17,6 +17,7 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = FloatVirtualLanes.LANES;
   /** The weight's saturation bound, the largest finite element (see {@link ScInOL2Kernel}). */
   static final float W_MAX = Float.MAX_VALUE;
 
@@ -70,7 +71,8 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
     return Math.abs(e) > WEALTH_CAP ? Math.copySign(WEALTH_CAP, e) : e;
   }
 
-  private static float predictOne(
+  /** One coordinate of the predict: updates {@code M_i}, writes {@code w_i} to {@code wOut[wAt]} unless null; returns {@code w_i}. */
+  private static float predictWeight(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int i, float x,
       MemorySegment wOut, long wAt) {
     float mi = Math.max(m.getAtIndex(E, i), Math.abs(x));
@@ -79,28 +81,53 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
     if (wOut != null) {
       wOut.setAtIndex(E, wAt, w);
     }
+    return w;
+  }
+
+  private static float predictOne(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int i, float x,
+      MemorySegment wOut, long wAt) {
+    float w = predictWeight(bigG, s2, m, eta, i, x, wOut, wAt);
     return x != 0 ? x * w : 0;
   }
 
   /**
-   * Dense predict over {@code [from, to)}, writing {@code w_i} to {@code wOut[i]} unless
-   * {@code wOut} is null; returns the partial {@code yhat} (four interleaved partial sums).
+   * Coordinate {@code i} of the dense predict: {@code acc + x_i w_i} with one rounding, {@code w_i}
+   * taken as 0 where {@code x_i == 0} (an infinite weight must not make {@code 0 * inf}).
    */
-  public static float predictDenseRange(
+  private static float fuseOne(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int i,
+      MemorySegment wOut, float acc) {
+    float xi = x.getAtIndex(E, i);
+    float w = predictWeight(bigG, s2, m, eta, i, xi, wOut, i);
+    return Math.fma(xi, xi != 0 ? w : 0, acc);
+  }
+
+  /**
+   * Dense predict over {@code [0, n)}, writing {@code w_i} to {@code wOut[i]} unless {@code wOut}
+   * is null; returns {@code yhat} summed in {@link FloatVirtualLanes}'s order with one
+   * accumulator (the vector kernel's bits).
+   */
+  public static float predictDenseSum(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
+      MemorySegment wOut) {
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, 1);
+    predictDenseLanes(bigG, s2, m, eta, x, 0, n, wOut, p);
+    return FloatVirtualLanes.sum(p);
+  }
+
+  /**
+   * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code LANES}), each
+   * {@code x_i w_i} fused into lane {@code p[i mod LANES]} of the one accumulator; also the
+   * vector kernel's tail.
+   */
+  public static void predictDenseLanes(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x,
-      int from, int to, MemorySegment wOut) {
-    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      a0 += predictOne(bigG, s2, m, eta, i, x.getAtIndex(E, i), wOut, i);
-      a1 += predictOne(bigG, s2, m, eta, i + 1, x.getAtIndex(E, i + 1), wOut, i + 1);
-      a2 += predictOne(bigG, s2, m, eta, i + 2, x.getAtIndex(E, i + 2), wOut, i + 2);
-      a3 += predictOne(bigG, s2, m, eta, i + 3, x.getAtIndex(E, i + 3), wOut, i + 3);
+      int from, int to, MemorySegment wOut, float[] p) {
+    for (int i = from; i < to; i++) {
+      p[i % V] = fuseOne(bigG, s2, m, eta, x, i, wOut, p[i % V]);
     }
-    for (; i < to; i++) {
-      a0 += predictOne(bigG, s2, m, eta, i, x.getAtIndex(E, i), wOut, i);
-    }
-    return (a0 + a1) + (a2 + a3);
   }
 
   /** Sparse predict over entries {@code [from, to)}, writing entry {@code j}'s weight to {@code wOut[j]} unless null. */
@@ -185,7 +212,7 @@ public final class FloatScInOL2ScalarKernel extends ScInOL2Kernel {
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
       MemorySegment wOut) {
-    return predictDenseRange(bigG, s2, m, eta, x, 0, n, wOut);
+    return predictDenseSum(bigG, s2, m, eta, x, n, wOut);
   }
 
   @Override

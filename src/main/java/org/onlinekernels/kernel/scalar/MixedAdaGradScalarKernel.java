@@ -89,20 +89,37 @@ public final class MixedAdaGradScalarKernel extends MixedAdaGradKernel {
     }
   }
 
-  /** {@code sum w_i x_i} over {@code [from, to)} in double (products exact), four partial sums. */
-  public static double dotRange(MemorySegment w, MemorySegment x, int from, int to) {
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      a0 += (double) w.getAtIndex(F, i) * x.getAtIndex(F, i);
-      a1 += (double) w.getAtIndex(F, i + 1) * x.getAtIndex(F, i + 1);
-      a2 += (double) w.getAtIndex(F, i + 2) * x.getAtIndex(F, i + 2);
-      a3 += (double) w.getAtIndex(F, i + 3) * x.getAtIndex(F, i + 3);
+  /**
+   * {@code sum w_i x_i} over {@code [0, n)} in double, in {@link DoubleVirtualLanes}'s order with
+   * two accumulators (the vector kernel's bits). Products of two floats are exact in double, so
+   * {@code p + w x} rounds once, as the vector kernel's fused multiply-add does.
+   */
+  public static double dotSum(MemorySegment w, MemorySegment x, int n) {
+    int v = DoubleVirtualLanes.LANES;
+    double[] p = DoubleVirtualLanes.scratch();
+    DoubleVirtualLanes.clear(p, 2);
+    int i = 0;
+    for (int bound = n - n % (2 * v); i < bound; i += 2 * v) {
+      for (int c = 0; c < 2 * v; c++) {
+        p[c] += (double) w.getAtIndex(F, i + c) * x.getAtIndex(F, i + c);
+      }
     }
-    for (; i < to; i++) {
-      a0 += (double) w.getAtIndex(F, i) * x.getAtIndex(F, i);
+    int bound1 = n - n % v;
+    for (; i < bound1; i += v) {
+      for (int l = 0; l < v; l++) {
+        p[l] += (double) w.getAtIndex(F, i + l) * x.getAtIndex(F, i + l);
+      }
     }
-    return (a0 + a1) + (a2 + a3);
+    DoubleVirtualLanes.combine(p, 2);
+    dotTail(w, x, bound1, n, p);
+    return DoubleVirtualLanes.sum(p);
+  }
+
+  /** The tail {@code [from, to)} of {@link #dotSum}: {@code w_i x_i} into lane {@code p[i - from]}; also the vector kernel's. */
+  public static void dotTail(MemorySegment w, MemorySegment x, int from, int to, double[] p) {
+    for (int i = from; i < to; i++) {
+      p[i - from] += (double) w.getAtIndex(F, i) * x.getAtIndex(F, i);
+    }
   }
 
   /** Sparse {@code sum w_idx[j] val_j} over entries {@code [from, to)} in double. */
@@ -150,7 +167,7 @@ public final class MixedAdaGradScalarKernel extends MixedAdaGradKernel {
 
   @Override
   protected double dotImpl(MemorySegment w, MemorySegment x, int n) {
-    return dotRange(w, x, 0, n);
+    return dotSum(w, x, n);
   }
 
   @Override

@@ -18,6 +18,7 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+  private static final int V = DoubleVirtualLanes.LANES;
   static final double WEALTH_CAP = ScInOL2Kernel.DOUBLE_WEALTH_CAP;
 
   private MixedScInOL2ScalarKernel() {}
@@ -38,29 +39,44 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
     return gx != 0 ? Math.max(-WEALTH_CAP, Math.min(eta - gx * w, WEALTH_CAP)) : eta;
   }
 
-  private static double predictOne(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int i, float x) {
+  /** One coordinate of the predict: updates {@code M_i}; returns {@code w_i}. */
+  private static double predictWeight(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int i, float x) {
     float mi = Math.max(m.getAtIndex(F, i), Math.abs(x));
     m.setAtIndex(F, i, mi);
     double md = mi;
-    double w = weight(bigG.getAtIndex(D, i), s2.getAtIndex(D, i) + md * md, eta.getAtIndex(D, i));
+    return weight(bigG.getAtIndex(D, i), s2.getAtIndex(D, i) + md * md, eta.getAtIndex(D, i));
+  }
+
+  private static double predictOne(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, int i, float x) {
+    double w = predictWeight(bigG, s2, m, eta, i, x);
     return x != 0 ? (double) x * w : 0;
   }
 
-  /** Dense predict over {@code [from, to)}; four interleaved partial sums. */
-  public static double predictDenseRange(
-      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int from, int to) {
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      a0 += predictOne(bigG, s2, m, eta, i, x.getAtIndex(F, i));
-      a1 += predictOne(bigG, s2, m, eta, i + 1, x.getAtIndex(F, i + 1));
-      a2 += predictOne(bigG, s2, m, eta, i + 2, x.getAtIndex(F, i + 2));
-      a3 += predictOne(bigG, s2, m, eta, i + 3, x.getAtIndex(F, i + 3));
+  /** Coordinate {@code i} of the dense predict: {@code acc + x_i w_i}, one rounding, {@code w_i} taken as 0 where {@code x_i == 0}. */
+  private static double fuseOne(MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int i, double acc) {
+    float xi = x.getAtIndex(F, i);
+    double w = predictWeight(bigG, s2, m, eta, i, xi);
+    return Math.fma(xi, xi != 0 ? w : 0, acc);
+  }
+
+  /**
+   * Dense predict over {@code [0, n)}, summed in {@link DoubleVirtualLanes}'s order with one
+   * accumulator (the vector kernel's bits).
+   */
+  public static double predictDenseSum(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
+    double[] p = DoubleVirtualLanes.scratch();
+    DoubleVirtualLanes.clear(p, 1);
+    predictDenseLanes(bigG, s2, m, eta, x, 0, n, p);
+    return DoubleVirtualLanes.sum(p);
+  }
+
+  /** {@link #predictDenseSum} over {@code [from, to)} ({@code from} a multiple of {@code LANES}), fused into lanes {@code p[i mod LANES]}; also the vector kernel's tail. */
+  public static void predictDenseLanes(
+      MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int from, int to, double[] p) {
+    for (int i = from; i < to; i++) {
+      p[i % V] = fuseOne(bigG, s2, m, eta, x, i, p[i % V]);
     }
-    for (; i < to; i++) {
-      a0 += predictOne(bigG, s2, m, eta, i, x.getAtIndex(F, i));
-    }
-    return (a0 + a1) + (a2 + a3);
   }
 
   /** Sparse predict over entries {@code [from, to)}. */
@@ -121,7 +137,7 @@ public final class MixedScInOL2ScalarKernel extends MixedScInOL2Kernel {
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
-    return predictDenseRange(bigG, s2, m, eta, x, 0, n);
+    return predictDenseSum(bigG, s2, m, eta, x, n);
   }
 
   @Override

@@ -4,7 +4,9 @@ package org.onlinekernels.kernel.vector;
  * Per-thread lane buffers for the sparse kernels. The Vector API has no gather from a
  * {@code MemorySegment}, so a sparse kernel loads one vector's worth of state at the listed
  * indices into these arrays with scalar loads, does all the math as vectors, and scatters the
- * results back. Reductions spill their accumulator here too (see {@link FloatLanes}). Source of the generated {@code Double} twin: edit only this file.
+ * results back. (Reductions spill into
+ * {@link org.onlinekernels.kernel.scalar.FloatVirtualLanes#scratch}.) Source of the generated
+ * {@code Double} twin: edit only this file.
  */
 final class FloatLaneScratch {
   /** Number of gathered state streams a kernel may use at once. */
@@ -14,14 +16,11 @@ final class FloatLaneScratch {
 
   final float[][] lanes;
   final int[] idx;
-  /** Where a reduction spills its accumulator for {@link FloatLanes#sum}; never a gathered stream. */
-  final float[] sum;
 
   private FloatLaneScratch() {
     int n = VectorConstants.FLOAT_SPECIES.length();
     lanes = new float[STREAMS][n];
     idx = new int[n];
-    sum = new float[n];
   }
 
   /** This thread's buffers (allocated once per thread, never per call). */

@@ -11,18 +11,21 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.kernel.scalar.Expm1Constants;
 import org.onlinekernels.kernel.scalar.FloatScInOL1ScalarKernel;
+import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
 
 /**
  * Vector float ScInOL1. Every lane performs the operations of
  * {@link FloatScInOL1ScalarKernel#weight} and {@link FloatScInOL1ScalarKernel#beta} in the same
- * order (no FMA outside the {@code yhat} sum), with the {@code s == 0} and {@code x*x == 0} rules
- * as masks and blends. The one different operation is {@code expm1}: a polynomial written into
- * each loop (see {@link Expm1Constants} for the method, its accuracy and why not the Vector API's
- * SVML-backed {@code EXPM1}) instead of {@link Math#expm1}, so {@code M}, {@code beta}, {@code G},
- * {@code S2} agree with the scalar kernel bit for bit while weights and {@code yhat} agree to a
- * few ulps. Tails run the scalar kernel's range methods. Source of the generated {@code Double}
- * twin: edit only this file.
+ * order (no FMA outside the {@code yhat} sum and {@code expm1}), with the {@code s == 0} and
+ * {@code x*x == 0} rules as masks and blends. {@code expm1} is a polynomial written into each loop
+ * (see {@link Expm1Constants} for the method, its accuracy and why not the Vector API's
+ * SVML-backed {@code EXPM1}); the scalar kernel evaluates the same polynomial
+ * ({@link FloatScInOL1ScalarKernel#expm1}), and {@code yhat} is summed in
+ * {@link FloatVirtualLanes}'s order, so state, weights and {@code yhat} agree with the scalar
+ * kernel bit for bit at every width. Tails run the scalar kernel's range methods. Source of the
+ * generated {@code Double} twin: edit only this file.
  *
  * <p>Every lane body, {@code expm1} and {@code sgn} included, is written out in its loop: helpers
  * of this size are compiled on their own and then not inlined, and once the loop is large C2 stops
@@ -34,6 +37,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   public static final FloatScInOL1VectorKernel INSTANCE = new FloatScInOL1VectorKernel();
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int P = VectorConstants.PARTS;
   private static final int L = S.length();
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -60,7 +64,7 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
   private static final float ROUNDER = Expm1Constants.FLOAT_ROUNDER;
   private static final float LN2_HI = Expm1Constants.FLOAT_LN2_HI;
   private static final float LN2_LO = Expm1Constants.FLOAT_LN2_LO;
-  private static final float[] COEFFS = Expm1Constants.FLOAT_COEFFS;
+  private static final float[] COEFFS = Expm1Constants.floatCoefficients();
   private static final int SIGNIFICAND_BITS = Expm1Constants.FLOAT_SIGNIFICAND_BITS;
 
   @Override
@@ -69,11 +73,17 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       double t, double epsilon) {
     float ep = (float) epsilon, tt = (float) t;
     FloatVector veps = FloatVector.broadcast(S, ep), vt = FloatVector.broadcast(S, tt);
-    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
-    // bounds throughput, not the add latency that more accumulators would hide, and each extra
-    // copy costs C2 inlining budget; past it the later copies box their vectors.
+    // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
+    // blends) bounds throughput, not the add latency that more accumulators would hide, and each
+    // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
+    // (P == 1, folded by C2) the accumulator is a register (through the lanes array the ScInOL2
+    // predict measured 1.28x, bench-report/bit-identity.md); at narrower widths it lives in
+    // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
+    // order at every width.
+    float[] lanes = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(lanes, 1);
     FloatVector acc = FloatVector.zero(S);
-    int bound1 = S.loopBound(n);
+    int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       // The lane body written out: vector helpers this size get compiled on their own first and
@@ -108,16 +118,22 @@ public final class FloatScInOL1VectorKernel extends ScInOL1Kernel {
       FloatVector e = r.mul(r).fma(p, r).fma(twoK, twoK.sub(1f));
       FloatVector sgn = theta.blend(1f, theta.compare(VectorOperators.GT, 0f)).blend(-1f, theta.compare(VectorOperators.LT, 0f));
       FloatVector w = b.mul(sgn).mul(e).div(s.mul(2f)).min(W_MAX).max(-W_MAX).blend(0f, sZero);
-      acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
+      if (P == 1) {
+        acc = xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), acc);
+      } else {
+        int lane = i % FloatVirtualLanes.LANES;
+        xv.fma(w.blend(0f, xv.compare(VectorOperators.EQ, 0f)), FloatVector.fromArray(S, lanes, lane)).intoArray(lanes, lane);
+      }
     }
-    float[] spill = FloatLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    float sum = FloatLanes.sum(spill);
-    return sum + FloatScInOL1ScalarKernel.predictDenseRange(bigG, s2, m, beta, x, bound1, n, ep, tt);
+    if (P == 1) {
+      acc.intoArray(lanes, 0);
+    }
+    FloatScInOL1ScalarKernel.predictDenseLanes(bigG, s2, m, beta, x, bound1, n, ep, tt, lanes);
+    return FloatVirtualLanes.sum(lanes);
   }
 
   /**
-   * Sparse rows run the scalar kernel's loop (with {@code Math.expm1}), as ScInOL2's do: a row's
+   * Sparse rows run the scalar kernel's loop, as ScInOL2's do: a row's
    * coordinates are random, so the lane gathers cost more than the vector arithmetic saves, and
    * the gathered loop's boxing depended on which element type C2 saw first (measured: 160-1232
    * bytes per call in one JIT order of the allocation probe).

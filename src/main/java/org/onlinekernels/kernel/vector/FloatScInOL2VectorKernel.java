@@ -12,12 +12,14 @@ import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.ScInOL2Kernel;
 import org.onlinekernels.kernel.scalar.FloatScInOL2ScalarKernel;
+import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
 
 /**
  * Vector float ScInOL2. Every lane performs the operations of
  * {@link FloatScInOL2ScalarKernel#weight} and {@link FloatScInOL2ScalarKernel#eta} in the same
  * order (no FMA outside the {@code yhat} sum) with the {@code s == 0} and {@code g x == 0} rules as
- * masks and blends, so the state agrees with the scalar kernel bit for bit. Tails run the scalar
+ * masks and blends, so the state agrees with the scalar kernel bit for bit; {@code yhat} is summed
+ * in {@link FloatVirtualLanes}'s order, so it does too, at every width. Tails run the scalar
  * kernel's range methods. Source of the generated {@code Double} twin: edit only this file.
  */
 public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
@@ -25,6 +27,7 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   public static final FloatScInOL2VectorKernel INSTANCE = new FloatScInOL2VectorKernel();
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
+  private static final int P = VectorConstants.PARTS;
   private static final int L = S.length();
   private static final long VB = (long) L * Float.BYTES;
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -87,11 +90,17 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n,
       MemorySegment wOut) {
-    // One accumulator and one inlined copy of the lane body: the body (sqrt, division, blends)
-    // bounds throughput, not the add latency that more accumulators would hide, and each extra
-    // copy costs C2 inlining budget; past it the later copies box their vectors.
+    // One virtual accumulator and one inlined copy of the lane body: the body (sqrt, division,
+    // blends) bounds throughput, not the add latency that more accumulators would hide, and each
+    // extra copy costs C2 inlining budget; past it the later copies box their vectors. At 512 bits
+    // (P == 1, folded by C2) the accumulator is a register (through the lanes array the ScInOL2
+    // predict measured 1.28x, bench-report/bit-identity.md); at narrower widths it lives in
+    // the lanes array, the vector at i adding into lanes [i mod V, i mod V + L): FloatVirtualLanes's
+    // order at every width.
+    float[] p = FloatVirtualLanes.scratch();
+    FloatVirtualLanes.clear(p, 1);
     FloatVector acc = FloatVector.zero(S);
-    int bound1 = S.loopBound(n);
+    int bound1 = n - n % FloatVirtualLanes.LANES;
     for (int i = 0; i < bound1; i += L) {
       long o = (long) i * Float.BYTES;
       FloatVector xv = load(x, o);
@@ -107,12 +116,18 @@ public final class FloatScInOL2VectorKernel extends ScInOL2Kernel {
       if (wOut != null) {
         w.intoMemorySegment(wOut, o, ORDER);
       }
-      acc = accumulate(acc, xv, w);
+      if (P == 1) {
+        acc = accumulate(acc, xv, w);
+      } else {
+        int lane = i % FloatVirtualLanes.LANES;
+        accumulate(FloatVector.fromArray(S, p, lane), xv, w).intoArray(p, lane);
+      }
     }
-    float[] spill = FloatLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    float sum = FloatLanes.sum(spill);
-    return sum + FloatScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound1, n, wOut);
+    if (P == 1) {
+      acc.intoArray(p, 0);
+    }
+    FloatScInOL2ScalarKernel.predictDenseLanes(bigG, s2, m, eta, x, bound1, n, wOut, p);
+    return FloatVirtualLanes.sum(p);
   }
 
   /**

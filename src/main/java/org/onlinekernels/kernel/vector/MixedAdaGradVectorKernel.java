@@ -11,6 +11,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.MixedAdaGradKernel;
+import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
 import org.onlinekernels.kernel.scalar.MixedAdaGradScalarKernel;
 
 /**
@@ -27,6 +28,8 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
 
   private static final VectorSpecies<Double> DS = DOUBLE_SPECIES;
   private static final int LD = DS.length();
+  private static final int P = VectorConstants.PARTS;
+  private static final int V = DoubleVirtualLanes.LANES;
   /** Float species with as many lanes as {@link #DS}. */
   private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -163,27 +166,55 @@ public final class MixedAdaGradVectorKernel extends MixedAdaGradKernel {
     MixedAdaGradScalarKernel.sparseBoxedRange(w, q, lo, hi, idx, val, bound, nnz, scale, rate, rateFromWidth, delta);
   }
 
+  /**
+   * {@code sum w_i x_i} in {@link DoubleVirtualLanes}'s order with two virtual accumulators
+   * (registers at 512 and 256 bits, else the lanes array, as in {@link FloatLinearAlgebraVectorKernel}):
+   * the scalar kernel's bits at every width.
+   */
   @Override
   protected double dotImpl(MemorySegment w, MemorySegment x, int n) {
     // Products of two floats are exact in double, so fma and mul+add give the same sums.
-    DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0;
-    int i = 0;
-    int bound2 = n - n % (2 * LD);
-    long vb = (long) LD * Float.BYTES;
-    for (; i < bound2; i += 2 * LD) {
-      long o = (long) i * Float.BYTES;
-      acc0 = loadF(w, o).fma(loadF(x, o), acc0);
-      acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+    double[] p = DoubleVirtualLanes.scratch();
+    int bound2 = n - n % (2 * V);
+    int bound1 = n - n % V;
+    if (P <= 2) {
+      // The 2 P hardware partial sums in registers, spilled in address order.
+      DoubleVector acc0 = DoubleVector.zero(DS), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+      int i = 0;
+      long vb = (long) LD * Float.BYTES;
+      for (; i < bound2; i += 2 * V) {
+        long o = (long) i * Float.BYTES;
+        acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+        acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+        if (P == 2) {
+          acc2 = loadF(w, o + 2 * vb).fma(loadF(x, o + 2 * vb), acc2);
+          acc3 = loadF(w, o + 3 * vb).fma(loadF(x, o + 3 * vb), acc3);
+        }
+      }
+      for (; i < bound1; i += V) {
+        long o = (long) i * Float.BYTES;
+        acc0 = loadF(w, o).fma(loadF(x, o), acc0);
+        if (P == 2) {
+          acc1 = loadF(w, o + vb).fma(loadF(x, o + vb), acc1);
+        }
+      }
+      acc0.intoArray(p, 0);
+      acc1.intoArray(p, LD);
+      if (P == 2) {
+        acc2.intoArray(p, 2 * LD);
+        acc3.intoArray(p, 3 * LD);
+      }
+    } else {
+      DoubleVirtualLanes.clear(p, 2);
+      for (int i = 0; i < bound1; i += LD) {
+        int c = i < bound2 ? i % (2 * V) : i % V;
+        long o = (long) i * Float.BYTES;
+        loadF(w, o).fma(loadF(x, o), DoubleVector.fromArray(DS, p, c)).intoArray(p, c);
+      }
     }
-    int bound1 = DS.loopBound(n);
-    for (; i < bound1; i += LD) {
-      long o = (long) i * Float.BYTES;
-      acc0 = loadF(w, o).fma(loadF(x, o), acc0);
-    }
-    // Spilled, not passed to a helper: see FloatLanes.
-    double[] spill = DoubleLaneScratch.get().sum;
-    acc0.add(acc1).intoArray(spill, 0);
-    return DoubleLanes.sum(spill) + MixedAdaGradScalarKernel.dotRange(w, x, bound1, n);
+    DoubleVirtualLanes.combine(p, 2);
+    MixedAdaGradScalarKernel.dotTail(w, x, bound1, n, p);
+    return DoubleVirtualLanes.sum(p);
   }
 
   @Override

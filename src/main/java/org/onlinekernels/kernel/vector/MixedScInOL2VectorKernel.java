@@ -12,6 +12,7 @@ import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.MixedScInOL2Kernel;
 import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
 import org.onlinekernels.kernel.scalar.MixedScInOL2ScalarKernel;
 
 /**
@@ -27,6 +28,7 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   public static final MixedScInOL2VectorKernel INSTANCE = new MixedScInOL2VectorKernel();
 
   private static final VectorSpecies<Double> DS = DOUBLE_SPECIES;
+  private static final int P = VectorConstants.PARTS;
   private static final int LD = DS.length();
   private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -60,8 +62,12 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
   @Override
   protected double predictDenseImpl(
       MemorySegment bigG, MemorySegment s2, MemorySegment m, MemorySegment eta, MemorySegment x, int n) {
+    // One virtual accumulator: a register at 512 bits, else in the lanes array, as in
+    // FloatScInOL2VectorKernel (why: there).
+    double[] p = DoubleVirtualLanes.scratch();
+    DoubleVirtualLanes.clear(p, 1);
     DoubleVector acc = DoubleVector.zero(DS);
-    int bound = DS.loopBound(n);
+    int bound = n - n % DoubleVirtualLanes.LANES;
     for (int i = 0; i < bound; i += LD) {
       long of = (long) i * Float.BYTES, od = (long) i * Double.BYTES;
       FloatVector xf = loadFloat(x, of);
@@ -72,12 +78,18 @@ public final class MixedScInOL2VectorKernel extends MixedScInOL2Kernel {
       DoubleVector theta = loadD(bigG, od).div(s);
       DoubleVector w = saturate(theta.blend(1.0, theta.compare(VectorOperators.GT, 1.0)).blend(-1.0, theta.compare(VectorOperators.LT, -1.0)).mul(loadD(eta, od)).div(s.mul(2.0)), W_MAX)
           .blend(0.0, s.compare(VectorOperators.EQ, 0.0));
-      acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
+      if (P == 1) {
+        acc = xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), acc);
+      } else {
+        int lane = i % DoubleVirtualLanes.LANES;
+        xd.fma(w.blend(0.0, xd.compare(VectorOperators.EQ, 0.0)), DoubleVector.fromArray(DS, p, lane)).intoArray(p, lane);
+      }
     }
-    // Spilled, not passed to a helper: see FloatLanes.
-    double[] spill = DoubleLaneScratch.get().sum;
-    acc.intoArray(spill, 0);
-    return DoubleLanes.sum(spill) + MixedScInOL2ScalarKernel.predictDenseRange(bigG, s2, m, eta, x, bound, n);
+    if (P == 1) {
+      acc.intoArray(p, 0);
+    }
+    MixedScInOL2ScalarKernel.predictDenseLanes(bigG, s2, m, eta, x, bound, n, p);
+    return DoubleVirtualLanes.sum(p);
   }
 
   /** Sparse rows run the scalar kernel's loop, as in {@link FloatScInOL2VectorKernel} (why: there). */

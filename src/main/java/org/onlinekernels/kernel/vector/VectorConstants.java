@@ -34,7 +34,9 @@ public final class VectorConstants {
       ? DoubleVector.SPECIES_PREFERRED : VectorSpecies.of(double.class, jdk.incubator.vector.VectorShape.forBitSize(BITS));
 
   private static int chooseBits() {
-    int preferred = FloatVector.SPECIES_PREFERRED.vectorBitSize();
+    // Reductions are defined on 512-bit virtual vectors (VIRTUAL_BITS), so a wider preferred
+    // shape (SVE) runs at 512 bits.
+    int preferred = Math.min(FloatVector.SPECIES_PREFERRED.vectorBitSize(), VIRTUAL_BITS);
     String v = System.getProperty(WIDTH_PROPERTY, "preferred").trim();
     if (v.isEmpty() || v.equals("preferred")) {
       return preferred;
@@ -62,9 +64,21 @@ public final class VectorConstants {
   public static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
   /**
-   * Lanes per float vector, as a value C2 does not see as a constant: the dense reduction loops
-   * (LinearAlgebra's dot, sums of squares, Gram triple, maxAbs) step by {@link #floatStride()}
-   * rather than by {@code FLOAT_SPECIES.length()} on purpose. With a
+   * Width in bits of the <em>virtual vector</em> every reduction is defined on, whatever the
+   * hardware width: a sum over {@code n} elements is {@code A} accumulators of 512 bits (16
+   * float or 8 double lanes, {@code org.onlinekernels.kernel.scalar.FloatVirtualLanes}), combined
+   * and summed in a fixed tree, so every width and the scalar kernels return the same bits. At
+   * narrower hardware widths each virtual accumulator is {@link #PARTS} hardware vectors.
+   */
+  public static final int VIRTUAL_BITS = 512;
+
+  /** Hardware vectors per virtual vector: 1 at 512 bits, 2 at 256, 4 at 128. */
+  public static final int PARTS = VIRTUAL_BITS / BITS;
+
+  /**
+   * Lanes per virtual float vector ({@link #PARTS} hardware vectors, 16 floats), as a value C2
+   * does not see as a constant: the dense reduction loops (LinearAlgebra's dot, sums of squares,
+   * Gram triple) step by {@link #floatStride()} rather than by a constant on purpose. With a
    * constant stride C2 unrolls a small loop body up to 16 times and schedules the unrolled loads
    * out of address order (measured by disassembly: offsets 0, 0x3c0, 0x380, ..., 0x40 in a
    * sum-of-squares loop); from DRAM that order streams at less than half the rate of ascending
@@ -76,21 +90,21 @@ public final class VectorConstants {
    * stride: on them the change measured no faster. Never written; not {@code final} for that
    * reason only.
    */
-  private static int floatStride = FLOAT_SPECIES.length();
+  private static int floatStride = PARTS * FLOAT_SPECIES.length();
 
   /** See {@link #floatStride}. */
-  private static int doubleStride = DOUBLE_SPECIES.length();
+  private static int doubleStride = PARTS * DOUBLE_SPECIES.length();
 
-  /** {@link #FLOAT_SPECIES}'s length, hidden from C2's constant folding (see {@code floatStride}). */
+  /** Lanes of a virtual float vector (16), hidden from C2's constant folding (see {@code floatStride}). */
   static int floatStride() {
     return floatStride;
   }
 
-  /** {@link #DOUBLE_SPECIES}'s length, hidden from C2's constant folding (see {@code floatStride}). */
+  /** Lanes of a virtual double vector (8), hidden from C2's constant folding (see {@code floatStride}). */
   static int doubleStride() {
     return doubleStride;
   }
 
-  /** Independent accumulators in reduction main loops (hides add latency). */
+  /** Independent (virtual) accumulators in reduction main loops (hides add latency). */
   public static final int ACCUMULATORS = 4;
 }

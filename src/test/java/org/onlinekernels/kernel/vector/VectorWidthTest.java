@@ -1,0 +1,34 @@
+package org.onlinekernels.kernel.vector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.Test;
+import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
+import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
+
+/**
+ * The width the build asks for ({@code -Donlinekernels.vectorBits}, the bit-equality executions of
+ * pom.xml) is the width the kernels run at where the CPU has it, so those executions test what
+ * they claim; and each virtual vector is a whole number of hardware vectors.
+ */
+class VectorWidthTest {
+  @Test
+  void forcedWidthIsInEffect() {
+    String asked = System.getProperty(VectorConstants.WIDTH_PROPERTY, "preferred");
+    int preferred = Math.min(FloatVector.SPECIES_PREFERRED.vectorBitSize(), VectorConstants.VIRTUAL_BITS);
+    // A width the CPU lacks is refused: the preferred one runs instead.
+    int expected = asked.equals("preferred") ? preferred : Math.min(Integer.parseInt(asked), preferred);
+    assertEquals(expected, VectorConstants.BITS, "-D" + VectorConstants.WIDTH_PROPERTY + "=" + asked);
+    assertEquals(expected, VectorConstants.FLOAT_SPECIES.vectorBitSize());
+    assertEquals(expected, VectorConstants.DOUBLE_SPECIES.vectorBitSize());
+  }
+
+  @Test
+  void virtualVectorIsWholeHardwareVectors() {
+    assertEquals(FloatVirtualLanes.LANES, VectorConstants.PARTS * VectorConstants.FLOAT_SPECIES.length());
+    assertEquals(DoubleVirtualLanes.LANES, VectorConstants.PARTS * VectorConstants.DOUBLE_SPECIES.length());
+    assertEquals(FloatVirtualLanes.LANES, VectorConstants.floatStride());
+    assertEquals(DoubleVirtualLanes.LANES, VectorConstants.doubleStride());
+  }
+}

@@ -9,6 +9,10 @@ import java.util.function.BiFunction;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.testkit.Agreement;
+import org.onlinekernels.testkit.Buffers;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Workload;
 
 /**
  * Runs one case through a vector and a scalar optimizer side by side and requires the same bits

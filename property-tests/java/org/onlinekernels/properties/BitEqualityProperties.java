@@ -12,6 +12,10 @@ import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.testkit.Buffers;
+import org.onlinekernels.testkit.Case;
+import org.onlinekernels.testkit.Cases;
+import org.onlinekernels.testkit.Subject;
 
 /**
  * Vector and scalar kernels return the same bits: every optimizer (so every kernel, dense and

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -81,7 +80,6 @@ class KernelHandoverTest {
     return a.stream();
   }
 
-  @Disabled("needs branch bits (issue 11 part 1): vector reductions must give the scalar bits; enable when merged")
   @ParameterizedTest(name = "{0} {1} dense={2}")
   @MethodSource("needBits")
   void vectorReductionRunsGiveTheSameBitsWhereverTheHandoverFalls(String algorithm, Precision precision, boolean dense) {
@@ -96,7 +94,6 @@ class KernelHandoverTest {
     assertTheRaceChangesNoBit(config("scinol2", Precision.FLOAT, false));
   }
 
-  @Disabled("needs branch bits (issue 11 part 1): vector reductions must give the scalar bits; enable when merged")
   @Test
   void theRaceChangesNoBitDense() {
     assertTheRaceChangesNoBit(config("scinol2", Precision.FLOAT, true));

@@ -270,9 +270,8 @@ public abstract class AbstractOptimizer implements LinearModelOptimizer {
     // against 232 ns per row in a confined arena, 226 in a shared one; a plain float[] 206).
     // Planar state stays in the arena: the dense vector kernels stream it, and merges and
     // ownership transfers rely on the arena.
-    MemorySegment s = allocateRaw(String.join("+", names), (long) f * d * bufferType.bytes(),
-        layout == StateLayout.INTERLEAVED ? bufferType : null);
     long bytes = (long) f * d * bufferType.bytes();
+    MemorySegment s = allocateRaw(String.join("+", names), bytes, layout == StateLayout.INTERLEAVED ? bufferType : null);
     if (bytes > TOUCH_MIN_BYTES && touchRecordsFirst()) {
       touchBlock = s;
       touchStepBytes = step(layout) * bufferType.bytes();

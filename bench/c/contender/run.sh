@@ -6,14 +6,15 @@
 #   check    every rule and type on the shared data files: C loss bits, the CLI's loss bits on a
 #            JVM whose Math.exp is fdlibm's and on the default JVM, equal or not, C ns per row
 #   libm     fdlibm.h against Java's StrictMath.exp and log1p on 10 million arguments
-#   measure  C against the CLI, alternating, RUNS runs each, on the synthetic Zipf stream and on
-#            austen_lines (median steady-state ns per row), with the CPU and the load
+#   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm),
+#            alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines (median
+#            steady-state ns per row), with the CPU and the load
 #   all      the three
 #
-# Environment: DATA_DIR (default /work/shared/data, else <repo>/../shared/data), RULES, TYPES,
-# FILES (check), MEASURE_RULES, MEASURE_TYPES, RUNS (measure, default 3), BUILD_DIR (default
-# <repo>/target/c-contender), CC (default gcc), EXTRA_CFLAGS (e.g. -DCONTENDER_NO_SIMD). Exit 0
-# when gcc is missing ("skipped: no gcc").
+# Environment: DATA_DIR (default /work/shared/data, else <repo>/../shared/data); RULES, TYPES,
+# FILES (check); MEASURE_RULES, MEASURE_TYPES, RUNS (default 3), WARM_EPOCHS (default 10)
+# (measure); BUILD_DIR (default <repo>/target/c-contender); CC (default gcc); EXTRA_CFLAGS (e.g.
+# -DCONTENDER_NO_SIMD). Exit 0 when gcc is missing ("skipped: no gcc").
 set -u
 
 here=$(cd -- "$(dirname -- "$0")" && pwd)
@@ -63,9 +64,9 @@ json_field() { # json_field NAME <<< one-line JSON: the first top-level-looking 
   sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\).*/\1/p"
 }
 
-cli_loss() { # cli_loss FILE RULE TYPE JVM_OPTS -> "LOSS STEADY_SECONDS STEADY_EXAMPLES" or "error"
+cli_loss() { # cli_loss FILE RULE TYPE JVM_OPTS [EPOCHS] -> "LOSS STEADY_SECONDS STEADY_EXAMPLES" or "error"
   local out
-  out=$(ONLINE_KERNELS_JAVA_OPTS="$4" "$cli" train --data "$1" --no-shuffle --epochs 1 --algorithm "$2" --type "$3" --json 2>/dev/null) || { echo error; return; }
+  out=$(ONLINE_KERNELS_JAVA_OPTS="$4" "$cli" train --data "$1" --no-shuffle --epochs "${5:-1}" --algorithm "$2" --type "$3" --json 2>/dev/null) || { echo error; return; }
   local loss ss se
   loss=$(sed -n 's/.*"progressive": {[^}]*"loss": \([^,}]*\).*/\1/p' <<<"$out")
   ss=$(json_field steady_seconds <<<"$out")
@@ -95,8 +96,8 @@ check() {
         [[ $a != error && -n $a ]] && abits=$("$bin" --bits "$a")
         [[ $b != error && -n $b ]] && bbits=$("$bin" --bits "$b")
         aeq=no; beq=no
-        [[ $cbits == "$abits" ]] && aeq=yes
-        [[ $cbits == "$bbits" ]] && beq=yes
+        [[ $cbits == "$abits" && $cbits != error ]] && aeq=yes
+        [[ $cbits == "$bbits" && $cbits != error ]] && beq=yes
         cli_ns=-
         [[ $b != error && -n ${bse:-} ]] && cli_ns=$(awk -v s="$bss" -v n="$bse" 'BEGIN { printf "%.1f", s / n * 1e9 }')
         cases=$((cases + 1))
@@ -114,6 +115,9 @@ libm() {
   jdk=$(find_jdk) || { echo "libm: skipped (no JDK 25)"; return 0; }
   "$jdk/bin/java" "$here/LibmProbe.java" "$build/libm-probe.bin" 10000000 || return 1
   "$bin" --check-libm "$build/libm-probe.bin"
+  local rc=$?
+  rm -f "$build/libm-probe.bin"
+  return $rc
 }
 
 synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, written once
@@ -139,20 +143,22 @@ synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, w
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
 
 measure() {
-  local runs=${RUNS:-3} syn
+  local runs=${RUNS:-3} warm=${WARM_EPOCHS:-10} syn
   local rules=(${MEASURE_RULES:-scinol2 adagrad})
   local types=(${MEASURE_TYPES:-float double})
   syn=$(synthetic_file) || return 1
   "$cli" --help >/dev/null 2>&1 || { echo "error: $cli does not run"; return 1; }
   echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "steady-state ns per row (second half of the pass), median of $runs runs, C and CLI alternating; C cpu = the C pass's thread CPU time"
-  printf '%-32s %-8s %-6s %-5s %9s %9s %9s %7s  %s\n' data rule type equal "C" "C cpu" "CLI" "CLI/C" "runs: C | CLI"
+  echo "steady-state ns per row (second half of the examples), median of $runs runs, C, CLI and CLI warm alternating;"
+  echo "C cpu: the C pass in thread CPU time; CLI: train --epochs 1 (what the CLI reports, JIT warm-up included);"
+  echo "CLI warm: train --epochs $warm, whose second half runs compiled code; equal: C loss bits = CLI's on the fdlibm-exp JVM"
+  printf '%-32s %-8s %-6s %-5s %8s %8s %8s %8s %7s %7s  %s\n' data rule type equal "C" "C cpu" "CLI" "CLI warm" \
+    "CLI/C" "warm/C" "runs: C | CLI | CLI warm"
   local f r t i
   for f in "$syn" "$data/austen_lines.train.svm"; do
     for r in "${rules[@]}"; do
       for t in "${types[@]}"; do
-        local cs=() cc=() js=() eq=no c j bits
-        # Bits: once against the CLI on a JVM with fdlibm's exp; times: the default JVM, alternating.
+        local cs=() cc=() js=() ws=() eq=no c j bits
         c=$("$bin" --data "$f" --algorithm "$r" --type "$t")
         bits=$(json_field loss_bits <<<"$c")
         read -r j _ _ <<<"$(cli_loss "$f" "$r" "$t" "$FDLIBM_JVM")"
@@ -163,13 +169,17 @@ measure() {
           cc+=("$(json_field steady_cpu_ns_per_row <<<"$c")")
           read -r j jss jse <<<"$(cli_loss "$f" "$r" "$t" "")"
           js+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
+          read -r j jss jse <<<"$(cli_loss "$f" "$r" "$t" "" "$warm")"
+          ws+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
         done
-        local cm ccm jm
+        local cm ccm jm wm
         cm=$(printf '%s\n' "${cs[@]}" | median)
         ccm=$(printf '%s\n' "${cc[@]}" | median)
         jm=$(printf '%s\n' "${js[@]}" | median)
-        printf '%-32s %-8s %-6s %-5s %9s %9s %9s %7s  %s\n' "$(basename "$f")" "$r" "$t" "$eq" "$cm" "$ccm" "$jm" \
-          "$(awk -v a="$jm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" "${cs[*]} | ${js[*]}"
+        wm=$(printf '%s\n' "${ws[@]}" | median)
+        printf '%-32s %-8s %-6s %-5s %8s %8s %8s %8s %7s %7s  %s\n' "$(basename "$f")" "$r" "$t" "$eq" "$cm" "$ccm" \
+          "$jm" "$wm" "$(awk -v a="$jm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
+          "$(awk -v a="$wm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" "${cs[*]} | ${js[*]} | ${ws[*]}"
       done
     done
   done

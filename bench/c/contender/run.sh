@@ -6,9 +6,10 @@
 #   check    every rule and type on the shared data files: C loss bits, the CLI's loss bits on a
 #            JVM whose Math.exp is fdlibm's and on the default JVM, equal or not, C ns per row
 #   libm     fdlibm.h against Java's StrictMath.exp and log1p on 10 million arguments
-#   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm),
-#            alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines (median
-#            steady-state ns per row), with the CPU and the load
+#   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm) and
+#            against the CLI's trainer call repeated in one JVM (TrainerCpu.java: wall and CPU
+#            time), alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines
+#            (median ns per row), with the CPU and the load
 #   all      the three
 #
 # Environment: DATA_DIR (default /work/shared/data, else <repo>/../shared/data); RULES, TYPES,
@@ -142,23 +143,34 @@ synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, w
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
 
+library_classpath() { # the jars bin/online-kernels runs, or nothing
+  local jar
+  for jar in "$root"/target/online-kernels-*.jar; do
+    case $jar in *-cli.jar | *-testkit.jar | *-sources.jar | *-javadoc.jar) continue ;; esac
+    [[ -f $jar && -d $root/target/cli-lib ]] && { printf '%s' "$jar:$root/target/cli-lib/*"; return 0; }
+  done
+  return 1
+}
+
 measure() {
-  local runs=${RUNS:-3} warm=${WARM_EPOCHS:-10} syn
+  local runs=${RUNS:-3} warm=${WARM_EPOCHS:-10} syn jdk cp=""
   local rules=(${MEASURE_RULES:-scinol2 adagrad})
   local types=(${MEASURE_TYPES:-float double})
   syn=$(synthetic_file) || return 1
   "$cli" --help >/dev/null 2>&1 || { echo "error: $cli does not run"; return 1; }
+  jdk=$(find_jdk) && cp=$(library_classpath) || cp=""
   echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "steady-state ns per row (second half of the examples), median of $runs runs, C, CLI and CLI warm alternating;"
-  echo "C cpu: the C pass in thread CPU time; CLI: train --epochs 1 (what the CLI reports, JIT warm-up included);"
-  echo "CLI warm: train --epochs $warm, whose second half runs compiled code; equal: C loss bits = CLI's on the fdlibm-exp JVM"
-  printf '%-32s %-8s %-6s %-5s %8s %8s %8s %8s %7s %7s  %s\n' data rule type equal "C" "C cpu" "CLI" "CLI warm" \
-    "CLI/C" "warm/C" "runs: C | CLI | CLI warm"
+  echo "ns per row, median of $runs runs, the contenders alternating. C: steady state (second half of the pass), wall and"
+  echo "thread CPU time; CLI: train --epochs 1, steady state as it reports it (JIT warm-up included); CLI warm: train"
+  echo "--epochs $warm, second half; trainer: TrainerCpu.java, the CLI's OnlineTrainer.train call 5 times in one JVM, median"
+  echo "of passes 2-5, wall and thread CPU time; equal: C loss bits = the CLI's on the fdlibm-exp JVM"
+  printf '%-22s %-8s %-6s %-5s %7s %7s %8s %8s %8s %8s %8s %8s\n' data rule type equal "C" "C cpu" "CLI" "CLI warm" \
+    "trainer" "tr. cpu" "CLIw/C" "cpu/cpu"
   local f r t i
   for f in "$syn" "$data/austen_lines.train.svm"; do
     for r in "${rules[@]}"; do
       for t in "${types[@]}"; do
-        local cs=() cc=() js=() ws=() eq=no c j bits
+        local cs=() cc=() js=() ws=() ts=() tc=() eq=no c j bits o
         c=$("$bin" --data "$f" --algorithm "$r" --type "$t")
         bits=$(json_field loss_bits <<<"$c")
         read -r j _ _ <<<"$(cli_loss "$f" "$r" "$t" "$FDLIBM_JVM")"
@@ -171,15 +183,24 @@ measure() {
           js+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
           read -r j jss jse <<<"$(cli_loss "$f" "$r" "$t" "" "$warm")"
           ws+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
+          if [[ -n $cp ]]; then
+            o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/TrainerCpu.java" "$f" "$r" "$t" 5 2>/dev/null)
+            ts+=("$(json_field warm_ns_per_row <<<"$o")")
+            tc+=("$(json_field warm_cpu_ns_per_row <<<"$o")")
+          fi
         done
-        local cm ccm jm wm
+        local cm ccm jm wm tm tcm
         cm=$(printf '%s\n' "${cs[@]}" | median)
         ccm=$(printf '%s\n' "${cc[@]}" | median)
         jm=$(printf '%s\n' "${js[@]}" | median)
         wm=$(printf '%s\n' "${ws[@]}" | median)
-        printf '%-32s %-8s %-6s %-5s %8s %8s %8s %8s %7s %7s  %s\n' "$(basename "$f")" "$r" "$t" "$eq" "$cm" "$ccm" \
-          "$jm" "$wm" "$(awk -v a="$jm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
-          "$(awk -v a="$wm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" "${cs[*]} | ${js[*]} | ${ws[*]}"
+        tm=$(printf '%s\n' "${ts[@]:-}" | median)
+        tcm=$(printf '%s\n' "${tc[@]:-}" | median)
+        printf '%-22s %-8s %-6s %-5s %7s %7s %8s %8s %8s %8s %8s %8s\n' "$(basename "$f" | cut -c1-22)" "$r" "$t" "$eq" \
+          "$cm" "$ccm" "$jm" "$wm" "${tm:--}" "${tcm:--}" \
+          "$(awk -v a="$wm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
+          "$(awk -v a="${tcm:-0}" -v b="$ccm" 'BEGIN { if (a > 0) printf "%.2fx", a / b; else printf "-" }')"
+        echo "    runs C: ${cs[*]} | C cpu: ${cc[*]} | CLI: ${js[*]} | CLI warm: ${ws[*]} | trainer: ${ts[*]:-} | cpu: ${tc[*]:-}"
       done
     done
   done

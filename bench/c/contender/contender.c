@@ -233,6 +233,17 @@ static int check_libm(const char *path) {
   return bad_exp || bad_log || n == 0;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(const char *v) {
+  putchar('"');
+  for (const unsigned char *c = (const unsigned char *) v; *c; c++) {
+    if (*c == '"' || *c == '\\') printf("\\%c", *c);
+    else if (*c < 0x20) printf("\\u%04x", *c);
+    else putchar(*c);
+  }
+  putchar('"');
+}
+
 static void usage(void) {
   fprintf(stderr,
       "usage: contender --data FILE [--algorithm A] [--type float|double] [--prefetch ROWS] [--repeat R]\n"
@@ -336,12 +347,14 @@ int main(int argc, char **argv) {
   qsort(secs_sorted, (size_t) repeat, sizeof *secs_sorted, cmp_double);
   qsort(steady_cpu, (size_t) repeat, sizeof *steady_cpu, cmp_double);
 
-  printf("{\"contender\": \"c\", \"algorithm\": \"%s\", \"type\": \"%s\", \"data\": \"%s\", \"n\": %d, \"d\": %d, "
+  printf("{\"contender\": \"c\", \"algorithm\": \"%s\", \"type\": \"%s\", \"data\": ", RULES[rule].name, type);
+  print_json_string(data);
+  printf(", \"n\": %d, \"d\": %d, "
          "\"outputs\": %d, \"labels\": \"%s\", \"nonzeros\": %lld, "
          "\"loss\": %.17g, \"loss_bits\": \"0x%016llx\", \"pass_loss\": %.17g, \"pass_loss_bits\": \"0x%016llx\", "
          "\"seconds\": %.6f, \"ns_per_row\": %.2f, \"steady_examples\": %d, \"steady_ns_per_row\": %.2f, "
          "\"steady_cpu_ns_per_row\": %.2f, \"repeat\": %d, \"steady_ns_per_row_all\": [",
-      RULES[rule].name, type, data, ds.n, ds.d, ds.outputs, ds.labels_rule, (long long) ds.nnz, combined,
+      ds.n, ds.d, ds.outputs, ds.labels_rule, (long long) ds.nnz, combined,
       (unsigned long long) bits, mean, (unsigned long long) pass_bits, secs_sorted[(repeat - 1) / 2], secs_sorted[(repeat - 1) / 2] / ds.n * 1e9,
       steady_rows, steady_sorted[(repeat - 1) / 2], steady_cpu[(repeat - 1) / 2], repeat);
   for (int t = 0; t < repeat; t++) printf("%s%.2f", t ? ", " : "", steady[t]);

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# The C contender (issue #21 part 1): builds it, checks its mean progressive loss against the
+# command line's bit for bit, and measures it against the command line. README.md says more.
+#
+# usage: bench/c/contender/run.sh [check|libm|measure|all]   (default: check)
+#   check    every rule and type on the shared data files: C loss bits, the CLI's loss bits on a
+#            JVM whose Math.exp is fdlibm's and on the default JVM, equal or not, C ns per row
+#   libm     fdlibm.h against Java's StrictMath.exp and log1p on 10 million arguments
+#   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm) and
+#            against the CLI's trainer call repeated in one JVM (TrainerCpu.java: wall and CPU
+#            time), alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines
+#            (median ns per row), with the CPU and the load
+#   all      the three
+#
+# Environment: DATA_DIR (default /work/shared/data, else <repo>/../shared/data); RULES, TYPES,
+# FILES (check); MEASURE_RULES, MEASURE_TYPES, RUNS (default 3), WARM_EPOCHS (default 10)
+# (measure); BUILD_DIR (default <repo>/target/c-contender); CC (default gcc); EXTRA_CFLAGS (e.g.
+# -DCONTENDER_NO_SIMD). Exit 0 when gcc is missing ("skipped: no gcc").
+set -u
+
+here=$(cd -- "$(dirname -- "$0")" && pwd)
+root=$(cd -- "$here/../../.." && pwd)
+mode=${1:-check}
+CC=${CC:-gcc}
+if ! command -v "$CC" >/dev/null 2>&1; then
+  echo "skipped: no gcc"
+  exit 0
+fi
+build=${BUILD_DIR:-$root/target/c-contender}
+mkdir -p "$build" || exit 1
+bin=$build/contender
+CFLAGS=(-O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off)
+if [[ -n ${EXTRA_CFLAGS:-} ]]; then # e.g. -DCONTENDER_NO_SIMD: the scalar bodies alone
+  CFLAGS+=($EXTRA_CFLAGS)
+  bin=$build/contender-custom
+  rm -f "$bin"
+fi
+if [[ ! -x $bin || -n $(find "$here" -newer "$bin" \( -name '*.c' -o -name '*.h' \) -print -quit) ]]; then
+  "$CC" "${CFLAGS[@]}" -o "$bin" "$here/contender.c" "$here/libsvm_read.c" -lm || { echo "error: build failed"; exit 1; }
+fi
+echo "built: $bin ($("$CC" --version | head -1); ${CFLAGS[*]})"
+
+if [[ -n ${DATA_DIR:-} ]]; then
+  data=$DATA_DIR
+elif [[ -d /work/shared/data ]]; then
+  data=/work/shared/data
+else
+  data=$root/../shared/data
+fi
+cli=$root/bin/online-kernels
+# The JVM option under which Math.exp is fdlibm's (HotSpot's libm intrinsics off), as fdlibm.h.
+FDLIBM_JVM="-XX:+UnlockDiagnosticVMOptions -XX:-UseLibmIntrinsic"
+
+find_jdk() {
+  local c v
+  for c in ${JAVA_HOME:-} /usr/lib/jvm/* "$HOME"/.jdks/*; do
+    [[ -x $c/bin/java && -r $c/release ]] || continue
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$c/release")
+    [[ -n $v ]] && ((v >= 25)) && { printf '%s' "$c"; return 0; }
+  done
+  return 1
+}
+
+json_field() { # json_field NAME <<< one-line JSON: the first top-level-looking "NAME": value
+  sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\).*/\1/p"
+}
+
+cli_loss() { # cli_loss FILE RULE TYPE JVM_OPTS [EPOCHS] -> "LOSS STEADY_SECONDS STEADY_EXAMPLES" or "error"
+  local out
+  out=$(ONLINE_KERNELS_JAVA_OPTS="$4" "$cli" train --data "$1" --no-shuffle --epochs "${5:-1}" --algorithm "$2" --type "$3" --json 2>/dev/null) || { echo error; return; }
+  local loss ss se
+  loss=$(sed -n 's/.*"progressive": {[^}]*"loss": \([^,}]*\).*/\1/p' <<<"$out")
+  ss=$(json_field steady_seconds <<<"$out")
+  se=$(json_field steady_examples <<<"$out")
+  echo "$loss $ss $se"
+}
+
+check() {
+  local files=(${FILES:-heart_scale.svm breast_cancer.svm shuttle.train.svm austen_lines.train.svm})
+  local rules=(${RULES:-scinol2 adagrad scinol1 dfeg adagrad-global aogd-coord aogd-ball})
+  local types=(${TYPES:-float double})
+  "$cli" --help >/dev/null 2>&1 || { echo "error: $cli does not run"; return 1; }
+  printf '%-22s %-14s %-6s %-18s %-18s %-5s %-18s %-5s %9s %9s\n' file rule type "C loss bits" \
+    "CLI (fdlibm exp)" equal "CLI (default JVM)" equal "C ns/row" "CLI ns/row"
+  local f r t same=0 cases=0
+  for f in "${files[@]}"; do
+    for r in "${rules[@]}"; do
+      for t in "${types[@]}"; do
+        local c cbits cns a b abits bbits aeq beq cli_ns
+        c=$("$bin" --data "$data/$f" --algorithm "$r" --type "$t" 2>&1)
+        cbits=$(json_field loss_bits <<<"$c")
+        cns=$(json_field steady_ns_per_row <<<"$c")
+        [[ -z $cbits ]] && cbits="error" && cns="-"
+        read -r a _ _ <<<"$(cli_loss "$data/$f" "$r" "$t" "$FDLIBM_JVM")"
+        read -r b bss bse <<<"$(cli_loss "$data/$f" "$r" "$t" "")"
+        abits=error; bbits=error
+        [[ $a != error && -n $a ]] && abits=$("$bin" --bits "$a")
+        [[ $b != error && -n $b ]] && bbits=$("$bin" --bits "$b")
+        aeq=no; beq=no
+        [[ $cbits == "$abits" && $cbits != error ]] && aeq=yes
+        [[ $cbits == "$bbits" && $cbits != error ]] && beq=yes
+        cli_ns=-
+        [[ $b != error && -n ${bse:-} ]] && cli_ns=$(awk -v s="$bss" -v n="$bse" 'BEGIN { printf "%.1f", s / n * 1e9 }')
+        cases=$((cases + 1))
+        [[ $aeq == yes ]] && same=$((same + 1))
+        printf '%-22s %-14s %-6s %-18s %-18s %-5s %-18s %-5s %9s %9s\n' "$f" "$r" "$t" "$cbits" "$abits" "$aeq" \
+          "$bbits" "$beq" "$cns" "$cli_ns"
+      done
+    done
+  done
+  echo "bit-identical to the CLI with fdlibm exp ($FDLIBM_JVM): $same of $cases cases"
+}
+
+libm() {
+  local jdk
+  jdk=$(find_jdk) || { echo "libm: skipped (no JDK 25)"; return 0; }
+  "$jdk/bin/java" "$here/LibmProbe.java" "$build/libm-probe.bin" 10000000 || return 1
+  "$bin" --check-libm "$build/libm-probe.bin"
+  local rc=$?
+  rm -f "$build/libm-probe.bin"
+  return $rc
+}
+
+synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, written once
+  local out=$build/synthetic_zipf_20_40_200000.svm jdk cls
+  if [[ -s $out ]]; then
+    echo "$out"
+    return 0
+  fi
+  jdk=$(find_jdk) || { echo "error: no JDK 25 for the synthetic stream" >&2; return 1; }
+  cls=$(find "$root" -path '*test-classes/org/onlinekernels/bench/workload/SyntheticStream.class' -print -quit 2>/dev/null)
+  if [[ -z $cls ]]; then
+    (cd "$root" && JAVA_HOME=$jdk mvn -q -B -DskipTests test-compile) >&2 || return 1
+    cls=$(find "$root" -path '*test-classes/org/onlinekernels/bench/workload/SyntheticStream.class' -print -quit)
+  fi
+  local tc=${cls%/org/onlinekernels/bench/workload/SyntheticStream.class}
+  local mc
+  mc=$(find "$root" -path '*/classes/org/onlinekernels/data/SparseDataset.class' -not -path '*test-classes*' -print -quit)
+  mc=${mc%/org/onlinekernels/data/SparseDataset.class}
+  "$jdk/bin/java" -cp "$tc:$mc" "$here/SyntheticSvm.java" "$out" 200000 >&2 || return 1
+  echo "$out"
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
+
+library_classpath() { # the jars bin/online-kernels runs, or nothing
+  local jar
+  for jar in "$root"/target/online-kernels-*.jar; do
+    case $jar in *-cli.jar | *-testkit.jar | *-sources.jar | *-javadoc.jar) continue ;; esac
+    [[ -f $jar && -d $root/target/cli-lib ]] && { printf '%s' "$jar:$root/target/cli-lib/*"; return 0; }
+  done
+  return 1
+}
+
+measure() {
+  local runs=${RUNS:-3} warm=${WARM_EPOCHS:-10} syn jdk cp=""
+  local rules=(${MEASURE_RULES:-scinol2 adagrad})
+  local types=(${MEASURE_TYPES:-float double})
+  syn=$(synthetic_file) || return 1
+  "$cli" --help >/dev/null 2>&1 || { echo "error: $cli does not run"; return 1; }
+  jdk=$(find_jdk) && cp=$(library_classpath) || cp=""
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, median of $runs runs, the contenders alternating. C: steady state (second half of the pass), wall and"
+  echo "thread CPU time; CLI: train --epochs 1, steady state as it reports it (JIT warm-up included); CLI warm: train"
+  echo "--epochs $warm, second half; trainer: TrainerCpu.java, the CLI's OnlineTrainer.train call 5 times in one JVM, median"
+  echo "of passes 2-5, wall and thread CPU time; equal: C loss bits = the CLI's on the fdlibm-exp JVM"
+  printf '%-22s %-8s %-6s %-5s %7s %7s %8s %8s %8s %8s %8s %8s\n' data rule type equal "C" "C cpu" "CLI" "CLI warm" \
+    "trainer" "tr. cpu" "CLIw/C" "cpu/cpu"
+  local f r t i
+  for f in "$syn" "$data/austen_lines.train.svm"; do
+    for r in "${rules[@]}"; do
+      for t in "${types[@]}"; do
+        local cs=() cc=() js=() ws=() ts=() tc=() eq=no c j bits o
+        c=$("$bin" --data "$f" --algorithm "$r" --type "$t")
+        bits=$(json_field loss_bits <<<"$c")
+        read -r j _ _ <<<"$(cli_loss "$f" "$r" "$t" "$FDLIBM_JVM")"
+        [[ $j != error && $bits == "$("$bin" --bits "$j")" ]] && eq=yes
+        for ((i = 0; i < runs; i++)); do
+          c=$("$bin" --data "$f" --algorithm "$r" --type "$t")
+          cs+=("$(json_field steady_ns_per_row <<<"$c")")
+          cc+=("$(json_field steady_cpu_ns_per_row <<<"$c")")
+          read -r j jss jse <<<"$(cli_loss "$f" "$r" "$t" "")"
+          js+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
+          read -r j jss jse <<<"$(cli_loss "$f" "$r" "$t" "" "$warm")"
+          ws+=("$(awk -v s="$jss" -v n="$jse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
+          if [[ -n $cp ]]; then
+            o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/TrainerCpu.java" "$f" "$r" "$t" 5 2>/dev/null)
+            ts+=("$(json_field warm_ns_per_row <<<"$o")")
+            tc+=("$(json_field warm_cpu_ns_per_row <<<"$o")")
+          fi
+        done
+        local cm ccm jm wm tm tcm
+        cm=$(printf '%s\n' "${cs[@]}" | median)
+        ccm=$(printf '%s\n' "${cc[@]}" | median)
+        jm=$(printf '%s\n' "${js[@]}" | median)
+        wm=$(printf '%s\n' "${ws[@]}" | median)
+        tm=$(printf '%s\n' "${ts[@]:-}" | median)
+        tcm=$(printf '%s\n' "${tc[@]:-}" | median)
+        printf '%-22s %-8s %-6s %-5s %7s %7s %8s %8s %8s %8s %8s %8s\n' "$(basename "$f" | cut -c1-22)" "$r" "$t" "$eq" \
+          "$cm" "$ccm" "$jm" "$wm" "${tm:--}" "${tcm:--}" \
+          "$(awk -v a="$wm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
+          "$(awk -v a="${tcm:-0}" -v b="$ccm" 'BEGIN { if (a > 0) printf "%.2fx", a / b; else printf "-" }')"
+        echo "    runs C: ${cs[*]} | C cpu: ${cc[*]} | CLI: ${js[*]} | CLI warm: ${ws[*]} | trainer: ${ts[*]:-} | cpu: ${tc[*]:-}"
+      done
+    done
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+case $mode in
+  check) check ;;
+  libm) libm ;;
+  measure) measure ;;
+  all) check && libm && measure ;;
+  *) echo "usage: $0 [check|libm|measure|all]" >&2; exit 2 ;;
+esac

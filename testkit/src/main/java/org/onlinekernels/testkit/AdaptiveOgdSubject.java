@@ -5,11 +5,11 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**

@@ -5,9 +5,9 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.reference.ReferenceDfeg;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**

@@ -5,10 +5,10 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.reference.ReferenceGlobalAdaGrad;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**

@@ -5,10 +5,10 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 
 /**
  * ScInOL1 with a random {@code epsilon}.

@@ -19,7 +19,7 @@ import org.onlinekernels.optimizer.InputPolicy;
  * Not a replacement for the JMH report ({@code WorkloadReport}): a cross-check of its ratios.
  *
  * <pre>
- * mvn -q -pl bench -am compile exec:exec@workload-cpu -Dworkload.only=file:heart_scale.svm,uniform:20:40
+ * mvn -q test-compile exec:exec@workload-cpu -Dworkload.only=file:heart_scale.svm,uniform:20:40
  * </pre>
  *
  * Prints one Markdown table row per workload: hand loop examples/s (float), and each library
@@ -90,9 +90,9 @@ public final class CpuTimeRun {
         org.onlinekernels.optimizer.StateLayout planar = org.onlinekernels.optimizer.StateLayout.PLANAR;
         org.onlinekernels.optimizer.StateLayout inter = org.onlinekernels.optimizer.StateLayout.INTERLEAVED;
         org.onlinekernels.optimizer.AbstractOptimizer[] opts = {
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
         // Each contender's passes run back to back (its 64 MiB state stays in this Xeon's L3, as in
         // a JMH fork of its own); turns of 8 passes, twice round, so drift hits every contender.
         java.util.List<java.util.List<Long>> times = new ArrayList<>();

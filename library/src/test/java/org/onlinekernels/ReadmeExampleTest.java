@@ -79,7 +79,7 @@ class ReadmeExampleTest {
     String src = Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
     String begin = "// README-EXAMPLE-BEGIN\n", end = "    // README-EXAMPLE-END";
     String body = src.substring(src.indexOf(begin) + begin.length(), src.indexOf(end));
-    String readme = Files.readString(Path.of("README.md"));
+    String readme = Files.readString(Path.of("../README.md"));
     String dedented = body.lines().map(l -> l.length() >= 4 ? l.substring(4) : l.strip())
         .reduce("", (a, b) -> a + b + "\n");
     assertTrue(readme.contains(dedented), "README.md must contain the example exactly as in this test:\n" + dedented);

@@ -90,6 +90,8 @@ final class FormsAdapter {
     String rows = "int[] idx, float[] vf, double[] vd, int from, int nnz";
     method("double predictBlock(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> "return "
         + forms(f) + ".predictBlock(st, step, stride, idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, false) + ");");
+    method("double predictBlockSeparate(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> "return "
+        + forms(f) + ".predictBlockSeparate(st, step, stride, idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, false) + ");");
     method("void commitBlock(" + block + ", int[] idx, int from, int nnz, RoundScratch s)", true, false,
         f -> rule.predictFieldOutputs().isEmpty() ? "return;" : forms(f) + ".commitBlock(st, step, stride, idx, from, nnz" + scratch(f) + ");");
     method("double updateBlock(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)", true, false, f -> sum(

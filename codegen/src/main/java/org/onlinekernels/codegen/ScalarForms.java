@@ -219,6 +219,25 @@ final class ScalarForms {
     out.line("}");
 
     out.blank();
+    out.line("/**");
+    out.line(" * {@link #predictBlock} summed as a separate sparse predict always was: two partial sums, entry");
+    out.line(" * {@code j} into sum {@code j mod 2}, combined as {@code s0 + s1}.");
+    out.line(" */");
+    out.line("static " + t + " predictBlockSeparate(" + state + ", " + row + scratchParams() + uniformParams(false) + ") {");
+    CoordinateCode.uniforms(rule, flavor, out, false);
+    out.line(t + " a0 = 0, a1 = 0;");
+    out.line("int j = 0;");
+    out.line("for (; j + 1 < nnz; j += 2) {");
+    out.line("a0 += predictBlockEntry(st, step, stride, idx, val, from, j" + scratchArgs() + uniformArgs(false) + derived + ");");
+    out.line("a1 += predictBlockEntry(st, step, stride, idx, val, from, j + 1" + scratchArgs() + uniformArgs(false) + derived + ");");
+    out.line("}");
+    out.line("if (j < nnz) {");
+    out.line("a0 += predictBlockEntry(st, step, stride, idx, val, from, j" + scratchArgs() + uniformArgs(false) + derived + ");");
+    out.line("}");
+    out.line("return a0 + a1;");
+    out.line("}");
+
+    out.blank();
     out.line("private static " + t + " predictBlockEntry(" + state + ", " + row.replace("int nnz", "int j")
         + scratchParams() + uniformParams(false) + derivedParams() + ") {");
     out.line("long b = idx[from + j] * stride;");
@@ -417,34 +436,7 @@ final class ScalarForms {
     String segs = fieldSegments(perCoordinate);
     String row = "int[] idx, " + flavor.in + "[] val, int from, int nnz";
 
-    out.blank();
-    out.line("/**");
-    out.line(" * Predict over entries {@code [from, from + nnz)} on one segment per field" + (perCoordinate
-        ? " (per-coordinate " + String.join(", ", rule.perCoordinate) + ")" : "") + ": returns {@code yhat};");
-    out.line(" * writes only the per-entry scratch.");
-    out.line(" */");
-    out.line("static " + t + " predictRows" + sfx + "(" + segs + ", " + row + scratchParams() + uniformParams(perCoordinate) + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    out.line(t + " a0 = 0, a1 = 0, a2 = 0, a3 = 0;");
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("int i = idx[from + j];");
-    out.line(t + " x = val[from + j];");
-    CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x");
-    bindDerived(c, perCoordinate);
-    c.calls(predictForContribution());
-    for (LaneRule.Function f : kept) {
-      out.line(scratch(f.name()) + "[j] = " + c.value(f.name()) + ";");
-    }
-    out.line(t + " c = " + contribution(c) + ";");
-    out.line("switch (j & 3) {");
-    out.line("case 0 -> a0 += c;");
-    out.line("case 1 -> a1 += c;");
-    out.line("case 2 -> a2 += c;");
-    out.line("default -> a3 += c;");
-    out.line("}");
-    out.line("}");
-    out.line("return (a0 + a1) + (a2 + a3);");
-    out.line("}");
+    predictRows(perCoordinate, sfx, segs, row);
 
     if (!rule.predictFieldOutputs().isEmpty()) {
       out.blank();
@@ -468,7 +460,7 @@ final class ScalarForms {
     out.line("int i = idx[from + j];");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx");
     bindDerived(c, perCoordinate);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
@@ -520,6 +512,42 @@ final class ScalarForms {
       sumReturn();
       out.line("}");
     }
+  }
+
+  /**
+   * A predict on one segment per field (mixed precision, per-coordinate uniforms, the public
+   * kernels' sparse entries), summed as a separate sparse predict always was: two partial sums,
+   * entry {@code j} into sum {@code j mod 2}, combined as {@code s0 + s1}. A fused round on such
+   * state sums the same way, so it equals a predict and an update there.
+   */
+  private void predictRows(boolean perCoordinate, String sfx, String segs, String row) {
+    out.blank();
+    out.line("/**");
+    out.line(" * Predict over entries {@code [from, from + nnz)} on one segment per field" + (perCoordinate
+        ? " (per-coordinate " + String.join(", ", rule.perCoordinate) + ")" : "") + ": returns {@code yhat}");
+    out.line(" * summed in two partial sums (entry {@code j} into sum {@code j mod 2}); writes only the per-entry scratch.");
+    out.line(" */");
+    out.line("static " + t + " predictRows" + sfx + "(" + segs + ", " + row + scratchParams() + uniformParams(perCoordinate) + ") {");
+    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
+    out.line(t + " a0 = 0, a1 = 0;");
+    out.line("for (int j = 0; j < nnz; j++) {");
+    out.line("int i = idx[from + j];");
+    out.line(t + " x = val[from + j];");
+    CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x");
+    bindDerived(c, perCoordinate);
+    c.calls(predictForContribution());
+    for (LaneRule.Function f : kept) {
+      out.line(scratch(f.name()) + "[j] = " + c.value(f.name()) + ";");
+    }
+    out.line(t + " c = " + contribution(c) + ";");
+    out.line("if ((j & 1) == 0) {");
+    out.line("a0 += c;");
+    out.line("} else {");
+    out.line("a1 += c;");
+    out.line("}");
+    out.line("}");
+    out.line("return a0 + a1;");
+    out.line("}");
   }
 
   private void storeFields(CoordinateCode c, List<String> fromPredict, String index) {

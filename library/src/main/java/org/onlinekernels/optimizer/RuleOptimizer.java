@@ -102,7 +102,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       this.block = store.allocateBlock(fields.toArray(String[]::new), type, layout);
       this.step = layout == StateLayout.PLANAR ? d : 1;
       this.stride = layout == StateLayout.PLANAR ? 1 : fields.size();
-      if (layout == StateLayout.PLANAR) {
+      // One field is one contiguous segment in either layout.
+      if (layout == StateLayout.PLANAR || fields.size() == 1) {
         this.segments = new MemorySegment[fields.size()];
         long bytes = (long) d * type.bytes();
         for (int k = 0; k < fields.size(); k++) {
@@ -210,7 +211,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       inputNorm = linalg.sumOfSquares(x, d);
     }
     double sum;
-    if (interleaved()) {
+    if (segments == null) {
       row.values(x, d);
       scratch.ensure(d);
       int[] all = row.identity(d);
@@ -237,8 +238,12 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     row.copy(idx, val, nnz);
     scratch.ensure(nnz);
     double sum;
+    // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
+    // on planar state; interleaved state runs the fused round's body and order, as it always has.
     if (block != null) {
-      sum = forms.predictBlock(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
+      sum = interleaved()
+          ? forms.predictBlock(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u)
+          : forms.predictBlockSeparate(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
       forms.commitBlock(block, step, stride, row.idx(), 0, nnz, scratch);
     } else {
       sum = forms.predictRows(segments, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
@@ -256,7 +261,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       afterUpdate(0, true);
       return;
     }
-    if (interleaved()) {
+    if (segments == null) {
       row.values(x, d);
       double sum = forms.updateBlockRecompute(block, step, stride, row.identity(d), row.vf(), row.vd(), 0, d, g, u);
       afterUpdate(sum, true);
@@ -288,7 +293,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected void readWeightsImpl(MemorySegment into) {
-    if (interleaved()) {
+    if (segments == null) {
       forms.weightsBlock(block, step, stride, into, d, u);
     } else {
       forms.weightsDense(segments, into, d, u);

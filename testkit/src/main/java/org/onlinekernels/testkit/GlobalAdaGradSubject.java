@@ -1,5 +1,6 @@
 package org.onlinekernels.testkit;
 
+import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
@@ -64,6 +65,23 @@ public final class GlobalAdaGradSubject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new GlobalAdaGradOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return params.box().isPerCoordinate() || layout == StateLayout.PLANAR
+        ? optimizer(d, type, kernels)
+        : new GlobalAdaGradOptimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return !params.box().isPerCoordinate();
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

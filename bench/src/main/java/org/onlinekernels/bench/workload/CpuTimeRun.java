@@ -19,7 +19,7 @@ import org.onlinekernels.optimizer.InputPolicy;
  * Not a replacement for the JMH report ({@code WorkloadReport}): a cross-check of its ratios.
  *
  * <pre>
- * mvn -q test-compile exec:exec@workload-cpu -Dworkload.only=file:heart_scale.svm,uniform:20:40
+ * mvn -q -pl bench -am compile exec:exec@workload-cpu -Dworkload.only=file:heart_scale.svm,uniform:20:40
  * </pre>
  *
  * Prints one Markdown table row per workload: hand loop examples/s (float), and each library

@@ -34,6 +34,14 @@ public interface RuleForms {
   double predictBlock(MemorySegment st, long step, long stride, int[] idx, float[] vf, double[] vd, int from, int nnz,
       RoundScratch s, double[] u);
 
+  /**
+   * {@link #predictBlock} summed as a separate sparse predict (its own call, not a round's half):
+   * two partial sums, entry {@code j} into sum {@code j mod 2}, the order the kernels' sparse
+   * predict has always had.
+   */
+  double predictBlockSeparate(MemorySegment st, long step, long stride, int[] idx, float[] vf, double[] vd, int from,
+      int nnz, RoundScratch s, double[] u);
+
   /** Writes the predict's new field values kept in {@code s} (a predict whose update is a separate call). */
   void commitBlock(MemorySegment st, long step, long stride, int[] idx, int from, int nnz, RoundScratch s);
 
@@ -48,7 +56,10 @@ public interface RuleForms {
   /** Weight read-out of coordinates {@code [0, n)} of block state into {@code out}. */
   void weightsBlock(MemorySegment st, long step, long stride, MemorySegment out, int n, double[] u);
 
-  /** {@link #predictBlock} on one segment per field. */
+  /**
+   * A predict on one segment per field, summed in two partial sums as {@link
+   * #predictBlockSeparate}: the order of every sparse predict on such state, a round's included.
+   */
   double predictRows(MemorySegment[] f, int[] idx, float[] vf, double[] vd, int from, int nnz, RoundScratch s, double[] u);
 
   /** {@link #commitBlock} on one segment per field. */

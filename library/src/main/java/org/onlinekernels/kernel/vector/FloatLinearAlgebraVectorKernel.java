@@ -61,13 +61,6 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
    * bits they live in the lanes array.
    */
   static float dotBody(MemorySegment a, MemorySegment b, int n) {
-    if (n < 4 * V) {
-      // Shorter than one block of the main loop (a sparse row's values, typically): the plain-Java
-      // loop, the same bits. The vector loops would not run a full block, and with loops never
-      // entered C2 kept a vector accumulator boxed on the heap in one JIT order (128 B per call,
-      // AllocationFreeTest).
-      return FloatLinearAlgebraScalarKernel.dot(a, b, n, 4);
-    }
     float[] p = FloatVirtualLanes.scratch();
     int bound4 = n - n % (4 * V);
     int bound1 = n - n % V;
@@ -122,7 +115,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected double dotImpl(MemorySegment a, MemorySegment b, int n) {
-    return dotBody(a, b, n);
+    return n < 4 * V ? FloatLinearAlgebraScalarKernel.dot(a, b, n, 4) : dotBody(a, b, n);
   }
 
   @Override
@@ -132,7 +125,11 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected double sumOfSquaresImpl(MemorySegment x, int n) {
-    return dotBody(x, x, n);
+    // Shorter than one block of the main loop (a sparse row's values, typically): the plain-Java
+    // loop, the same bits. With its loops never entered, C2 kept a vector accumulator of dotBody
+    // boxed on the heap in one JIT order (128 B per call, AllocationFreeTest); the guard stays out
+    // of dotBody itself, whose size decides how C2 inlines its vector code.
+    return n < 4 * V ? FloatLinearAlgebraScalarKernel.dot(x, x, n, 4) : dotBody(x, x, n);
   }
 
   @Override
@@ -209,7 +206,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   protected void dotAndSumOfSquaresSparseImpl(
       MemorySegment a, MemorySegment idx, MemorySegment val, int nnz, double[] out) {
     out[0] = FloatLinearAlgebraScalarKernel.dotSparseRange(a, idx, val, 0, nnz);
-    out[1] = dotBody(val, val, nnz);
+    out[1] = nnz < 4 * V ? FloatLinearAlgebraScalarKernel.dot(val, val, nnz, 4) : dotBody(val, val, nnz);
   }
 
   @Override

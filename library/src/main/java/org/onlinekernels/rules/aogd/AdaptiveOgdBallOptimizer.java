@@ -37,7 +37,8 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
   public static final RuleInfo INFO = new RuleInfo("aogd-ball",
       List.of("  aogd-ball       R=100                              Adaptive OGD, L2 ball (Bartlett et al. Alg. 2)"),
       Set.of("R"), false, (d, precision, layout, arena, kernels, p) ->
-          new AdaptiveOgdBallOptimizer(d, precision.inputType(), AdaptiveOgdParams.radius(p.get("R", 100)), arena, kernels));
+          new AdaptiveOgdBallOptimizer(d, precision.inputType(), AdaptiveOgdParams.radius(p.get("R", 100)), layout, arena,
+              kernels));
 
   private static final RuleShape SHAPE = AdaptiveOgdBallRuleForms.SHAPE;
   private static final int ETA = SHAPE.uniform("eta");
@@ -62,7 +63,19 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public AdaptiveOgdBallOptimizer(int d, ElementType type, AdaptiveOgdParams params, Arena arena, KernelProvider kernels) {
-    super("aogd-ball", d, type, checkedBall(d, type, params), StateLayout.PLANAR, false, arena, kernels, SHAPE);
+    this(d, type, params, StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * An optimizer with its state in {@code layout}: one field is the same memory in either layout;
+   * interleaved state sums a separate sparse predict in the fused round's order.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public AdaptiveOgdBallOptimizer(
+      int d, ElementType type, AdaptiveOgdParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+    super("aogd-ball", d, type, checkedBall(d, type, params), layout, false, arena, kernels, SHAPE);
     this.radius = params.radius();
     this.linalg = this.kernels.linearAlgebra(type);
     this.w = segment("w");

@@ -41,7 +41,7 @@ public final class DfegOptimizer extends RuleOptimizer {
       Set.of("a", "L", "delta"), false, (d, precision, layout, arena, kernels, p) -> {
         DfegParams def = DfegParams.defaults();
         return new DfegOptimizer(d, precision.inputType(),
-            new DfegParams(p.get("a", def.a()), p.get("L", def.l()), p.get("delta", def.delta())), arena, kernels);
+            new DfegParams(p.get("a", def.a()), p.get("L", def.l()), p.get("delta", def.delta())), layout, arena, kernels);
       });
 
   private final DfegParams p;
@@ -61,8 +61,18 @@ public final class DfegOptimizer extends RuleOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public DfegOptimizer(int d, ElementType type, DfegParams params, Arena arena, KernelProvider kernels) {
-    // One field: a record of one value is the same in either layout, so the state stays planar.
-    super("dfeg", d, Precision.of(type), StateLayout.PLANAR, false, false, arena, kernels, checked(params));
+    this(d, type, params, StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * An optimizer with its state in {@code layout}: one field is the same memory in either layout;
+   * interleaved state sums a separate sparse predict in the fused round's order.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public DfegOptimizer(int d, ElementType type, DfegParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+    super("dfeg", d, Precision.of(type), layout, false, false, arena, kernels, checked(params));
     this.p = params;
     this.linalg = this.kernels.linearAlgebra(type);
     this.theta = segment("theta");

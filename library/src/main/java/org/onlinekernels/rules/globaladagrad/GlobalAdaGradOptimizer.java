@@ -42,7 +42,7 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
         Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
         double dd = p.get("D", box.isFinite() ? Double.NaN : 1.0);
         return new GlobalAdaGradOptimizer(d, precision.inputType(),
-            new GlobalAdaGradParams(p.get("alpha", 1), p.get("delta", 0), box, dd), arena, kernels);
+            new GlobalAdaGradParams(p.get("alpha", 1), p.get("delta", 0), box, dd), layout, arena, kernels);
       });
 
   private static final RuleShape SHAPE = GlobalAdaGradRuleForms.SHAPE;
@@ -65,9 +65,20 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public GlobalAdaGradOptimizer(int d, ElementType type, GlobalAdaGradParams params, Arena arena, KernelProvider kernels) {
-    // One field: a record of one value is the same in either layout, so the state stays planar.
-    super("global-adagrad", d, Precision.of(type), StateLayout.PLANAR, checked(d, type, params), false, arena, kernels,
-        SHAPE);
+    this(d, type, params, StateLayout.PLANAR, arena, kernels);
+  }
+
+  /**
+   * An optimizer with its state in {@code layout} (one box for all coordinates when interleaved):
+   * one field is the same memory in either layout; interleaved state sums a separate sparse
+   * predict in the fused round's order.
+   *
+   * @param arena where the state lives, or {@code null} for an owned confined arena
+   * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
+   */
+  public GlobalAdaGradOptimizer(
+      int d, ElementType type, GlobalAdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+    super("global-adagrad", d, Precision.of(type), layout, checked(d, type, params), false, arena, kernels, SHAPE);
     this.p = params;
     this.diameter = params.diameter(d);
     this.boxed = params.box().isPerCoordinate();

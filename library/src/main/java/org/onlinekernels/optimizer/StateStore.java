@@ -166,6 +166,38 @@ public final class StateStore {
     }
   }
 
+  /**
+   * Writes {@code values} into variable {@code name}, rounded to its element type, after checking
+   * every value (not NaN, representable, within its invariant): a refused write changes nothing.
+   */
+  void write(String name, double[] values, Invariants.Check invariants) {
+    Field f = fields.get(name);
+    if (f == null) {
+      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + fields.keySet());
+    }
+    if (values == null || values.length != d) {
+      throw new IllegalArgumentException("state '" + name + "' needs " + d + " values");
+    }
+    boolean isFloat = f.type() == ElementType.FLOAT;
+    for (int i = 0; i < d; i++) {
+      if (Double.isNaN(values[i])) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
+      }
+      if (isFloat && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
+            + " overflows float; pass a value within +-" + Float.MAX_VALUE);
+      }
+      String broken = invariants.broken(name, values[i]);
+      if (broken != null) {
+        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i] + " breaks its invariant: "
+            + broken);
+      }
+    }
+    for (int i = 0; i < d; i++) {
+      f.set(i, values[i]);
+    }
+  }
+
   /** Zeroes every buffer. */
   void clear() {
     buffers.values().forEach(s -> s.fill((byte) 0));

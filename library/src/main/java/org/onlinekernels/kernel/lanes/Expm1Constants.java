@@ -2,11 +2,10 @@ package org.onlinekernels.kernel.lanes;
 
 /**
  * Constants of the ScInOL1 kernels' own {@code expm1(h)} for {@code 0 <= h <= cap} (the
- * saturation cap of {@link org.onlinekernels.kernel.ScInOL1Kernel}), one set per element type;
- * the {@code FLOAT_} names are used by the hand-written float kernels, the {@code DOUBLE_} names
- * by their generated twins. The scalar kernel evaluates the same polynomial with the same fused
- * operations ({@link FloatScInOL1ScalarKernel#expm1}), so vector and scalar ScInOL1 agree bit for
- * bit; {@link Math#expm1} stays the reference's.
+ * saturation cap of the ScInOL1 rule), one set per element type; the {@code FLOAT_} names are
+ * used by the float lanes, the {@code DOUBLE_} names by their generated double twins. The scalar
+ * forms evaluate the same polynomial with the same fused operations ({@link FloatLaneMath#expm1}),
+ * so vector and scalar ScInOL1 agree bit for bit; {@link Math#expm1} stays the reference's.
  *
  * <p>Why the kernels do not use {@code VectorOperators.EXPM1}: on x86 it is a call to an SVML
  * stub, and around that call C2 spills and reloads every vector live in the ScInOL1 loop. Measured

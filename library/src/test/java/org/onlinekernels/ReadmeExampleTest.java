@@ -15,7 +15,7 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.ScInOLParams;
 
 /**

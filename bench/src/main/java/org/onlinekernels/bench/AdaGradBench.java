@@ -2,11 +2,11 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,7 +50,7 @@ public class AdaGradBench {
     @Setup(Level.Trial)
     public void setUp() {
       open();
-      kernel = kernels.adaGrad(t);
+      kernel = AdaGradKernel.of(kernels, t);
       // JIT warm-up at a small size first (see DenseParams.WARM_D).
       MemorySegment sw = BenchData.allocate(arena, t, WARM_D), sq = BenchData.allocate(arena, t, WARM_D);
       MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
@@ -124,7 +124,7 @@ public class AdaGradBench {
     @Setup(Level.Trial)
     public void setUp() {
       open();
-      kernel = kernels.adaGrad(t);
+      kernel = AdaGradKernel.of(kernels, t);
       w = BenchData.allocate(arena, t, d);
       q = BenchData.allocate(arena, t, d);
       for (int i = 0; i < warmCalls; i++) step();

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.reference.ReferenceDfeg;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 
 /**
  * DFEG (ALGORITHMS.md section 5), one linear-model round per call, default parameters.

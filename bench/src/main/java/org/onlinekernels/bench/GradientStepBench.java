@@ -2,9 +2,9 @@ package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.GlobalAdaGradParams;
 import org.openjdk.jmh.annotations.Benchmark;

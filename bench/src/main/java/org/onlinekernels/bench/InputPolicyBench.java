@@ -2,9 +2,9 @@ package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.ScInOLParams;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -3,10 +3,9 @@ package org.onlinekernels.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.kernel.AdaGradKernel;
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.kernel.MixedAdaGradKernel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -58,7 +57,7 @@ public class MixedPrecisionBench {
     private Arena arena;
     private ElementType wt, qt;
     private AdaGradKernel plain;
-    private MixedAdaGradKernel mixed;
+    private AdaGradKernel mixed;
     private double scale = 1;
 
     /** Allocates buffers and warms the JIT up at a small size. */
@@ -69,8 +68,8 @@ public class MixedPrecisionBench {
       boolean isMixed = precision.equals("mixed");
       wt = isMixed ? ElementType.FLOAT : BenchData.type(precision);
       qt = isMixed ? ElementType.DOUBLE : wt;
-      plain = isMixed ? null : k.adaGrad(wt);
-      mixed = isMixed ? k.mixedAdaGrad() : null;
+      plain = isMixed ? null : AdaGradKernel.of(k, wt);
+      mixed = isMixed ? AdaGradKernel.mixed(k) : null;
       int realD = d;
       d = DenseParams.WARM_D;
       w = BenchData.allocate(arena, wt, d);

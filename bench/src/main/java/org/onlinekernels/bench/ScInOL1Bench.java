@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 
 /**
  * ScInOL1 (ALGORITHMS.md section 3), one linear-model round per call, {@code epsilon = 1}.

@@ -16,10 +16,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
  * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update),

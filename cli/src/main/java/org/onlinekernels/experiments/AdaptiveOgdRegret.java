@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.trainer.Table;
 

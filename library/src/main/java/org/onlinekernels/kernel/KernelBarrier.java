@@ -17,20 +17,28 @@ import java.lang.invoke.MethodType;
  * compiled on its own and its vector operations sit a few levels deep. The price is one indirect
  * call per kernel call (a few nanoseconds), not per element.
  */
-final class KernelBarrier {
+public final class KernelBarrier {
   private KernelBarrier() {}
 
   /** A handle to {@code owner}'s implementation of {@code name}, bound to {@code kernel}. */
   static MethodHandle bind(Object kernel, Class<?> owner, String name, MethodType type) {
+    return bind(MethodHandles.lookup(), kernel, owner, name, type);
+  }
+
+  /**
+   * A handle to {@code owner}'s implementation of {@code name}, bound to {@code kernel}, found
+   * with the caller's {@code lookup} (so a kernel may keep its bodies package-private).
+   */
+  public static MethodHandle bind(MethodHandles.Lookup lookup, Object kernel, Class<?> owner, String name, MethodType type) {
     try {
-      return MethodHandles.lookup().findVirtual(owner, name, type).bindTo(kernel);
+      return lookup.findVirtual(owner, name, type).bindTo(kernel);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("kernel method " + owner.getSimpleName() + "." + name + " not found", e);
     }
   }
 
   /** Rethrows what a kernel body threw: unchecked exceptions and errors as they are. */
-  static RuntimeException rethrow(Throwable t) {
+  public static RuntimeException rethrow(Throwable t) {
     if (t instanceof RuntimeException r) {
       throw r;
     }

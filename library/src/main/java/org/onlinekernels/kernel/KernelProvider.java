@@ -84,37 +84,17 @@ public abstract class KernelProvider {
   /** Short name: {@code vector} or {@code scalar}. */
   public abstract String name();
 
-  /** Kernels shared by the predict steps: dot products and norms. */
+  /** Whether this is the Vector API implementation. */
+  public final boolean isVector() {
+    return name().equals("vector");
+  }
+
+  /**
+   * Kernels shared by the predict steps: dot products and norms. The rules' own kernels come from
+   * their generated classes, e.g. {@code ScInOL2Kernel.of(provider, type)}, which ask this provider
+   * whether to run the Vector API ({@link #isVector}).
+   */
   public abstract LinearAlgebraKernel linearAlgebra(ElementType type);
-
-  /** The AdaGrad family (per-coordinate rate) kernel. */
-  public abstract AdaGradKernel adaGrad(ElementType type);
-
-  /** The DFEG update kernel. */
-  public abstract DfegKernel dfeg(ElementType type);
-
-  /** The ScInOL1 kernel (ALGORITHMS.md section 3). */
-  public abstract ScInOL1Kernel scInOL1(ElementType type);
-
-  /** The ScInOL2 kernel (ALGORITHMS.md section 4). */
-  public abstract ScInOL2Kernel scInOL2(ElementType type);
-
-  /** The global-rate AdaGrad step kernel (the rate itself comes from {@link #linearAlgebra}). */
-  public abstract GlobalAdaGradKernel globalAdaGrad(ElementType type);
-
-  /** The Adaptive Online Gradient Descent kernel (ball and per-coordinate forms). */
-  public abstract AdaptiveOgdKernel adaptiveOgd(ElementType type);
-
-  /**
-   * Mixed-precision AdaGrad: float weights and inputs, double {@code Q} (see {@link MixedAdaGradKernel}).
-   */
-  public abstract MixedAdaGradKernel mixedAdaGrad();
-
-  /**
-   * Mixed-precision ScInOL2: float inputs and {@code M}, double {@code G}, {@code S2}, wealth (see
-   * {@link MixedScInOL2Kernel}).
-   */
-  public abstract MixedScInOL2Kernel mixedScInOL2();
 
   @Override
   public String toString() {

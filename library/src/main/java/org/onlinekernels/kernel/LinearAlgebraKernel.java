@@ -20,6 +20,8 @@ public abstract class LinearAlgebraKernel {
   private final MethodHandle dotAndSumOfSquaresSparseBody;
   private final MethodHandle maxAbsBody;
   private final MethodHandle gramTripleBody;
+  private final MethodHandle dotMixedBody;
+  private final MethodHandle scaleBody;
 
   /** For implementations. */
   protected LinearAlgebraKernel(ElementType type) {
@@ -31,6 +33,8 @@ public abstract class LinearAlgebraKernel {
     dotAndSumOfSquaresSparseBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotAndSumOfSquaresSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
     maxAbsBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "maxAbsImpl", MethodType.methodType(double.class, MemorySegment.class, int.class));
     gramTripleBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "gramTripleImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
+    dotMixedBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotMixedImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, int.class));
+    scaleBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "scaleImpl", MethodType.methodType(void.class, MemorySegment.class, double.class, MemorySegment.class, int.class));
   }
 
   /** Element type of the buffers this kernel reads. */
@@ -136,6 +140,35 @@ public abstract class LinearAlgebraKernel {
     }
   }
 
+  /**
+   * {@code sum_{i<n} w_i x_i} of two float vectors summed in double (two accumulators in the
+   * double virtual lanes' order): the prediction of a mixed-precision rule whose weights are float.
+   * Both segments hold floats, whatever this kernel's element type.
+   */
+  public final double dotMixed(MemorySegment w, MemorySegment x, int n) {
+    KernelChecks.count("n", n);
+    KernelChecks.input("w", w, n, ElementType.FLOAT);
+    KernelChecks.input("x", x, n, ElementType.FLOAT);
+    try {
+      return (double) dotMixedBody.invokeExact(w, x, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
+  }
+
+  /** {@code out_i = c * x_i} for {@code i < n}, {@code c} rounded to the element type once (a weight read-out). */
+  public final void scale(MemorySegment x, double c, MemorySegment out, int n) {
+    KernelChecks.count("n", n);
+    KernelChecks.input("x", x, n, type);
+    KernelChecks.state("out", out, n, type);
+    KernelChecks.finite("c", c);
+    try {
+      scaleBody.invokeExact(x, c, out, n);
+    } catch (Throwable thrown) {
+      throw KernelBarrier.rethrow(thrown);
+    }
+  }
+
   private static void checkOut(double[] out, int len) {
     if (out == null || out.length < len) {
       throw new IllegalArgumentException("out must be a double[] of length >= " + len);
@@ -163,4 +196,10 @@ public abstract class LinearAlgebraKernel {
 
   /** Unchecked body of {@link #gramTriple}. */
   protected abstract void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out);
+
+  /** Unchecked body of {@link #dotMixed}. */
+  protected abstract double dotMixedImpl(MemorySegment w, MemorySegment x, int n);
+
+  /** Unchecked body of {@link #scale}. */
+  protected abstract void scaleImpl(MemorySegment x, double c, MemorySegment out, int n);
 }

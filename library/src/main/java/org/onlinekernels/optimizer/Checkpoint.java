@@ -119,7 +119,7 @@ public final class Checkpoint {
     if (c.d != optimizer.dimension()) {
       throw new CheckpointException(where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
     }
-    String params = optimizer.checkpointParams();
+    String params = paramsOf(optimizer);
     if (!c.params.equals(params)) {
       throw new CheckpointException(where + "was saved with parameters " + c.params + "; this optimizer has "
           + params + "; create the optimizer with the checkpoint's parameters");
@@ -173,7 +173,7 @@ public final class Checkpoint {
       out.writeUTF(o.precision().name());
       out.writeUTF(ByteOrder.nativeOrder().toString());
       out.writeInt(o.dimension());
-      out.writeUTF(o.checkpointParams());
+      out.writeUTF(paramsOf(o));
       out.writeUTF(o.kernels().name());
       Map<String, MemorySegment> buffers = o.buffers();
       out.writeInt(buffers.size());
@@ -261,6 +261,29 @@ public final class Checkpoint {
       throw new CheckpointException(where + "is truncated inside its header or data");
     } catch (IOException e) {
       throw new CheckpointException(where + "cannot be parsed: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The parameters as text, compared by {@link #load}: {@code params()} of the concrete optimizer
+   * (every one has a public {@code params()}), with the arrays of a record spelled out (a record's
+   * {@code toString} prints them by identity).
+   */
+  static String paramsOf(StatefulOptimizer o) {
+    try {
+      Object p = o.getClass().getMethod("params").invoke(o);
+      if (p instanceof Record r) {
+        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+          Object v = c.getAccessor().invoke(r);
+          sb.append(c.getName()).append('=')
+              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)).append(';');
+        }
+        return sb.append(']').toString();
+      }
+      return String.valueOf(p);
+    } catch (ReflectiveOperationException e) {
+      return "";
     }
   }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  * {@link StateMerger} carries it out. Buffers not named here (box bounds, radii, ScInOL2's stored
  * weights scratch) are parameters or scratch and keep the start's contents.
  */
-final class MergePlan {
+public final class MergePlan {
   /** How the K values of one state element combine; see docs/MERGING.md. */
   enum Rule {
     /** Accumulated statistic: the first contributor's value plus the other contributors' increments. */
@@ -24,7 +24,8 @@ final class MergePlan {
 
   /** Projection of one averaged weight back into its box. */
   @FunctionalInterface
-  interface Clamp {
+  public interface Clamp {
+    /** Coordinate {@code i}'s value {@code v} projected into its box. */
     double apply(int i, double v);
   }
 
@@ -42,21 +43,24 @@ final class MergePlan {
   /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
   double ballRadius = Double.NaN;
 
-  MergePlan sum(String... names) {
+  /** Buffers merged as accumulated statistics ({@link Rule#SUM}). */
+  public MergePlan sum(String... names) {
     for (String n : names) {
       buffers.add(new Buffer(n, Rule.SUM));
     }
     return this;
   }
 
-  MergePlan average(String... names) {
+  /** Buffers merged as positions: the contributors' mean ({@link Rule#AVERAGE}). */
+  public MergePlan average(String... names) {
     for (String n : names) {
       buffers.add(new Buffer(n, Rule.AVERAGE));
     }
     return this;
   }
 
-  MergePlan max(String name) {
+  /** A buffer merged as a running maximum ({@link Rule#MAX}). */
+  public MergePlan max(String name) {
     buffers.add(new Buffer(name, Rule.MAX));
     return this;
   }
@@ -65,7 +69,7 @@ final class MergePlan {
    * Weights {@code name} merged by {@link Rule#MEAN}, weighted per coordinate by the increment of
    * {@code weightBuffer} (may be null) plus the increments of {@code weightScalars}.
    */
-  MergePlan mean(String name, String weightBuffer, List<String> weightScalars, Clamp boxClamp) {
+  public MergePlan mean(String name, String weightBuffer, List<String> weightScalars, Clamp boxClamp) {
     buffers.add(new Buffer(name, Rule.MEAN));
     meanWeightBuffer = weightBuffer;
     meanWeightScalars.addAll(weightScalars);
@@ -73,19 +77,22 @@ final class MergePlan {
     return this;
   }
 
-  MergePlan ball(double radius) {
+  /** Merged weights projected onto the L2 ball of {@code radius}. */
+  public MergePlan ball(double radius) {
     ballRadius = radius;
     return this;
   }
 
-  MergePlan sumScalars(String... names) {
+  /** Scalars merged as accumulated statistics. */
+  public MergePlan sumScalars(String... names) {
     for (String n : names) {
       scalars.add(new Buffer(n, Rule.SUM));
     }
     return this;
   }
 
-  MergePlan averageScalars(String... names) {
+  /** Scalars merged as the contributors' mean. */
+  public MergePlan averageScalars(String... names) {
     for (String n : names) {
       scalars.add(new Buffer(n, Rule.AVERAGE));
     }

@@ -15,10 +15,10 @@ public enum StateLayout {
   /** One block of {@code d} elements per state variable: the dense SIMD kernels' layout. */
   PLANAR,
   /**
-   * A coordinate's state variables adjacent. Supported by {@link ScInOL2Optimizer} (float and
-   * double) and {@link AdaGradOptimizer} without a per-coordinate box; dense calls on it run the
-   * plain-Java sparse body over every coordinate, and {@link AbstractOptimizer#state()} returns
-   * copies instead of views.
+   * A coordinate's state variables adjacent. Every rule offers it in float and double with one
+   * value per parameter (per-coordinate parameters, {@link Precision#MIXED} and stored weights
+   * keep buffers of their own); dense calls on it run the plain-Java sparse body over every
+   * coordinate, and {@link AbstractOptimizer#state()} returns copies instead of views.
    */
   INTERLEAVED
 }

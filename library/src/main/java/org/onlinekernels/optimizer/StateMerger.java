@@ -77,7 +77,7 @@ final class StateMerger {
       }
     }
     if (ordered.size() <= 1) {
-      into.cancelPendingForMerge();
+      into.stateReplaced();
       if (ordered.size() == 1) {
         into.copyStateFrom(ordered.get(0));
       }
@@ -104,7 +104,7 @@ final class StateMerger {
         throw new ArithmeticException("merged scalar " + name + " overflows; the state was left unchanged");
       }
     }
-    into.cancelPendingForMerge();
+    into.stateReplaced();
     for (MergePlan.Buffer b : plan.buffers) {
       if (b.rule() == MergePlan.Rule.MEAN) {
         m.meanBuffer(b.name(), scale, true);
@@ -137,10 +137,10 @@ final class StateMerger {
       throw new IllegalArgumentException(what + " has dimension " + other.d + " and precision " + other.precision
           + ", this one " + into.d + " and " + into.precision);
     }
-    if (!other.checkpointParams().equals(into.checkpointParams())
+    if (!Checkpoint.paramsOf(other).equals(Checkpoint.paramsOf(into))
         || !other.buffers().keySet().equals(into.buffers().keySet())) {
-      throw new IllegalArgumentException(what + " has other parameters (" + other.checkpointParams() + " "
-          + other.buffers().keySet() + ") than this one (" + into.checkpointParams() + " " + into.buffers().keySet() + ")");
+      throw new IllegalArgumentException(what + " has other parameters (" + Checkpoint.paramsOf(other) + " "
+          + other.buffers().keySet() + ") than this one (" + Checkpoint.paramsOf(into) + " " + into.buffers().keySet() + ")");
     }
   }
 

@@ -9,11 +9,11 @@ import java.util.function.Function;
  * optimizer's {@code merge} is tested against. A "contributor" at an element is a learner whose
  * value there differs (in its bits) from the common start.
  */
-final class ReferenceMerge {
+public final class ReferenceMerge {
   private ReferenceMerge() {}
 
   /** The learners' state as one sequence: arrays in the documented order, then scalars. */
-  interface StateOf<T> {
+  public interface StateOf<T> {
     double[][] of(T learner);
   }
 
@@ -21,7 +21,7 @@ final class ReferenceMerge {
    * Validates the learners and returns them in the canonical order: the lexicographic order of
    * their state sequences, element by element, compared as raw double bits (signed).
    */
-  static <T extends ReferenceModel> List<T> canonical(ReferenceModel start, List<T> learners, StateOf<T> state) {
+  public static <T extends ReferenceModel> List<T> canonical(ReferenceModel start, List<T> learners, StateOf<T> state) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
@@ -57,7 +57,7 @@ final class ReferenceMerge {
   }
 
   /** Element {@code i} of every learner's array, in the given order. */
-  static <T> double[] column(List<T> learners, Function<T, double[]> array, int i) {
+  public static <T> double[] column(List<T> learners, Function<T, double[]> array, int i) {
     double[] c = new double[learners.size()];
     for (int j = 0; j < c.length; j++) {
       c[j] = array.apply(learners.get(j))[i];
@@ -66,7 +66,7 @@ final class ReferenceMerge {
   }
 
   /** A scalar of every learner, in the given order. */
-  static <T> double[] scalars(List<T> learners, Function<T, Double> scalar) {
+  public static <T> double[] scalars(List<T> learners, Function<T, Double> scalar) {
     double[] c = new double[learners.size()];
     for (int j = 0; j < c.length; j++) {
       c[j] = scalar.apply(learners.get(j));
@@ -89,7 +89,7 @@ final class ReferenceMerge {
   }
 
   /** SUM: the first contributor's value plus the sum of the other contributors' increments. */
-  static double sum(double x0, double[] xs) {
+  public static double sum(double x0, double[] xs) {
     List<Double> c = contributors(x0, xs);
     if (c.isEmpty()) {
       return x0;
@@ -102,7 +102,7 @@ final class ReferenceMerge {
   }
 
   /** AVERAGE: the start plus the contributors' mean increment; one contributor's value as is. */
-  static double average(double x0, double[] xs) {
+  public static double average(double x0, double[] xs) {
     List<Double> c = contributors(x0, xs);
     if (c.isEmpty()) {
       return x0;
@@ -118,7 +118,7 @@ final class ReferenceMerge {
   }
 
   /** MAX over the start and every learner. */
-  static double max(double x0, double[] xs) {
+  public static double max(double x0, double[] xs) {
     double r = x0;
     for (double x : xs) {
       r = Math.max(r, x);
@@ -132,7 +132,7 @@ final class ReferenceMerge {
    * {@code sum c w / sum c}, or the plain mean if {@code sum c} is 0 or either sum overflows.
    * {@link #count} tells which case applied.
    */
-  static double mean(double w0, double[] ws, double[] cs) {
+  public static double mean(double w0, double[] ws, double[] cs) {
     List<double[]> c = new ArrayList<>();
     for (int j = 0; j < ws.length; j++) {
       if (differs(ws[j], w0) || cs[j] > 0) {
@@ -157,7 +157,7 @@ final class ReferenceMerge {
   }
 
   /** How many learners contribute to {@link #mean}. */
-  static int count(double w0, double[] ws, double[] cs) {
+  public static int count(double w0, double[] ws, double[] cs) {
     int n = 0;
     for (int j = 0; j < ws.length; j++) {
       if (differs(ws[j], w0) || cs[j] > 0) {
@@ -168,7 +168,7 @@ final class ReferenceMerge {
   }
 
   /** The weights of a MEAN rule: {@code max(0, buffer increment + scalar increments)}. */
-  static double weight(double bufferIncrement, double scalarIncrements) {
+  public static double weight(double bufferIncrement, double scalarIncrements) {
     return Math.max(0, bufferIncrement + scalarIncrements);
   }
 }

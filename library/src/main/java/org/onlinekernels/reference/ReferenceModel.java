@@ -6,12 +6,13 @@ package org.onlinekernels.reference;
  * run one code path and agree bit for bit; an instance becomes pending only once its prediction
  * has succeeded, so a refused predict (DFEG's overflow) leaves nothing for {@code update}.
  */
-abstract class ReferenceModel implements ReferenceLinearModel {
+public abstract class ReferenceModel implements ReferenceLinearModel {
   /** Number of coordinates. */
-  final int d;
+  /** Model dimension. */
+  protected final int d;
   private SparseVec pending;
 
-  ReferenceModel(int d) {
+  protected ReferenceModel(int d) {
     this.d = SparseVec.checkDimension(d);
   }
 
@@ -41,24 +42,24 @@ abstract class ReferenceModel implements ReferenceLinearModel {
   }
 
   /** Whether a predicted instance waits for its update (a merge refuses such a learner). */
-  final boolean hasPending() {
+  protected final boolean hasPending() {
     return pending != null;
   }
 
   /** Drops the pending instance: a merge replaces the state it was predicted on. */
-  final void clearPending() {
+  protected final void clearPending() {
     pending = null;
   }
 
   /** The algorithm's predict step on the instance's nonzero entries; may throw before changing state. */
-  abstract double predictOn(SparseVec x);
+  protected abstract double predictOn(SparseVec x);
 
   /**
    * The instance of the last successful predict, for {@code update(g)}; checks {@code g} first.
    *
    * @throws IllegalStateException if no prediction is pending
    */
-  final SparseVec takePending(double g) {
+  protected final SparseVec takePending(double g) {
     SparseVec.checkFinite("g", g);
     if (pending == null) {
       throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");

@@ -9,10 +9,13 @@ package org.onlinekernels.reference;
  * makes "an explicit 0 equals an absent entry" (ALGORITHMS.md) hold by construction. Zeros are
  * compared with {@code == 0}, so {@code -0.0} is dropped too.
  */
-final class SparseVec {
-  final int[] idx;
-  final double[] val;
-  final int nnz;
+public final class SparseVec {
+  /** Indices, strictly increasing. */
+  public final int[] idx;
+  /** Values. */
+  public final double[] val;
+  /** Number of entries. */
+  public final int nnz;
 
   private SparseVec(int[] idx, double[] val, int nnz) {
     this.idx = idx;
@@ -21,7 +24,7 @@ final class SparseVec {
   }
 
   /** Validates {@code d >= 1} for a constructor. */
-  static int checkDimension(int d) {
+  public static int checkDimension(int d) {
     if (d < 1) {
       throw new IllegalArgumentException("dimension d must be >= 1, got " + d);
     }
@@ -29,7 +32,7 @@ final class SparseVec {
   }
 
   /** Validates a finite scalar argument. */
-  static double checkFinite(String name, double v) {
+  public static double checkFinite(String name, double v) {
     if (!Double.isFinite(v)) {
       throw new IllegalArgumentException(name + " must be finite, got " + v);
     }
@@ -37,7 +40,7 @@ final class SparseVec {
   }
 
   /** Validates a curvature {@code H_t}: finite and {@code >= 0}. */
-  static double checkCurvature(String name, double h) {
+  public static double checkCurvature(String name, double h) {
     if (!(h >= 0) || !Double.isFinite(h)) {
       throw new IllegalArgumentException(name + " (curvature H_t) must be finite and >= 0, got " + h);
     }
@@ -45,7 +48,7 @@ final class SparseVec {
   }
 
   /** The nonzero entries of a dense vector, after validating its length and values. */
-  static SparseVec ofDense(String name, double[] x, int d) {
+  public static SparseVec ofDense(String name, double[] x, int d) {
     if (x == null) {
       throw new IllegalArgumentException(name + " must not be null");
     }
@@ -74,7 +77,7 @@ final class SparseVec {
   }
 
   /** A copy of the nonzero entries of a sparse vector, after validating it. */
-  static SparseVec ofSparse(String idxName, String valName, int[] idx, double[] val, int nnz, int d) {
+  public static SparseVec ofSparse(String idxName, String valName, int[] idx, double[] val, int nnz, int d) {
     if (idx == null) {
       throw new IllegalArgumentException(idxName + " must not be null");
     }
@@ -114,7 +117,7 @@ final class SparseVec {
   }
 
   /** {@code sum_k val_k^2}, summed sequentially in index order (so that dense == sparse). */
-  double squaredNorm() {
+  public double squaredNorm() {
     double s = 0;
     for (int k = 0; k < nnz; k++) {
       s += val[k] * val[k];
@@ -123,7 +126,7 @@ final class SparseVec {
   }
 
   /** {@code sum_k val_k * w[idx_k]}, summed sequentially in index order. */
-  double dot(double[] w) {
+  public double dot(double[] w) {
     double s = 0;
     for (int k = 0; k < nnz; k++) {
       s += val[k] * w[idx[k]];
@@ -132,7 +135,7 @@ final class SparseVec {
   }
 
   /** This vector scaled by {@code g}: entries {@code g * val_k}, dropping products that are 0. */
-  SparseVec times(double g) {
+  public SparseVec times(double g) {
     int n = 0;
     for (int k = 0; k < nnz; k++) {
       if (g * val[k] != 0) n++;
@@ -152,7 +155,7 @@ final class SparseVec {
   }
 
   /** A dense array of length {@code d} with these entries and +0.0 elsewhere. */
-  double[] toDense(int d) {
+  public double[] toDense(int d) {
     double[] x = new double[d];
     for (int k = 0; k < nnz; k++) {
       x[idx[k]] = val[k];

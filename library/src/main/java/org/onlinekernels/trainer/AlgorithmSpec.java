@@ -8,66 +8,50 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.optimizer.DfegOptimizer;
-import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.ScInOL1Optimizer;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.params.Box;
-import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.Rules;
 
 /**
  * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with
  * {@code eta=0.1, delta=1e-8}: what the command line and the model file carry, turned into an
- * optimizer by {@link #create}. Parameters not given take the defaults listed in
- * {@link #HELP}; unknown names and bad values are refused with a message naming the parameter.
+ * optimizer by {@link #create}. The names and parameters are the rules' own ({@link Rules}), plus
+ * the {@code ogd} baseline; parameters not given take the defaults listed in {@link #HELP};
+ * unknown names and bad values are refused with a message naming the parameter.
  *
  * @param name   one of {@link #NAMES}
  * @param params parameter name to value, in the order given (unmodifiable)
  */
 public record AlgorithmSpec(String name, Map<String, Double> params) {
-  /** Every algorithm name, in display order. */
-  public static final List<String> NAMES = List.of(
-      "adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd");
+  /** Every algorithm name, in display order: the rules, then the baseline. */
+  public static final List<String> NAMES =
+      Stream.concat(Rules.names().stream(), Stream.of("ogd")).toList();
 
-  /** One line per algorithm: name, parameters with defaults, meaning. Shown by {@code train --help}. */
-  public static final String HELP = String.join("\n",
-      "  adagrad         eta=1 | alpha (with R: eta_i = alpha*2R), delta=0, q0=0, R=inf (box [-R,R])",
-      "                  per-coordinate AdaGrad (Streeter & McMahan Alg. 1 / diagonal AdaGrad)",
-      "  adagrad-global  alpha=1, delta=0, R=inf, D (default: 2R*sqrt(d) with R, else 1)",
-      "                  one global AdaGrad rate (Streeter & McMahan Thm. 2)",
-      "  aogd-ball       R=100                              Adaptive OGD, L2 ball (Bartlett et al. Alg. 2)",
-      "  aogd-coord      R=100                              Adaptive OGD per coordinate, box [-R,R]",
-      "  scinol1         eps=1                              ScInOL1 (Kempka et al. Alg. 1), no tuning",
-      "  scinol2         eps=1                              ScInOL2 (Kempka et al. Alg. 2), no tuning",
-      "  dfeg            a=0.882, L=1, delta=1              DFEG (Orabona 2013 Alg. 1), no tuning",
-      "  ogd             eta=1, R=inf                       baseline: OGD/SGD with rate eta/sqrt(t), L2 ball R");
+  /** One or two lines per algorithm: name, parameters with defaults, meaning. Shown by {@code train --help}. */
+  public static final String HELP = Stream.concat(Rules.ALL.stream().flatMap(r -> r.help().stream()),
+      Stream.of("  ogd             eta=1, R=inf                       baseline: OGD/SGD with rate eta/sqrt(t), L2 ball R"))
+      .collect(Collectors.joining("\n"));
 
-  private static final Map<String, Set<String>> KEYS = Map.of(
-      "adagrad", Set.of("eta", "alpha", "delta", "q0", "R"),
-      "adagrad-global", Set.of("alpha", "delta", "R", "D"),
-      "aogd-ball", Set.of("R"),
-      "aogd-coord", Set.of("R"),
-      "scinol1", Set.of("eps"),
-      "scinol2", Set.of("eps"),
-      "dfeg", Set.of("a", "L", "delta"),
-      "ogd", Set.of("eta", "R"));
+  private static final Set<String> OGD_KEYS = Set.of("eta", "R");
+
+  private static Set<String> keys(String name) {
+    if ("ogd".equals(name)) {
+      return OGD_KEYS;
+    }
+    RuleInfo r = Rules.find(name);
+    return r == null ? null : r.parameters();
+  }
 
   /** The parameter names of algorithm {@code name} (sorted), e.g. for a "did you mean" hint. */
   public static List<String> parameterNames(String name) {
-    Set<String> keys = KEYS.get(name);
+    Set<String> keys = keys(name);
     if (keys == null) {
       throw new IllegalArgumentException("unknown algorithm '" + name + "'; valid names: " + String.join(", ", NAMES));
     }
@@ -82,8 +66,8 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     }
     Map<String, Double> copy = new LinkedHashMap<>();
     for (Map.Entry<String, Double> e : params.entrySet()) {
-      if (!KEYS.get(name).contains(e.getKey())) {
-        List<String> valid = new ArrayList<>(KEYS.get(name));
+      if (!keys(name).contains(e.getKey())) {
+        List<String> valid = new ArrayList<>(keys(name));
         Collections.sort(valid);
         throw new IllegalArgumentException("algorithm " + name + " has no parameter '" + e.getKey()
             + "'; its parameters: " + String.join(", ", valid));
@@ -185,15 +169,16 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   }
 
   /**
-   * Same with the state in {@code layout} where the algorithm offers it (ScInOL2; AdaGrad without
-   * a per-coordinate box); the others ignore it and stay planar.
+   * Same with the state in {@code layout} where the rule offers it (a rule with one field, and
+   * AdaGrad or Adaptive OGD with per-coordinate parameters, stay planar).
    */
   public LinearModelOptimizer create(int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
     return create(d, Precision.of(type), layout, arena, kernels);
   }
 
   /** The algorithms with a {@link Precision#MIXED} form (float weights and inputs, double accumulators). */
-  public static final Set<String> MIXED = Set.of("adagrad", "scinol2");
+  public static final Set<String> MIXED =
+      Rules.ALL.stream().filter(RuleInfo::mixed).map(RuleInfo::name).collect(Collectors.toUnmodifiableSet());
 
   /**
    * Same with a precision; {@link Precision#MIXED} exists for the algorithms in {@link #MIXED},
@@ -235,54 +220,9 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
 
   private LinearModelOptimizer createChecked(int d, Precision precision, StateLayout layout, Arena arena,
       KernelProvider kernels) {
-    ElementType type = precision.inputType();
-    boolean mixed = precision == Precision.MIXED;
-    double r = get("R", Double.POSITIVE_INFINITY);
-    switch (name) {
-      case "adagrad" -> {
-        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
-        if (params.containsKey("alpha") && params.containsKey("eta")) {
-          throw new IllegalArgumentException("adagrad: give eta or alpha, not both");
-        }
-        AdaGradParams p = params.containsKey("alpha")
-            ? AdaGradParams.alphaTimesWidth(get("alpha", 1), box)
-            : AdaGradParams.eta(get("eta", 1)).withBox(box);
-        p = p.withDelta(get("delta", 0)).withQ0(get("q0", 0));
-        if (mixed) {
-          return new AdaGradOptimizer(d, precision, p, arena, kernels);
-        }
-        return new AdaGradOptimizer(d, type, p, p.box().isPerCoordinate() ? StateLayout.PLANAR : layout, arena, kernels);
-      }
-      case "adagrad-global" -> {
-        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
-        double dd = get("D", box.isFinite() ? Double.NaN : 1.0);
-        GlobalAdaGradParams p = new GlobalAdaGradParams(get("alpha", 1), get("delta", 0), box, dd);
-        return new GlobalAdaGradOptimizer(d, type, p, arena, kernels);
-      }
-      case "aogd-ball" -> {
-        return new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
-      }
-      case "aogd-coord" -> {
-        return new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(get("R", 100)), arena, kernels);
-      }
-      case "scinol1" -> {
-        return new ScInOL1Optimizer(d, type, new ScInOLParams(get("eps", 1)), arena, kernels);
-      }
-      case "scinol2" -> {
-        if (mixed) {
-          return new ScInOL2Optimizer(d, precision, new ScInOLParams(get("eps", 1)), arena, kernels);
-        }
-        return new ScInOL2Optimizer(d, type, new ScInOLParams(get("eps", 1)), layout, arena, kernels);
-      }
-      case "dfeg" -> {
-        DfegParams def = DfegParams.defaults();
-        return new DfegOptimizer(d, type, new DfegParams(get("a", def.a()), get("L", def.l()), get("delta", def.delta())),
-            arena, kernels);
-      }
-      case "ogd" -> {
-        return new OgdOptimizer(d, type, get("eta", 1), r, arena);
-      }
-      default -> throw new AssertionError(name);
+    if (name.equals("ogd")) {
+      return new OgdOptimizer(d, precision.inputType(), get("eta", 1), get("R", Double.POSITIVE_INFINITY), arena);
     }
+    return Rules.find(name).factory().create(d, precision, layout, arena, kernels, new RuleInfo.Params(params));
   }
 }

@@ -18,9 +18,9 @@ import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
-import org.onlinekernels.kernel.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import org.onlinekernels.optimizer.AllOptimizers;
 import org.onlinekernels.optimizer.GradientOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
@@ -167,7 +167,7 @@ class FuzzProperties {
   void scinol1KernelRejectsBadShapesWithoutWriting(@ForAll ElementType t, @ForAll boolean vector,
       @ForAll @IntRange(min = 0, max = 20) int n, @ForAll long seed) {
     Random rnd = new Random(seed);
-    ScInOL1Kernel kern = (vector ? KernelProvider.get() : KernelProvider.scalar()).scInOL1(t);
+    ScInOL1Kernel kern = ScInOL1Kernel.of(vector ? KernelProvider.get() : KernelProvider.scalar(), t);
     try (Arena a = Arena.ofConfined()) {
       MemorySegment g = segment(a, rnd, t, n), s2 = segment(a, rnd, t, n), m = segment(a, rnd, t, n);
       MemorySegment beta = segment(a, rnd, t, n), x = segment(a, rnd, t, n);

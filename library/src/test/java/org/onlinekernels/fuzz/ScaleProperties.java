@@ -1,5 +1,6 @@
 package org.onlinekernels.fuzz;
 
+import org.onlinekernels.rules.scinol2.ScInOL2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,15 +14,15 @@ import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.ScInOL1Optimizer;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.optimizer.StateSnapshot;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
@@ -65,7 +66,7 @@ class ScaleProperties {
       double[] x = new double[d];
       double[] bigG = new double[d], s2 = new double[d], m = new double[d], eta = new double[d];
       double rounds = Math.scalb(1.0, 10 + rnd.nextInt(13));
-      double cap = p == Precision.FLOAT ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+      double cap = p == Precision.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
       for (int i = 0; i < d; i++) {
         double v = rnd.nextInt(4) == 0 ? 0 : Math.scalb(1 + rnd.nextDouble(), minExp + rnd.nextInt(-minExp + 1));
         x[i] = t == ElementType.FLOAT ? (float) v : v;

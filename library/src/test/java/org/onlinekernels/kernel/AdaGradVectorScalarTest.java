@@ -1,5 +1,6 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;
@@ -25,7 +26,7 @@ class AdaGradVectorScalarTest {
       MemorySegment x = arena.allocate(bytes + byteOffset).asSlice(byteOffset);
       MemorySegment idx = arena.allocate(4L * n);
       MemorySegment val = arena.allocate(bytes);
-      AdaGradKernel[] k = {KernelProvider.vector().adaGrad(t), KernelProvider.scalar().adaGrad(t)};
+      AdaGradKernel[] k = {AdaGradKernel.of(KernelProvider.vector(), t), AdaGradKernel.of(KernelProvider.scalar(), t)};
       for (int round = 0; round < 20; round++) {
         int nnz = 0;
         for (int i = 0; i < n; i++) {

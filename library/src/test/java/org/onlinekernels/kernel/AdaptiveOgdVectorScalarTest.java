@@ -1,5 +1,7 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.get;
 import static org.onlinekernels.kernel.KernelTestSupport.set;
@@ -34,7 +36,7 @@ class AdaptiveOgdVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 17L * n + off);
       SplittableRandom r = st.random();
-      AdaptiveOgdKernel vec = KernelProvider.vector().adaptiveOgd(t), sca = KernelProvider.scalar().adaptiveOgd(t);
+      AdaptiveOgdBallKernel vec = AdaptiveOgdBallKernel.of(KernelProvider.vector(), t), sca = AdaptiveOgdBallKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4];
       for (int k = 0; k < 4; k++) w[k] = slice(a, t, n, off);
       double radius = 1.5, hsum = 0, lsum = 0;
@@ -58,10 +60,10 @@ class AdaptiveOgdVectorScalarTest {
         double eta = 1 / (hsum + lsum), aa = 1 - eta * lambda;
         double nv = Math.sqrt(Math.max(0, aa * aa * ww - 2 * eta * aa * wg + eta * eta * gg));
         double p = nv > radius ? radius / nv : 1;
-        vec.ballUpdateDense(w[0], st.x, n, scale, eta, lambda, p);
-        sca.ballUpdateDense(w[1], st.x, n, scale, eta, lambda, p);
-        vec.ballUpdateSparse(w[2], n, st.idx, st.val, st.nnz, scale, eta, lambda, p);
-        sca.ballUpdateSparse(w[3], n, st.idx, st.val, st.nnz, scale, eta, lambda, p);
+        vec.updateDense(w[0], st.x, n, scale, eta, lambda, p);
+        sca.updateDense(w[1], st.x, n, scale, eta, lambda, p);
+        vec.updateSparse(w[2], n, st.idx, st.val, st.nnz, scale, eta, lambda, p);
+        sca.updateSparse(w[3], n, st.idx, st.val, st.nnz, scale, eta, lambda, p);
         assertBitEqual("vector dense w, round " + round, w[1], w[0], t, n);
         assertBitEqual("vector sparse w, round " + round, w[1], w[2], t, n);
         assertBitEqual("scalar sparse w, round " + round, w[1], w[3], t, n);
@@ -75,7 +77,7 @@ class AdaptiveOgdVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 31L * n + off);
       SplittableRandom r = st.random();
-      AdaptiveOgdKernel vec = KernelProvider.vector().adaptiveOgd(t), sca = KernelProvider.scalar().adaptiveOgd(t);
+      AdaptiveOgdKernel vec = AdaptiveOgdKernel.of(KernelProvider.vector(), t), sca = AdaptiveOgdKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4], l = new MemorySegment[4];
       for (int k = 0; k < 4; k++) {
         w[k] = slice(a, t, n, off);
@@ -93,15 +95,15 @@ class AdaptiveOgdVectorScalarTest {
         // coordinates that the sparse pass (rightly) never touches.
         if (off % 2 == 0) {
           double radius = 0.75;
-          vec.coordinateUpdateDense(w[0], l[0], st.x, n, scale, hsum, radius);
-          sca.coordinateUpdateDense(w[1], l[1], st.x, n, scale, hsum, radius);
-          vec.coordinateUpdateSparse(w[2], l[2], n, st.idx, st.val, st.nnz, scale, hsum, radius);
-          sca.coordinateUpdateSparse(w[3], l[3], n, st.idx, st.val, st.nnz, scale, hsum, radius);
+          vec.updateDense(w[0], l[0], st.x, n, scale, hsum, radius);
+          sca.updateDense(w[1], l[1], st.x, n, scale, hsum, radius);
+          vec.updateSparse(w[2], l[2], n, st.idx, st.val, st.nnz, scale, hsum, radius);
+          sca.updateSparse(w[3], l[3], n, st.idx, st.val, st.nnz, scale, hsum, radius);
         } else {
-          vec.coordinateUpdateDenseRadii(w[0], l[0], radii, st.x, n, scale, hsum);
-          sca.coordinateUpdateDenseRadii(w[1], l[1], radii, st.x, n, scale, hsum);
-          vec.coordinateUpdateSparseRadii(w[2], l[2], radii, n, st.idx, st.val, st.nnz, scale, hsum);
-          sca.coordinateUpdateSparseRadii(w[3], l[3], radii, n, st.idx, st.val, st.nnz, scale, hsum);
+          vec.updateDensePerCoordinate(w[0], l[0], radii, st.x, n, scale, hsum);
+          sca.updateDensePerCoordinate(w[1], l[1], radii, st.x, n, scale, hsum);
+          vec.updateSparsePerCoordinate(w[2], l[2], radii, n, st.idx, st.val, st.nnz, scale, hsum);
+          sca.updateSparsePerCoordinate(w[3], l[3], radii, n, st.idx, st.val, st.nnz, scale, hsum);
         }
         assertBitEqual("vector dense w, round " + round, w[1], w[0], t, n);
         assertBitEqual("vector dense Lsum, round " + round, l[1], l[0], t, n);

@@ -1,5 +1,6 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.set;
 import static org.onlinekernels.kernel.KernelTestSupport.slice;
@@ -24,7 +25,7 @@ class GlobalAdaGradVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 7L * n + off);
       SplittableRandom r = st.random();
-      GlobalAdaGradKernel vec = KernelProvider.vector().globalAdaGrad(t), sca = KernelProvider.scalar().globalAdaGrad(t);
+      GlobalAdaGradKernel vec = GlobalAdaGradKernel.of(KernelProvider.vector(), t), sca = GlobalAdaGradKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4];
       for (int k = 0; k < 4; k++) w[k] = slice(a, t, n, off);
       MemorySegment lo = slice(a, t, n, off), hi = slice(a, t, n, off);
@@ -46,10 +47,10 @@ class GlobalAdaGradVectorScalarTest {
         if (sum == 0) continue;
         double eta = 0.6 * Math.sqrt(n) / Math.sqrt(2 * sum);
         if (boxed) {
-          vec.updateDenseBoxed(w[0], lo, hi, st.x, n, scale, eta);
-          sca.updateDenseBoxed(w[1], lo, hi, st.x, n, scale, eta);
-          vec.updateSparseBoxed(w[2], lo, hi, n, st.idx, st.val, st.nnz, scale, eta);
-          sca.updateSparseBoxed(w[3], lo, hi, n, st.idx, st.val, st.nnz, scale, eta);
+          vec.updateDensePerCoordinate(w[0], lo, hi, st.x, n, scale, eta);
+          sca.updateDensePerCoordinate(w[1], lo, hi, st.x, n, scale, eta);
+          vec.updateSparsePerCoordinate(w[2], lo, hi, n, st.idx, st.val, st.nnz, scale, eta);
+          sca.updateSparsePerCoordinate(w[3], lo, hi, n, st.idx, st.val, st.nnz, scale, eta);
         } else {
           vec.updateDense(w[0], st.x, n, scale, eta, -1, 2);
           sca.updateDense(w[1], st.x, n, scale, eta, -1, 2);

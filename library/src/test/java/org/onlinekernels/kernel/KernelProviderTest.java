@@ -1,5 +1,7 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
+import org.onlinekernels.rules.dfeg.DfegKernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,8 +78,8 @@ class KernelProviderTest {
     assertEquals("vector", KernelProvider.vector().name());
     assertEquals("scalar", KernelProvider.scalar().name());
     for (ElementType t : ElementType.values()) {
-      assertEquals(t, KernelProvider.vector().adaGrad(t).elementType());
-      assertEquals(t, KernelProvider.scalar().dfeg(t).elementType());
+      assertEquals(t, AdaGradKernel.of(KernelProvider.vector(), t).elementType());
+      assertEquals(t, DfegKernel.of(KernelProvider.scalar(), t).elementType());
     }
   }
 }

@@ -1,5 +1,8 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.scinol1.ScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.onlinekernels.kernel.ScInOLVectorScalarTest.get;
@@ -45,7 +48,7 @@ class ScInOLHandWorkedTest {
   @ParameterizedTest
   @CsvSource(delimiter = ',', textBlock = ALL)
   void scinol1TwoRounds(String impl, ElementType t) {
-    ScInOL1Kernel k = provider(impl).scInOL1(t);
+    ScInOL1Kernel k = ScInOL1Kernel.of(provider(impl), t);
     try (Arena a = Arena.ofConfined()) {
       MemorySegment bigG = vec(a, t, 0, 0), s2 = vec(a, t, 0, 0), m = vec(a, t, 0, 0), beta = vec(a, t, 1, 1);
       // Round 1, t = 1: M = (|2|, |-0.5|) = (2, 0.5).
@@ -85,7 +88,7 @@ class ScInOLHandWorkedTest {
   @ParameterizedTest
   @CsvSource(delimiter = ',', textBlock = ALL)
   void scinol2TwoRounds(String impl, ElementType t) {
-    ScInOL2Kernel k = provider(impl).scInOL2(t);
+    ScInOL2Kernel k = ScInOL2Kernel.of(provider(impl), t);
     try (Arena a = Arena.ofConfined()) {
       MemorySegment bigG = vec(a, t, 0, 0), s2 = vec(a, t, 0, 0), m = vec(a, t, 0, 0), eta = vec(a, t, 1, 1);
       // Round 1: M = (2, 0.5), theta = 0, w = 0, yhat = 0.
@@ -115,8 +118,8 @@ class ScInOLHandWorkedTest {
   @ParameterizedTest
   @CsvSource(delimiter = ',', textBlock = ALL)
   void underflowKeepsBetaAndZeroScaleGivesZeroWeight(String impl, ElementType t) {
-    ScInOL1Kernel k1 = provider(impl).scInOL1(t);
-    ScInOL2Kernel k2 = provider(impl).scInOL2(t);
+    ScInOL1Kernel k1 = ScInOL1Kernel.of(provider(impl), t);
+    ScInOL2Kernel k2 = ScInOL2Kernel.of(provider(impl), t);
     int n = 19; // vector body and scalar tail
     double tiny = 0x1p-80;
     try (Arena a = Arena.ofConfined()) {
@@ -173,7 +176,7 @@ class ScInOLHandWorkedTest {
   @CsvSource({"vector", "scalar"})
   void floatExpOverflowNeverPutsNaNIntoState(String impl) {
     ElementType t = ElementType.FLOAT;
-    ScInOL1Kernel k = provider(impl).scInOL1(t);
+    ScInOL1Kernel k = ScInOL1Kernel.of(provider(impl), t);
     int n = 37;
     try (Arena a = Arena.ofConfined()) {
       MemorySegment bigG = vec(a, t, new double[n]), s2 = vec(a, t, new double[n]), m = vec(a, t, new double[n]);
@@ -184,7 +187,7 @@ class ScInOLHandWorkedTest {
         set(beta, t, i, 1);
         set(x, t, i, i % 2 == 0 ? 1 : 0);
       }
-      float capped = (float) Math.expm1(ScInOL1Kernel.FLOAT_EXP_CAP) / 2;
+      float capped = (float) Math.expm1(ScInOL1.FLOAT_EXP_CAP) / 2;
       double y = k.predictDense(bigG, s2, m, beta, x, n, 1, 1);
       // 19 equal float terms summed in float: at most 19 roundings of 2^-24 relative each.
       assertEquals(19.0 * capped, y, 19 * 0x1p-24 * 19.0 * capped);

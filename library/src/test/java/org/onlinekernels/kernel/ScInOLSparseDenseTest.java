@@ -1,5 +1,7 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.onlinekernels.kernel.ScInOLVectorScalarTest.get;
 import static org.onlinekernels.kernel.ScInOLVectorScalarTest.slice;
@@ -36,8 +38,8 @@ class ScInOLSparseDenseTest {
         ScInOLVectorScalarTest.fill(a[k][3], t, n, 2.0);
         ScInOLVectorScalarTest.fill(b[k][3], t, n, 2.0);
       }
-      ScInOL1Kernel k1 = p.scInOL1(t);
-      ScInOL2Kernel k2 = p.scInOL2(t);
+      ScInOL1Kernel k1 = ScInOL1Kernel.of(p, t);
+      ScInOL2Kernel k2 = ScInOL2Kernel.of(p, t);
       MemorySegment w = slice(arena, n, t, 0);
       for (int round = 1; round <= 200; round++) {
         data.next(r);

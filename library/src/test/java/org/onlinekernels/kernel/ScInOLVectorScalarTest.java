@@ -1,5 +1,7 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;
@@ -36,7 +38,7 @@ class ScInOLVectorScalarTest {
         fill(st[k][3], t, n, 1.0);
       }
       Data data = new Data(arena, n, t, off, r);
-      ScInOL1Kernel[] ker = {KernelProvider.vector().scInOL1(t), KernelProvider.scalar().scInOL1(t)};
+      ScInOL1Kernel[] ker = {ScInOL1Kernel.of(KernelProvider.vector(), t), ScInOL1Kernel.of(KernelProvider.scalar(), t)};
       MemorySegment wv = slice(arena, n, t, off), ws = slice(arena, n, t, off);
       double eps = 1.0;
       for (int round = 1; round <= rounds; round++) {
@@ -85,7 +87,7 @@ class ScInOLVectorScalarTest {
         wst[k] = slice(arena, n, t, off);
       }
       Data data = new Data(arena, n, t, off, r);
-      ScInOL2Kernel v = KernelProvider.vector().scInOL2(t), s = KernelProvider.scalar().scInOL2(t);
+      ScInOL2Kernel v = ScInOL2Kernel.of(KernelProvider.vector(), t), s = ScInOL2Kernel.of(KernelProvider.scalar(), t);
       ScInOL2Kernel[] ker = {v, s, v, s};
       MemorySegment wv = slice(arena, n, t, off), ws = slice(arena, n, t, off);
       for (int round = 1; round <= rounds; round++) {

@@ -1,5 +1,7 @@
 package org.onlinekernels.kernel;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol1.ScInOL1;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,11 +34,11 @@ class VectorExpm1Test {
   @ParameterizedTest
   @CsvSource({"FLOAT, vector", "DOUBLE, vector", "FLOAT, scalar", "DOUBLE, scalar"})
   void expm1IsWithinTwoUlpsOfMathExpm1(ElementType t, String impl) {
-    double cap = t == ElementType.FLOAT ? ScInOL1Kernel.FLOAT_EXP_CAP : ScInOL1Kernel.DOUBLE_EXP_CAP;
+    double cap = t == ElementType.FLOAT ? ScInOL1.FLOAT_EXP_CAP : ScInOL1.DOUBLE_EXP_CAP;
     double[] h = arguments(t, cap);
     int n = h.length;
     // The scalar kernel runs the same polynomial (bit for bit: BitEqualityProperties).
-    ScInOL1Kernel kernel = (impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar()).scInOL1(t);
+    ScInOL1Kernel kernel = ScInOL1Kernel.of(impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar(), t);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment g = KernelTestSupport.slice(arena, t, n, 0);
       MemorySegment s2 = KernelTestSupport.slice(arena, t, n, 0);

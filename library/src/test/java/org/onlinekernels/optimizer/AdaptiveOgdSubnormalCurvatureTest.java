@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.Arena;

@@ -1,5 +1,12 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import java.lang.foreign.Arena;
 import java.util.List;
 import org.onlinekernels.kernel.ElementType;

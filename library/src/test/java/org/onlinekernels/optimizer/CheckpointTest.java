@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,7 +23,7 @@ import org.onlinekernels.kernel.ElementType;
 class FailedAllocationTest {
   @AfterEach
   void clearHook() {
-    AbstractOptimizer.beforeAllocate = null;
+    StateStore.beforeAllocate = null;
   }
 
   @Test
@@ -30,10 +32,10 @@ class FailedAllocationTest {
       // First count the optimizer's allocations, then fail the last one: every earlier buffer
       // must be freed with the arena.
       int[] count = {0};
-      AbstractOptimizer.beforeAllocate = (arena, bytes) -> count[0]++;
+      StateStore.beforeAllocate = (arena, bytes) -> count[0]++;
       n.create(16, ElementType.FLOAT).close();
       List<Arena> seen = new ArrayList<>();
-      AbstractOptimizer.beforeAllocate = (arena, bytes) -> {
+      StateStore.beforeAllocate = (arena, bytes) -> {
         seen.add(arena);
         if (seen.size() == count[0]) {
           throw new OutOfMemoryError("simulated: cannot allocate " + bytes + " bytes");
@@ -48,7 +50,7 @@ class FailedAllocationTest {
 
   @Test
   void aCallersArenaIsLeftToTheCaller() {
-    AbstractOptimizer.beforeAllocate = (arena, bytes) -> {
+    StateStore.beforeAllocate = (arena, bytes) -> {
       throw new OutOfMemoryError("simulated");
     };
     try (Arena mine = Arena.ofConfined()) {

@@ -1,5 +1,6 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

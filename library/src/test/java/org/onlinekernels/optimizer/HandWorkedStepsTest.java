@@ -1,5 +1,11 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -187,16 +193,18 @@ class HandWorkedStepsTest {
       assertMessage("diameter D", () -> new GlobalAdaGradOptimizer(2, ElementType.DOUBLE, GlobalAdaGradParams.of(Box.none())));
       assertMessage("params", () -> new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, null));
       // Kernel-level arguments.
-      var k = KernelProvider.scalar().adaptiveOgd(ElementType.DOUBLE);
+      var k = AdaptiveOgdKernel.of(KernelProvider.scalar(), ElementType.DOUBLE);
+      var kb = AdaptiveOgdBallKernel.of(KernelProvider.scalar(), ElementType.DOUBLE);
       MemorySegment w = vec(a, 0, 0), l = vec(a, 0, 0);
-      assertMessage("p (projection factor)", () -> k.ballUpdateDense(w, g, 2, 1, 1, 0, 1.5));
-      assertMessage("eta", () -> k.ballUpdateDense(w, g, 2, 1, 0, 0, 1));
-      assertMessage("lambda", () -> k.ballUpdateDense(w, g, 2, 1, 1, -1, 1));
-      assertMessage("hsum", () -> k.coordinateUpdateDense(w, l, g, 2, 1, -1, 1));
-      assertMessage("radius", () -> k.coordinateUpdateDense(w, l, g, 2, 1, 0, 0));
-      assertMessage("lsum is read-only", () -> k.coordinateUpdateDense(w, l.asReadOnly(), g, 2, 1, 0, 1));
-      assertMessage("radii holds", () -> k.coordinateUpdateDenseRadii(w, l, a.allocate(8), g, 2, 1, 0));
-      var gk = KernelProvider.scalar().globalAdaGrad(ElementType.DOUBLE);
+      assertMessage("p (projection factor)", () -> kb.updateDense(w, g, 2, 1, 1, 0, 1.5));
+      assertMessage("eta", () -> kb.updateDense(w, g, 2, 1, 0, 0, 1));
+      assertMessage("lambda", () -> kb.updateDense(w, g, 2, 1, 1, -1, 1));
+      // The kernel's parameters are named after the rule's state and uniforms (Hsum, R, Lsum).
+      assertMessage("Hsum", () -> k.updateDense(w, l, g, 2, 1, -1, 1));
+      assertMessage("R (radius)", () -> k.updateDense(w, l, g, 2, 1, 0, 0));
+      assertMessage("Lsum is read-only", () -> k.updateDense(w, l.asReadOnly(), g, 2, 1, 0, 1));
+      assertMessage("R holds", () -> k.updateDensePerCoordinate(w, l, a.allocate(8), g, 2, 1, 0));
+      var gk = GlobalAdaGradKernel.of(KernelProvider.scalar(), ElementType.DOUBLE);
       assertMessage("eta", () -> gk.updateDense(w, g, 2, 1, Double.POSITIVE_INFINITY, -1, 1));
       assertMessage("box", () -> gk.updateDense(w, g, 2, 1, 1, 1, -1));
       assertMessage("scale", () -> gk.updateDense(w, g, 2, Double.NaN, 1, -1, 1));

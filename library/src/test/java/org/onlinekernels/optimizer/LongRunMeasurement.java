@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

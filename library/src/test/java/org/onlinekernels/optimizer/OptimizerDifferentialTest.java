@@ -1,5 +1,8 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.get;
 import static org.onlinekernels.kernel.KernelTestSupport.slice;

@@ -1,5 +1,10 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol1.ScInOL1;
+import org.onlinekernels.rules.scinol2.ScInOL2;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,13 +16,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.kernel.ScInOL1Kernel;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceDfeg;
-import org.onlinekernels.reference.ReferenceScInOL1;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
  * Issue 6, overflow: 1e6 rounds with one gradient sign (g = -1, x = (1, 0.5)), float and double,
@@ -62,7 +67,7 @@ class OverflowTest {
         s1.readWeights(w);
         s2.readWeights(w);
         // Saturated: ScInOL2's wealth sits at the cap.
-        double cap = t == ElementType.FLOAT ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+        double cap = t == ElementType.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
         MemorySegment eta = s2.state().get("eta");
         double eta0 = t == ElementType.FLOAT ? eta.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
             : eta.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
@@ -121,7 +126,7 @@ class OverflowTest {
       assertTrue(Double.isFinite(r2.predict(x)));
       r2.update(-1);
     }
-    assertEquals(ScInOL2Kernel.DOUBLE_WEALTH_CAP, r2.eta()[0]);
+    assertEquals(ScInOL2.DOUBLE_WEALTH_CAP, r2.eta()[0]);
     // ScInOL1 in double: theta <= sqrt(t), so 1e6 rounds stay below the cap; force it via G.
     r1.bigG()[0] = 1e6 * r1.s2()[0];
     for (double w : r1.weights()) assertTrue(Double.isFinite(w));
@@ -136,7 +141,7 @@ class OverflowTest {
       o.writeState("S2", new double[] {1});
       MemorySegment w = a.allocate(t.bytes());
       o.readWeights(w);
-      double cap = t == ElementType.FLOAT ? ScInOL1Kernel.FLOAT_EXP_CAP : ScInOL1Kernel.DOUBLE_EXP_CAP;
+      double cap = t == ElementType.FLOAT ? ScInOL1.FLOAT_EXP_CAP : ScInOL1.DOUBLE_EXP_CAP;
       double got = t == ElementType.FLOAT ? w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) : w.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
       double want = Math.expm1(cap) / 2;
       assertEquals(want, got, want * 1e-5);

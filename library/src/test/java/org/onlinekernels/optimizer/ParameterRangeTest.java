@@ -1,5 +1,11 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

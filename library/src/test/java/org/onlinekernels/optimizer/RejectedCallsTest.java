@@ -1,5 +1,6 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

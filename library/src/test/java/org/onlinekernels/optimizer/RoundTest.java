@@ -1,5 +1,8 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol2.ScInOL2;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.ScInOLParams;
@@ -111,7 +114,7 @@ class RoundTest {
       // The wealth at its cap (a larger one breaks the state invariant, issue 12): |theta| = G / s
       // >= 1, so w = eta / (2 s) = 2^90 / 2e-3 and yhat = 2 * 1e-3 * w, about 1.2e27: the squared
       // loss's g is beyond the float input limit 2^40 (before weights saturated, yhat was +inf).
-      s.writeState("eta", new double[] {ScInOL2Kernel.FLOAT_WEALTH_CAP, ScInOL2Kernel.FLOAT_WEALTH_CAP});
+      s.writeState("eta", new double[] {ScInOL2.FLOAT_WEALTH_CAP, ScInOL2.FLOAT_WEALTH_CAP});
       s.writeState("G", new double[] {1, 1});
       a.writeState("w", big);
       SparseRows r = rows(ElementType.FLOAT, new int[] {0, 2}, new int[] {0, 1}, new double[] {1e-3, 1e-3});

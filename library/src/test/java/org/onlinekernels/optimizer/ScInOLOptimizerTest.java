@@ -1,5 +1,8 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -159,7 +162,7 @@ class ScInOLOptimizerTest {
     assertThrows(IllegalArgumentException.class, () -> new ScInOLParams(0));
     assertThrows(IllegalArgumentException.class, () -> new ScInOL1Optimizer(0, ElementType.FLOAT, ScInOLParams.defaults()));
     assertThrows(IllegalArgumentException.class, () -> new ScInOL2Optimizer(3, ElementType.FLOAT, null));
-    var k = KernelProvider.get().scInOL1(ElementType.FLOAT);
+    var k = ScInOL1Kernel.of(KernelProvider.get(), ElementType.FLOAT);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment s = arena.allocate(16);
       assertThrows(IllegalArgumentException.class, () -> k.predictDense(s, s, s, s, s, 4, 0.5, 1));

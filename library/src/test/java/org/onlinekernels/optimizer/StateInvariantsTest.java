@@ -1,5 +1,6 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,7 +124,7 @@ class StateInvariantsTest {
               StateLayout.INTERLEAVED, null, null);
           ScInOL2Optimizer target = new ScInOL2Optimizer(3, t, org.onlinekernels.params.ScInOLParams.defaults(),
               StateLayout.INTERLEAVED, null, null)) {
-        MemorySegment block = writer.buffers().values().iterator().next();
+        MemorySegment block = ((AbstractOptimizer) writer).buffers().values().iterator().next();
         // coordinate 2, variable S2 (index 1 of G, S2, M, eta)
         if (t == ElementType.FLOAT) block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 2 * 4 + 1, -1f);
         else block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 2 * 4 + 1, -1.0);

@@ -1,5 +1,6 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

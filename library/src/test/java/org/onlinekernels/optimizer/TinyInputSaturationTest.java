@@ -1,5 +1,8 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.rules.scinol2.ScInOL2;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -12,11 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL1;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
  * Issue 12, item 4: ScInOL1/ScInOL2 held at one gradient sign (d = 1, g = -1, constant x) with a
@@ -89,7 +92,7 @@ class TinyInputSaturationTest {
   @ParameterizedTest
   @EnumSource(ElementType.class)
   void everyScaleStaysFiniteFromASaturatedState(ElementType t) {
-    double cap = t == ElementType.FLOAT ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+    double cap = t == ElementType.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
     for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.get()}) {
       for (double x : scales(t)) {
         try (Arena a = Arena.ofConfined();
@@ -110,7 +113,7 @@ class TinyInputSaturationTest {
       for (double x : scales(ElementType.FLOAT)) {
         try (Arena a = Arena.ofConfined();
             ScInOL2Optimizer m = new ScInOL2Optimizer(1, Precision.MIXED, ScInOLParams.defaults(), a, k)) {
-          run(m, a, x, 1e6, ScInOL2Kernel.DOUBLE_WEALTH_CAP, 20);
+          run(m, a, x, 1e6, ScInOL2.DOUBLE_WEALTH_CAP, 20);
         }
       }
     }
@@ -139,7 +142,7 @@ class TinyInputSaturationTest {
       r2.bigG()[0] = 1e6 * x;
       r2.s2()[0] = 1e6 * x * x;
       r2.m()[0] = x;
-      r2.eta()[0] = ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+      r2.eta()[0] = ScInOL2.DOUBLE_WEALTH_CAP;
       for (ReferenceLinearModel r : new ReferenceLinearModel[] {r2}) {
         for (int round = 0; round < 20; round++) {
           double y = r.predict(new double[] {x});

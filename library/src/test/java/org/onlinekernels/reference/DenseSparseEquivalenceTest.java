@@ -1,5 +1,12 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,7 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,6 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,7 @@
 package org.onlinekernels.reference;
 
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

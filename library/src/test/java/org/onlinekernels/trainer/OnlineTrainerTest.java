@@ -20,7 +20,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.ScInOLParams;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -19,8 +19,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import org.onlinekernels.params.AdaGradParams;
 
 /**
@@ -103,7 +103,7 @@ class MergeProperties {
         // ||theta||^2: the single contributor's running value, or recomputed from the merged
         // theta, by a kernel reduction of d nonnegative squares here and a sequential sum in the
         // reference; each is within (d + 1) u of the exact sum.
-        double want = ((org.onlinekernels.reference.ReferenceDfeg) refStart).thetaNormSquared();
+        double want = ((org.onlinekernels.rules.dfeg.ReferenceDfeg) refStart).thetaNormSquared();
         double u = type == ElementType.FLOAT ? 0x1p-24 : 0x1p-53;
         double norm = scalars.get("thetaNormSquared");
         assertTrue(Math.abs(norm - want) <= 2 * (d + 1) * u * want, () -> "norm " + norm + " vs " + want);

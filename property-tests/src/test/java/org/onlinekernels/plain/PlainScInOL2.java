@@ -1,8 +1,9 @@
 package org.onlinekernels.plain;
 
+import org.onlinekernels.rules.scinol2.ScInOL2;
 import java.util.Arrays;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.testkit.Learner;
 import org.onlinekernels.testkit.Row;
 
@@ -45,7 +46,7 @@ final class PlainScInOL2 implements Learner {
     this.type = type;
     this.bug = bug;
     boolean f = type == ElementType.FLOAT;
-    this.cap = f ? ScInOL2Kernel.FLOAT_WEALTH_CAP : ScInOL2Kernel.DOUBLE_WEALTH_CAP;
+    this.cap = f ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
     this.max = f ? Float.MAX_VALUE : Double.MAX_VALUE;
     bigG = new double[d];
     s2 = new double[d];

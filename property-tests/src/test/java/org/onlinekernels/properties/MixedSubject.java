@@ -3,14 +3,14 @@ package org.onlinekernels.properties;
 import java.util.Map;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.testkit.AdaGradSubject;
 import org.onlinekernels.testkit.ScInOL2Subject;
 

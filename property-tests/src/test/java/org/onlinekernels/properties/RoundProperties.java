@@ -29,8 +29,8 @@ import org.onlinekernels.testkit.Tolerance;
  */
 class RoundProperties {
 
-  /** Algorithms with a fused round body, the same for both implementations and layouts. */
-  private static final String[] FUSED = {"scinol2", "adagrad"};
+  /** Every algorithm has a fused round body, the same for both implementations and layouts. */
+  private static final String[] FUSED = {"scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord"};
   private static final String[] ALL = {"scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord"};
 
   @Provide

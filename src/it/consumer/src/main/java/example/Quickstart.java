@@ -7,7 +7,7 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.ScInOLParams;
 
 /** A user's first program: ScInOL2 online on the ScInOL paper's synthetic problem, sparse rows. */

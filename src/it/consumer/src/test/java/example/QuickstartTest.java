@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /** The published library as a user's build sees it. */
 class QuickstartTest {

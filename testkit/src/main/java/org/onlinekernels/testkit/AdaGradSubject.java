@@ -5,11 +5,11 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
-import org.onlinekernels.reference.ReferenceAdaGrad;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**

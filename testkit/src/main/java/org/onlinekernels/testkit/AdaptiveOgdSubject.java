@@ -1,15 +1,16 @@
 package org.onlinekernels.testkit;
 
+import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.optimizer.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.reference.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
@@ -66,6 +67,26 @@ public final class AdaptiveOgdSubject implements Subject {
     return ball
         ? new AdaptiveOgdBallOptimizer(d, type, params, null, kernels)
         : new AdaptiveOgdCoordinateOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    if (layout == StateLayout.PLANAR || !ball && params.radii() != null) {
+      return optimizer(d, type, kernels);
+    }
+    return ball
+        ? new AdaptiveOgdBallOptimizer(d, type, params, layout, null, kernels)
+        : new AdaptiveOgdCoordinateOptimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return ball || params.radii() == null;
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

@@ -1,13 +1,14 @@
 package org.onlinekernels.testkit;
 
+import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.reference.ReferenceDfeg;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
@@ -52,6 +53,21 @@ public final class DfegSubject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new DfegOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return new DfegOptimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return true;
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

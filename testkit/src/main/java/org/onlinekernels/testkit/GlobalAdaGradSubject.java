@@ -1,14 +1,15 @@
 package org.onlinekernels.testkit;
 
+import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.reference.ReferenceGlobalAdaGrad;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
@@ -64,6 +65,23 @@ public final class GlobalAdaGradSubject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new GlobalAdaGradOptimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return params.box().isPerCoordinate() || layout == StateLayout.PLANAR
+        ? optimizer(d, type, kernels)
+        : new GlobalAdaGradOptimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return !params.box().isPerCoordinate();
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

@@ -1,14 +1,15 @@
 package org.onlinekernels.testkit;
 
+import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 
 /**
  * ScInOL1 with a random {@code epsilon}.
@@ -57,6 +58,21 @@ public final class ScInOL1Subject implements Subject {
   @Override
   public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
     return new ScInOL1Optimizer(d, type, params, null, kernels);
+  }
+
+  @Override
+  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+    return new ScInOL1Optimizer(d, type, params, layout, null, kernels);
+  }
+
+  @Override
+  public boolean fusedRound() {
+    return true;
+  }
+
+  @Override
+  public boolean interleaves() {
+    return fusedRound();
   }
 
   @Override

@@ -5,11 +5,11 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.ScInOL2Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
-import org.onlinekernels.reference.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
  * ScInOL2 with a random {@code epsilon}, in recompute or stored-weights mode.

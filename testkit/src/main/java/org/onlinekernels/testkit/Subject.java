@@ -24,15 +24,18 @@ public interface Subject {
   AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels);
 
   /**
-   * The kernel optimizer with its state in {@code layout}, where the algorithm and this parameter
-   * draw offer it (ScInOL2 in recompute mode, AdaGrad without a per-coordinate box); planar
+   * The kernel optimizer with its state in {@code layout}, where this parameter draw offers it
+   * (every rule, unless it keeps parameters per coordinate or ScInOL2 stores its weights); planar
    * otherwise.
    */
   default AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return optimizer(d, type, kernels);
   }
 
-  /** Whether this draw's optimizer runs a fused round body (ScInOL2; AdaGrad without a per-coordinate box). */
+  /**
+   * Whether this draw's optimizer runs its fused round on either layout with the same bits (every
+   * rule, unless it keeps parameters per coordinate or ScInOL2 stores its weights).
+   */
   default boolean fusedRound() {
     return false;
   }

@@ -90,9 +90,9 @@ public final class CpuTimeRun {
         org.onlinekernels.optimizer.StateLayout planar = org.onlinekernels.optimizer.StateLayout.PLANAR;
         org.onlinekernels.optimizer.StateLayout inter = org.onlinekernels.optimizer.StateLayout.INTERLEAVED;
         org.onlinekernels.optimizer.AbstractOptimizer[] opts = {
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.optimizer.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
         // Each contender's passes run back to back (its 64 MiB state stays in this Xeon's L3, as in
         // a JMH fork of its own); turns of 8 passes, twice round, so drift hits every contender.
         java.util.List<java.util.List<Long>> times = new ArrayList<>();

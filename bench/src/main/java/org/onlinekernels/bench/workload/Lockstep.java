@@ -5,8 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.kernel.scalar.DoubleScInOL2ScalarKernel;
-import org.onlinekernels.kernel.scalar.FloatScInOL2ScalarKernel;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -94,7 +92,15 @@ public final class Lockstep {
     ValueLayout.OfFloat f = ValueLayout.JAVA_FLOAT;
     if (st.length == 1) return st[0].getAtIndex(f, i);
     float mi = st[2].getAtIndex(f, i);
-    return FloatScInOL2ScalarKernel.weight(st[0].getAtIndex(f, i), st[1].getAtIndex(f, i) + mi * mi, st[3].getAtIndex(f, i));
+    float s = (float) Math.sqrt(st[1].getAtIndex(f, i) + mi * mi);
+    if (s == 0) {
+      return 0;
+    }
+    float theta = st[0].getAtIndex(f, i) / s;
+    // ScInOL2's weight (docs/ALGORITHMS.md section 4), written here again: this harness checks the
+    // library against an independent sum, so it does not call the library for the weight.
+    float w = Math.copySign(Math.min(Math.abs(theta), 1f), theta) * st[3].getAtIndex(f, i) / (2 * s);
+    return Math.abs(w) > Float.MAX_VALUE ? Math.copySign(Float.MAX_VALUE, w) : w;
   }
 
   /** {@link #weightF} in double. */
@@ -102,6 +108,12 @@ public final class Lockstep {
     ValueLayout.OfDouble f = ValueLayout.JAVA_DOUBLE;
     if (st.length == 1) return st[0].getAtIndex(f, i);
     double mi = st[2].getAtIndex(f, i);
-    return DoubleScInOL2ScalarKernel.weight(st[0].getAtIndex(f, i), st[1].getAtIndex(f, i) + mi * mi, st[3].getAtIndex(f, i));
+    double s = Math.sqrt(st[1].getAtIndex(f, i) + mi * mi);
+    if (s == 0) {
+      return 0;
+    }
+    double theta = st[0].getAtIndex(f, i) / s;
+    double w = Math.copySign(Math.min(Math.abs(theta), 1.0), theta) * st[3].getAtIndex(f, i) / (2 * s);
+    return Math.abs(w) > Double.MAX_VALUE ? Math.copySign(Double.MAX_VALUE, w) : w;
   }
 }

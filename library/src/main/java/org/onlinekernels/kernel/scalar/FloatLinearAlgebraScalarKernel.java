@@ -1,5 +1,6 @@
 package org.onlinekernels.kernel.scalar;
 
+import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
@@ -130,5 +131,22 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
   @Override
   protected double maxAbsImpl(MemorySegment x, int n) {
     return maxAbsRange(x, 0, n);
+  }
+
+  @Override
+  protected double dotMixedImpl(MemorySegment w, MemorySegment x, int n) {
+    return MixedDot.dot(w, x, n);
+  }
+
+  /** {@code out = c * x} over {@code [from, to)}; also the vector kernel's tail. */
+  public static void scaleRange(MemorySegment x, float c, MemorySegment out, int from, int to) {
+    for (int i = from; i < to; i++) {
+      out.setAtIndex(E, i, c * x.getAtIndex(E, i));
+    }
+  }
+
+  @Override
+  protected void scaleImpl(MemorySegment x, double c, MemorySegment out, int n) {
+    scaleRange(x, (float) c, out, 0, n);
   }
 }

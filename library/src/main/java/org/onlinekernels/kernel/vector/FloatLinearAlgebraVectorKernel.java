@@ -11,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.scalar.FloatLinearAlgebraScalarKernel;
-import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
+import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 
 /**
  * Vector float reductions in {@link FloatVirtualLanes}'s order, so they return the scalar
@@ -115,7 +115,7 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected double dotImpl(MemorySegment a, MemorySegment b, int n) {
-    return dotBody(a, b, n);
+    return n < 4 * V ? FloatLinearAlgebraScalarKernel.dot(a, b, n, 4) : dotBody(a, b, n);
   }
 
   @Override
@@ -125,11 +125,21 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
 
   @Override
   protected double sumOfSquaresImpl(MemorySegment x, int n) {
-    return dotBody(x, x, n);
+    // Shorter than one block of the main loop (a sparse row's values, typically): the plain-Java
+    // loop, the same bits. With its loops never entered, C2 kept a vector accumulator of dotBody
+    // boxed on the heap in one JIT order (128 B per call, AllocationFreeTest); the guard stays out
+    // of dotBody itself, whose size decides how C2 inlines its vector code.
+    return n < 4 * V ? FloatLinearAlgebraScalarKernel.dot(x, x, n, 4) : dotBody(x, x, n);
   }
 
   @Override
   protected void dotAndSumOfSquaresImpl(MemorySegment a, MemorySegment x, int n, double[] out) {
+    if (n < 2 * V) {
+      // Shorter than one block: the plain-Java loops, the same bits (see dotBody).
+      out[0] = FloatLinearAlgebraScalarKernel.dot(a, x, n, 2);
+      out[1] = FloatLinearAlgebraScalarKernel.dot(x, x, n, 2);
+      return;
+    }
     float[] p = FloatVirtualLanes.scratch();
     int bound2 = n - n % (2 * V);
     int bound1 = n - n % V;
@@ -196,11 +206,18 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   protected void dotAndSumOfSquaresSparseImpl(
       MemorySegment a, MemorySegment idx, MemorySegment val, int nnz, double[] out) {
     out[0] = FloatLinearAlgebraScalarKernel.dotSparseRange(a, idx, val, 0, nnz);
-    out[1] = dotBody(val, val, nnz);
+    out[1] = nnz < 4 * V ? FloatLinearAlgebraScalarKernel.dot(val, val, nnz, 4) : dotBody(val, val, nnz);
   }
 
   @Override
   protected void gramTripleImpl(MemorySegment w, MemorySegment x, int n, double[] out) {
+    if (n < V) {
+      // Shorter than one virtual vector: the plain-Java loops, the same bits (see dotBody).
+      out[0] = FloatLinearAlgebraScalarKernel.dot(w, w, n, 1);
+      out[1] = FloatLinearAlgebraScalarKernel.dot(w, x, n, 1);
+      out[2] = FloatLinearAlgebraScalarKernel.dot(x, x, n, 1);
+      return;
+    }
     // One virtual accumulator per sum, spilled to p[0, V), p[V, 2V), p[2V, 3V).
     float[] p = FloatVirtualLanes.scratch();
     int bound1 = n - n % V;
@@ -255,6 +272,10 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
    */
   @Override
   protected double maxAbsImpl(MemorySegment x, int n) {
+    if (n < V) {
+      // Shorter than one virtual vector (a sparse row's values, typically): the plain-Java loop.
+      return FloatLinearAlgebraScalarKernel.maxAbsRange(x, 0, n);
+    }
     FloatVector acc = FloatVector.zero(S);
     VectorMask<Float> bad = S.maskAll(false);
     int bound1 = n - n % V;
@@ -271,5 +292,22 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
       return Double.NaN;
     }
     return Math.max(acc.reduceLanes(VectorOperators.MAX), tail);
+  }
+
+  @Override
+  protected double dotMixedImpl(MemorySegment w, MemorySegment x, int n) {
+    return MixedDotVector.dot(w, x, n);
+  }
+
+  @Override
+  protected void scaleImpl(MemorySegment x, double c, MemorySegment out, int n) {
+    float cf = (float) c;
+    FloatVector vc = FloatVector.broadcast(S, cf);
+    int bound = S.loopBound(n);
+    for (int i = 0; i < bound; i += L) {
+      long o = (long) i * Float.BYTES;
+      vc.mul(load(x, o)).intoMemorySegment(out, o, ORDER);
+    }
+    FloatLinearAlgebraScalarKernel.scaleRange(x, cf, out, bound, n);
   }
 }

@@ -66,7 +66,7 @@ public final class VectorConstants {
   /**
    * Width in bits of the <em>virtual vector</em> every reduction is defined on, whatever the
    * hardware width: a sum over {@code n} elements is {@code A} accumulators of 512 bits (16
-   * float or 8 double lanes, {@code org.onlinekernels.kernel.scalar.FloatVirtualLanes}), combined
+   * float or 8 double lanes, {@code org.onlinekernels.kernel.lanes.FloatVirtualLanes}), combined
    * and summed in a fixed tree, so every width and the scalar kernels return the same bits. At
    * narrower hardware widths each virtual accumulator is {@link #PARTS} hardware vectors.
    */

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jdk.incubator.vector.FloatVector;
 import org.junit.jupiter.api.Test;
-import org.onlinekernels.kernel.scalar.DoubleVirtualLanes;
-import org.onlinekernels.kernel.scalar.FloatVirtualLanes;
+import org.onlinekernels.kernel.lanes.DoubleVirtualLanes;
+import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 
 /**
  * The width the build asks for ({@code -Donlinekernels.vectorBits}, the bit-equality executions of

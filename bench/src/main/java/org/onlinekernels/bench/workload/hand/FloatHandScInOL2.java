@@ -1,8 +1,9 @@
 package org.onlinekernels.bench.workload.hand;
 
+import org.onlinekernels.rules.scinol2.ScInOL2;
 import java.util.Arrays;
 import org.onlinekernels.bench.workload.Workload;
-import org.onlinekernels.kernel.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 
 /**
  * ScInOL2 as a user would write it in an afternoon: one fused loop over the CSR arrays, plain
@@ -17,7 +18,7 @@ import org.onlinekernels.kernel.ScInOL2Kernel;
  * <p>Source of the generated {@code Double} twin (pom: bench twins): edit only this file.
  */
 public final class FloatHandScInOL2 extends HandLoop {
-  private static final float CAP = (float) ScInOL2Kernel.FLOAT_WEALTH_CAP;
+  private static final float CAP = (float) ScInOL2.FLOAT_WEALTH_CAP;
   private static final float EPSILON = (float) 1;
 
   private final float[][] bigG;

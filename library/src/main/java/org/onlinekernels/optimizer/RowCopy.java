@@ -1,0 +1,104 @@
+package org.onlinekernels.optimizer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.onlinekernels.kernel.ElementType;
+
+/**
+ * An optimizer's copy of the row in hand, as the row forms take it (arrays: C2's range checks on
+ * int array indices need no speculation, while a segment offset that moves from row to row made
+ * its profiled loop predicates deoptimize every few thousand rows), with a segment view of the
+ * values for reductions. Grown to the longest row, never per call.
+ */
+final class RowCopy {
+  private final ElementType type;
+  private int[] idx = new int[0];
+  private float[] vf = new float[0];
+  private double[] vd = new double[0];
+  private MemorySegment idxView = MemorySegment.ofArray(idx);
+  private MemorySegment valView;
+  private int[] identity;
+
+  RowCopy(ElementType type) {
+    this.type = type;
+    this.valView = type == ElementType.FLOAT ? MemorySegment.ofArray(vf) : MemorySegment.ofArray(vd);
+  }
+
+  void ensure(int n) {
+    if (n <= idx.length) {
+      return;
+    }
+    int cap = Math.max(Math.max(n, 16), (int) Math.min(Integer.MAX_VALUE - 8, 2L * idx.length));
+    idx = new int[cap];
+    idxView = MemorySegment.ofArray(idx);
+    if (type == ElementType.FLOAT) {
+      vf = new float[cap];
+      valView = MemorySegment.ofArray(vf);
+    } else {
+      vd = new double[cap];
+      valView = MemorySegment.ofArray(vd);
+    }
+  }
+
+  /** Copies {@code nnz} indices and values given as segments (validated). */
+  void copy(MemorySegment indices, MemorySegment values, int nnz) {
+    ensure(nnz);
+    MemorySegment.copy(indices, 0, idxView, 0, (long) nnz * Integer.BYTES);
+    values(values, nnz);
+  }
+
+  /** Copies {@code n} values of the element type. */
+  void values(MemorySegment values, int n) {
+    ensure(n);
+    MemorySegment.copy(values, 0, valView, 0, (long) n * type.bytes());
+  }
+
+  /** Copies {@code nnz} values of a row of {@link SparseRows} from entry {@code from}. */
+  void values(SparseRows rows, int from, int nnz) {
+    ensure(nnz);
+    if (type == ElementType.FLOAT) {
+      System.arraycopy(rows.floats(), from, vf, 0, nnz);
+    } else {
+      System.arraycopy(rows.doubles(), from, vd, 0, nnz);
+    }
+  }
+
+  /** Copies row entries {@code [from, from + nnz)} of {@link SparseRows}, indices and values. */
+  void copy(SparseRows rows, int from, int nnz) {
+    values(rows, from, nnz);
+    System.arraycopy(rows.indices(), from, idx, 0, nnz);
+  }
+
+  /** The copied indices as a segment. */
+  MemorySegment indexView() {
+    return idxView;
+  }
+
+  int[] idx() {
+    return idx;
+  }
+
+  float[] vf() {
+    return vf;
+  }
+
+  double[] vd() {
+    return vd;
+  }
+
+  /** The copied values as a segment. */
+  MemorySegment valueView() {
+    return valView;
+  }
+
+  /** The indices {@code 0 .. d-1}, made on first use: dense input on interleaved state runs the row forms over it. */
+  int[] identity(int d) {
+    if (identity == null) {
+      identity = new int[d];
+      for (int i = 0; i < d; i++) {
+        identity[i] = i;
+      }
+    }
+    return identity;
+  }
+}

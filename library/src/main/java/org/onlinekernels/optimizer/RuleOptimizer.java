@@ -1,0 +1,353 @@
+package org.onlinekernels.optimizer;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.lanes.RecordTouch;
+import org.onlinekernels.kernel.lanes.RoundScratch;
+import org.onlinekernels.kernel.lanes.RuleForms;
+import org.onlinekernels.kernel.lanes.RuleShape;
+
+/**
+ * An optimizer that runs a generated rule: it holds the rule's fields in the chosen layout and
+ * calls the rule's forms for every path (dense and sparse predict and update, fused rounds,
+ * read-out), so every rule has fused rounds on either layout. A rule's optimizer adds its
+ * parameters, uniforms ({@link #u}), scalar state and the steps between the passes ({@link
+ * #finishPredict}, {@link #beforeUpdate}, {@link #afterUpdate}).
+ *
+ * <p>State shapes: float and double state without per-coordinate buffers is one block, planar
+ * (one slice per field: the dense forms stream it) or {@link StateLayout#INTERLEAVED} (a
+ * coordinate's fields adjacent, on the heap where it fits: a random coordinate costs one cache
+ * line); mixed precision and the per-coordinate variant keep one buffer per field (planar).
+ */
+public abstract class RuleOptimizer extends AbstractOptimizer {
+  /**
+   * State blocks larger than this get their records touched before each fused round where the
+   * rule asks for it ({@link #touchRecordsFirst}, {@link RecordTouch}): in cache the touch costs
+   * more than it saves.
+   */
+  static final long TOUCH_MIN_BYTES = 1L << 20;
+
+  /** The rule's forms for this element type, provider and variant. */
+  protected final RuleForms forms;
+  /** The uniforms, in the rule's order ({@link RuleShape#uniforms}); the rule's optimizer keeps them current. */
+  protected final double[] u;
+  private final RuleShape shape;
+  private final StateLayout layout;
+  /** The fields as one block (float and double without per-coordinate buffers), else null. */
+  private final MemorySegment block;
+  private final long step;
+  private final long stride;
+  /** One segment per field, then the per-coordinate buffers; null when interleaved. */
+  private final MemorySegment[] segments;
+  /** Stored weights (the stored-weights mode), else null. */
+  private final MemorySegment storedWeights;
+  private final RoundScratch scratch;
+  private final RowCopy row;
+  private final LinearAlgebraKernel linalg;
+  private final boolean needsInputNorm;
+  private final boolean needsInputNormAtUpdate;
+  private final boolean touch;
+  private double inputNorm;
+
+  /**
+   * @param perCoordinate the per-coordinate variant: the rule's per-coordinate uniforms kept in
+   *     read-only buffers named after them (planar state)
+   * @param storeWeights the stored-weights mode: a dense predict writes its weights to a buffer
+   *     {@code w} that the dense update reads instead of recomputing them (planar state)
+   * @throws IllegalArgumentException for a layout or mode the rule cannot hold
+   */
+  protected RuleOptimizer(String algorithm, int d, Precision precision, StateLayout layout, boolean perCoordinate,
+      boolean storeWeights, Arena arena, KernelProvider kernels, RuleShape shape) {
+    super(algorithm, d, precision, arena, kernels);
+    if (layout == null) {
+      throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
+    }
+    boolean mixed = precision == Precision.MIXED;
+    if (mixed && !shape.hasMixed()) {
+      throw new IllegalArgumentException(algorithm + " has no mixed-precision form");
+    }
+    if (layout == StateLayout.INTERLEAVED && (mixed || perCoordinate || storeWeights)) {
+      throw new IllegalArgumentException("the interleaved layout takes float or double state"
+          + (mixed ? "; MIXED keeps its accumulators in separate double buffers"
+              : perCoordinate ? " with one value per parameter for all coordinates; per-coordinate parameters keep buffers of their own"
+              : " in recompute mode"));
+    }
+    this.shape = shape;
+    this.layout = layout;
+    int flavor = mixed ? RuleShape.MIXED : type == ElementType.FLOAT ? RuleShape.FLOAT : RuleShape.DOUBLE;
+    this.forms = shape.forms().of(flavor, this.kernels.isVector(), perCoordinate);
+    this.u = new double[shape.uniforms().size()];
+    this.linalg = this.kernels.linearAlgebra(type);
+    List<String> fields = shape.fields();
+    if (mixed || perCoordinate) {
+      this.block = null;
+      this.segments = new MemorySegment[fields.size() + (perCoordinate ? shape.perCoordinate().size() : 0)];
+      for (int k = 0; k < fields.size(); k++) {
+        String f = fields.get(k);
+        segments[k] = store.allocate(f, mixed && !shape.mixedFloatFields().contains(f) ? ElementType.DOUBLE : type);
+      }
+      if (perCoordinate) {
+        for (int k = 0; k < shape.perCoordinate().size(); k++) {
+          // Per-coordinate parameters in the arithmetic type (double under MIXED, like the accumulators).
+          segments[fields.size() + k] = store.allocate(shape.perCoordinate().get(k), precision.accumulatorType());
+        }
+      }
+      this.step = 0;
+      this.stride = 1;
+    } else {
+      this.block = store.allocateBlock(fields.toArray(String[]::new), type, layout);
+      this.step = layout == StateLayout.PLANAR ? d : 1;
+      this.stride = layout == StateLayout.PLANAR ? 1 : fields.size();
+      // One field is one contiguous segment in either layout.
+      if (layout == StateLayout.PLANAR || fields.size() == 1) {
+        this.segments = new MemorySegment[fields.size()];
+        long bytes = (long) d * type.bytes();
+        for (int k = 0; k < fields.size(); k++) {
+          segments[k] = block.asSlice(k * bytes, bytes);
+        }
+      } else {
+        this.segments = null;
+      }
+    }
+    if (storeWeights && !forms.storesWeights()) {
+      throw new IllegalArgumentException(algorithm + " has no stored-weights mode");
+    }
+    this.storedWeights = storeWeights ? store.allocate("w", type) : null;
+    this.scratch = new RoundScratch(shape.kept(), precision.accumulatorType() == ElementType.FLOAT);
+    this.row = new RowCopy(type);
+    this.needsInputNorm = needsInputNorm();
+    this.needsInputNormAtUpdate = needsInputNormAtUpdate();
+    this.touch = block != null && block.byteSize() > TOUCH_MIN_BYTES && touchRecordsFirst();
+  }
+
+  @Override
+  public final StateLayout layout() {
+    return layout;
+  }
+
+  /** Whether the state is interleaved. */
+  protected final boolean interleaved() {
+    return layout == StateLayout.INTERLEAVED;
+  }
+
+  /** The rule's state field or buffer {@code name} as one segment (planar state or separate buffers). */
+  protected final MemorySegment segment(String name) {
+    int k = shape.fields().indexOf(name);
+    if (k < 0) {
+      k = shape.fields().size() + shape.perCoordinate().indexOf(name);
+    }
+    return segments[k];
+  }
+
+  /**
+   * Copies row {@code r} of {@code rows} into this optimizer's row arrays and returns them as
+   * segments, indices then values (valid until the next copy): for a rule whose round reads its row
+   * through the reductions, which take segments. Allocates nothing once grown.
+   */
+  protected final MemorySegment[] rowSegments(SparseRows rows, int r) {
+    row.copy(rows, rows.offset(r), rows.nnz(r));
+    rowViews[0] = row.indexView();
+    rowViews[1] = row.valueView();
+    return rowViews;
+  }
+
+  private final MemorySegment[] rowViews = new MemorySegment[2];
+
+  // ---------------------------------------------------------------- the rule's steps between the passes
+
+  /**
+   * Whether the predict needs {@link #inputSquaredNorm} ({@code ||x||^2} of the instance in hand);
+   * called once, by the constructor.
+   */
+  protected boolean needsInputNorm() {
+    return false;
+  }
+
+  /** Whether the update needs {@link #inputSquaredNorm} (a gradient-form step has no predict before it); called once. */
+  protected boolean needsInputNormAtUpdate() {
+    return false;
+  }
+
+  /** {@code ||x||^2} of the instance in hand (0 unless {@link #needsInputNorm}). */
+  protected final double inputSquaredNorm() {
+    return inputNorm;
+  }
+
+  /** {@code yhat} from the prediction's sum {@code sum x_i w_i} (DFEG scales it); the default is the sum. */
+  protected double finishPredict(double sum) {
+    return sum;
+  }
+
+  /**
+   * Runs before the update writes anything, with the accepted gradient: a rule computes the
+   * uniforms of this update here (and may refuse with {@link ArithmeticException}, nothing
+   * changed). Returns false to leave the fields as they are this round (a zero denominator).
+   */
+  protected boolean beforeUpdate(double g) {
+    return true;
+  }
+
+  /** Runs after the update, with the rule's row sum (0 for dense updates or rules without one). */
+  protected void afterUpdate(double rowSum, boolean dense) {}
+
+  /**
+   * Whether a fused round on a large state should load the row's records before computing
+   * ({@link RecordTouch}): worth it where the compute per nonzero is long enough to keep few misses
+   * in flight. Called by the constructor: a constant.
+   */
+  protected boolean touchRecordsFirst() {
+    return false;
+  }
+
+  // ---------------------------------------------------------------- predict and update
+
+  @Override
+  protected double predictDense(MemorySegment x) {
+    if (needsInputNorm) {
+      inputNorm = linalg.sumOfSquares(x, d);
+    }
+    double sum;
+    if (segments == null) {
+      row.values(x, d);
+      scratch.ensure(d);
+      int[] all = row.identity(d);
+      sum = forms.predictBlock(block, step, stride, all, row.vf(), row.vd(), 0, d, scratch, u);
+      forms.commitBlock(block, step, stride, all, 0, d, scratch);
+    } else if (forms.computesWeight()) {
+      sum = forms.predictDense(segments, x, d, storedWeights, u);
+    } else {
+      sum = denseDot(segments[forms.weightField()], x);
+    }
+    return finishPredict(sum);
+  }
+
+  /** {@code <w, x>} of a weight field: the linear-algebra kernel's dot (mixed: float weights, double sum). */
+  private double denseDot(MemorySegment w, MemorySegment x) {
+    return precision == Precision.MIXED ? kernels.linearAlgebra(ElementType.FLOAT).dotMixed(w, x, d) : linalg.dot(w, x, d);
+  }
+
+  @Override
+  protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    if (needsInputNorm) {
+      inputNorm = linalg.sumOfSquares(val, nnz);
+    }
+    row.copy(idx, val, nnz);
+    scratch.ensure(nnz);
+    double sum;
+    // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
+    // on planar state; interleaved state runs the fused round's body and order, as it always has.
+    if (block != null) {
+      sum = interleaved()
+          ? forms.predictBlock(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u)
+          : forms.predictBlockSeparate(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
+      forms.commitBlock(block, step, stride, row.idx(), 0, nnz, scratch);
+    } else {
+      sum = forms.predictRows(segments, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
+      forms.commitRows(segments, row.idx(), 0, nnz, scratch);
+    }
+    return finishPredict(sum);
+  }
+
+  @Override
+  protected void updateDense(MemorySegment x, double g) {
+    if (needsInputNormAtUpdate) {
+      inputNorm = linalg.sumOfSquares(x, d);
+    }
+    if (!beforeUpdate(g)) {
+      afterUpdate(0, true);
+      return;
+    }
+    if (segments == null) {
+      row.values(x, d);
+      double sum = forms.updateBlockRecompute(block, step, stride, row.identity(d), row.vf(), row.vd(), 0, d, g, u);
+      afterUpdate(sum, true);
+      return;
+    }
+    if (storedWeights != null) {
+      forms.updateDenseStored(segments, storedWeights, x, d, g, u);
+    } else {
+      forms.updateDense(segments, x, d, g, u);
+    }
+    afterUpdate(0, true);
+  }
+
+  @Override
+  protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (needsInputNormAtUpdate) {
+      inputNorm = linalg.sumOfSquares(val, nnz);
+    }
+    if (!beforeUpdate(g)) {
+      afterUpdate(0, false);
+      return;
+    }
+    row.copy(idx, val, nnz);
+    double sum = block != null
+        ? forms.updateBlockRecompute(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, g, u)
+        : forms.updateRowsRecompute(segments, row.idx(), row.vf(), row.vd(), 0, nnz, g, u);
+    afterUpdate(sum, false);
+  }
+
+  @Override
+  protected void readWeightsImpl(MemorySegment into) {
+    if (segments == null) {
+      forms.weightsBlock(block, step, stride, into, d, u);
+    } else {
+      forms.weightsDense(segments, into, d, u);
+    }
+  }
+
+  // ---------------------------------------------------------------- fused rounds
+
+  @Override
+  protected void prepareRounds(int maxNnz) {
+    scratch.ensure(maxNnz);
+    if (needsInputNorm || needsInputNormAtUpdate) {
+      row.ensure(maxNnz);
+    }
+  }
+
+  @Override
+  protected double roundPredict(SparseRows rows, int r) {
+    int from = rows.offset(r);
+    int nnz = rows.nnz(r);
+    if (needsInputNorm || needsInputNormAtUpdate) {
+      row.values(rows, from, nnz);
+      inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
+    }
+    double sum;
+    if (block != null) {
+      if (touch) {
+        RecordTouch.touch(block, step * type.bytes(), layout == StateLayout.PLANAR ? shape.fields().size() : 1,
+            stride * type.bytes(), rows.indices(), from, nnz);
+      }
+      sum = forms.predictBlock(block, step, stride, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, u);
+    } else {
+      sum = forms.predictRows(segments, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, u);
+    }
+    return finishPredict(sum);
+  }
+
+  @Override
+  protected void roundUpdate(SparseRows rows, int r, double g) {
+    int from = rows.offset(r);
+    int nnz = rows.nnz(r);
+    if (!beforeUpdate(g)) {
+      // The predict's new field values stand, as after a separate predict.
+      if (block != null) {
+        forms.commitBlock(block, step, stride, rows.indices(), from, nnz, scratch);
+      } else {
+        forms.commitRows(segments, rows.indices(), from, nnz, scratch);
+      }
+      afterUpdate(0, false);
+      return;
+    }
+    double sum = block != null
+        ? forms.updateBlock(block, step, stride, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, g, u)
+        : forms.updateRows(segments, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, g, u);
+    afterUpdate(sum, false);
+  }
+}

@@ -111,8 +111,8 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
       throws Main.Failure, UsageException {
     if (!isVw(file)) {
       if (bits != 0 || !signed || namespaces.any()) {
-        throw new UsageException("--bits, --hash, --interactions, --ignore and --keep apply to Vowpal Wabbit files"
-            + " (--format vw or a .vw name), not to " + file);
+        throw new UsageException((namespaces.any() ? "--interactions, --ignore and --keep" : "--bits and --hash")
+            + " apply to Vowpal Wabbit files (--format vw or a .vw name), not to " + file);
       }
       return readLibSvm(file, minDimension, limits);
     }

@@ -34,8 +34,8 @@ final class ResumeChecks {
 
   static void requireSame(Options o, Requested c, RunSettings s, Path file) throws UsageException {
     String algorithm = s.spec().name() + (s.spec().params().isEmpty() ? "" : " " + s.spec().paramString());
-    same(o, file, c.spec().name().equals(s.spec().name()) && c.spec().params().equals(s.spec().params()), algorithm,
-        "--algorithm", "--param");
+    same(o, file, c.spec().name().equals(s.spec().name()), algorithm, "--algorithm");
+    same(o, file, c.spec().params().equals(s.spec().params()), algorithm, "--param", "--algorithm");
     same(o, file, c.precision() == s.precision(), lower(s.precision().name()), "--type");
     same(o, file, c.loss() == s.loss(), lower(s.loss().name()), "--loss");
     same(o, file, c.labels() != null && c.labels().recorded().equals(s.labels().recorded()),

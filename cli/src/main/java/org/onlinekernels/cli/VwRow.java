@@ -48,12 +48,13 @@ final class VwRow {
   // The features grouped by namespace letter (stable): group L is byLetter[start[L] .. start[L + 1]).
   private final int[] start = new int[257];
   private int[] byLetter = new int[64];
-  // The row: index, value and, for the merge, (index << 32 | position) keys and a value copy.
+  // The row: index and value, and the sort's second buffers and digit counts.
   private int nnz;
   private int[] idx = new int[64];
   private double[] val = new double[64];
-  private long[] keys = new long[64];
-  private double[] merged = new double[64];
+  private int[] idx2 = new int[64];
+  private double[] val2 = new double[64];
+  private final int[] count = new int[257];
 
   /**
    * @param names receives every entry with its name, or {@code null} (then no name is kept)
@@ -131,7 +132,7 @@ final class VwRow {
     if (names != null) {
       names.endRow();
     }
-    nnz = sortAndMerge(idx, val, nnz, keys, merged);
+    nnz = sortAndMerge(idx, val, nnz, idx2, val2, count);
     return nnz;
   }
 
@@ -183,8 +184,8 @@ final class VwRow {
       int cap = 2 * nnz;
       idx = Arrays.copyOf(idx, cap);
       val = Arrays.copyOf(val, cap);
-      keys = new long[cap];
-      merged = new double[cap];
+      idx2 = new int[cap];
+      val2 = new double[cap];
     }
     boolean negated = signed && h < 0;
     idx[nnz] = h & mask;
@@ -196,29 +197,78 @@ final class VwRow {
   }
 
   /**
-   * Sorts the first {@code n} entries by index (stable: equal indices keep their order, so their
-   * sum is taken in reading order) and sums the values of equal indices; returns the new count.
-   * {@code keys} and {@code scratch} must hold {@code n} elements.
+   * Sorts the first {@code n} entries by index, stably (equal indices keep their order, so their
+   * sum is taken in reading order), and sums the values of equal indices; returns the new count.
+   * {@code idx2} and {@code val2} must hold {@code n} elements, {@code count} 257. Allocates
+   * nothing (the JDK's {@code Arrays.sort} of a long array does, from about 65 elements on).
    */
-  static int sortAndMerge(int[] idx, double[] val, int n, long[] keys, double[] scratch) {
-    for (int i = 0; i < n; i++) {
-      keys[i] = ((long) idx[i] << 32) | i;
+  static int sortAndMerge(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
+    if (n < 64) {
+      insertionSort(idx, val, n);
+    } else {
+      radixSort(idx, val, n, idx2, val2, count);
     }
-    Arrays.sort(keys, 0, n);
-    System.arraycopy(val, 0, scratch, 0, n);
     int m = 0;
     for (int i = 0; i < n; i++) {
-      int index = (int) (keys[i] >>> 32);
-      double x = scratch[(int) keys[i]];
-      if (m > 0 && idx[m - 1] == index) {
-        val[m - 1] += x;
+      if (m > 0 && idx[m - 1] == idx[i]) {
+        val[m - 1] += val[i];
       } else {
-        idx[m] = index;
-        val[m] = x;
+        idx[m] = idx[i];
+        val[m] = val[i];
         m++;
       }
     }
     return m;
+  }
+
+  private static void insertionSort(int[] idx, double[] val, int n) {
+    for (int i = 1; i < n; i++) {
+      int key = idx[i];
+      double v = val[i];
+      int j = i - 1;
+      while (j >= 0 && idx[j] > key) {
+        idx[j + 1] = idx[j];
+        val[j + 1] = val[j];
+        j--;
+      }
+      idx[j + 1] = key;
+      val[j + 1] = v;
+    }
+  }
+
+  /** Least significant digit first, 8 bits a pass (indices are non-negative); a pass whose digit is constant is skipped. */
+  private static void radixSort(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
+    int[] fromI = idx;
+    double[] fromV = val;
+    int[] toI = idx2;
+    double[] toV = val2;
+    for (int shift = 0; shift < 32; shift += 8) {
+      java.util.Arrays.fill(count, 0);
+      for (int i = 0; i < n; i++) {
+        count[((fromI[i] >>> shift) & 0xFF) + 1]++;
+      }
+      if (count[((fromI[0] >>> shift) & 0xFF) + 1] == n) {
+        continue;
+      }
+      for (int b = 0; b < 256; b++) {
+        count[b + 1] += count[b];
+      }
+      for (int i = 0; i < n; i++) {
+        int at = count[(fromI[i] >>> shift) & 0xFF]++;
+        toI[at] = fromI[i];
+        toV[at] = fromV[i];
+      }
+      int[] ti = fromI;
+      fromI = toI;
+      toI = ti;
+      double[] tv = fromV;
+      fromV = toV;
+      toV = tv;
+    }
+    if (fromI != idx) {
+      System.arraycopy(fromI, 0, idx, 0, n);
+      System.arraycopy(fromV, 0, val, 0, n);
+    }
   }
 
   /** VW's namespace letter: the first byte of the name's UTF-8 form; a space for the default namespace. */

@@ -54,11 +54,23 @@ class ResumeTest {
     StreamFiles.Parts p = StreamFiles.libsvm(dir, "m", 120, 90, 25, 4, 11);
     assertContinuationEqualsOneRun(p, " --algorithm adagrad --no-shuffle", "");
     StreamFiles.Parts v = StreamFiles.vw(dir, "v", 120, 90, 0, 12);
-    // A label map decided on A (0/1 -> -1/+1) is the state's; B is read with it.
-    Files.writeString(v.a(), Files.readString(v.a()).replace("-1 |", "0 |"));
-    Files.writeString(v.b(), Files.readString(v.b()).replace("-1 |", "0 |"));
+    // A label map decided on A (1/2 -> -1/+1) is the state's; B, all of label 1, is read with it
+    // (1 -> -1), where deciding on B alone would keep 1 as +1.
+    relabel(v.a(), "-1", "1", "1", "2");
+    relabel(v.b(), "-1", "1", "1", "1");
     Files.writeString(v.ab(), Files.readString(v.a()) + Files.readString(v.b()));
     assertContinuationEqualsOneRun(v, " --no-shuffle --bits 9 --ignore b", "");
+  }
+
+  /** Rewrites the labels of a +1/-1 VW file: {@code neg} becomes {@code negTo}, {@code pos} {@code posTo}. */
+  private static void relabel(Path file, String neg, String negTo, String pos, String posTo) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      int sp = line.indexOf(' ');
+      String label = line.substring(0, sp);
+      out.add((label.equals(neg) ? negTo : label.equals(pos) ? posTo : label) + line.substring(sp));
+    }
+    Files.write(file, out);
   }
 
   private void assertContinuationEqualsOneRun(StreamFiles.Parts p, String opts, String resumeOpts) throws IOException {

@@ -97,9 +97,13 @@ final class Learner implements AutoCloseable {
    *
    * @param sink receives every trained example's progressive scores with its row in {@code data}, or null
    * @throws OnlineTrainer.TrainingException when an update is refused
+   * @throws IllegalArgumentException when {@code test}'s labels do not fit the model (nothing is trained)
    */
   TrainResult train(SparseDataset data, SparseDataset test, PrintStream progress, OnlineTrainer.ProgressiveSink sink,
       Holdout holdout) {
+    if (test != null) {
+      Metrics.checkLabels(test, multiclass, outputs, "the test data"); // before training, as OnlineTrainer.train
+    }
     SparseDataset rows = holdout == null ? data : holdout.training();
     trainer.setProgressiveSink(sink == null || holdout == null ? sink
         : (epoch, row, label, yhat, k) -> sink.accept(epoch, holdout.fileRow(row), label, yhat, k));

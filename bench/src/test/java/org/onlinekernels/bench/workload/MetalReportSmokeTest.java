@@ -23,15 +23,8 @@ import org.onlinekernels.rules.Rules;
 class MetalReportSmokeTest {
   @Test
   void metalQuickRunsTheCLoopAndEveryRulesRoundPaths(@TempDir Path out) throws Exception {
-    System.setProperty("java.awt.headless", "true");
-    System.setProperty("jmh.ignoreLock", "true");
     WorkloadProfile p = WorkloadProfile.named("metal-quick", Workload.dataFolder());
-    WorkloadReport.run(p, out);
-    Properties props = new Properties();
-    try (var r = Files.newBufferedReader(out.resolve("workload-run.properties"))) {
-      props.load(r);
-    }
-    assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out.resolve("tmp") + ")");
+    Properties props = WorkloadReportSmokeTest.run(p, out);
     List<WorkloadResult> rows = Files.readAllLines(out.resolve("workload-results.csv")).stream().skip(1)
         .map(WorkloadResult::parse).toList();
     boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();

@@ -17,19 +17,25 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot rot. Takes seconds.
  */
 class WorkloadReportSmokeTest {
-  @Test
-  void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
+  /** Runs {@code p} into {@code out} and returns the run's properties, after checking that nothing failed. */
+  static Properties run(WorkloadProfile p, Path out) throws Exception {
     System.setProperty("java.awt.headless", "true");
     // JMH's machine-wide lock keeps two benchmark runs from timing each other; this run's times do
     // not matter, and it must not fail because someone is benchmarking on the same machine.
     System.setProperty("jmh.ignoreLock", "true");
-    WorkloadProfile p = WorkloadProfile.named("quick", Workload.dataFolder());
     WorkloadReport.run(p, out);
     Properties props = new Properties();
     try (var r = Files.newBufferedReader(out.resolve("workload-run.properties"))) {
       props.load(r);
     }
     assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out.resolve("tmp") + ")");
+    return props;
+  }
+
+  @Test
+  void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
+    WorkloadProfile p = WorkloadProfile.named("quick", Workload.dataFolder());
+    Properties props = run(p, out);
     List<String> csv = Files.readAllLines(out.resolve("workload-results.csv"));
     // Per workload: hand and the trainer (both policies) x 2 rules x 2 types, per-call, rounds and
     // rounds-buffers x 2 rules in float, Tribuo; MOA on files; no C loop in this profile.

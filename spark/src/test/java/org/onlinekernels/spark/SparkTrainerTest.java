@@ -25,6 +25,7 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.MergeSummary;
 import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.spark.ml.OnlineLinearClassificationModel;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
@@ -38,7 +39,7 @@ import org.onlinekernels.trainer.parallel.ShardWorker;
  * The Spark job in {@code local[2]}: on austen_lines (6 classes, 12,549 sparse features, Spark's
  * LIBSVM reader) the model equals, bit for bit, the optimizers' merge of the same two partitions'
  * learners in this process (two learners and ScInOL2's AVERAGE and MAX rules: the tree gives the
- * merge's bits), it evaluates in Spark as here, the command line loads the saved file, and its test
+ * merge's bits), it predicts in Spark as here, the command line loads the saved file, and its test
  * loss is within the stated margin of the sequential pass; with several rounds and partitions the
  * model is, bit for bit, the documented tree of merge summaries replayed here, on every run; the
  * job's entry point runs with {@code --master}-style options on the shared session.
@@ -94,6 +95,15 @@ class SparkTrainerTest {
     assertEquals(here.examples(), there.examples());
     assertEquals(here.meanLoss(), there.meanLoss(), 1e-12 * here.meanLoss());
     assertEquals(here.errorRate(), there.errorRate(), 1e-12);
+    // Predictions in Spark (the ML model's transform): the arg max of the same scores.
+    List<Row> predicted = new OnlineLinearClassificationModel("austen", m).transform(read(testFile, AUSTEN_D))
+        .select("prediction").limit(200).collectAsList();
+    double[] yhat = new double[6];
+    for (int r = 0; r < predicted.size(); r++) {
+      m.scores(test.indices(), test.values(), test.rowStart(r), test.nnz(r), yhat);
+      assertEquals(Metrics.argmax(yhat, 6), predicted.get(r).getDouble(0), 0.0, "row " + r);
+    }
+
     // The command line loads the saved model and predicts with it.
     Path file = tmp.resolve("austen.model");
     model.save(file);

@@ -126,7 +126,7 @@ class SparkTrainerTest {
   }
 
   /**
-   * AdaGrad (a SUM rule: the tree's bits are not the canonical merge's) on heart_scale, 4
+   * AdaGrad (a SUM rule, merged as summaries combined up the tree) on heart_scale, 4
    * partitions, a merge every 100 examples (3 rounds of 270 rows), 2 epochs: the job's model is
    * the tree {@code (p0 p1)(p2 p3)} of the partitions' merge summaries, round after round, replayed
    * here bit for bit, and a second run gives the same bits.

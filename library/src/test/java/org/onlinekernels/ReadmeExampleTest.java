@@ -82,4 +82,26 @@ class ReadmeExampleTest {
         .reduce("", (a, b) -> a + b + "\n");
     assertTrue(readme.contains(dedented), "README.md must contain the example exactly as in this test:\n" + dedented);
   }
+
+  /**
+   * The README lists, right before the example, exactly the imports it needs: this file's, less
+   * the test's own (JUnit, static imports, {@code Files}).
+   */
+  @Test
+  void theReadmeListsTheExamplesImports() throws IOException {
+    String src = Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
+    String needed = src.lines()
+        .filter(l -> l.startsWith("import ") && !l.startsWith("import static ") && !l.contains("org.junit.")
+            && !l.equals("import java.nio.file.Files;"))
+        .sorted().reduce("", (a, b) -> a + b + "\n");
+    String readme = Files.readString(Path.of("../README.md"));
+    String begin = "// README-EXAMPLE-BEGIN\n";
+    String firstLine = src.substring(src.indexOf(begin) + begin.length()).lines().findFirst().orElseThrow().strip();
+    int example = readme.indexOf(firstLine);
+    assertTrue(example > 0, "README.md has the example");
+    int block = readme.lastIndexOf("```java\n", example) + "```java\n".length();
+    String listed = readme.substring(block, example).lines().filter(l -> l.startsWith("import "))
+        .sorted().reduce("", (a, b) -> a + b + "\n");
+    assertEquals(needed, listed, "imports of the README's example (its ```java block before the code)");
+  }
 }

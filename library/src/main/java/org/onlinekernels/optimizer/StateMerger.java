@@ -39,14 +39,8 @@ final class StateMerger {
     this.k = ordered.size();
     this.ordered = ordered;
     this.scalarWeight = new double[k];
-    Map<String, Double> s0 = into.scalarState();
     for (int j = 0; j < k; j++) {
-      Map<String, Double> sj = ordered.get(j).scalarState();
-      double c = 0;
-      for (String s : plan.meanWeightScalars) {
-        c += sj.get(s) - s0.get(s);
-      }
-      scalarWeight[j] = c;
+      scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
     }
     this.column = new double[k];
     this.weightColumn = new double[k];
@@ -59,23 +53,9 @@ final class StateMerger {
     if (plan == null) {
       throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
     }
-    if (learners == null || learners.isEmpty()) {
-      throw new IllegalArgumentException("merge needs at least one learner");
-    }
-    for (int j = 0; j < learners.size(); j++) {
-      checkCompatible(into, learners.get(j), "learner " + j);
-      if (learners.get(j).hasPending()) {
-        throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
-      }
-    }
-    // Learners whose state equals the start saw nothing and take no part. With one learner left
-    // its state is the merge, exactly (each rule gives it; DFEG's running norm is kept too).
-    List<AbstractOptimizer> ordered = new ArrayList<>();
-    for (AbstractOptimizer l : learners) {
-      if (compareStates(l, into, plan) != 0) {
-        ordered.add(l);
-      }
-    }
+    List<AbstractOptimizer> ordered = contributors(into, learners, plan);
+    // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
+    // norm is kept too).
     if (ordered.size() <= 1) {
       into.stateReplaced();
       if (ordered.size() == 1) {
@@ -83,7 +63,6 @@ final class StateMerger {
       }
       return;
     }
-    ordered.sort((a, b) -> compareStates(a, b, plan));
     StateMerger m = new StateMerger(into, ordered, plan);
     for (MergePlan.Buffer b : plan.buffers) {
       if (b.rule() == MergePlan.Rule.SUM) {
@@ -124,6 +103,58 @@ final class StateMerger {
     into.afterMerge();
   }
 
+  /**
+   * Validates {@code learners} against {@code into} and returns those whose state differs from it
+   * (a learner that saw nothing takes no part) in the canonical order.
+   */
+  static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
+      MergePlan plan) {
+    if (learners == null || learners.isEmpty()) {
+      throw new IllegalArgumentException("merge needs at least one learner");
+    }
+    for (int j = 0; j < learners.size(); j++) {
+      checkCompatible(into, learners.get(j), "learner " + j);
+      if (learners.get(j).hasPending()) {
+        throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
+      }
+    }
+    List<AbstractOptimizer> ordered = new ArrayList<>();
+    for (AbstractOptimizer l : learners) {
+      if (compareStates(l, into, plan) != 0) {
+        ordered.add(l);
+      }
+    }
+    ordered.sort((a, b) -> compareStates(a, b, plan));
+    return ordered;
+  }
+
+  /** {@link MergePlan.Rule#MEAN}: a learner's summed increments of the plan's weight scalars. */
+  static double scalarWeight(AbstractOptimizer into, AbstractOptimizer learner, MergePlan plan) {
+    Map<String, Double> s0 = into.scalarState();
+    Map<String, Double> sj = learner.scalarState();
+    double c = 0;
+    for (String s : plan.meanWeightScalars) {
+      c += sj.get(s) - s0.get(s);
+    }
+    return c;
+  }
+
+  /**
+   * {@link MergePlan.Rule#MEAN}: a learner's mixture weight at a coordinate, from its increment of
+   * the weighting buffer there (0 without one) and its {@link #scalarWeight}.
+   */
+  static double meanWeight(double bufferIncrement, double scalarWeight) {
+    return Math.max(0, bufferIncrement + scalarWeight);
+  }
+
+  /**
+   * {@link MergePlan.Rule#MEAN} of {@code count >= 2} contributors: their weighted mean, or their
+   * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
+   */
+  static double mean(int count, double sumCw, double sumC, double sumW) {
+    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
+  }
+
   /** Same class, dimension, precision, parameters and buffers; open and owned by the caller. */
   static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what) {
     if (other == null) {
@@ -144,11 +175,11 @@ final class StateMerger {
     }
   }
 
-  private static double get(MemorySegment s, boolean f, int i) {
+  static double get(MemorySegment s, boolean f, int i) {
     return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
   }
 
-  private static void put(MemorySegment s, boolean f, int i, double v) {
+  static void put(MemorySegment s, boolean f, int i, double v) {
     if (f) {
       s.setAtIndex(F, i, (float) v);
     } else {
@@ -172,7 +203,7 @@ final class StateMerger {
     return into.stateType(name) == org.onlinekernels.kernel.ElementType.FLOAT;
   }
 
-  private static boolean same(double a, double b) {
+  static boolean same(double a, double b) {
     return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
@@ -263,7 +294,7 @@ final class StateMerger {
       double base = c0 == null ? 0 : get(c0, cf, i);
       for (int j = 0; j < k; j++) {
         column[j] = get(segs[j], f, i);
-        weightColumn[j] = Math.max(0, (c0 == null ? 0 : get(cs[j], cf, i) - base) + scalarWeight[j]);
+        weightColumn[j] = meanWeight(c0 == null ? 0 : get(cs[j], cf, i) - base, scalarWeight[j]);
       }
       double w0 = get(s0, f, i);
       int count = 0;
@@ -287,8 +318,7 @@ final class StateMerger {
       double v = first;
       if (count >= 2) {
         averaged = true;
-        double mean = sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
-        v = plan.clamp.apply(i, mean);
+        v = plan.clamp.apply(i, mean(count, sumCw, sumC, sumW));
       }
       if (write) {
         put(s0, f, i, v * scale);
@@ -308,7 +338,7 @@ final class StateMerger {
    * is; several, the first contributor plus the others' increments (SUM), or the start plus the
    * mean increment (AVERAGE).
    */
-  private static double finish(double x0, double first, double all, double others, int m, boolean average) {
+  static double finish(double x0, double first, double all, double others, int m, boolean average) {
     if (m <= 1) {
       return first;
     }
@@ -336,7 +366,7 @@ final class StateMerger {
   }
 
   /** Lexicographic order of the merged state: buffers in plan order, then the plan's scalars. */
-  private static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
+  static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
     int d = a.d;
     for (MergePlan.Buffer buf : plan.buffers) {
       MemorySegment sa = a.buffers().get(buf.name());

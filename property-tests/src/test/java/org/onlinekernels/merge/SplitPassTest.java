@@ -38,8 +38,9 @@ class SplitPassTest {
   @ParameterizedTest(name = "{0} on {1}")
   @CsvSource({
     "adagrad, austen_lines", "adagrad-global, austen_lines", "aogd-ball, austen_lines", "scinol1, austen_lines",
-    "scinol2, austen_lines", "dfeg, austen_lines",
-    "adagrad, shuttle", "adagrad-global, shuttle", "scinol1, shuttle", "scinol2, shuttle", "dfeg, shuttle"})
+    "scinol2, austen_lines", "dfeg, austen_lines", "ftrl, austen_lines", "kt, austen_lines", "freegrad, austen_lines",
+    "adagrad, shuttle", "adagrad-global, shuttle", "scinol1, shuttle", "scinol2, shuttle", "dfeg, shuttle",
+    "ftrl, shuttle", "kt, shuttle", "freegrad, shuttle"})
   void splitPassPlusMergeIsWithinTheMarginOfTheSequentialPass(String algorithm, String data) throws IOException {
     SparseDataset train = binary(data + ".train.svm");
     SparseDataset test = binary(data + ".test.svm");

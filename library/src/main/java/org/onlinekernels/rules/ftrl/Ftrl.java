@@ -12,7 +12,7 @@ import org.onlinekernels.kernel.lanes.Update;
  * minus the proximal corrections) and {@code N} (the paper's {@code n}: sum of squared gradients).
  *
  * <pre>
- *   weight:  w_i = 0                                                          where |z_i| <= lambda1
+ *   weight:  w_i = 0                                                          where |z_i| &lt;= lambda1
  *                = (copySign(lambda1, z_i) - z_i) / (((beta + sqrt(N_i)) / alpha) + lambda2)   else
  *   update:  sig = (g_i * g_i) / (alpha * (sqrt(N_i + g_i * g_i) + sqrt(N_i)))   (0 where the denominator is 0)
  *            z_i = z_i + (g_i - sig * w_i)                                    g_i = g * x_i

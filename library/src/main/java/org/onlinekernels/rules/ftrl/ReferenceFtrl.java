@@ -12,7 +12,7 @@ import org.onlinekernels.reference.SparseVec;
  * in double, on the nonzero entries only. Predict, for every coordinate with {@code x_i != 0}:
  *
  * <pre>
- *   w_i  = 0                                                    if |z_i| <= lambda1
+ *   w_i  = 0                                                    if |z_i| &lt;= lambda1
  *        = 0                                                    if den = ((beta + sqrt(N_i)) / alpha) + lambda2 is not > 0
  *        = (copySign(lambda1, z_i) - z_i) / den                 otherwise, clamped into [-Double.MAX_VALUE, Double.MAX_VALUE]
  *   yhat = sum_i x_i * w_i                                      (sequential, increasing i)

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.Table;
@@ -29,8 +30,8 @@ public final class FtrlSparsity {
   /** Runs and writes the report. */
   public static void run(Path out, Path dataDir, boolean quick, String command, PrintStream log) throws Exception {
     String data = "austen_lines";
-    SparseDataset train = org.onlinekernels.cli.Main.read(dataDir.resolve(data + ".train.svm"), 0);
-    SparseDataset test = org.onlinekernels.cli.Main.read(dataDir.resolve(data + ".test.svm"), train.dimension());
+    SparseDataset train = DataFiles.readLibSvm(dataDir.resolve(data + ".train.svm"), 0);
+    SparseDataset test = DataFiles.readLibSvm(dataDir.resolve(data + ".test.svm"), train.dimension());
     if (quick) {
       train = train.head(Math.min(train.size(), 2000));
       test = test.head(Math.min(test.size(), 1000));

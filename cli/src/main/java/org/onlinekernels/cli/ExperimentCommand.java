@@ -10,6 +10,9 @@ import org.onlinekernels.io.DataFileException;
 import org.onlinekernels.experiments.AdaptiveOgdRegret;
 import org.onlinekernels.experiments.AllDatasets;
 import org.onlinekernels.experiments.DfegSynthetic;
+import org.onlinekernels.experiments.FreeGradScaleFree;
+import org.onlinekernels.experiments.FtrlSparsity;
+import org.onlinekernels.experiments.KtRegret;
 import org.onlinekernels.experiments.ScInOLSynthetic;
 import org.onlinekernels.experiments.StreeterMcMahan;
 
@@ -17,7 +20,7 @@ import org.onlinekernels.experiments.StreeterMcMahan;
 final class ExperimentCommand {
   /** The experiments, in the order of docs/EXPERIMENTS.md. */
   static final List<String> NAMES = List.of("scinol-synthetic", "dfeg-synthetic", "streeter-mcmahan", "aogd-regret",
-      "all-datasets");
+      "all-datasets", "ftrl-sparsity", "kt-regret", "freegrad-scale-free");
 
   static final String USAGE = String.join("\n",
       "usage: online-kernels experiment NAME --out DIR [--data-dir DIR] [--quick]",
@@ -29,6 +32,9 @@ final class ExperimentCommand {
       "                  streeter-mcmahan  Streeter & McMahan 2010 sec. 5.1: per-coordinate vs global rate",
       "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
       "                  all-datasets      every algorithm on every data set of the data directory",
+      "                  ftrl-sparsity     McMahan et al. 2013: FTRL-Proximal's exact zeros against lambda1 (austen_lines)",
+      "                  kt-regret         Orabona & Pal 2016 sec. 7.1: KT's regret against its bound on coin sequences",
+      "                  freegrad-scale-free  Mhammedi & Koolen 2020: FreeGrad's weights unchanged by gradients times 2^k",
       "  --out DIR       output directory (created)",
       "  --data-dir DIR  the LIBSVM data sets (default: the project's data/ folder)",
       "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
@@ -65,7 +71,7 @@ final class ExperimentCommand {
     Path dir = Path.of(o.require("--out"));
     Path dataDir = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
-    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(dataDir)) {
+    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets") || name.equals("ftrl-sparsity")) && !Files.isDirectory(dataDir)) {
       throw new Main.Failure("data directory " + dataDir + " not found (give --data-dir)");
     }
     String command = "bin/online-kernels experiment " + name + " --out " + dir + (quick ? " --quick" : "");
@@ -75,6 +81,9 @@ final class ExperimentCommand {
         case "dfeg-synthetic" -> DfegSynthetic.run(dir, quick, command, out);
         case "streeter-mcmahan" -> StreeterMcMahan.run(dir, dataDir, quick, command, out);
         case "aogd-regret" -> AdaptiveOgdRegret.run(dir, quick, command, out);
+        case "ftrl-sparsity" -> FtrlSparsity.run(dir, dataDir, quick, command, out);
+        case "kt-regret" -> KtRegret.run(dir, quick, command, out);
+        case "freegrad-scale-free" -> FreeGradScaleFree.run(dir, quick, command, out);
         default -> AllDatasets.run(dir, dataDir, quick, command, out);
       }
     } catch (Main.Failure e) {

@@ -105,6 +105,15 @@ class MergeProperties {
     }
   }
 
+  /** A rule of the registry without a merge case here would go untested: every one has one. */
+  @Example
+  void everyRuleOfTheRegistryIsMergedHere() {
+    for (String rule : org.onlinekernels.rules.Rules.names()) {
+      assertTrue(java.util.Arrays.stream(MergeAlgorithm.values()).anyMatch(a -> a.rule.equals(rule)),
+          rule + " of Rules.ALL has no MergeAlgorithm case");
+    }
+  }
+
   @Example
   void mergeRefusesLearnersThatDoNotMatch() {
     try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1));

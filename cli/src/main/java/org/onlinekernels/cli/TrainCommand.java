@@ -1,0 +1,227 @@
+package org.onlinekernels.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+import org.onlinekernels.cli.Main.Failure;
+import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.AtomicFiles;
+import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.Datasets;
+import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.TrainResult;
+import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.parallel.ParallelTrainer;
+
+/**
+ * The {@code train} subcommand: its options, checked before any data is read, then the run
+ * (read, train, save); {@link TrainReport} prints the outcome.
+ */
+final class TrainCommand {
+  /**
+   * Largest model dimension {@code train} accepts without {@code --dimension}: one row with a huge
+   * index would otherwise size the state silently (index 5e8: 8 GB for ScInOL2 in float).
+   */
+  static final int DEFAULT_MAX_DIMENSION = 1 << 24;
+
+  /** Default algorithm: untuned, scale-invariant. */
+  static final String DEFAULT_ALGORITHM = "scinol2";
+
+  /** Default merge interval of {@code --threads}. */
+  static final int DEFAULT_MERGE_EVERY = 10_000;
+
+  static final String USAGE = String.join("\n",
+      "usage: online-kernels train --data FILE [options]",
+      "",
+      "  One or more online passes: per example predict, score (progressive validation: loss and",
+      "  error before the update), update. Labels +1/-1 give one output (labels all 0/1 or all 1/2",
+      "  too: the smaller is -1); class labels 0..K-1 give K outputs trained one-vs-rest on the same",
+      "  instance, prediction = class of the largest score. An error is a wrong sign (binary) or a",
+      "  wrong class; a tie (yhat = 0, or a shared largest score) counts as half an error (--ties).",
+      "",
+      "  --data FILE         training data, LIBSVM/svmlight or Vowpal Wabbit text (.gz allowed)",
+      "  --test FILE         test data (same format), scored with the final weights",
+      "  --format F          libsvm or vw (default: vw for names ending in .vw or .vw.gz, else libsvm)",
+      "  --bits B            vw: feature hashing into 2^B weights, B in 1..30 (default 18)",
+      "  --hash H            vw: signed (default: bit 31 of the hash signs the value) or unsigned",
+      "  --labels L          auto (default), NEG,POS (binary: NEG -> -1, POS -> +1), or C0,C1,...",
+      "                      (three or more: class Ci -> i)",
+      "  --algorithm NAME    default " + DEFAULT_ALGORITHM + "; one of:",
+      AlgorithmSpec.HELP,
+      "  --param K=V         an algorithm parameter (repeatable, or K=V,K=V)",
+      "  --loss L            logistic (default), hinge, absolute, squared; with K classes the",
+      "                      reported loss is the one-vs-rest sum of the K outputs' losses, and the",
+      "                      K-way softmax log loss of the scores is reported beside it",
+      "  --type T            float (default), double, or mixed (float weights and input, double",
+      "                      accumulators; adagrad and scinol2)",
+      "  --epochs N          passes over the data (default 1)",
+      "  --seed S            seed of the shuffling (default " + Main.DEFAULT_SEED + ")",
+      "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch;",
+      "                      demo, which compares algorithms on one order, never shuffles)",
+      "  --ties T            half (default): a tie counts as half an error; error: as a whole one",
+      "  --progressive-out FILE  write every training example's progressive prediction, one line",
+      "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
+      "                      example number in the file; CLASS: multiclass prediction)",
+      "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
+      "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
+      "                      thread); docs/MERGING.md, docs/parallel/README.md",
+      "  --merge-every N     with --threads: merge the threads' learners every N examples",
+      "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
+      "  --normalize         scale every row (train and test) to unit Euclidean norm first",
+      "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
+      "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
+      "                      which must then be at most " + DEFAULT_MAX_DIMENSION + ")",
+      "  --json              print a one-line JSON summary instead of text",
+      "  --help              print this text",
+      "");
+
+  final Options options;
+  final Path data;
+  final Path testFile;
+  final Precision precision;
+  final ElementType type;
+  final Loss loss;
+  final AlgorithmSpec spec;
+  final InputFormat format;
+  final Scoring.Ties ties;
+  final Path progressiveOut;
+  final int epochs;
+  final long seed;
+  final int threads;
+  final long mergeEvery;
+  final Path modelOut;
+  /** From {@code --labels}, or decided from the training data ({@code null} until then). */
+  LabelMap labels;
+
+  /** Parses and checks the options; nothing is read yet. */
+  private TrainCommand(Options o) throws UsageException, Failure {
+    options = o;
+    data = Path.of(o.require("--data"));
+    testFile = o.get("--test") == null ? null : Path.of(o.get("--test"));
+    precision = Choices.precision(o.get("--type"));
+    type = precision.inputType();
+    loss = Choices.loss(o.get("--loss"));
+    spec = Choices.algorithm(o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
+        o.all("--param"), precision);
+    format = InputFormat.parse(o);
+    labels = LabelMap.parse(o.get("--labels"));
+    ties = Scoring.Ties.parse(o.get("--ties"));
+    progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
+    epochs = o.positiveInt("--epochs", 1);
+    seed = o.longValue("--seed", Main.DEFAULT_SEED);
+    threads = o.positiveInt("--threads", 1);
+    mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
+    if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
+      throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
+    }
+    if (threads > 1 && o.has("--dense")) {
+      throw new UsageException("--threads trains on sparse rows; drop --dense");
+    }
+    if (threads > 1 && (progressiveOut != null || ties != Scoring.Ties.HALF)) {
+      throw new UsageException("--threads scores each thread's shard by the default tie rule and writes no "
+          + "per-example predictions; drop --progressive-out and --ties, or train on one thread");
+    }
+    modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
+    if (modelOut != null) {
+      OutputFiles.refuseOverwritingAnInput("--model", modelOut, "--data", data, "--test", testFile);
+      try {
+        AtomicFiles.checkWritable(modelOut); // before training, not after it
+      } catch (IOException e) {
+        throw new Failure(e.getMessage());
+      }
+    }
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err, PrintStream progress)
+      throws UsageException, Failure {
+    Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
+        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
+            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every",
+            "--dimension"),
+        Set.of("--param"));
+    if (o.has("--help")) {
+      out.print(USAGE);
+      return 0;
+    }
+    return new TrainCommand(o).train(out, progress);
+  }
+
+  private int train(PrintStream out, PrintStream progress) throws UsageException, Failure {
+    int dimension = options.positiveInt("--dimension", 0);
+    LibSvmReader.Limits limits = inputLimits(type, options.has("--normalize"), dimension);
+    SparseDataset train = format.read(data, dimension, VwReader.DEFAULT_BITS, limits);
+    if (train.size() == 0) {
+      throw new Failure(data + " has no examples");
+    }
+    if (labels == null) {
+      labels = LabelMap.auto(train, true);
+    }
+    train = labels.apply(train, data.toString());
+    SparseDataset test = testFile == null ? null
+        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension()), limits),
+            testFile.toString());
+    if (options.has("--normalize")) {
+      train = Datasets.normalizeRows(train);
+      test = test == null ? null : Datasets.normalizeRows(test);
+    }
+    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !options.has("--no-shuffle"),
+        options.has("--dense")).withPrecision(precision);
+    boolean multiclass = !train.isBinary();
+    TrainResult r;
+    Scoring prog;
+    try (Writer progWriter = OutputFiles.open(progressiveOut)) {
+      prog = new Scoring(ties, multiclass, progWriter);
+      // The parallel trainer has no per-example hook: its threads score their own shards.
+      boolean scoreHere = threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
+      r = threads > 1
+          ? ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test)
+          : OnlineTrainer.train(cfg, train, test, options.has("--json") ? null : progress, scoreHere ? prog : null);
+      if (!scoreHere) {
+        prog = null;
+      }
+    } catch (OnlineTrainer.TrainingException e) {
+      throw new Failure(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new Failure(e.getMessage());
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new Failure("cannot write " + progressiveOut + ": " + OutputFiles.reason(e));
+    }
+    Scoring testScores = test == null || prog == null ? null : Scoring.of(r.model(), test, ties);
+    if (modelOut != null) {
+      try {
+        r.model().save(modelOut);
+      } catch (IOException e) {
+        throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
+      }
+    }
+    new TrainReport(this, cfg, train, r, prog, testScores).print(out);
+    return 0;
+  }
+
+  /**
+   * What {@code train} accepts: feature values within the optimizers' input limit of {@code type}
+   * (unless rows are normalized first), indices up to {@code dimension} or, without it, up to
+   * {@link #DEFAULT_MAX_DIMENSION}.
+   */
+  static LibSvmReader.Limits inputLimits(ElementType type, boolean normalize, int dimension) {
+    LibSvmReader.Limits l = LibSvmReader.Limits.NONE;
+    if (!normalize) {
+      l = l.withMaxMagnitude(InputPolicy.magnitudeLimit(type), ", the largest input magnitude "
+          + type.name().toLowerCase(Locale.ROOT) + " training accepts (" + (type == ElementType.FLOAT ? "2^40" : "2^480")
+          + "): rescale that feature, or use --normalize" + (type == ElementType.FLOAT ? " or --type double" : ""));
+    }
+    return dimension > 0
+        ? l.withMaxDimension(dimension, ", the dimension given by --dimension")
+        : l.withMaxDimension(DEFAULT_MAX_DIMENSION, ", the largest dimension train accepts without --dimension"
+            + " (the model's state grows with it): give --dimension N to train a larger model");
+  }
+}

@@ -10,6 +10,7 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
@@ -70,7 +71,7 @@ final class DemoCommand {
           + " seed " + seed;
     } else {
       Path file = Path.of(o.get("--data"));
-      data = Main.read(file, 0);
+      data = InputFormat.readLibSvm(file, 0, LibSvmReader.Limits.NONE);
       if (data.size() == 0) {
         throw new Failure(file + " has no examples");
       }

@@ -1,5 +1,7 @@
 package org.onlinekernels.cli;
 
+import org.onlinekernels.io.DataFileException;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.io.LibSvmReader;
 
 import java.io.IOException;
@@ -74,7 +76,7 @@ record InputFormat(String format, int bits, boolean signed) {
         throw new UsageException("--bits and --hash apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
             + file);
       }
-      return Main.read(file, minDimension, limits);
+      return readLibSvm(file, minDimension, limits);
     }
     try {
       if (Files.isDirectory(file)) {
@@ -89,6 +91,15 @@ record InputFormat(String format, int bits, boolean signed) {
       throw new Main.Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
       throw new Main.Failure("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Reads a LIBSVM file within {@code limits}; a failure is one line naming the file. */
+  static SparseDataset readLibSvm(Path file, int minDimension, LibSvmReader.Limits limits) throws Main.Failure {
+    try {
+      return DataFiles.readLibSvm(file, minDimension, limits);
+    } catch (DataFileException e) {
+      throw new Main.Failure(e.getMessage());
     }
   }
 

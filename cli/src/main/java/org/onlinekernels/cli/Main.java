@@ -1,17 +1,7 @@
 package org.onlinekernels.cli;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.util.zip.ZipException;
 import org.onlinekernels.cli.Options.UsageException;
-import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.io.AtomicFiles;
-import org.onlinekernels.io.LibSvmFormatException;
-import org.onlinekernels.io.LibSvmReader;
 
 /**
  * Command-line entry point: {@code train}, {@code predict}, {@code demo} and {@code experiment},
@@ -102,29 +92,6 @@ public final class Main {
     /** With the one-line message shown to the user. */
     public Failure(String message) {
       super(message);
-    }
-  }
-
-  /** Reads a LIBSVM file, turning every I/O problem into one line. */
-  public static SparseDataset read(Path file, int minDimension) throws Failure {
-    return read(file, minDimension, LibSvmReader.Limits.NONE);
-  }
-
-  /** Reads a LIBSVM file within {@code limits}, turning every I/O problem into one line. */
-  public static SparseDataset read(Path file, int minDimension, LibSvmReader.Limits limits) throws Failure {
-    try {
-      if (Files.isDirectory(file)) {
-        throw new Failure("cannot read " + file + ": it is a directory");
-      }
-      return LibSvmReader.read(file, minDimension, limits);
-    } catch (LibSvmFormatException | ZipException e) {
-      throw new Failure(e.getMessage()); // names the file and the line or byte offset
-    } catch (NoSuchFileException e) {
-      throw new Failure("cannot read " + file + ": no such file");
-    } catch (AccessDeniedException e) {
-      throw new Failure("cannot read " + file + ": permission denied");
-    } catch (IOException e) {
-      throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
   }
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -40,14 +41,14 @@ public final class AllDatasets {
       if (!Files.exists(shared.resolve(f[1]))) {
         continue;
       }
-      SparseDataset train = org.onlinekernels.cli.Main.read(shared.resolve(f[1]), 0);
+      SparseDataset train = DataFiles.readLibSvm(shared.resolve(f[1]), 0);
       SparseDataset test;
       if (f[2] == null) {
         SparseDataset[] s = Datasets.split(train, 2.0 / 3, 20261122L);
         train = s[0];
         test = s[1];
       } else {
-        test = org.onlinekernels.cli.Main.read(shared.resolve(f[2]), train.dimension());
+        test = DataFiles.readLibSvm(shared.resolve(f[2]), train.dimension());
       }
       if (quick) {
         train = train.head(Math.min(train.size(), 2000));

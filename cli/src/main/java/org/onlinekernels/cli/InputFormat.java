@@ -11,6 +11,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.ZipException;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 
@@ -68,7 +70,10 @@ record InputFormat(String format, int bits, boolean signed) {
     return read(file, minDimension, bitsIfUnset, LibSvmReader.Limits.NONE);
   }
 
-  /** As {@link #read(Path, int, int)}, a LIBSVM file within {@code limits} (hashed files are bounded by their bits). */
+  /**
+   * As {@link #read(Path, int, int)}, within {@code limits}: values and line lengths of both
+   * formats, indices of LIBSVM files (hashed files are bounded by their bits).
+   */
   SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits)
       throws Main.Failure, UsageException {
     if (!isVw(file)) {
@@ -82,15 +87,15 @@ record InputFormat(String format, int bits, boolean signed) {
       if (Files.isDirectory(file)) {
         throw new Main.Failure("cannot read " + file + ": it is a directory");
       }
-      return VwReader.read(file, bits != 0 ? bits : bitsIfUnset, signed);
-    } catch (VwReader.FormatException e) {
+      return VwReader.read(file, bits != 0 ? bits : bitsIfUnset, signed, limits);
+    } catch (VwReader.FormatException | ZipException e) {
       throw new Main.Failure(e.getMessage());
     } catch (NoSuchFileException e) {
       throw new Main.Failure("cannot read " + file + ": no such file");
     } catch (AccessDeniedException e) {
       throw new Main.Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
-      throw new Main.Failure("cannot read " + file + ": " + e.getMessage());
+      throw new Main.Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
   }
 

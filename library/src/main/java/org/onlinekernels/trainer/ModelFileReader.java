@@ -209,7 +209,7 @@ final class ModelFileReader {
     }
   }
 
-  /** Refuses weights that cannot fit this JVM's heap before they are allocated. */
+  /** Refuses weights that cannot fit this JVM's heap, or this file, before they are allocated. */
   private void checkHeap(String dText, String kText) throws ModelFormatException {
     long d;
     long k;
@@ -224,6 +224,12 @@ final class ModelFileReader {
       throw new ModelFormatException(file, line, "d = " + d + " and " + k + " outputs are " + d * k + " weights, "
           + (d * k * Double.BYTES >> 20) + " MiB of heap; this JVM may use " + (max >> 20)
           + " MiB: give Java more memory (-Xmx)");
+    }
+    // each weight takes at least two bytes (" 0"): a header claiming more than the file holds
+    // would otherwise allocate its arrays before the short weight lines are found
+    if (d > 0 && k > 0 && 2.0 * d * k > bodyBytes) {
+      throw new ModelFormatException(file, line, "d = " + d + " and " + k + " outputs are " + d * k + " weights, at least "
+          + 2 * d * k + " bytes, but the file has " + bodyBytes + ": the header does not match the weights");
     }
   }
 

@@ -124,7 +124,7 @@ final class LabelMap {
       }
       y[r] = m;
     }
-    return data.withLabels(y);
+    return binary ? data.withLabels(y) : data.withClasses(y, from.size());
   }
 
   private static String fmt(double v) {

@@ -36,6 +36,9 @@ final class TrainCommand {
   /** Default algorithm: untuned, scale-invariant. */
   static final String DEFAULT_ALGORITHM = "scinol2";
 
+  /** Largest {@code --threads}: each thread holds a whole learner, and more threads than this only share cores. */
+  static final int MAX_THREADS = 256;
+
   /** Default merge interval of {@code --threads}. */
   static final int DEFAULT_MERGE_EVERY = 10_000;
 
@@ -73,7 +76,7 @@ final class TrainCommand {
       "                      example number in the file; CLASS: multiclass prediction)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
       "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
-      "                      thread); docs/MERGING.md, docs/parallel/README.md",
+      "                      thread; at most " + MAX_THREADS + "); docs/MERGING.md, docs/parallel/README.md",
       "  --merge-every N     with --threads: merge the threads' learners every N examples",
       "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
@@ -119,6 +122,10 @@ final class TrainCommand {
     epochs = o.positiveInt("--epochs", 1);
     seed = o.longValue("--seed", Main.DEFAULT_SEED);
     threads = o.positiveInt("--threads", 1);
+    if (threads > MAX_THREADS) {
+      throw new UsageException("--threads must be at most " + MAX_THREADS + " (each thread holds a learner and a"
+          + " shard), got " + threads);
+    }
     mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
     if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
       throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
@@ -131,8 +138,15 @@ final class TrainCommand {
           + "per-example predictions; drop --progressive-out and --ties, or train on one thread");
     }
     modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
+    if (progressiveOut != null) {
+      OutputFiles.refuseOverwritingAnInput("--progressive-out", progressiveOut, "--data", data, "--test", testFile);
+    }
     if (modelOut != null) {
       OutputFiles.refuseOverwritingAnInput("--model", modelOut, "--data", data, "--test", testFile);
+      if (progressiveOut != null && OutputFiles.sameFile(progressiveOut, modelOut)) {
+        throw new UsageException("--progressive-out and --model are the same file " + modelOut
+            + ": the model would replace the predictions; choose two paths");
+      }
       try {
         AtomicFiles.checkWritable(modelOut); // before training, not after it
       } catch (IOException e) {

@@ -101,6 +101,38 @@ final class FormsAdapter {
     method("void weightsBlock(" + block + ", MemorySegment out, int n, double[] u)", true, false,
         f -> forms(f) + ".weightsBlock(st, step, stride, out, n" + uniforms(f, false) + ");");
 
+    String recs = String.join("", java.util.stream.IntStream.range(0, rule.fields.size()).mapToObj(k -> ", s.%s(" + (kept + k) + ")").toList());
+    String contributions = ", s.%s(" + (kept + rule.fields.size()) + ")";
+    method("double predictGathered(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> {
+      String a = f.t.equals("float") ? "f" : "d";
+      String r = recs.formatted(repeat(a, rule.fields.size()));
+      return forms(f) + ".gather(st, step, stride, idx, from, nnz" + r + ");\n"
+          + "if (vector) {\n" + VectorForms.className(rule, f) + ".predictGathered(" + r.substring(2) + ", " + vals(f) + ", from, nnz"
+          + scratch(f) + contributions.formatted(a) + uniforms(f, false) + ");\n} else {\n"
+          + forms(f) + ".predictGathered(" + r.substring(2) + ", " + vals(f) + ", from, 0, nnz" + scratch(f) + contributions.formatted(a)
+          + uniforms(f, false) + ");\n}\n"
+          + "return org.onlinekernels.kernel.lanes." + f.lanes + "RowSums.sum4(s." + a + "(" + (kept + rule.fields.size()) + "), nnz);";
+    });
+    method("double updateGathered(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)", true, false, f -> {
+      String a = f.t.equals("float") ? "f" : "d";
+      String r = recs.formatted(repeat(a, rule.fields.size()));
+      String scalar = forms(f) + ".updateGathered(" + r.substring(2) + ", " + vals(f) + ", from, 0, nnz" + scratch(f) + ", " + cast(f) + "g"
+          + uniforms(f, false) + ")";
+      String update = rule.sums().isEmpty()
+          ? "if (vector) {\n" + VectorForms.className(rule, f) + ".updateGathered(" + r.substring(2) + ", " + vals(f) + ", from, nnz"
+              + scratch(f) + ", " + cast(f) + "g" + uniforms(f, false) + ");\n} else {\n" + scalar + ";\n}\n"
+          : f.t + " sum = " + scalar + ";\n";
+      StringBuilder changed = new StringBuilder();
+      List<String> updated = rule.updateFieldOutputs();
+      List<String> keptNames = ScalarForms.kept(rule);
+      for (String field : ScalarForms.changedFields(rule)) {
+        int k = updated.contains(field) ? kept + rule.fields.indexOf(field) : keptNames.indexOf(field);
+        changed.append(", s.").append(a).append('(').append(k).append(')');
+      }
+      return update + forms(f) + ".scatter(st, step, stride, idx, from, nnz" + changed + ");\n"
+          + (rule.sums().isEmpty() ? "return 0;" : "return sum;");
+    });
+
     String fs = "MemorySegment[] f";
     method("double predictRows(" + fs + ", " + rows + ", RoundScratch s, double[] u)", false, true, (f, pc) -> "return "
         + forms(f) + ".predictRows" + sfx(pc) + "(" + segs(pc) + ", idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, pc) + ");");
@@ -199,6 +231,12 @@ final class FormsAdapter {
   private void denseMethod(String signature, DenseBody body) {
     method(signature, false, true, (f, pc) -> "if (vector) {\n" + indent(body.of(f, pc, true)) + "\n} else {\n"
         + indent(body.of(f, pc, false)) + "\n}");
+  }
+
+  private static Object[] repeat(String a, int n) {
+    Object[] o = new Object[n];
+    java.util.Arrays.fill(o, a);
+    return o;
   }
 
   private static String indent(String s) {

@@ -80,6 +80,7 @@ final class ScalarForms {
     out.line("private " + className(rule, flavor) + "() {}");
     if (flavor != Flavor.MIXED) {
       blockRows();
+      gathered();
     }
     fieldRows(false);
     if (!rule.perCoordinate.isEmpty()) {
@@ -153,7 +154,7 @@ final class ScalarForms {
     return sb.toString();
   }
 
-  private static String scratch(String value) {
+  static String scratch(String value) {
     return "out" + Character.toUpperCase(value.charAt(0)) + value.substring(1);
   }
 
@@ -315,6 +316,108 @@ final class ScalarForms {
     out.line("out.setAtIndex(" + Flavor.layout(flavor.in) + ", i, " + readOut(c) + ");");
     out.line("}");
     out.line("}");
+  }
+
+  // ---------------------------------------------------------------- gathered rows
+
+  /**
+   * The fused round in three steps: gather a row's records into one array per field, compute on
+   * those arrays (a loop the vector forms can run lane-wise), scatter the changed fields back. Each
+   * entry runs the same lane calls on the same values as {@link #blockRows}' forms, and the
+   * contributions are summed in the same four partial sums, so the bits are theirs.
+   */
+  private void gathered() {
+    String state = "MemorySegment st, long step, long stride";
+    String recs = String.join(", ", rule.fields.stream().map(f -> t + "[] " + record(f)).toList());
+    String recArgs = String.join(", ", rule.fields.stream().map(ScalarForms::record).toList());
+
+    out.blank();
+    out.doc("Loads the records of entries {@code [from, from + nnz)}: field {@code f} of entry {@code j} into {@code rec<f>[j]}.");
+    out.line("static void gather(" + state + ", int[] idx, int from, int nnz, " + recs + ") {");
+    out.line("for (int j = 0; j < nnz; j++) {");
+    out.line("long b = idx[from + j] * stride;");
+    for (String f : rule.fields) {
+      out.line(record(f) + "[j] = " + blockLoad().apply(f) + ";");
+    }
+    out.line("}");
+    out.line("}");
+
+    out.blank();
+    out.line("/**");
+    out.line(" * Predict half of a gathered round over entries {@code [jFrom, jTo)}: the kept values into their");
+    out.line(" * scratch, each entry's contribution {@code x w} into {@code contrib} (summed by the caller).");
+    out.line(" */");
+    out.line("static void predictGathered(" + recs + ", " + t + "[] val, int from, int jFrom, int jTo" + scratchParams() + ", " + t
+        + "[] contrib" + uniformParams(false) + ") {");
+    CoordinateCode.uniforms(rule, flavor, out, false);
+    out.line("for (int j = jFrom; j < jTo; j++) {");
+    out.line(t + " x = val[from + j];");
+    CoordinateCode cc = new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x");
+    bindDerived(cc);
+    cc.calls(predictForContribution());
+    for (LaneRule.Function f : kept) {
+      out.line(scratch(f.name()) + "[j] = " + cc.value(f.name()) + ";");
+    }
+    out.line("contrib[j] = " + contribution(cc) + ";");
+    out.line("}");
+    out.line("}");
+
+    out.blank();
+    out.line("/**");
+    out.line(" * Update half of a gathered round over entries {@code [jFrom, jTo)}, with the loss derivative");
+    out.line(" * {@code g}: the fields the update changes get their new values in their record arrays.");
+    out.line(" */");
+    out.line("static " + updateReturns() + " updateGathered(" + recs + ", " + t + "[] val, int from, int jFrom, int jTo" + scratchParams()
+        + ", " + t + " g" + uniformParams(false) + ") {");
+    CoordinateCode.uniforms(rule, flavor, out, false);
+    sumInit();
+    out.line("for (int j = jFrom; j < jTo; j++) {");
+    out.line(t + " x = val[from + j];");
+    out.line(t + " gx = g * x;");
+    cc = new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x").bind("g", "g").bind("gx", "gx");
+    bindDerived(cc);
+    for (LaneRule.Function f : kept) {
+      cc.bind(f.name(), scratch(f.name()) + "[j]");
+    }
+    cc.calls(rule.phase(Phase.UPDATE));
+    sumAdd(cc);
+    for (String f : rule.fields) {
+      if (cc.written().contains(f)) {
+        out.line(record(f) + "[j] = " + cc.value(f) + ";");
+      }
+    }
+    out.line("}");
+    sumReturn();
+    out.line("}");
+
+    List<String> changed = changedFields(rule);
+    out.blank();
+    out.line("/**");
+    out.line(" * Writes a gathered round's changed fields back to the records of entries {@code [from, from + nnz)}:");
+    out.line(" * " + String.join(", ", changed.stream().map(f -> "{@code " + f + "}").toList())
+        + " (an update's new value, else the predict's).");
+    out.line(" */");
+    out.line("static void scatter(" + state + ", int[] idx, int from, int nnz"
+        + changed.stream().map(f -> ", " + t + "[] " + f + "New").reduce("", String::concat) + ") {");
+    out.line("for (int j = 0; j < nnz; j++) {");
+    out.line("long b = idx[from + j] * stride;");
+    for (String f : changed) {
+      out.line(blockStore(f, f + "New[j]"));
+    }
+    out.line("}");
+    out.line("}");
+  }
+
+  /** The array a gathered round holds field {@code field} in. */
+  static String record(String field) {
+    return "rec" + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+  }
+
+  /** Fields a round changes, in record order: the predict's field outputs and the update's. */
+  static List<String> changedFields(LaneRule rule) {
+    Set<String> c = new LinkedHashSet<>(rule.predictFieldOutputs());
+    c.addAll(rule.updateFieldOutputs());
+    return rule.fields.stream().filter(c::contains).toList();
   }
 
   /** Stores every field written by the update, and the predict's kept field values not overwritten. */

@@ -96,6 +96,9 @@ final class VectorForms {
     if (!rule.perCoordinate.isEmpty()) {
       dense(true);
     }
+    if (!mixed) {
+      gathered();
+    }
     out.line("}");
     return Generated.header(rule, className(rule, flavor) + ", the Vector API forms") + out;
   }
@@ -176,6 +179,8 @@ final class VectorForms {
     final VectorTranslator tr = new VectorTranslator(rule, flavor, out, "S");
     final Map<String, Value> bound = new LinkedHashMap<>();
     final Set<String> written = new LinkedHashSet<>();
+    /** How a field's lanes are loaded: from its segment at the loop's offset, unless set otherwise. */
+    java.util.function.Function<String, String> loader = VectorForms.this::loadCode;
 
     Value value(String name) {
       Value b = bound.get(name);
@@ -189,7 +194,7 @@ final class VectorForms {
         return bound.get(name);
       }
       if (rule.fields.contains(name) || rule.perCoordinate.contains(name)) {
-        Value loaded = tr.declare(name + "0", new Value(loadCode(name), Kind.LANE));
+        Value loaded = tr.declare(name + "0", new Value(loader.apply(name), Kind.LANE));
         bound.put(name, loaded);
         return loaded;
       }
@@ -229,6 +234,80 @@ final class VectorForms {
           out.line(storeCode(f, bound.get(f).code()));
         }
       }
+    }
+  }
+
+  // ---------------------------------------------------------------- gathered rows
+
+  /**
+   * The compute steps of a gathered round (ScalarForms' {@code gathered}) lane-wise over the
+   * record arrays: entry {@code j} in lane {@code j mod L}, each lane doing the entry's scalar
+   * operations; the tail, and a rule's summed update values, run the plain-Java forms.
+   */
+  private void gathered() {
+    String recs = String.join(", ", rule.fields.stream().map(f -> flavor.t + "[] " + ScalarForms.record(f)).toList());
+    String recArgs = String.join(", ", rule.fields.stream().map(ScalarForms::record).toList());
+    List<LaneRule.Function> kept = ScalarForms.kept(rule).stream().map(rule.functions::get).toList();
+    String keptParams = kept.stream().map(f -> ", " + flavor.t + "[] " + ScalarForms.scratch(f.name())).reduce("", String::concat);
+    String keptArgs = kept.stream().map(f -> ", " + ScalarForms.scratch(f.name())).reduce("", String::concat);
+    String zero = flavor.t.equals("float") ? "0f" : "0.0";
+
+    out.blank();
+    out.doc("Predict half of a gathered round over entries {@code [0, nnz)}: kept values and contributions, lane-wise.");
+    out.line("static void predictGathered(" + recs + ", " + flavor.t + "[] val, int from, int nnz" + keptParams + ", " + flavor.t
+        + "[] contrib" + uniformParams(false) + ") {");
+    CoordinateCode.uniforms(rule, flavor, out, false);
+    out.line("int bound = S.loopBound(nnz);");
+    out.line("for (int j = 0; j < bound; j += L) {");
+    Coordinate c = new Coordinate();
+    c.loader = f -> v + ".fromArray(S, " + ScalarForms.record(f) + ", j)";
+    c.bindUniforms(false);
+    Value x = c.tr.declare("xv", new Value(v + ".fromArray(S, val, from + j)", Kind.LANE));
+    c.bound.put("x", x);
+    c.calls(rule.phase(Phase.PREDICT));
+    for (LaneRule.Function f : kept) {
+      out.line(c.bound.get(f.name()).code() + ".intoArray(" + ScalarForms.scratch(f.name()) + ", j);");
+    }
+    String w = rule.computesWeight() ? c.bound.get("w").code() : c.value(rule.weightField).code();
+    String contribution = rule.computesWeight()
+        ? "xv.mul(" + w + ").blend(" + zero + ", xv.compare(VectorOperators.EQ, " + zero + "))"
+        : "xv.mul(" + w + ")";
+    out.line(contribution + ".intoArray(contrib, j);");
+    out.line("}");
+    out.line(forms + ".predictGathered(" + recArgs + ", val, from, bound, nnz" + keptArgs + ", contrib" + uniformArgs(false) + ");");
+    out.line("}");
+
+    if (rule.sums().isEmpty()) {
+      out.blank();
+      out.doc("Update half of a gathered round over entries {@code [0, nnz)}, lane-wise: new field values into the record arrays.");
+      out.line("static void updateGathered(" + recs + ", " + flavor.t + "[] val, int from, int nnz" + keptParams + ", " + flavor.t + " g"
+          + uniformParams(false) + ") {");
+      CoordinateCode.uniforms(rule, flavor, out, false);
+      out.line("int bound = S.loopBound(nnz);");
+      out.line("for (int j = 0; j < bound; j += L) {");
+      c = new Coordinate();
+      c.loader = f -> v + ".fromArray(S, " + ScalarForms.record(f) + ", j)";
+      c.bindUniforms(false);
+      c.bound.put("g", new Value("g", Kind.NUMBER));
+      x = c.tr.declare("xv", new Value(v + ".fromArray(S, val, from + j)", Kind.LANE));
+      c.bound.put("x", x);
+      c.bound.put("gx", c.tr.declare("gx", new Value(x.code() + ".mul(g)", Kind.LANE)));
+      for (LaneRule.Function f : kept) {
+        if (rule.phase(Phase.UPDATE).stream().noneMatch(u -> u.params().contains(f.name()))) {
+          continue;
+        }
+        c.bound.put(f.name(), c.tr.declare(f.name() + "Kept", new Value(v + ".fromArray(S, " + ScalarForms.scratch(f.name()) + ", j)",
+            Kind.LANE)));
+      }
+      c.calls(rule.phase(Phase.UPDATE));
+      for (String f : rule.fields) {
+        if (c.written.contains(f)) {
+          out.line(c.bound.get(f).code() + ".intoArray(" + ScalarForms.record(f) + ", j);");
+        }
+      }
+      out.line("}");
+      out.line(forms + ".updateGathered(" + recArgs + ", val, from, bound, nnz" + keptArgs + ", g" + uniformArgs(false) + ");");
+      out.line("}");
     }
   }
 

@@ -148,6 +148,32 @@ import org.onlinekernels.loss.Loss;
   }
 
   /**
+   * The fused round on the caller's own row ({@link LinearModelOptimizer#round(MemorySegment,
+   * MemorySegment, int, double, Loss)}): the row is checked as {@link #predictSparse} checks it,
+   * once, then the round runs as {@link #round(SparseRows, int, double, Loss)} runs, on a copy of
+   * the row in the optimizer's own arrays (grown to the longest row, never per call). A refusal
+   * leaves the state as it was. Cancels a pending predict.
+   */
+  @Override
+  public final double round(MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
+    checkOpen();
+    if (loss == null) {
+      throw new IllegalArgumentException("loss must not be null");
+    }
+    KernelChecks.sparse(indices, values, nnz, d, type);
+    KernelChecks.finite("y", y);
+    double maxAbs = guard.scan("values", values, nnz);
+    cancelPending();
+    double yhat = roundPredict(indices, values, nnz);
+    double g = loss.derivative(y, yhat);
+    KernelChecks.finite("g", g);
+    guard.pending(maxAbs);
+    guard.checkGradient(g);
+    roundUpdate(nnz, g);
+    return yhat;
+  }
+
+  /**
    * {@link LinearModelOptimizer#rounds}: the block's arguments and row numbers are checked once,
    * then one loop runs {@link #round}'s per-row part; the loss comes with the derivative ({@link
    * Loss#derivativeAndValue}: one {@code exp} for both). A refusal stops the block as {@link
@@ -162,8 +188,12 @@ import org.onlinekernels.loss.Loss;
     cancelPending();
     prepareRounds(rows.maxNnz());
     int q = from;
+    int ahead = roundsAhead();
     try {
       for (; q < to; q++) {
+        if (ahead > 0 && q + ahead < to) {
+          touchAhead(rows, order[q + ahead]);
+        }
         yhat[q - from] = roundOn(rows, order[q], y[q - from], loss, losses, q - from);
       }
     } catch (IllegalArgumentException e) {
@@ -199,6 +229,17 @@ import org.onlinekernels.loss.Loss;
     return yhat;
   }
 
+  /**
+   * How many rows ahead a block of rounds touches the state records of the row it will train
+   * then ({@link #touchAhead}), so that their cache misses overlap the rounds in between; 0: none.
+   */
+  protected int roundsAhead() {
+    return 0;
+  }
+
+  /** Loads the state records of row {@code row} of {@code rows}, and nothing else (see {@link #roundsAhead}). */
+  protected void touchAhead(SparseRows rows, int row) {}
+
   /** Grows per-entry scratch to rows of {@code maxNnz} entries before a round or a block of rounds. */
   protected abstract void prepareRounds(int maxNnz);
 
@@ -207,6 +248,12 @@ import org.onlinekernels.loss.Loss;
 
   /** Update half of a round, after {@link #roundPredict} of the same row. */
   protected abstract void roundUpdate(SparseRows rows, int row, double g);
+
+  /** Predict half of a round on the caller's row (validated): writes only per-entry scratch and the optimizer's row copy. */
+  protected abstract double roundPredict(MemorySegment indices, MemorySegment values, int nnz);
+
+  /** Update half of a round, after {@link #roundPredict(MemorySegment, MemorySegment, int)}: the row it copied. */
+  protected abstract void roundUpdate(int nnz, double g);
 
   // ---------------------------------------------------------------- read-out, reset
 

@@ -68,6 +68,30 @@ public interface LinearModelOptimizer extends AutoCloseable {
   }
 
   /**
+   * One fused round on the caller's own sparse row ({@code nnz} strictly increasing indices and
+   * their values, segments of {@link #elementType()} at any offset, e.g. {@code
+   * MemorySegment.ofArray} over arrays): predict, take {@code g = loss'(y, yhat)}, update; returns
+   * {@code yhat}. The same result as {@link #round(SparseRows, int, double, Loss)} on the same row,
+   * bit for bit, without building {@link SparseRows}: for a trainer with a row format of its own.
+   * Nothing of the row is kept after the call. Cancels a pending predict.
+   *
+   * <p>This default calls {@link #predictSparse} and {@link #update}; the library's optimizers
+   * check the row once and run their fused round on it ({@link AbstractOptimizer#round(MemorySegment,
+   * MemorySegment, int, double, Loss)}).
+   *
+   * @throws IllegalArgumentException as {@link #predictSparse} for the row, if {@code loss} is
+   *     null or {@code y} not finite, or if the gradient is refused; the state is then unchanged
+   */
+  default double round(MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
+    if (loss == null || !Double.isFinite(y)) {
+      throw new IllegalArgumentException("round needs a loss and a finite label, got " + loss + " and " + y);
+    }
+    double yhat = predictSparse(indices, values, nnz);
+    update(loss.derivative(y, yhat));
+    return yhat;
+  }
+
+  /**
    * Rounds ({@link #round}) on rows {@code order[from]}, ..., {@code order[to - 1]} of {@code
    * rows}, in that order: the {@code k}-th of them takes label {@code y[k]}, writes its {@code
    * yhat} to {@code yhat[k]} and, if {@code losses} is not null, its progressive loss

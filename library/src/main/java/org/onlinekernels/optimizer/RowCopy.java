@@ -69,6 +69,26 @@ final class RowCopy {
     System.arraycopy(rows.indices(), from, idx, 0, nnz);
   }
 
+  /** Copies values {@code [from, from + nnz)} of {@code vf} or {@code vd} (by element type); none when they are this copy's. */
+  void values(float[] vf, double[] vd, int from, int nnz) {
+    ensure(nnz);
+    if (type == ElementType.FLOAT) {
+      if (vf != this.vf || from != 0) {
+        System.arraycopy(vf, from, this.vf, 0, nnz);
+      }
+    } else if (vd != this.vd || from != 0) {
+      System.arraycopy(vd, from, this.vd, 0, nnz);
+    }
+  }
+
+  /** Copies row entries {@code [from, from + nnz)} held in arrays, indices and values; none when they are this copy's. */
+  void copy(int[] idx, float[] vf, double[] vd, int from, int nnz) {
+    values(vf, vd, from, nnz);
+    if (idx != this.idx || from != 0) {
+      System.arraycopy(idx, from, this.idx, 0, nnz);
+    }
+  }
+
   /** The copied indices as a segment. */
   MemorySegment indexView() {
     return idxView;

@@ -31,6 +31,21 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    */
   static final long TOUCH_MIN_BYTES = 1L << 20;
 
+  /**
+   * Whether fused rounds on block state run gathered ({@link RuleForms#predictGathered}) or entry
+   * by entry: system property {@code onlinekernels.rounds} = {@code gathered} (default) or
+   * {@code entrywise}, read when an optimizer is made; the same bits either way. A switch for the
+   * benchmarks that chose the default and for the tests that hold both forms to the same bits.
+   */
+  static final String ROUNDS_PROPERTY = "onlinekernels.rounds";
+
+  /**
+   * Rows ahead whose records a block of rounds on a large state touches ({@link #roundsAhead});
+   * 0 touches each row's records just before its round instead. System property
+   * {@code onlinekernels.rounds.ahead}; the benchmarks chose the default.
+   */
+  static final int AHEAD = Math.max(0, Integer.getInteger("onlinekernels.rounds.ahead", 2));
+
   /** The rule's forms for this element type, provider and variant. */
   protected final RuleForms forms;
   /** The uniforms, in the rule's order ({@link RuleShape#uniforms}); the rule's optimizer keeps them current. */
@@ -51,6 +66,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   private final boolean needsInputNorm;
   private final boolean needsInputNormAtUpdate;
   private final boolean touch;
+  private final boolean gathered;
   private double inputNorm;
 
   /**
@@ -117,11 +133,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       throw new IllegalArgumentException(algorithm + " has no stored-weights mode");
     }
     this.storedWeights = storeWeights ? store.allocate("w", type) : null;
-    this.scratch = new RoundScratch(shape.kept(), precision.accumulatorType() == ElementType.FLOAT);
+    // Kept values, then (gathered rounds) one record array per field and the contributions.
+    this.scratch = new RoundScratch(shape.kept() + fields.size() + 1, precision.accumulatorType() == ElementType.FLOAT);
     this.row = new RowCopy(type);
     this.needsInputNorm = needsInputNorm();
     this.needsInputNormAtUpdate = needsInputNormAtUpdate();
     this.touch = block != null && block.byteSize() > TOUCH_MIN_BYTES && touchRecordsFirst();
+    this.gathered = block != null && !"entrywise".equals(System.getProperty(ROUNDS_PROPERTY, "gathered"));
   }
 
   @Override
@@ -144,12 +162,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   }
 
   /**
-   * Copies row {@code r} of {@code rows} into this optimizer's row arrays and returns them as
+   * Copies entries {@code [from, from + nnz)} of a row in arrays into this optimizer's row arrays (a no-op
+   * when they are those arrays) and returns them as
    * segments, indices then values (valid until the next copy): for a rule whose round reads its row
    * through the reductions, which take segments. Allocates nothing once grown.
    */
-  protected final MemorySegment[] rowSegments(SparseRows rows, int r) {
-    row.copy(rows, rows.offset(r), rows.nnz(r));
+  protected final MemorySegment[] rowSegments(int[] idx, float[] vf, double[] vd, int from, int nnz) {
+    row.copy(idx, vf, vd, from, nnz);
     rowViews[0] = row.indexView();
     rowViews[1] = row.valueView();
     return rowViews;
@@ -311,43 +330,85 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   }
 
   @Override
-  protected double roundPredict(SparseRows rows, int r) {
-    int from = rows.offset(r);
-    int nnz = rows.nnz(r);
+  protected int roundsAhead() {
+    return touch ? AHEAD : 0;
+  }
+
+  @Override
+  protected void touchAhead(SparseRows rows, int r) {
+    touchRecords(rows.indices(), rows.offset(r), rows.nnz(r));
+  }
+
+  private void touchRecords(int[] idx, int from, int nnz) {
+    RecordTouch.touch(block, step * type.bytes(), layout == StateLayout.PLANAR ? shape.fields().size() : 1,
+        stride * type.bytes(), idx, from, nnz);
+  }
+
+  @Override
+  protected final double roundPredict(SparseRows rows, int r) {
+    return roundPredict(rows.indices(), rows.floats(), rows.doubles(), rows.offset(r), rows.nnz(r));
+  }
+
+  @Override
+  protected final void roundUpdate(SparseRows rows, int r, double g) {
+    roundUpdate(rows.indices(), rows.floats(), rows.doubles(), rows.offset(r), rows.nnz(r), g);
+  }
+
+  @Override
+  protected final double roundPredict(MemorySegment indices, MemorySegment values, int nnz) {
+    row.copy(indices, values, nnz);
+    scratch.ensure(nnz);
+    return roundPredict(row.idx(), row.vf(), row.vd(), 0, nnz);
+  }
+
+  @Override
+  protected final void roundUpdate(int nnz, double g) {
+    roundUpdate(row.idx(), row.vf(), row.vd(), 0, nnz, g);
+  }
+
+  /**
+   * Predict half of a round on entries {@code [from, from + nnz)} of a row held in arrays (a block
+   * of rows, or this optimizer's copy of the caller's buffers): writes only per-entry scratch.
+   */
+  private double roundPredict(int[] idx, float[] vf, double[] vd, int from, int nnz) {
     if (needsInputNorm || needsInputNormAtUpdate) {
-      row.values(rows, from, nnz);
+      row.values(vf, vd, from, nnz);
       inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
     }
     double sum;
     if (block != null) {
-      if (touch) {
-        RecordTouch.touch(block, step * type.bytes(), layout == StateLayout.PLANAR ? shape.fields().size() : 1,
-            stride * type.bytes(), rows.indices(), from, nnz);
+      if (touch && AHEAD == 0) {
+        touchRecords(idx, from, nnz);
       }
-      sum = forms.predictBlock(block, step, stride, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, u);
+      sum = gathered
+          ? forms.predictGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, u)
+          : forms.predictBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
     } else {
-      sum = forms.predictRows(segments, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, u);
+      sum = forms.predictRows(segments, idx, vf, vd, from, nnz, scratch, u);
     }
     return finishPredict(sum);
   }
 
-  @Override
-  protected void roundUpdate(SparseRows rows, int r, double g) {
-    int from = rows.offset(r);
-    int nnz = rows.nnz(r);
+  /**
+   * Update half of a round, after {@link #roundPredict} of the same entries. A rule whose round
+   * update is not the fields' own (Adaptive OGD's ball shrinks every coordinate) overrides this.
+   */
+  protected void roundUpdate(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
     if (!beforeUpdate(g)) {
       // The predict's new field values stand, as after a separate predict.
       if (block != null) {
-        forms.commitBlock(block, step, stride, rows.indices(), from, nnz, scratch);
+        forms.commitBlock(block, step, stride, idx, from, nnz, scratch);
       } else {
-        forms.commitRows(segments, rows.indices(), from, nnz, scratch);
+        forms.commitRows(segments, idx, from, nnz, scratch);
       }
       afterUpdate(0, false);
       return;
     }
-    double sum = block != null
-        ? forms.updateBlock(block, step, stride, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, g, u)
-        : forms.updateRows(segments, rows.indices(), rows.floats(), rows.doubles(), from, nnz, scratch, g, u);
+    double sum = gathered
+        ? forms.updateGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
+        : block != null
+        ? forms.updateBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
+        : forms.updateRows(segments, idx, vf, vd, from, nnz, scratch, g, u);
     afterUpdate(sum, false);
   }
 }

@@ -100,6 +100,31 @@ class RoundProperties {
   }
 
   /**
+   * A gathered round (records loaded first, computed on arrays, lane-wise on the vector provider,
+   * written back) and a round entry by entry give the same bits, on either layout and provider.
+   */
+  @Property
+  void gatheredRoundEqualsEntrywise(@ForAll("trajectories") Case c, @ForAll("fused") String algorithm,
+      @ForAll boolean vector, @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
+    Subject s = subject(algorithm, c);
+    KernelProvider k = AgreementProperties.impl(vector);
+    Rounds.bitIdentical(s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_ENTRYWISE);
+  }
+
+  /**
+   * A round on the caller's own segments (heap or native, at the case's byte offset) gives the
+   * bits of the round on the same row in {@code SparseRows}, for every algorithm, layout and
+   * provider.
+   */
+  @Property
+  void buffersRoundEqualsRowsRound(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector, @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
+    Subject s = subject(algorithm, c);
+    KernelProvider k = AgreementProperties.impl(vector);
+    Rounds.bitIdentical(s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_BUFFERS);
+  }
+
+  /**
    * Interleaved state runs its separate predict and update on the round's body, and the
    * algorithms without a fused body run their round as predictSparse then update: either way the
    * two must agree bit for bit.

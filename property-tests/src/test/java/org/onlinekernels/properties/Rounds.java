@@ -23,8 +23,13 @@ import org.onlinekernels.testkit.Workload;
 final class Rounds {
   private Rounds() {}
 
-  /** One way of running a round: a fused round, or predictSparse then update on segments. */
-  enum Mode { ROUND, PREDICT_UPDATE }
+  /**
+   * One way of running a round: a fused round on {@link SparseRows} (gathered on block state, the
+   * default), the same entry by entry ({@code onlinekernels.rounds=entrywise} when the optimizer is
+   * made), a fused round on the caller's own index and value segments, or predictSparse then
+   * update on segments.
+   */
+  enum Mode { ROUND, ROUND_ENTRYWISE, ROUND_BUFFERS, PREDICT_UPDATE }
 
   /**
    * Runs every round of {@code c} through two optimizers, {@code a} and {@code b} each with its
@@ -39,8 +44,8 @@ final class Rounds {
     Workload wl = new Workload(c, s.gMax());
     SparseRows rows = wl.rows(t);
     try (Arena arena = Arena.ofConfined();
-        AbstractOptimizer a = s.optimizer(d, t, ka, la);
-        AbstractOptimizer b = s.optimizer(d, t, kb, lb)) {
+        AbstractOptimizer a = optimizer(s, d, t, ka, la, ma);
+        AbstractOptimizer b = optimizer(s, d, t, kb, lb, mb)) {
       Buffers buf = new Buffers(arena, c);
       int total = c.warmup() + c.rounds();
       for (int r = 0; r < total; r++) {
@@ -69,9 +74,24 @@ final class Rounds {
     }
   }
 
+  private static AbstractOptimizer optimizer(Subject s, int d, ElementType t, KernelProvider k, StateLayout l, Mode m) {
+    if (m != Mode.ROUND_ENTRYWISE) {
+      return s.optimizer(d, t, k, l);
+    }
+    System.setProperty("onlinekernels.rounds", "entrywise");
+    try {
+      return s.optimizer(d, t, k, l);
+    } finally {
+      System.clearProperty("onlinekernels.rounds");
+    }
+  }
+
   private static double run(AbstractOptimizer o, Mode m, SparseRows rows, int r, double y, Loss loss,
       Buffers buf, Workload wl) {
-    if (m == Mode.ROUND) {
+    if (m == Mode.ROUND_BUFFERS) {
+      return o.round(buf.ints(wl.idx[r]), buf.of(wl.val[r]), wl.idx[r].length, y, loss);
+    }
+    if (m != Mode.PREDICT_UPDATE) {
       return o.round(rows, r, y, loss);
     }
     double yhat = o.predictSparse(buf.ints(wl.idx[r]), buf.of(wl.val[r]), wl.idx[r].length);

@@ -20,13 +20,13 @@ import org.onlinekernels.trainer.TrainerConfig;
  * The figures of docs/spark/README.md: test loss and wall time of the Spark job with 1, 2 and 4
  * partitions in {@code local[2]}, against the sequential trainer in the same JVM, on austen_lines
  * and on the synthetic stream (written once as LIBSVM files to a scratch folder, read back by
- * Spark's reader). Usage: {@code SparkScaling <shared data dir> <scratch dir> <algorithm>...}.
+ * Spark's reader). Usage: {@code SparkScaling <data dir> <scratch dir> <algorithm>...}.
  */
 public final class SparkScaling {
   private SparkScaling() {}
 
   public static void main(String[] args) throws Exception {
-    Path shared = Path.of(args[0]);
+    Path dataDir = Path.of(args[0]);
     Path scratch = Path.of(args[1]);
     Files.createDirectories(scratch);
     Path synTrain = scratch.resolve("synthetic.train.svm");
@@ -43,8 +43,8 @@ public final class SparkScaling {
     System.out.println("|---|---|---|---:|---:|---:|");
     try {
       for (int a = 2; a < args.length; a++) {
-        run(spark, "austen_lines", shared.resolve("data/austen_lines.train.svm"),
-            shared.resolve("data/austen_lines.test.svm"), 12549, args[a]);
+        run(spark, "austen_lines", dataDir.resolve("austen_lines.train.svm"),
+            dataDir.resolve("austen_lines.test.svm"), 12549, args[a]);
         run(spark, "synthetic", synTrain, synTest, HashedZipfStream.DIMENSION, args[a]);
       }
     } finally {

@@ -53,6 +53,23 @@ public interface RuleForms {
   double updateBlockRecompute(MemorySegment st, long step, long stride, int[] idx, float[] vf, double[] vd, int from,
       int nnz, double g, double[] u);
 
+  /**
+   * Fused round, predict half, gathered: the row's records loaded into the scratch's record arrays
+   * first, then computed on there (lane-wise on the vector provider), the contributions summed in
+   * {@link #predictBlock}'s order; the same bits as {@link #predictBlock}. Writes only {@code s},
+   * which must hold {@code kept + fields + 1} arrays (kept values, one per field, contributions).
+   */
+  double predictGathered(MemorySegment st, long step, long stride, int[] idx, float[] vf, double[] vd, int from, int nnz,
+      RoundScratch s, double[] u);
+
+  /**
+   * Fused round, update half, after {@link #predictGathered} of the same row: computed on the
+   * record arrays, then the changed fields written back; the same bits as {@link #updateBlock}.
+   * Returns the rule's row sum, or 0.
+   */
+  double updateGathered(MemorySegment st, long step, long stride, int[] idx, float[] vf, double[] vd, int from, int nnz,
+      RoundScratch s, double g, double[] u);
+
   /** Weight read-out of coordinates {@code [0, n)} of block state into {@code out}. */
   void weightsBlock(MemorySegment st, long step, long stride, MemorySegment out, int n, double[] u);
 

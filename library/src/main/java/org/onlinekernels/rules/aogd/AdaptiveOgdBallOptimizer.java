@@ -12,7 +12,6 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.lanes.RuleShape;
 import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaptiveOgdParams;
 
@@ -134,9 +133,9 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
 
   /** Every coordinate shrinks: the round's update is the sparse one, over the row copied once. */
   @Override
-  protected void roundUpdate(SparseRows rows, int r, double g) {
-    MemorySegment[] row = rowSegments(rows, r);
-    updateSparse(row[0], row[1], rows.nnz(r), g);
+  protected void roundUpdate(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
+    MemorySegment[] row = rowSegments(idx, vf, vd, from, nnz);
+    updateSparse(row[0], row[1], nnz, g);
   }
 
   private MemorySegment scatter(MemorySegment idx, MemorySegment val, int nnz) {

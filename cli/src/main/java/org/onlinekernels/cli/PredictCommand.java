@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
@@ -15,6 +14,7 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.AtomicFiles;
+import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
@@ -27,12 +27,14 @@ final class PredictCommand {
       "  Scores every row of the data with the saved model's weights and reports mean loss (the",
       "  model's loss) and error rate against the file's labels.",
       "",
-      "  --model FILE   a model written by 'train --model'",
+      "  --model FILE   a model written by 'train --model', or a state written by 'train --save-state'",
+      "                 (whose input format, hashing, namespaces, labels and normalization then apply)",
       "  --data FILE    LIBSVM/svmlight or Vowpal Wabbit data (.gz allowed); LIBSVM features beyond",
       "                 the model's d are ignored",
       "  --format F     libsvm or vw (default: vw for names ending in .vw or .vw.gz)",
       "  --bits B       vw: hash bits (default: those of the model, d = 2^B)",
       "  --hash H       vw: signed (default) or unsigned, as in training",
+      "  --interactions ab, -q ab, --ignore abc, --keep abc   vw: the namespaces, as in training",
       "  --labels L     auto (default; for a binary model labels all 0/1 or all 1/2 are binary),",
       "                 NEG,POS or C0,C1,... as in training",
       "  --ties T       half (default) or error: what a tie counts as",
@@ -40,6 +42,8 @@ final class PredictCommand {
       "                 multiclass model the predicted class then the K scores, space-separated;",
       "                 '-' writes them to standard output (the metrics then go to standard error)",
       "  --normalize    scale every row to unit Euclidean norm (if the model was trained so)",
+      "  --audit        print every example's prediction and each feature's index, value, weight",
+      "                 and contribution to standard output (the metrics then go to standard error)",
       "  --json         print a one-line JSON summary instead of text",
       "  --help         print this text",
       "");
@@ -47,8 +51,10 @@ final class PredictCommand {
   private PredictCommand() {}
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Failure {
-    Options o = Options.parse(args, 0, Set.of("--json", "--normalize"),
-        Set.of("--model", "--data", "--out", "--format", "--bits", "--hash", "--labels", "--ties"), Set.of());
+    Set<String> valued = new java.util.HashSet<>(Set.of("--model", "--data", "--out", "--labels", "--ties"));
+    valued.addAll(InputFormat.OPTIONS);
+    Options o = Options.parse(InputFormat.aliases(args), 0, Set.of("--json", "--normalize", "--audit"), valued,
+        Set.of("--interactions"));
     if (o.has("--help")) {
       out.print(USAGE);
       return 0;
@@ -56,9 +62,12 @@ final class PredictCommand {
     Path modelFile = Path.of(o.require("--model"));
     Path data = Path.of(o.require("--data"));
     String outArg = o.get("--out");
-    InputFormat format = InputFormat.parse(o);
+    InputFormat flags = InputFormat.parse(o);
     LabelMap labels = LabelMap.parse(o.get("--labels"));
     Scoring.Ties ties = Scoring.Ties.parse(o.get("--ties"));
+    if (o.has("--audit") && "-".equals(outArg)) {
+      throw new UsageException("--audit and --out - both write to standard output; give --out a file");
+    }
     if (outArg != null && !outArg.equals("-")) {
       OutputFiles.refuseOverwritingAnInput("--out", Path.of(outArg), "--model", modelFile, "--data", data);
       try {
@@ -67,42 +76,35 @@ final class PredictCommand {
         throw new Failure(e.getMessage());
       }
     }
-    LinearModel model;
-    try {
-      model = LinearModel.load(modelFile);
-    } catch (NoSuchFileException e) {
-      throw new Failure("cannot read " + modelFile + ": no such file");
-    } catch (LinearModel.ModelFormatException e) {
-      throw new Failure(e.getMessage());
-    } catch (IOException e) {
-      throw new Failure("cannot read " + modelFile + ": " + (Files.isDirectory(modelFile) ? "it is a directory"
-          : AtomicFiles.reason(e)));
+    ModelFiles.Loaded loaded = ModelFiles.load(modelFile);
+    LinearModel model = loaded.model();
+    InputFormat format = ModelFiles.format(loaded, flags, o, modelFile, data);
+    boolean normalize = loaded.settings() != null ? loaded.settings().normalize() : o.has("--normalize");
+    if (loaded.settings() != null) {
+      labels = loaded.settings().labels();
     }
-    if (format.isVw(data) && format.bits() != 0 && 1L << format.bits() != model.dimension()) {
-      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, but --bits " + format.bits()
-          + " hashes into 2^" + format.bits());
-    }
-    if (format.isVw(data) && format.bits() == 0 && InputFormat.bitsOf(model.dimension()) == 0) {
-      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, not a power of two: it was not"
-          + " trained on hashed (vw) data");
-    }
-    SparseDataset rows = format.read(data, 0, InputFormat.bitsOf(model.dimension()));
+    PredictAudit audit = o.has("--audit") ? new PredictAudit() : null;
+    SparseDataset rows = format.read(data, 0, InputFormat.bitsOf(model.dimension()), LibSvmReader.Limits.NONE, audit);
     if (labels == null) {
       labels = LabelMap.auto(rows, !model.multiclass());
     }
     rows = labels.apply(rows, data.toString());
     final SparseDataset scored = rows;
     final Scoring scoring = new Scoring(ties, model.multiclass(), null);
-    if (o.has("--normalize")) {
+    if (normalize) {
       rows = Datasets.normalizeRows(rows);
     }
-    boolean toStdout = "-".equals(outArg);
+    if (audit != null) {
+      audit.data(scored, rows);
+      out.println(PredictAudit.header(model));
+    }
+    boolean toStdout = "-".equals(outArg) || audit != null;
     PrintStream report = toStdout ? err : out;
     Metrics m;
     Writer w = null;
     try {
       if (outArg != null) {
-        w = toStdout ? new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))
+        w = "-".equals(outArg) ? new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))
             : Files.newBufferedWriter(Path.of(outArg), StandardCharsets.UTF_8);
       }
       final Writer sink = w;
@@ -110,18 +112,14 @@ final class PredictCommand {
       try {
         m = Metrics.evaluate(model, rows, (row, yhat) -> {
           scoring.accept(0, row, scored.label(row), yhat, model.outputs());
+          if (audit != null) {
+            out.print(audit.text(row, scored.label(row), yhat, model));
+          }
           if (sink == null) {
             return;
           }
           line.setLength(0);
-          if (model.multiclass()) {
-            line.append(Metrics.argmax(yhat, model.outputs()));
-            for (int k = 0; k < model.outputs(); k++) {
-              line.append(' ').append(yhat[k]);
-            }
-          } else {
-            line.append(yhat[0]);
-          }
+          PredictionText.append(line, model.multiclass(), yhat, model.outputs());
           try {
             sink.write(line.append('\n').toString());
           } catch (IOException e) {
@@ -133,7 +131,7 @@ final class PredictCommand {
       }
       if (w != null) {
         w.flush();
-        if (!toStdout) {
+        if (!"-".equals(outArg)) {
           w.close();
         }
       }

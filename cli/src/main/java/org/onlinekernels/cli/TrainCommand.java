@@ -15,6 +15,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.OnlineTrainer;
@@ -56,6 +57,10 @@ final class TrainCommand {
       "  --format F          libsvm or vw (default: vw for names ending in .vw or .vw.gz, else libsvm)",
       "  --bits B            vw: feature hashing into 2^B weights, B in 1..30 (default 18)",
       "  --hash H            vw: signed (default: bit 31 of the hash signs the value) or unsigned",
+      "  --interactions ab   vw: cross namespaces a and b (first letters; repeatable; alias -q ab;",
+      "                      :: crosses every pair), hashed as VW does (docs/CLI.md)",
+      "  --ignore abc        vw: drop the namespaces starting with a, b or c",
+      "  --keep abc          vw: keep only the namespaces starting with a, b or c",
       "  --labels L          auto (default), NEG,POS (binary: NEG -> -1, POS -> +1), or C0,C1,...",
       "                      (three or more: class Ci -> i)",
       "  --algorithm NAME    default " + DEFAULT_ALGORITHM + "; one of:",
@@ -81,6 +86,14 @@ final class TrainCommand {
       "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
+      "  --save-state FILE   save the whole training state there (optimizer state, settings, label",
+      "                      map, hashing) to continue from later; may be the --initial file",
+      "  --initial FILE      continue from a state saved by --save-state: its rule, parameters, type,",
+      "                      loss, labels, dimension and hashing apply (same flags allowed, others",
+      "                      refused); one run on A then this one on B equals one run on A then B",
+      "  --holdout-period N  hold out rows N, 2N, ... (not trained; scored as the run goes, as VW",
+      "                      does) and report their loss beside the progressive loss; N >= 2",
+      "  --invert-hash FILE  write every feature seen with its index, sign and weight per output",
       "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
       "                      which must then be at most " + DEFAULT_MAX_DIMENSION + ")",
       "  --json              print a one-line JSON summary instead of text",
@@ -90,11 +103,11 @@ final class TrainCommand {
   final Options options;
   final Path data;
   final Path testFile;
-  final Precision precision;
-  final ElementType type;
-  final Loss loss;
-  final AlgorithmSpec spec;
-  final InputFormat format;
+  Precision precision;
+  ElementType type;
+  Loss loss;
+  AlgorithmSpec spec;
+  InputFormat format;
   final Scoring.Ties ties;
   final Path progressiveOut;
   final int epochs;
@@ -102,14 +115,24 @@ final class TrainCommand {
   final int threads;
   final long mergeEvery;
   final Path modelOut;
-  /** From {@code --labels}, or decided from the training data ({@code null} until then). */
+  final Path saveState;
+  final Path initial;
+  final Path invertHash;
+  final int holdoutPeriod;
+  /** The settings of the {@code --initial} state, or null. */
+  final RunSettings resumed;
+  final TrainingState state;
+  boolean dense;
+  boolean normalize;
+  final int dimension;
+  /** From {@code --labels} or the state, or decided from the training data ({@code null} until then). */
   LabelMap labels;
 
   /** Parses and checks the options; nothing is read yet. */
   private TrainCommand(Options o) throws UsageException, Failure {
     options = o;
     data = Path.of(o.require("--data"));
-    testFile = o.get("--test") == null ? null : Path.of(o.get("--test"));
+    testFile = path(o, "--test");
     precision = Choices.precision(o.get("--type"));
     type = precision.inputType();
     loss = Choices.loss(o.get("--loss"));
@@ -118,7 +141,7 @@ final class TrainCommand {
     format = InputFormat.parse(o);
     labels = LabelMap.parse(o.get("--labels"));
     ties = Scoring.Ties.parse(o.get("--ties"));
-    progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
+    progressiveOut = path(o, "--progressive-out");
     epochs = o.positiveInt("--epochs", 1);
     seed = o.longValue("--seed", Main.DEFAULT_SEED);
     threads = o.positiveInt("--threads", 1);
@@ -137,31 +160,87 @@ final class TrainCommand {
       throw new UsageException("--threads scores each thread's shard by the default tie rule and writes no "
           + "per-example predictions; drop --progressive-out and --ties, or train on one thread");
     }
-    modelOut = o.get("--model") == null ? null : Path.of(o.get("--model"));
-    if (progressiveOut != null) {
-      OutputFiles.refuseOverwritingAnInput("--progressive-out", progressiveOut, "--data", data, "--test", testFile);
+    modelOut = path(o, "--model");
+    saveState = path(o, "--save-state");
+    initial = path(o, "--initial");
+    invertHash = path(o, "--invert-hash");
+    holdoutPeriod = o.positiveInt("--holdout-period", 0);
+    dense = o.has("--dense");
+    normalize = o.has("--normalize");
+    dimension = o.positiveInt("--dimension", 0);
+    if (o.has("--holdout-period") && holdoutPeriod < 2) {
+      throw new UsageException("--holdout-period must be at least 2 (1 would hold out every example), got " + holdoutPeriod);
     }
-    if (modelOut != null) {
-      OutputFiles.refuseOverwritingAnInput("--model", modelOut, "--data", data, "--test", testFile);
-      if (progressiveOut != null && OutputFiles.sameFile(progressiveOut, modelOut)) {
-        throw new UsageException("--progressive-out and --model are the same file " + modelOut
-            + ": the model would replace the predictions; choose two paths");
-      }
-      try {
-        AtomicFiles.checkWritable(modelOut); // before training, not after it
-      } catch (IOException e) {
-        throw new Failure(e.getMessage());
-      }
+    if (threads > 1 && (saveState != null || initial != null || holdoutPeriod > 0)) {
+      throw new UsageException("--save-state, --initial and --holdout-period train on one thread; drop --threads");
+    }
+    if ((saveState != null || initial != null) && !Rules.names().contains(spec.name())) {
+      throw new UsageException(spec.name() + " (the baseline) keeps no resumable state; --save-state and --initial"
+          + " need one of the rules: " + String.join(", ", Rules.names()));
+    }
+    if (progressiveOut != null) {
+      OutputFiles.refuseOverwritingAnInput("--progressive-out", progressiveOut, "--data", data, "--test", testFile,
+          "--initial", initial);
+    }
+    checkOutput("--model", modelOut, "--data", data, "--test", testFile, "--initial", initial);
+    refuseSameFileAsProgressive("--model", modelOut, "model");
+    refuseSameFileAsProgressive("--save-state", saveState, "state");
+    refuseSameFileAsProgressive("--invert-hash", invertHash, "readable model");
+    checkOutput("--save-state", saveState, "--data", data, "--test", testFile, "--model", modelOut);
+    checkOutput("--invert-hash", invertHash, "--data", data, "--test", testFile, "--model", modelOut,
+        "--save-state", saveState, "--initial", initial);
+    if (initial == null) {
+      state = null;
+      resumed = null;
+      return;
+    }
+    state = TrainingState.load(initial);
+    resumed = RunSettings.of(state, initial);
+    ResumeChecks.requireSame(o, new ResumeChecks.Requested(spec, precision, loss, labels, dimension, format), resumed,
+        initial);
+    precision = resumed.precision();
+    type = precision.inputType();
+    loss = resumed.loss();
+    spec = resumed.spec();
+    format = resumed.input();
+    labels = resumed.labels();
+    dense = resumed.dense();
+    normalize = resumed.normalize();
+  }
+
+  private static Path path(Options o, String flag) {
+    return o.get(flag) == null ? null : Path.of(o.get(flag));
+  }
+
+  /** Refuses an output file that is also the {@code --progressive-out} file: one would replace the other. */
+  private void refuseSameFileAsProgressive(String flag, Path file, String what) throws UsageException {
+    if (progressiveOut != null && file != null && OutputFiles.sameFile(progressiveOut, file)) {
+      throw new UsageException("--progressive-out and " + flag + " are the same file " + file + ": the " + what
+          + " would replace the predictions; choose two paths");
+    }
+  }
+
+  /** Refuses an output that names an input, and one that cannot be written, before any work. */
+  private static void checkOutput(String flag, Path file, Object... inputs) throws UsageException, Failure {
+    if (file == null) {
+      return;
+    }
+    OutputFiles.refuseOverwritingAnInput(flag, file, inputs);
+    try {
+      AtomicFiles.checkWritable(file); // before training, not after it
+    } catch (IOException e) {
+      throw new Failure(e.getMessage());
     }
   }
 
   static int run(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
-    Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
-        Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
-            "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every",
-            "--dimension"),
-        Set.of("--param"));
+    Set<String> valued = new java.util.HashSet<>(Set.of("--data", "--test", "--algorithm", "--param", "--loss",
+        "--type", "--epochs", "--seed", "--model", "--labels", "--ties", "--progressive-out", "--threads",
+        "--merge-every", "--dimension", "--save-state", "--initial", "--holdout-period", "--invert-hash"));
+    valued.addAll(InputFormat.OPTIONS);
+    Options o = Options.parse(InputFormat.aliases(args), 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
+        valued, Set.of("--param", "--interactions"));
     if (o.has("--help")) {
       out.print(USAGE);
       return 0;
@@ -170,9 +249,13 @@ final class TrainCommand {
   }
 
   private int train(PrintStream out, PrintStream progress) throws UsageException, Failure {
-    int dimension = options.positiveInt("--dimension", 0);
-    LibSvmReader.Limits limits = inputLimits(type, options.has("--normalize"), dimension);
-    SparseDataset train = format.read(data, dimension, VwReader.DEFAULT_BITS, limits);
+    int d = resumed != null ? resumed.d() : dimension;
+    LibSvmReader.Limits limits = resumed != null
+        ? inputLimits(type, normalize, 0).withMaxDimension(d, ", the dimension of the state in " + initial
+            + " (give a first run --dimension N to leave room for later features)")
+        : inputLimits(type, normalize, d);
+    InvertHash names = invertHash == null ? null : new InvertHash();
+    SparseDataset train = format.read(data, d, VwReader.DEFAULT_BITS, limits, names);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
     }
@@ -181,24 +264,38 @@ final class TrainCommand {
     }
     train = labels.apply(train, data.toString());
     SparseDataset test = testFile == null ? null
-        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension()), limits),
+        : labels.apply(format.read(testFile, train.dimension(), InputFormat.bitsOf(train.dimension()), limits, null),
             testFile.toString());
-    if (options.has("--normalize")) {
+    if (normalize) {
       train = Datasets.normalizeRows(train);
       test = test == null ? null : Datasets.normalizeRows(test);
     }
-    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !options.has("--no-shuffle"),
-        options.has("--dense")).withPrecision(precision);
-    boolean multiclass = !train.isBinary();
+    TrainerConfig cfg = new TrainerConfig(spec, type, loss, epochs, seed, !options.has("--no-shuffle"), dense)
+        .withPrecision(precision);
+    boolean multiclass = resumed != null ? resumed.multiclass() : !train.isBinary();
     TrainResult r;
     Scoring prog;
+    Holdout holdout = null;
     try (Writer progWriter = OutputFiles.open(progressiveOut)) {
       prog = new Scoring(ties, multiclass, progWriter);
       // The parallel trainer has no per-example hook: its threads score their own shards.
       boolean scoreHere = threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
-      r = threads > 1
-          ? ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test)
-          : OnlineTrainer.train(cfg, train, test, options.has("--json") ? null : progress, scoreHere ? prog : null);
+      if (threads > 1) {
+        r = ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test);
+      } else {
+        try (Learner learner = learner(cfg, train, test, multiclass)) {
+          holdout = holdoutPeriod == 0 ? null : new Holdout(train, holdoutPeriod, type, loss, multiclass,
+              learner.outputs(), ties);
+          r = learner.train(train, test, options.has("--json") ? null : progress, scoreHere ? prog : null, holdout);
+          if (saveState != null) {
+            new TrainingState(settings(train, multiclass, learner, r).toMap(), learner.images()).save(saveState);
+          }
+        } finally {
+          if (holdout != null) {
+            holdout.close();
+          }
+        }
+      }
       if (!scoreHere) {
         prog = null;
       }
@@ -217,8 +314,33 @@ final class TrainCommand {
         throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
       }
     }
-    new TrainReport(this, cfg, train, r, prog, testScores).print(out);
+    if (names != null) {
+      names.write(invertHash, r.model(), format.isVw(data) ? null : train);
+    }
+    new TrainReport(this, cfg, train, r, prog, testScores, holdout).print(out);
     return 0;
+  }
+
+  /** A fresh learner for the data, or one resumed from the {@code --initial} state. */
+  private Learner learner(TrainerConfig cfg, SparseDataset train, SparseDataset test, boolean multiclass)
+      throws Failure {
+    if (resumed != null) {
+      return Learner.resume(state, resumed, cfg, initial);
+    }
+    int d = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
+    int classes = multiclass
+        ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses()) : 1;
+    return new Learner(cfg, d, multiclass, classes);
+  }
+
+  /** The settings a {@code --save-state} file records after this run. */
+  private RunSettings settings(SparseDataset train, boolean multiclass, Learner learner, TrainResult r) {
+    long before = resumed == null ? 0 : resumed.examples();
+    String f = format.isVw(data) ? "vw" : "libsvm";
+    InputFormat in = new InputFormat(f, f.equals("vw") ? InputFormat.bitsOf(learner.dimension()) : 0, format.signed(),
+        format.namespaces());
+    return new RunSettings(spec, precision, loss, dense, learner.dimension(),
+        learner.outputs(), multiclass, labels, normalize, in, before + r.examples());
   }
 
   /**

@@ -17,9 +17,10 @@ import org.onlinekernels.trainer.TrainerConfig;
  * @param r          the result
  * @param prog       the progressive scoring under the tie rule, or {@code null} when the trainer's own counts stand
  * @param testScores the test scoring under the tie rule, or {@code null} likewise
+ * @param holdout    the held-out examples' scoring, or {@code null} without {@code --holdout-period}
  */
 record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, TrainResult r, Scoring prog,
-    Scoring testScores) {
+    Scoring testScores, Holdout holdout) {
 
   void print(PrintStream out) {
     boolean multiclass = !train.isBinary();
@@ -37,7 +38,10 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
           .put("labels", c.labels.description() == null ? (multiclass ? "classes" : "+1/-1") : c.labels.description())
           .put("ties", c.ties.name().toLowerCase(Locale.ROOT))
           .put("format", c.format.isVw(c.data) ? "vw" : "libsvm")
+          .put("namespaces", c.format.namespaces().any() ? c.format.namespaces().describe() : null)
           .put("progressive", metrics(r.progressive(), progError, prog))
+          .put("holdout", holdout == null ? null
+              : metrics(holdout.metrics(), holdout.metrics().errorRate(), holdout.scoring()).put("period", c.holdoutPeriod))
           .put("test", r.test() == null ? null : metrics(r.test(), testError, testScores).put("file", c.testFile.toString()))
           .put("progressive_out", c.progressiveOut == null ? null : c.progressiveOut.toString())
           .put("examples", r.examples()).put("nonzeros", r.nonzeros()).put("seconds", r.seconds())
@@ -47,13 +51,23 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
           .put("steady_examples_per_second", r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
           .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
           .put("kernels_at_end", r.kernels())
-          .put("model", c.modelOut == null ? null : c.modelOut.toString());
+          .put("model", c.modelOut == null ? null : c.modelOut.toString())
+          .put("initial", c.initial == null ? null : c.initial.toString())
+          .put("examples_before", c.resumed == null ? 0 : c.resumed.examples())
+          .put("state", c.saveState == null ? null : c.saveState.toString())
+          .put("invert_hash", c.invertHash == null ? null : c.invertHash.toString());
       out.println(j);
     } else {
       out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %s%n", c.data, train.size(), r.model().dimension(),
           r.model().multiclass() ? r.model().outputs() + " classes (one-vs-rest)" : "binary labels");
       if (c.labels.description() != null) {
         out.println("labels: " + c.labels.description());
+      }
+      if (c.format.namespaces().any()) {
+        out.println("namespaces: " + c.format.namespaces().describe());
+      }
+      if (c.resumed != null) {
+        out.printf(Locale.ROOT, "resumed from: %s (%d examples trained before)%n", c.initial, c.resumed.examples());
       }
       out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s%n", c.spec.name(),
           c.spec.params().isEmpty() ? " (defaults)" : " " + c.spec.paramString(), c.precision.name().toLowerCase(Locale.ROOT),
@@ -64,6 +78,11 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
             c.mergeEvery == 0 ? "epoch" : c.mergeEvery + " examples");
       }
       out.printf(Locale.ROOT, "progressive: %s%n", Scoring.line(lossName, r.progressive(), progError, prog, c.ties));
+      if (holdout != null) {
+        Metrics h = holdout.metrics();
+        out.printf(Locale.ROOT, "holdout (rows %d, %d, ...; n = %d): %s%n", c.holdoutPeriod, 2 * c.holdoutPeriod,
+            h.examples(), Scoring.line(lossName, h, h.errorRate(), holdout.scoring(), c.ties));
+      }
       if (r.test() != null) {
         out.printf(Locale.ROOT, "test (%s, n = %d): %s%n", c.testFile, r.test().examples(),
             Scoring.line(lossName, r.test(), testError, testScores, c.ties));
@@ -74,6 +93,13 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
       out.println(throughput(r));
       if (c.modelOut != null) {
         out.println("model: " + c.modelOut);
+      }
+      if (c.saveState != null) {
+        out.printf(Locale.ROOT, "state: %s (%d examples trained in all)%n", c.saveState,
+            (c.resumed == null ? 0 : c.resumed.examples()) + r.examples());
+      }
+      if (c.invertHash != null) {
+        out.println("invert-hash: " + c.invertHash);
       }
     }
   }

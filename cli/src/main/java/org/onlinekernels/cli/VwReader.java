@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.ByteLines;
@@ -30,6 +29,8 @@ import org.onlinekernels.io.TextNumbers;
  * {@code bits <= 30}, gives the value a sign, so colliding features cancel in expectation
  * instead of adding up (Weinberger et al. 2009). Features that collide in one example are
  * summed. A feature without a value has value 1; a namespace scale multiplies its values.
+ * Namespaces may be dropped and pairs of them crossed ({@link Namespaces}); {@link VwRow} builds
+ * each row, crossed features included.
  *
  * <p>Names are bytes: a name is hashed as the bytes it is in the file, in whatever encoding (as VW
  * does), so {@code caf\xe9} and {@code caf\xe8} in Latin-1 are two features, and a UTF-8 name
@@ -85,40 +86,50 @@ final class VwReader {
    * @throws IOException if the file cannot be read
    */
   static SparseDataset read(Path file, int bits, boolean signed, LibSvmReader.Limits limits) throws IOException {
+    return read(file, bits, new VwRow(bits, signed, Namespaces.NONE, null), limits);
+  }
+
+  /** As {@link #read(Path, int, VwRow, LibSvmReader.Limits)} with only the format's own limits. */
+  static SparseDataset read(Path file, int bits, VwRow row) throws IOException {
+    return read(file, bits, row, LibSvmReader.Limits.NONE);
+  }
+
+  /**
+   * As {@link #read(Path, int, boolean, LibSvmReader.Limits)}, each row built by {@code row}
+   * (hashing, namespaces, interactions, names); the magnitude limit applies to each feature's
+   * value and to the row's summed entries, crossed ones included.
+   */
+  static SparseDataset read(Path file, int bits, VwRow row, LibSvmReader.Limits limits) throws IOException {
     if (bits < 1 || bits > MAX_BITS) {
       throw new IllegalArgumentException("bits must be in 1.." + MAX_BITS + ", got " + bits);
     }
     try (InputStream raw = Files.newInputStream(file)) {
       InputStream text = GzipInput.open(raw, file.toString());
       try {
-        return new Parser(text, file.toString(), bits, signed, limits).run();
+        return new Parser(text, file.toString(), bits, row, limits).run();
       } catch (FormatException e) {
         throw GzipInput.damageOr(text, e);
       }
     }
   }
 
-  /** One pass over one file: the lines, the row being built and its scratch arrays. */
+  /** One pass over one file: the lines and the row being built. */
   private static final class Parser {
     private final ByteLines lines;
     private final String name;
     private final int mask;
-    private final boolean signed;
+    private final VwRow row;
     private final LibSvmReader.Limits limits;
     private final LabelRule labels = new LabelRule();
     private final SparseDataset.Builder builder;
     private byte[] b;
     private long lineNo;
-    private int[] idx = new int[64];
-    private double[] val = new double[64];
-    private long[] scratch = new long[64];
-    private int nnz;
 
-    Parser(InputStream in, String name, int bits, boolean signed, LibSvmReader.Limits limits) {
+    Parser(InputStream in, String name, int bits, VwRow row, LibSvmReader.Limits limits) {
       this.lines = new ByteLines(in, limits.maxLineBytes(), "Vowpal Wabbit text");
       this.name = name;
       this.mask = (1 << bits) - 1;
-      this.signed = signed;
+      this.row = row;
       this.limits = limits;
       this.builder = new SparseDataset.Builder().minDimension(1 << bits);
     }
@@ -166,16 +177,15 @@ final class VwReader {
         throw error("no '|': a line is LABEL |NAMESPACE FEATURE ...");
       }
       double label = header(s, bar);
-      nnz = 0;
+      row.clear();
       for (int pos = bar; pos < e; ) {
         int next = find((byte) '|', pos + 1, e);
         int end = next < 0 ? e : next;
         pos = namespace(pos + 1, end);
       }
-      if (scratch.length < nnz) {
-        scratch = new long[idx.length];
-      }
-      nnz = sortAndMerge(idx, val, nnz, scratch);
+      int nnz = row.finish();
+      int[] idx = row.indices();
+      double[] val = row.values();
       for (int k = 0; k < nnz; k++) {
         if (!Double.isFinite(val[k]) || Math.abs(val[k]) > limits.maxMagnitude()) {
           throw error("values of features hashed to index " + idx[k] + " sum to " + val[k]
@@ -200,6 +210,9 @@ final class VwReader {
       int seed = 0;
       double scale = 1;
       String scaleText = null;
+      // VW's namespace letter: the name's first byte; a space for the default namespace.
+      int letter = ' ';
+      String ns = "";
       if (p > from) {
         int colon = find((byte) ':', from, p);
         int nameEnd = colon < 0 ? p : colon;
@@ -208,6 +221,8 @@ final class VwReader {
           scale = number(colon + 1, p, "namespace scale");
         }
         seed = MurmurHash3.hash32x86(b, from, nameEnd - from, 0);
+        letter = nameEnd > from ? b[from] & 0xFF : ' ';
+        ns = row.keepsNames() ? name(from, nameEnd) : "";
       }
       while (p < end) {
         while (p < end && space(b[p])) {
@@ -228,19 +243,13 @@ final class VwReader {
           throw error("a feature value without a feature name");
         }
         int h = MurmurHash3.hash32x86(b, ts, nameEnd - ts, seed);
-        double x = (signed && h < 0 ? -v : v) * scale;
+        double x = v * scale;
         if (!Double.isFinite(x) || Math.abs(x) > limits.maxMagnitude()) {
           throw error("value " + (colon < 0 ? "1" : text(colon + 1, p)) + " of feature '" + text(ts, nameEnd)
               + "' (index " + (h & mask) + ")" + (scaleText == null ? "" : " times namespace scale " + scaleText)
               + (Double.isFinite(x) ? " exceeds " + limits.maxMagnitude() + limits.magnitudeRule() : " is not finite"));
         }
-        if (nnz == idx.length) {
-          idx = Arrays.copyOf(idx, 2 * nnz);
-          val = Arrays.copyOf(val, 2 * nnz);
-        }
-        idx[nnz] = h & mask;
-        val[nnz] = x;
-        nnz++;
+        row.add(letter, ns, row.keepsNames() ? name(ts, nameEnd) : null, h, x);
       }
       return end;
     }
@@ -285,6 +294,11 @@ final class VwReader {
       return v;
     }
 
+    /** Bytes for a feature or namespace name of {@link VwRow.NameSink}: as UTF-8 (other bytes shown as U+FFFD). */
+    private String name(int from, int to) {
+      return new String(b, from, to - from, StandardCharsets.UTF_8);
+    }
+
     /** Bytes for a message: as UTF-8 (other bytes shown as U+FFFD), shortened. */
     private String text(int from, int to) {
       String t = new String(b, from, to - from, StandardCharsets.UTF_8);
@@ -294,30 +308,5 @@ final class VwReader {
     private FormatException error(String problem) {
       return new FormatException(name, lineNo, problem);
     }
-  }
-
-  /**
-   * Sorts the entries by index (stable: equal indices keep their order) and sums the values of
-   * equal indices; returns the new count. {@code scratch} must hold {@code n} longs.
-   */
-  static int sortAndMerge(int[] idx, double[] val, int n, long[] scratch) {
-    for (int i = 0; i < n; i++) {
-      scratch[i] = ((long) idx[i] << 32) | i;
-    }
-    Arrays.sort(scratch, 0, n);
-    double[] v = Arrays.copyOf(val, n);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      int index = (int) (scratch[i] >>> 32);
-      double x = v[(int) scratch[i]];
-      if (m > 0 && idx[m - 1] == index) {
-        val[m - 1] += x;
-      } else {
-        idx[m] = index;
-        val[m] = x;
-        m++;
-      }
-    }
-    return m;
   }
 }

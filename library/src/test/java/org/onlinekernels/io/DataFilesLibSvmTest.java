@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.data.SparseDataset;
 
 /** {@link DataFiles}: a file read by path, every failure one line naming the file. */
-class DataFileReadingTest {
+class DataFilesLibSvmTest {
   @TempDir
   Path dir;
 

@@ -243,7 +243,7 @@ class MainTest {
       double[] val = data.values();
       for (int r = 0; r < data.size(); r++) {
         m.scores(idx, val, data.rowStart(r), data.nnz(r), yhat);
-        assertEquals(yhat[0], Double.parseDouble(lines.get(r)), 0.0);
+        assertEquals(yhat[0], Double.parseDouble(lines.get(r)));
       }
       assertEquals(type, m.type().name().toLowerCase());
       assertEquals("eta=0.5,delta=0.1", m.algorithm().paramString());

@@ -3,11 +3,9 @@ package org.onlinekernels.experiments;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
+import org.onlinekernels.cli.Main;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
@@ -40,14 +38,14 @@ public final class AllDatasets {
       if (!Files.exists(dataDir.resolve(f[1]))) {
         continue;
       }
-      SparseDataset train = org.onlinekernels.cli.Main.read(dataDir.resolve(f[1]), 0);
+      SparseDataset train = Main.read(dataDir.resolve(f[1]), 0);
       SparseDataset test;
       if (f[2] == null) {
         SparseDataset[] s = Datasets.split(train, 2.0 / 3, 20261122L);
         train = s[0];
         test = s[1];
       } else {
-        test = org.onlinekernels.cli.Main.read(dataDir.resolve(f[2]), train.dimension());
+        test = Main.read(dataDir.resolve(f[2]), train.dimension());
       }
       if (quick) {
         train = train.head(Math.min(train.size(), 2000));

@@ -2,7 +2,6 @@ package org.onlinekernels.codegen;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import org.onlinekernels.codegen.LaneRule.Phase;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

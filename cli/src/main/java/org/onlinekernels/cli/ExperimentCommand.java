@@ -19,7 +19,7 @@ final class ExperimentCommand {
       "all-datasets");
 
   static final String USAGE = String.join("\n",
-      "usage: online-kernels experiment NAME --out DIR [--data-dir DIR] [--quick]",
+      "usage: online-kernels experiment NAME [--out DIR] [--data-dir DIR] [--quick]",
       "",
       "  Runs one experiment and writes README.md (command, setup, tables), CSV files and PNG charts to DIR.",
       "",
@@ -28,7 +28,7 @@ final class ExperimentCommand {
       "                  streeter-mcmahan  Streeter & McMahan 2010 sec. 5.1: per-coordinate vs global rate",
       "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
       "                  all-datasets      every algorithm on every data set of the data directory",
-      "  --out DIR       output directory (created)",
+      "  --out DIR       output directory (created; default: target/experiments/NAME in the project)",
       "  --data-dir DIR  the LIBSVM data sets (default: the project's data/ folder)",
       "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
       "  --help          print this text",
@@ -41,7 +41,19 @@ final class ExperimentCommand {
    * as {@code onlinekernels.home}, so the default does not depend on the caller's directory.
    */
   static Path defaultDataDir() {
-    return Path.of(System.getProperty("onlinekernels.home", ".")).resolve("data").normalize();
+    return home().resolve("data");
+  }
+
+  /**
+   * {@code target/experiments/NAME} in the project: outside the sources, so a run never
+   * overwrites the committed results in {@code docs/experiments} unless asked to.
+   */
+  static Path defaultOutDir(String name) {
+    return home().resolve("target").resolve("experiments").resolve(name);
+  }
+
+  private static Path home() {
+    return Path.of(System.getProperty("onlinekernels.home", ".")).toAbsolutePath().normalize();
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Main.Failure {
@@ -61,13 +73,15 @@ final class ExperimentCommand {
       out.print(USAGE);
       return 0;
     }
-    Path dir = Path.of(o.require("--out"));
+    Path dir = o.get("--out") == null ? defaultOutDir(name) : Path.of(o.get("--out"));
     Path dataDir = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
     if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(dataDir)) {
       throw new Main.Failure("data directory " + dataDir + " not found (give --data-dir)");
     }
-    String command = "bin/online-kernels experiment " + name + " --out " + dir + (quick ? " --quick" : "");
+    // The command as typed: the default --out is an absolute path, which would make the files differ per clone.
+    String command = "bin/online-kernels experiment " + name + (o.get("--out") == null ? "" : " --out " + o.get("--out"))
+        + (o.get("--data-dir") == null ? "" : " --data-dir " + o.get("--data-dir")) + (quick ? " --quick" : "");
     try {
       switch (name) {
         case "scinol-synthetic" -> ScInOLSynthetic.run(dir, quick, command, out);

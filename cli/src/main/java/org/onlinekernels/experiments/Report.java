@@ -32,8 +32,14 @@ public final class Report {
 
   /** Writes {@code name}.csv and appends the table as Markdown. */
   public Report table(String name, Table t) throws IOException {
-    Files.writeString(dir.resolve(name + ".csv"), t.csv(), StandardCharsets.UTF_8);
+    csvOnly(name, t);
     md.append(t.markdown()).append("\n(").append(name).append(".csv)\n\n");
+    return this;
+  }
+
+  /** Writes {@code name}.csv only: a measurement that differs per run stays out of README.md. */
+  public Report csvOnly(String name, Table t) throws IOException {
+    Files.writeString(dir.resolve(name + ".csv"), t.csv(), StandardCharsets.UTF_8);
     return this;
   }
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.DataFileException;
 import org.onlinekernels.experiments.AdaptiveOgdRegret;
 import org.onlinekernels.experiments.AllDatasets;
 import org.onlinekernels.experiments.DfegSynthetic;
@@ -92,6 +93,8 @@ final class ExperimentCommand {
       }
     } catch (Main.Failure e) {
       throw e;
+    } catch (DataFileException e) {
+      throw new Main.Failure(e.getMessage());
     } catch (java.io.IOException e) {
       throw new Main.Failure("cannot write to " + dir + ": " + e.getMessage());
     } catch (Exception e) {

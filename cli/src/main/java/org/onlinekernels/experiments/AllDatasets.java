@@ -3,8 +3,8 @@ package org.onlinekernels.experiments;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.onlinekernels.cli.Main;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
@@ -40,14 +40,14 @@ public final class AllDatasets {
     String cpus = Integer.toString(Runtime.getRuntime().availableProcessors());
     String kernels = KernelProvider.get().name();
     for (String[] f : files) {
-      SparseDataset train = Main.read(dataDir.resolve(f[1]), 0);
+      SparseDataset train = DataFiles.readLibSvm(dataDir.resolve(f[1]), 0);
       SparseDataset test;
       if (f[2] == null) {
         SparseDataset[] s = Datasets.split(train, 2.0 / 3, 20261122L);
         train = s[0];
         test = s[1];
       } else {
-        test = Main.read(dataDir.resolve(f[2]), train.dimension());
+        test = DataFiles.readLibSvm(dataDir.resolve(f[2]), train.dimension());
       }
       if (quick) {
         train = train.head(Math.min(train.size(), 2000));

@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.onlinekernels.cli.Main;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -35,11 +35,11 @@ public final class StreeterMcMahan {
     AlgorithmSpec global = AlgorithmSpec.of("adagrad-global").with("alpha", 0.2 / R).with("R", R);
     List<String> names = new ArrayList<>();
     List<SparseDataset> sets = new ArrayList<>();
-    SparseDataset austen = Main.read(dataDir.resolve("austen_lines.train.svm"), 0);
+    SparseDataset austen = DataFiles.readLibSvm(dataDir.resolve("austen_lines.train.svm"), 0);
     if (quick) {
       austen = austen.head(5000);
     }
-    SparseDataset bc = Main.read(dataDir.resolve("breast_cancer.svm"), 0);
+    SparseDataset bc = DataFiles.readLibSvm(dataDir.resolve("breast_cancer.svm"), 0);
     for (int c = 0; c < austen.numClasses(); c++) {
       SparseDataset b = Datasets.oneVsRest(austen, c);
       names.add("austen_lines class " + c + " vs rest, raw counts");

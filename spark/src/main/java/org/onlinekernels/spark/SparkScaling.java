@@ -10,7 +10,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.onlinekernels.data.HashedZipfStream;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
@@ -55,8 +55,8 @@ public final class SparkScaling {
   private static void run(SparkSession spark, String name, Path train, Path test, int d, String algorithm)
       throws IOException {
     TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm));
-    SparseDataset tr = LibSvmReader.read(train, d);
-    SparseDataset te = LibSvmReader.read(test, d);
+    SparseDataset tr = DataFiles.readLibSvm(train, d);
+    SparseDataset te = DataFiles.readLibSvm(test, d);
     OnlineTrainer.train(c, tr, null, null); // warm-up
     TrainResult seq = OnlineTrainer.train(c, tr, te, null);
     System.out.printf(Locale.ROOT, "| %s | %s | sequential (in process) | %.2f | %.4f | %.4f |%n", name, algorithm,

@@ -88,7 +88,6 @@ class MainTest {
       "demo --data BIN --seed 3              | --seed only applies to the synthetic problem, not to --data",
       "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
       "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
-      "experiment dfeg-synthetic             | --out is required",
   })
   void usageErrorsAreOneLineAndExitCode2(String line, String message) {
     assertEquals(2, run(args(line)), err);
@@ -306,6 +305,19 @@ class MainTest {
     assertEquals("", err);
     assertTrue(out.contains("n = 30, d = 3"), out);
     assertTrue(out.contains("3 classes, one-vs-rest"), out);
+  }
+
+  @Test
+  void experimentWithoutOutWritesUnderTargetAndLeavesTheCommittedResultsAlone() throws IOException {
+    Path home = Path.of(System.getProperty("onlinekernels.home")).toAbsolutePath().normalize();
+    Path committed = home.resolve("docs/experiments/dfeg-synthetic/README.md");
+    byte[] before = Files.readAllBytes(committed);
+    Path o = home.resolve("target/experiments/dfeg-synthetic");
+    Files.deleteIfExists(o.resolve("README.md"));
+    assertEquals(0, run("experiment", "dfeg-synthetic", "--quick"), err);
+    assertTrue(Files.readString(o.resolve("README.md")).contains("bin/online-kernels experiment dfeg-synthetic --quick\n"),
+        "the command as typed, with no machine's path in it");
+    assertArrayEquals(before, Files.readAllBytes(committed), "docs/experiments is only written when --out says so");
   }
 
   @Test

@@ -2,7 +2,6 @@ package org.onlinekernels.optimizer;
 
 import java.io.Serializable;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;

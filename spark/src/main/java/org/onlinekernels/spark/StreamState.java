@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.onlinekernels.io.AtomicFiles;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.Checkpoint;
+import org.onlinekernels.trainer.LinearModel;
 
 /**
  * The directory that holds a streaming model's state between micro-batches, written so that a
@@ -75,7 +77,7 @@ final class StreamState {
   }
 
   /** Loads the committed optimizer states into {@code outputs} (nothing when there is none). */
-  void restore(org.onlinekernels.optimizer.AbstractOptimizer[] outputs) throws IOException {
+  void restore(AbstractOptimizer[] outputs) throws IOException {
     if (generation == null) {
       return;
     }
@@ -85,8 +87,8 @@ final class StreamState {
   }
 
   /** Commits batch {@code batch}: the state of {@code outputs} and the model they read out. */
-  StreamState commit(long batch, long examples, org.onlinekernels.optimizer.AbstractOptimizer[] outputs,
-      org.onlinekernels.trainer.LinearModel model) throws IOException {
+  StreamState commit(long batch, long examples, AbstractOptimizer[] outputs,
+      LinearModel model) throws IOException {
     String name = "batch-" + batch;
     Path gen = dir.resolve(name);
     Files.createDirectories(gen);

@@ -13,10 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.trainer.LinearModel;
 
-/** {@code train --threads T --merge-every N}: runs, reports, writes a model; bad values are usage errors. */
+/**
+ * {@code train --threads T --merge-every N}: runs, reports, writes a model; bad values are usage
+ * errors.
+ */
 class ParallelTrainCommandTest {
   private static int run(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
-    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   @Test
@@ -37,16 +43,55 @@ class ParallelTrainCommandTest {
     Path model = tmp.resolve("m.model");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = run(out, err, "train", "--data", data.toString(), "--threads", "2", "--merge-every", "500", "--model",
-        model.toString());
+    int code =
+        run(
+            out,
+            err,
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--merge-every",
+            "500",
+            "--model",
+            model.toString());
     assertEquals(0, code, err.toString());
-    assertTrue(out.toString().contains("threads: 2, learners merged every 500 examples"), out.toString());
+    assertTrue(
+        out.toString().contains("threads: 2, learners merged every 500 examples"), out.toString());
     assertEquals(SyntheticScInOL.DIMENSION, LinearModel.load(model).dimension());
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "0"));
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "2", "--merge-every", "-5"));
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "2", "--dense"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "0"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--merge-every",
+            "-5"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--dense"));
   }
 }

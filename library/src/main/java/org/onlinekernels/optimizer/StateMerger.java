@@ -14,8 +14,8 @@ import java.util.Map;
  *
  * <p>Buffer by buffer, each in one streaming pass over the coordinates (the weights first: their
  * rule reads the start's accumulator). Only the SUM rule can overflow, so its buffers get a
- * checking pass first, and a ball projection a pass for the norm; a refused merge therefore
- * leaves {@code into} bit-identical. Nothing is allocated per coordinate.
+ * checking pass first, and a ball projection a pass for the norm; a refused merge therefore leaves
+ * {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -26,10 +26,13 @@ final class StateMerger {
   private final int d;
   private final int k;
   private final List<AbstractOptimizer> ordered;
+
   /** Per learner: the summed increments of the plan's weight scalars. */
   private final double[] scalarWeight;
+
   /** One element of every learner, reused for each coordinate. */
   private final double[] column;
+
   private final double[] weightColumn;
 
   private StateMerger(AbstractOptimizer into, List<AbstractOptimizer> ordered, MergePlan plan) {
@@ -80,7 +83,8 @@ final class StateMerger {
       }
       scalars[s] = combine(s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
       if (!Double.isFinite(scalars[s])) {
-        throw new ArithmeticException("merged scalar " + name + " overflows; the state was left unchanged");
+        throw new ArithmeticException(
+            "merged scalar " + name + " overflows; the state was left unchanged");
       }
     }
     into.stateReplaced();
@@ -94,7 +98,7 @@ final class StateMerger {
         case SUM -> m.sumBuffer(b.name(), true);
         case AVERAGE -> m.averageBuffer(b.name());
         case MAX -> m.maxBuffer(b.name());
-        case MEAN -> { }
+        case MEAN -> {}
       }
     }
     for (int s = 0; s < scalars.length; s++) {
@@ -107,15 +111,16 @@ final class StateMerger {
    * Validates {@code learners} against {@code into} and returns those whose state differs from it
    * (a learner that saw nothing takes no part) in the canonical order.
    */
-  static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
-      MergePlan plan) {
+  static List<AbstractOptimizer> contributors(
+      AbstractOptimizer into, List<? extends AbstractOptimizer> learners, MergePlan plan) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
     for (int j = 0; j < learners.size(); j++) {
       checkCompatible(into, learners.get(j), "learner " + j);
       if (learners.get(j).hasPending()) {
-        throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
+        throw new IllegalStateException(
+            "learner " + j + " has a pending predict; call update(g) first");
       }
     }
     List<AbstractOptimizer> ordered = new ArrayList<>();
@@ -152,7 +157,9 @@ final class StateMerger {
    * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
    */
   static double mean(int count, double sumCw, double sumC, double sumW) {
-    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
+    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw)
+        ? sumCw / sumC
+        : sumW / count;
   }
 
   /** Same class, dimension, precision, parameters and buffers; open and owned by the caller. */
@@ -162,16 +169,34 @@ final class StateMerger {
     }
     other.checkOpen();
     if (other.getClass() != into.getClass()) {
-      throw new IllegalArgumentException(what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
+      throw new IllegalArgumentException(
+          what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
     }
     if (other.d != into.d || other.precision != into.precision) {
-      throw new IllegalArgumentException(what + " has dimension " + other.d + " and precision " + other.precision
-          + ", this one " + into.d + " and " + into.precision);
+      throw new IllegalArgumentException(
+          what
+              + " has dimension "
+              + other.d
+              + " and precision "
+              + other.precision
+              + ", this one "
+              + into.d
+              + " and "
+              + into.precision);
     }
     if (!Checkpoint.paramsOf(other).equals(Checkpoint.paramsOf(into))
         || !other.buffers().keySet().equals(into.buffers().keySet())) {
-      throw new IllegalArgumentException(what + " has other parameters (" + Checkpoint.paramsOf(other) + " "
-          + other.buffers().keySet() + ") than this one (" + Checkpoint.paramsOf(into) + " " + into.buffers().keySet() + ")");
+      throw new IllegalArgumentException(
+          what
+              + " has other parameters ("
+              + Checkpoint.paramsOf(other)
+              + " "
+              + other.buffers().keySet()
+              + ") than this one ("
+              + Checkpoint.paramsOf(into)
+              + " "
+              + into.buffers().keySet()
+              + ")");
     }
   }
 
@@ -220,8 +245,16 @@ final class StateMerger {
       if (write) {
         put(s0, f, i, v);
       } else if (!Double.isFinite(f ? (float) v : v)) {
-        throw new ArithmeticException("merged " + name + "[" + i + "] = " + v + " overflows "
-            + (f ? "float" : "double") + "; the state was left unchanged");
+        throw new ArithmeticException(
+            "merged "
+                + name
+                + "["
+                + i
+                + "] = "
+                + v
+                + " overflows "
+                + (f ? "float" : "double")
+                + "; the state was left unchanged");
       }
     }
   }
@@ -277,8 +310,8 @@ final class StateMerger {
   }
 
   /**
-   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into
-   * {@code normSq[0]}. Returns whether any coordinate had two or more contributors.
+   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into {@code
+   * normSq[0]}. Returns whether any coordinate had two or more contributors.
    */
   private boolean meanBuffer(String name, double scale, boolean write, double[] normSq) {
     MemorySegment s0 = startBuffer(name);
@@ -333,10 +366,10 @@ final class StateMerger {
   }
 
   /**
-   * The contributors' combination from their count {@code m}, the first one's value and the sums
-   * of the increments of all of them and of all but the first: none, the start; one, its value as
-   * is; several, the first contributor plus the others' increments (SUM), or the start plus the
-   * mean increment (AVERAGE).
+   * The contributors' combination from their count {@code m}, the first one's value and the sums of
+   * the increments of all of them and of all but the first: none, the start; one, its value as is;
+   * several, the first contributor plus the others' increments (SUM), or the start plus the mean
+   * increment (AVERAGE).
    */
   static double finish(double x0, double first, double all, double others, int m, boolean average) {
     if (m <= 1) {
@@ -382,8 +415,10 @@ final class StateMerger {
       }
     }
     for (MergePlan.Buffer s : plan.scalars) {
-      int c = Long.compare(Double.doubleToRawLongBits(a.scalarState().get(s.name())),
-          Double.doubleToRawLongBits(b.scalarState().get(s.name())));
+      int c =
+          Long.compare(
+              Double.doubleToRawLongBits(a.scalarState().get(s.name())),
+              Double.doubleToRawLongBits(b.scalarState().get(s.name())));
       if (c != 0) {
         return c;
       }

@@ -1,7 +1,5 @@
 package org.onlinekernels.trainer.parallel;
 
-import org.onlinekernels.optimizer.StateLayout;
-
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +7,7 @@ import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
@@ -18,11 +17,11 @@ import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * Online training on {@code T} threads by iterative parameter mixing (McDonald, Hall and Mann
- * 2010): every epoch is shuffled as {@link OnlineTrainer} shuffles it and cut into rounds of
- * {@code N} examples; in each round every thread starts its own learners from the merged state
- * and trains them on its contiguous {@code 1/T} of the round; then the learners are merged
- * (docs/MERGING.md) into the state the next round starts from. The last, shorter round of an
- * epoch is merged too, so the model is merged at the end.
+ * 2010): every epoch is shuffled as {@link OnlineTrainer} shuffles it and cut into rounds of {@code
+ * N} examples; in each round every thread starts its own learners from the merged state and trains
+ * them on its contiguous {@code 1/T} of the round; then the learners are merged (docs/MERGING.md)
+ * into the state the next round starts from. The last, shorter round of an epoch is merged too, so
+ * the model is merged at the end.
  *
  * <p>Deterministic: for fixed {@code T}, {@code N}, seed and data the model is the same bit for bit
  * in every run (each thread's slice depends only on those, and the merge on the learners' states,
@@ -36,8 +35,8 @@ import org.onlinekernels.trainer.TrainerConfig;
  * {@code O(T d)} per round: choose {@code N} so that a round's work, {@code N * nnz}, is large
  * against {@code d}.
  *
- * <p>Sparse rows only ({@code config.dense()} is refused), every algorithm with a merge rule
- * (not the {@code ogd} baseline).
+ * <p>Sparse rows only ({@code config.dense()} is refused), every algorithm with a merge rule (not
+ * the {@code ogd} baseline).
  */
 public final class ParallelTrainer implements AutoCloseable {
   private final TrainerConfig config;
@@ -56,23 +55,31 @@ public final class ParallelTrainer implements AutoCloseable {
    *
    * @param config algorithm, element type, loss, epochs, shuffling (dense must be off)
    * @param threads {@code T >= 1}
-   * @param mergeEvery {@code N}: examples per round (all threads together), {@code >= 1}; or 0
-   *     for one round per epoch
+   * @param mergeEvery {@code N}: examples per round (all threads together), {@code >= 1}; or 0 for
+   *     one round per epoch
    * @param d model dimension
    * @param multiclass one-vs-rest over {@code classes} outputs, else one binary output
    * @param classes number of classes when {@code multiclass}
    * @param maxNnz the most nonzeros of any row to be trained on
    */
-  public ParallelTrainer(TrainerConfig config, int threads, int mergeEvery, int d, boolean multiclass, int classes,
+  public ParallelTrainer(
+      TrainerConfig config,
+      int threads,
+      int mergeEvery,
+      int d,
+      boolean multiclass,
+      int classes,
       int maxNnz) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1, got " + threads);
     }
     if (mergeEvery < 0) {
-      throw new IllegalArgumentException("merge interval N must be >= 1 (or 0: once per epoch), got " + mergeEvery);
+      throw new IllegalArgumentException(
+          "merge interval N must be >= 1 (or 0: once per epoch), got " + mergeEvery);
     }
     if (config.dense()) {
-      throw new IllegalArgumentException("the parallel trainer feeds sparse rows; turn dense input off");
+      throw new IllegalArgumentException(
+          "the parallel trainer feeds sparse rows; turn dense input off");
     }
     this.config = config;
     this.threads = threads;
@@ -85,8 +92,10 @@ public final class ParallelTrainer implements AutoCloseable {
       for (int c = 0; c < merged.outputs(); c++) {
         LinearModelOptimizer o = merged.optimizer(c);
         if (!(o instanceof AbstractOptimizer)) {
-          throw new IllegalArgumentException("algorithm " + config.algorithm().name()
-              + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
+          throw new IllegalArgumentException(
+              "algorithm "
+                  + config.algorithm().name()
+                  + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
         }
       }
       for (int j = 0; j < threads; j++) {
@@ -100,8 +109,8 @@ public final class ParallelTrainer implements AutoCloseable {
   }
 
   /**
-   * Trains on {@code train} in parallel and evaluates on {@code test} (may be null), like
-   * {@link OnlineTrainer#train}; the result's progressive metrics are summed over all threads.
+   * Trains on {@code train} in parallel and evaluates on {@code test} (may be null), like {@link
+   * OnlineTrainer#train}; the result's progressive metrics are summed over all threads.
    *
    * @param config algorithm, element type, loss, epochs, shuffling
    * @param threads {@code T}
@@ -110,26 +119,36 @@ public final class ParallelTrainer implements AutoCloseable {
    * @param test test data, or null
    * @return model, metrics, counts and the wall time of training
    */
-  public static TrainResult train(TrainerConfig config, int threads, int mergeEvery, SparseDataset train,
-      SparseDataset test) {
+  public static TrainResult train(
+      TrainerConfig config, int threads, int mergeEvery, SparseDataset train, SparseDataset test) {
     if (train.size() == 0) {
       throw new IllegalArgumentException("the training data has no examples");
     }
     int dim = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
     boolean multi = !train.isBinary();
-    int classes = multi ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses()) : 1;
+    int classes =
+        multi
+            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
+            : 1;
     if (test != null) {
       Metrics.checkLabels(test, multi, classes, "the test data");
     }
-    try (ParallelTrainer t = new ParallelTrainer(config, threads, mergeEvery, dim, multi, classes,
-        Datasets.maxNnz(train))) {
+    try (ParallelTrainer t =
+        new ParallelTrainer(
+            config, threads, mergeEvery, dim, multi, classes, Datasets.maxNnz(train))) {
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train);
       double seconds = (System.nanoTime() - t0) / 1e9;
       LinearModel model = t.model();
       Metrics prog = Metrics.combine(epochs);
-      return new TrainResult(model, prog, epochs,
-          test == null ? null : Metrics.evaluate(model, test), prog.examples(), train.totalNonZeros() * config.epochs(), seconds);
+      return new TrainResult(
+          model,
+          prog,
+          epochs,
+          test == null ? null : Metrics.evaluate(model, test),
+          prog.examples(),
+          train.totalNonZeros() * config.epochs(),
+          seconds);
     }
   }
 
@@ -141,11 +160,16 @@ public final class ParallelTrainer implements AutoCloseable {
    */
   public Metrics[] fit(SparseDataset data) {
     if (data.dimension() > d) {
-      throw new IllegalArgumentException("the data has " + data.dimension() + " features but the model " + d);
+      throw new IllegalArgumentException(
+          "the data has " + data.dimension() + " features but the model " + d);
     }
     if (Datasets.maxNnz(data) > maxNnz) {
-      throw new IllegalArgumentException("a row has " + Datasets.maxNnz(data) + " nonzeros, more than the "
-          + maxNnz + " this trainer was built for");
+      throw new IllegalArgumentException(
+          "a row has "
+              + Datasets.maxNnz(data)
+              + " nonzeros, more than the "
+              + maxNnz
+              + " this trainer was built for");
     }
     Metrics.checkLabels(data, merged.outputs() > 1, merged.outputs(), "the training data");
     Rows rows = new Rows(data);
@@ -173,7 +197,8 @@ public final class ParallelTrainer implements AutoCloseable {
         lossSum += w.lossSum;
         errSum += w.errSum;
       }
-      result[e] = new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
+      result[e] =
+          new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
     }
     return result;
   }
@@ -189,17 +214,20 @@ public final class ParallelTrainer implements AutoCloseable {
       int from = lo + (int) ((long) (hi - lo) * j / threads);
       int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
       int slot = j;
-      running[j] = new Thread(() -> {
-        try {
-          w.run(rows, order, from, to);
-        } catch (RuntimeException ex) {
-          failed[slot] = ex;
-        } finally {
-          for (AbstractOptimizer o : w.learners) {
-            o.transferOwnership(self);
-          }
-        }
-      }, "online-kernels-shard-" + j);
+      running[j] =
+          new Thread(
+              () -> {
+                try {
+                  w.run(rows, order, from, to);
+                } catch (RuntimeException ex) {
+                  failed[slot] = ex;
+                } finally {
+                  for (AbstractOptimizer o : w.learners) {
+                    o.transferOwnership(self);
+                  }
+                }
+              },
+              "online-kernels-shard-" + j);
       for (int c = 0; c < k; c++) {
         w.learners[c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
         w.learners[c].transferOwnership(running[j]);

@@ -138,6 +138,12 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     updateSparse(row[0], row[1], nnz, g);
   }
 
+  /** Every coordinate shrinks in every round. */
+  @Override
+  protected boolean roundsWriteOnlyTheirRow() {
+    return false;
+  }
+
   private MemorySegment scatter(MemorySegment idx, MemorySegment val, int nnz) {
     if (dense == null) {
       dense = type == ElementType.FLOAT ? MemorySegment.ofArray(new float[d]) : MemorySegment.ofArray(new double[d]);

@@ -35,8 +35,9 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
+import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.TrainerConfig;
-import org.onlinekernels.trainer.parallel.ParallelTrainer;
+import org.onlinekernels.trainer.parallel.ParallelTraining;
 
 
 /**
@@ -106,10 +107,13 @@ public final class Main {
       "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
       "                      example number in the file; CLASS: multiclass prediction)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
-      "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
-      "                      thread); docs/MERGING.md, docs/parallel/README.md",
-      "  --merge-every N     with --threads: merge the threads' learners every N examples",
-      "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
+      "  --threads T         train on T threads, or auto: one per available core (default 1); the",
+      "                      fastest mode for the rule: shared state, lock-free (not reproducible),",
+      "                      or parameter mixing where shared state would lock; docs/parallel/README.md",
+      "  --deterministic     with --threads: iterative parameter mixing, bit-reproducible for fixed",
+      "                      T and N (docs/MERGING.md)",
+      "  --merge-every N     with --threads: parameter mixing (as --deterministic), the threads'",
+      "                      learners merged every N examples (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
       "  --normalize         scale every row (train and test) to unit Euclidean norm first",
       "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
       "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
@@ -311,7 +315,7 @@ public final class Main {
 
   private static int train(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
-    Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
+    Options o = Options.parse(args, 0, Set.of("--no-shuffle", "--dense", "--normalize", "--json", "--deterministic"),
         Set.of("--data", "--test", "--algorithm", "--param", "--loss", "--type", "--epochs", "--seed", "--model",
             "--format", "--bits", "--hash", "--labels", "--ties", "--progressive-out", "--threads", "--merge-every",
             "--dimension"),
@@ -333,7 +337,8 @@ public final class Main {
     Path progressiveOut = o.get("--progressive-out") == null ? null : Path.of(o.get("--progressive-out"));
     int epochs = o.positiveInt("--epochs", 1);
     long seed = o.longValue("--seed", DEFAULT_SEED);
-    int threads = o.positiveInt("--threads", 1);
+    int threads = "auto".equals(o.get("--threads")) ? Runtime.getRuntime().availableProcessors()
+        : o.positiveInt("--threads", 1);
     long mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
     if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
       throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
@@ -381,8 +386,10 @@ public final class Main {
       prog = new Scoring(ties, multiclass, progWriter);
       // The parallel trainer has no per-example hook: its threads score their own shards.
       boolean scoreHere = threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
+      TrainingMode mode = o.has("--deterministic") || o.has("--merge-every") ? TrainingMode.MIXING
+          : ParallelTraining.fastest(cfg);
       r = threads > 1
-          ? ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test)
+          ? ParallelTraining.train(cfg, threads, mode, (int) mergeEvery, train, test)
           : OnlineTrainer.train(cfg, train, test, o.has("--json") ? null : progress, scoreHere ? prog : null);
       if (!scoreHere) {
         prog = null;
@@ -410,7 +417,8 @@ public final class Main {
           .put("type", precision.name().toLowerCase(Locale.ROOT)).put("loss", lossName)
           .put("kernels", KernelProvider.get().name())
           .put("epochs", epochs).put("seed", seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
-          .put("threads", threads).put("merge_every", mergeEvery)
+          .put("threads", threads).put("mode", r.mode().label())
+          .put("merge_every", r.mode() == TrainingMode.MIXING ? mergeEvery : Double.NaN)
           .put("data", data.toString()).put("n", train.size()).put("d", r.model().dimension())
           .put("outputs", r.model().outputs())
           .put("labels", labels.description() == null ? (multiclass ? "classes" : "+1/-1") : labels.description())
@@ -438,9 +446,11 @@ public final class Main {
           spec.params().isEmpty() ? " (defaults)" : " " + spec.paramString(), precision.name().toLowerCase(Locale.ROOT),
           loss.name().toLowerCase(Locale.ROOT), epochs,
           cfg.shuffle() ? "shuffled (seed " + seed + ")" : "file order", kernelsLine(r));
-      if (threads > 1) {
-        out.printf(Locale.ROOT, "threads: %d, learners merged every %s (docs/MERGING.md)%n", threads,
+      if (r.mode() == TrainingMode.MIXING) {
+        out.printf(Locale.ROOT, "threads: %d, parameter mixing, learners merged every %s (docs/MERGING.md)%n", threads,
             mergeEvery == 0 ? "epoch" : mergeEvery + " examples");
+      } else if (r.mode() == TrainingMode.SHARED) {
+        out.printf(Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", threads);
       }
       out.printf(Locale.ROOT, "progressive: %s%n", Scoring.line(lossName, r.progressive(), progError, prog, ties));
       if (r.test() != null) {

@@ -1,6 +1,7 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
@@ -18,8 +19,10 @@ import org.onlinekernels.trainer.TrainerConfig;
  * threads: every output's state is one {@link SharedState}, and each thread runs fused rounds on
  * it through its own view, without locks where the rule allows (docs/parallel/README.md says
  * what a race can do to each rule). Every epoch is shuffled as {@link OnlineTrainer} shuffles it
- * and dealt out in blocks of 256 rows, block {@code b} to thread {@code b mod T}, so the threads
- * move through the epoch side by side, as one thread would. Each row is scored before its
+ * and dealt out in blocks of 256 rows, each thread taking the next block when it has finished
+ * one, so the threads move through the epoch side by side, as one thread would, and a thread the
+ * machine runs slower (other load, a slower core) takes fewer blocks instead of holding up the
+ * end of the epoch. Each row is scored before its
  * update (progressive validation); the metrics are summed over the threads.
  *
  * <p>Not reproducible: which update a race loses depends on the timing. With {@code T = 1} it is
@@ -90,6 +93,8 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
       loops[j] = new BlockLoop(k, multiclass, rows.labels, config.epochs());
     }
     int epochs = config.epochs();
+    // The next block to train; reset by thread 0 before the barrier that starts an epoch.
+    AtomicInteger next = new AtomicInteger();
     team.run(j -> {
       BlockLoop loop = loops[j];
       BlockLoop.Rounds rounds = (c, from, to, y, yhat, losses) ->
@@ -102,9 +107,13 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
           for (SharedState s : states) {
             s.begin();
           }
+          next.set(0);
         }
         team.await();
-        loop.run(order, j * BlockLoop.BLOCK, n, threads * BlockLoop.BLOCK, e + 1, rounds);
+        for (int b = next.getAndIncrement(); (long) b * BlockLoop.BLOCK < n; b = next.getAndIncrement()) {
+          int q0 = b * BlockLoop.BLOCK;
+          loop.run(order, q0, Math.min(n, q0 + BlockLoop.BLOCK), BlockLoop.BLOCK, e + 1, rounds);
+        }
         team.await();
         if (j == 0) {
           for (SharedState s : states) {

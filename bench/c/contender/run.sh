@@ -3,7 +3,7 @@
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
 # usage: bench/c/contender/run.sh [check|libm|measure|all]   (default: check)
-#   check    every rule and type on the shared data files: C loss bits, the CLI's loss bits on a
+#   check    every rule and type on the data files: C loss bits, the CLI's loss bits on a
 #            JVM whose Math.exp is fdlibm's and on the default JVM, equal or not, C ns per row
 #   libm     fdlibm.h against Java's StrictMath.exp and log1p on 10 million arguments
 #   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm) and
@@ -12,7 +12,7 @@
 #            (median ns per row), with the CPU and the load
 #   all      the three
 #
-# Environment: DATA_DIR (default /work/shared/data, else <repo>/../shared/data); RULES, TYPES,
+# Environment: DATA_DIR (default <repo>/data); RULES, TYPES,
 # FILES (check); MEASURE_RULES, MEASURE_TYPES, RUNS (default 3), WARM_EPOCHS (default 10)
 # (measure); BUILD_DIR (default <repo>/target/c-contender); CC (default gcc); EXTRA_CFLAGS (e.g.
 # -DCONTENDER_NO_SIMD). Exit 0 when gcc is missing ("skipped: no gcc").
@@ -40,13 +40,7 @@ if [[ ! -x $bin || -n $(find "$here" -newer "$bin" \( -name '*.c' -o -name '*.h'
 fi
 echo "built: $bin ($("$CC" --version | head -1); ${CFLAGS[*]})"
 
-if [[ -n ${DATA_DIR:-} ]]; then
-  data=$DATA_DIR
-elif [[ -d /work/shared/data ]]; then
-  data=/work/shared/data
-else
-  data=$root/../shared/data
-fi
+data=${DATA_DIR:-$root/data}
 cli=$root/bin/online-kernels
 # The JVM option under which Math.exp is fdlibm's (HotSpot's libm intrinsics off), as fdlibm.h.
 FDLIBM_JVM="-XX:+UnlockDiagnosticVMOptions -XX:-UseLibmIntrinsic"

@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
@@ -65,8 +64,7 @@ class ReadmeExampleTest {
 
   @Test
   void theExampleRunsAndLearns() throws IOException {
-    Path file = Path.of(System.getProperty("onlinekernels.shared", "../shared"), "data", "breast_cancer.svm");
-    Assumptions.assumeTrue(Files.exists(file), "shared data not found at " + file + "; skipping");
+    Path file = Path.of(System.getProperty("onlinekernels.data", "../data"), "breast_cancer.svm");
     double[] loss = example(file);
     // Unscaled features (areas ~1000, smoothness ~0.1): ScInOL2 is scale-invariant and learns
     // anyway, one pass with no tuning, clearly below the zero model's ln 2 = 0.693.
@@ -83,5 +81,27 @@ class ReadmeExampleTest {
     String dedented = body.lines().map(l -> l.length() >= 4 ? l.substring(4) : l.strip())
         .reduce("", (a, b) -> a + b + "\n");
     assertTrue(readme.contains(dedented), "README.md must contain the example exactly as in this test:\n" + dedented);
+  }
+
+  /**
+   * The README lists, right before the example, exactly the imports it needs: this file's, less
+   * the test's own (JUnit, static imports, {@code Files}).
+   */
+  @Test
+  void theReadmeListsTheExamplesImports() throws IOException {
+    String src = Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
+    String needed = src.lines()
+        .filter(l -> l.startsWith("import ") && !l.startsWith("import static ") && !l.contains("org.junit.")
+            && !l.equals("import java.nio.file.Files;"))
+        .sorted().reduce("", (a, b) -> a + b + "\n");
+    String readme = Files.readString(Path.of("../README.md"));
+    String begin = "// README-EXAMPLE-BEGIN\n";
+    String firstLine = src.substring(src.indexOf(begin) + begin.length()).lines().findFirst().orElseThrow().strip();
+    int example = readme.indexOf(firstLine);
+    assertTrue(example > 0, "README.md has the example");
+    int block = readme.lastIndexOf("```java\n", example) + "```java\n".length();
+    String listed = readme.substring(block, example).lines().filter(l -> l.startsWith("import "))
+        .sorted().reduce("", (a, b) -> a + b + "\n");
+    assertEquals(needed, listed, "imports of the README's example (its ```java block before the code)");
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.DataFileException;
 import org.onlinekernels.experiments.AdaptiveOgdRegret;
 import org.onlinekernels.experiments.AllDatasets;
 import org.onlinekernels.experiments.DfegSynthetic;
@@ -27,9 +28,9 @@ final class ExperimentCommand {
       "                  dfeg-synthetic    Orabona 2013 sec. 5: regret vs T on the synthetic sequence",
       "                  streeter-mcmahan  Streeter & McMahan 2010 sec. 5.1: per-coordinate vs global rate",
       "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
-      "                  all-datasets      every algorithm on every data set of the shared data directory",
+      "                  all-datasets      every algorithm on every data set of the data directory",
       "  --out DIR       output directory (created)",
-      "  --data-dir DIR  the shared LIBSVM data (default ../shared/data beside the project)",
+      "  --data-dir DIR  the LIBSVM data sets (default: the project's data/ folder)",
       "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
       "  --help          print this text",
       "");
@@ -37,11 +38,11 @@ final class ExperimentCommand {
   private ExperimentCommand() {}
 
   /**
-   * {@code ../shared/data} beside the project: the launcher passes the project directory as
-   * {@code onlinekernels.home}, so the default does not depend on the caller's directory.
+   * The project's {@code data/} folder (data/README.md): the launcher passes the project directory
+   * as {@code onlinekernels.home}, so the default does not depend on the caller's directory.
    */
   static Path defaultDataDir() {
-    return Path.of(System.getProperty("onlinekernels.home", ".")).resolve("../shared/data").normalize();
+    return Path.of(System.getProperty("onlinekernels.home", ".")).resolve("data").normalize();
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Main.Failure {
@@ -62,22 +63,24 @@ final class ExperimentCommand {
       return 0;
     }
     Path dir = Path.of(o.require("--out"));
-    Path shared = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
+    Path dataDir = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
-    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(shared)) {
-      throw new Main.Failure("data directory " + shared + " not found (give --data-dir)");
+    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(dataDir)) {
+      throw new Main.Failure("data directory " + dataDir + " not found (give --data-dir)");
     }
     String command = "bin/online-kernels experiment " + name + " --out " + dir + (quick ? " --quick" : "");
     try {
       switch (name) {
         case "scinol-synthetic" -> ScInOLSynthetic.run(dir, quick, command, out);
         case "dfeg-synthetic" -> DfegSynthetic.run(dir, quick, command, out);
-        case "streeter-mcmahan" -> StreeterMcMahan.run(dir, shared, quick, command, out);
+        case "streeter-mcmahan" -> StreeterMcMahan.run(dir, dataDir, quick, command, out);
         case "aogd-regret" -> AdaptiveOgdRegret.run(dir, quick, command, out);
-        default -> AllDatasets.run(dir, shared, quick, command, out);
+        default -> AllDatasets.run(dir, dataDir, quick, command, out);
       }
     } catch (Main.Failure e) {
       throw e;
+    } catch (DataFileException e) {
+      throw new Main.Failure(e.getMessage());
     } catch (java.io.IOException e) {
       throw new Main.Failure("cannot write to " + dir + ": " + e.getMessage());
     } catch (Exception e) {

@@ -1,7 +1,5 @@
 package org.onlinekernels.cli;
 
-import org.onlinekernels.io.LibSvmReader;
-
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -11,19 +9,26 @@ import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFileException;
+import org.onlinekernels.io.DataFiles;
+import org.onlinekernels.io.LibSvmReader;
 
 /**
- * How {@code train} and {@code predict} read data: {@code --format libsvm|vw} (default: {@code vw}
- * for names ending in {@code .vw} or {@code .vw.gz}, else {@code libsvm}), and for Vowpal Wabbit
- * text the hashing options {@code --bits B} (dimension {@code 2^B}) and
- * {@code --hash signed|unsigned}.
+ * How {@code train}, {@code predict} and {@code serve} read data: {@code --format libsvm|vw}
+ * (default: {@code vw} for names ending in {@code .vw} or {@code .vw.gz}, else {@code libsvm}),
+ * and for Vowpal Wabbit text the hashing options {@code --bits B} (dimension {@code 2^B}),
+ * {@code --hash signed|unsigned} and the namespace options ({@link Namespaces}).
  *
- * @param format {@code null} to decide by the file name
- * @param bits   hash bits, or 0 when not given
- * @param signed signed hashing
+ * @param format     {@code null} to decide by the file name
+ * @param bits       hash bits, or 0 when not given
+ * @param signed     signed hashing
+ * @param namespaces dropped namespaces and interactions
  */
-record InputFormat(String format, int bits, boolean signed) {
+record InputFormat(String format, int bits, boolean signed, Namespaces namespaces) {
   static final List<String> FORMATS = List.of("libsvm", "vw");
+
+  /** The options of the input format, for {@link Options#parse}. */
+  static final List<String> OPTIONS = List.of("--format", "--bits", "--hash", "--interactions", "--ignore", "--keep");
 
   /** The options of {@code o}. */
   static InputFormat parse(Options o) throws UsageException {
@@ -43,10 +48,37 @@ record InputFormat(String format, int bits, boolean signed) {
       throw new UsageException("--hash must be signed or unsigned, got '" + h + "'"
           + DidYouMean.hint(h, List.of("signed", "unsigned")));
     }
-    if ("libsvm".equals(f) && (bits != 0 || h != null)) {
-      throw new UsageException((bits != 0 ? "--bits" : "--hash") + " applies to --format vw only");
+    Namespaces ns = Namespaces.parse(o.all("--interactions"), o.get("--ignore"), o.get("--keep"));
+    if ("libsvm".equals(f) && (bits != 0 || h != null || ns.any())) {
+      throw new UsageException(vwOnlyFlag(o) + " applies to --format vw only");
     }
-    return new InputFormat(f, bits, !"unsigned".equals(h));
+    return new InputFormat(f, bits, !"unsigned".equals(h), ns);
+  }
+
+  /** The first Vowpal Wabbit option given in {@code o}. */
+  private static String vwOnlyFlag(Options o) {
+    for (String flag : OPTIONS.subList(1, OPTIONS.size())) {
+      if (o.has(flag)) {
+        return flag;
+      }
+    }
+    return "--bits";
+  }
+
+  /**
+   * The arguments with VW's short interaction flag {@code -q ab} spelt {@code --interactions ab},
+   * so that both are one option.
+   */
+  static String[] aliases(String[] args) {
+    String[] a = args.clone();
+    for (int i = 0; i < a.length; i++) {
+      if (a[i].equals("-q")) {
+        a[i] = "--interactions";
+      } else if (a[i].startsWith("-q") && a[i].length() > 2 && !a[i].startsWith("--")) {
+        a[i] = "--interactions=" + a[i].substring(2);
+      }
+    }
+    return a;
   }
 
   /** Whether {@code file} is read as Vowpal Wabbit text. */
@@ -58,29 +90,38 @@ record InputFormat(String format, int bits, boolean signed) {
     return n.endsWith(".vw") || n.endsWith(".vw.gz");
   }
 
+  /** The same format with {@code bits} hash bits. */
+  InputFormat withBits(int b) {
+    return new InputFormat(format, b, signed, namespaces);
+  }
+
   /**
    * Reads {@code file}; a VW file with {@code 2^bits} features ({@code bitsIfUnset} when
    * {@code --bits} was not given), a LIBSVM file with at least {@code minDimension}.
    */
   SparseDataset read(Path file, int minDimension, int bitsIfUnset) throws Main.Failure, UsageException {
-    return read(file, minDimension, bitsIfUnset, LibSvmReader.Limits.NONE);
+    return read(file, minDimension, bitsIfUnset, LibSvmReader.Limits.NONE, null);
   }
 
-  /** As {@link #read(Path, int, int)}, a LIBSVM file within {@code limits} (hashed files are bounded by their bits). */
-  SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits)
+  /**
+   * As {@link #read(Path, int, int)}, a LIBSVM file within {@code limits} (hashed files are bounded
+   * by their bits); {@code names}, if not null, receives every VW entry with its feature name.
+   */
+  SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits, VwRow.NameSink names)
       throws Main.Failure, UsageException {
     if (!isVw(file)) {
-      if (bits != 0 || !signed) {
-        throw new UsageException("--bits and --hash apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
-            + file);
+      if (bits != 0 || !signed || namespaces.any()) {
+        throw new UsageException((namespaces.any() ? "--interactions, --ignore and --keep" : "--bits and --hash")
+            + " apply to Vowpal Wabbit files (--format vw or a .vw name), not to " + file);
       }
-      return Main.read(file, minDimension, limits);
+      return readLibSvm(file, minDimension, limits);
     }
     try {
       if (Files.isDirectory(file)) {
         throw new Main.Failure("cannot read " + file + ": it is a directory");
       }
-      return VwReader.read(file, bits != 0 ? bits : bitsIfUnset, signed);
+      int b = bits != 0 ? bits : bitsIfUnset;
+      return VwReader.read(file, b, new VwRow(b, signed, namespaces, names));
     } catch (VwReader.FormatException e) {
       throw new Main.Failure(e.getMessage());
     } catch (NoSuchFileException e) {
@@ -89,6 +130,15 @@ record InputFormat(String format, int bits, boolean signed) {
       throw new Main.Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
       throw new Main.Failure("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Reads a LIBSVM file within {@code limits}; a failure is one line naming the file. */
+  static SparseDataset readLibSvm(Path file, int minDimension, LibSvmReader.Limits limits) throws Main.Failure {
+    try {
+      return DataFiles.readLibSvm(file, minDimension, limits);
+    } catch (DataFileException e) {
+      throw new Main.Failure(e.getMessage());
     }
   }
 

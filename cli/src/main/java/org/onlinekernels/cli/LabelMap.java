@@ -127,6 +127,20 @@ final class LabelMap {
     return data.withLabels(y);
   }
 
+  /** The map as a state file records it: "" for labels used as they are, else the labels in order, comma-separated. */
+  String recorded() {
+    return from == null ? "" : String.join(",", from.stream().map(LabelMap::fmt).toList());
+  }
+
+  /** The map a state file recorded ({@link #recorded()}). */
+  static LabelMap ofRecorded(String recorded) throws UsageException {
+    if (recorded.isEmpty()) {
+      return IDENTITY;
+    }
+    LabelMap m = parse(recorded);
+    return new LabelMap(m.from, m.binary, m.description.replace("(--labels)", "(from the state file)"));
+  }
+
   private static String fmt(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
   }

@@ -8,6 +8,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.onlinekernels.cli.Options.UsageException;
 
 /** Output files of the command line, opened before the work so that a bad path fails first. */
 final class OutputFiles {
@@ -28,5 +29,32 @@ final class OutputFiles {
       return "permission denied";
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  /**
+   * Refuses an output path that names one of the inputs (the same file by any spelling or link):
+   * {@code train --data v.svm --model v.svm} would replace the data by a model.
+   *
+   * @param inputs flag, path pairs; a null path is skipped
+   */
+  static void refuseOverwritingAnInput(String outFlag, Path out, Object... inputs) throws UsageException {
+    for (int k = 0; k < inputs.length; k += 2) {
+      Path in = (Path) inputs[k + 1];
+      if (in != null && sameFile(out, in)) {
+        throw new UsageException(outFlag + " " + out + " is the " + inputs[k] + " file: refusing to overwrite an input;"
+            + " choose another output path");
+      }
+    }
+  }
+
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      if (Files.exists(a) && Files.exists(b)) {
+        return Files.isSameFile(a, b);
+      }
+    } catch (IOException e) {
+      // fall through to comparing the paths
+    }
+    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
   }
 }

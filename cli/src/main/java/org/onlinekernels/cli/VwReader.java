@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.onlinekernels.data.SparseDataset;
@@ -29,6 +28,8 @@ import org.onlinekernels.data.SparseDataset;
  * {@code bits <= 30}, gives the value a sign, so colliding features cancel in expectation
  * instead of adding up (Weinberger et al. 2009). Features that collide in one example are
  * summed. A feature without a value has value 1; a namespace scale multiplies its values.
+ * Namespaces may be dropped and pairs of them crossed ({@link Namespaces}); {@link VwRow} builds
+ * each row, crossed features included.
  *
  * <p>Differences from VW, on purpose: no implicit constant feature (none of our models has a
  * bias; add a feature such as {@code |b bias} to get one); all-digit feature names are hashed as
@@ -65,6 +66,11 @@ final class VwReader {
    * @throws IOException if the file cannot be read
    */
   static SparseDataset read(Path file, int bits, boolean signed) throws IOException {
+    return read(file, bits, new VwRow(bits, signed, Namespaces.NONE, null));
+  }
+
+  /** As {@link #read(Path, int, boolean)}, each row built by {@code row} (hashing, namespaces, interactions, names). */
+  static SparseDataset read(Path file, int bits, VwRow row) throws IOException {
     if (bits < 1 || bits > MAX_BITS) {
       throw new IllegalArgumentException("bits must be in 1.." + MAX_BITS + ", got " + bits);
     }
@@ -74,16 +80,13 @@ final class VwReader {
       raw.reset();
       InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw;
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-      return parse(r, file.toString(), bits, signed);
+      return parse(r, file.toString(), bits, row);
     }
   }
 
-  private static SparseDataset parse(BufferedReader r, String name, int bits, boolean signed) throws IOException {
-    int mask = (1 << bits) - 1;
+  /** Parses the lines of {@code r} ({@code name} for messages) into rows of dimension {@code 2^bits}, built by {@code row}. */
+  static SparseDataset parse(BufferedReader r, String name, int bits, VwRow row) throws IOException {
     SparseDataset.Builder b = new SparseDataset.Builder().minDimension(1 << bits);
-    int[] idx = new int[64];
-    double[] val = new double[64];
-    long[] scratch = new long[64];
     long lineNo = 0;
     String line;
     while ((line = r.readLine()) != null) {
@@ -96,7 +99,7 @@ final class VwReader {
         throw new FormatException(name, lineNo, "no '|': a line is LABEL |NAMESPACE FEATURE ...");
       }
       double label = header(line.substring(0, bar), name, lineNo);
-      int nnz = 0;
+      row.clear();
       int pos = bar;
       while (pos < line.length()) {
         int next = line.indexOf('|', pos + 1);
@@ -105,8 +108,9 @@ final class VwReader {
         // A name right after '|' is the namespace; '| ' is the default namespace.
         int nsSeed = 0;
         double scale = 1;
+        String ns = "";
         if (!tokens[0].isEmpty()) {
-          String ns = tokens[0];
+          ns = tokens[0];
           int colon = ns.indexOf(':');
           if (colon >= 0) {
             scale = number(ns.substring(colon + 1), "namespace scale", name, lineNo);
@@ -128,23 +132,13 @@ final class VwReader {
           if (f.isEmpty()) {
             throw new FormatException(name, lineNo, "a feature value without a feature name");
           }
-          int h = hash(f, nsSeed);
-          if (nnz == idx.length) {
-            idx = Arrays.copyOf(idx, 2 * nnz);
-            val = Arrays.copyOf(val, 2 * nnz);
-          }
-          idx[nnz] = h & mask;
-          val[nnz] = (signed && h < 0 ? -v : v) * scale;
-          nnz++;
+          row.add(ns, f, hash(f, nsSeed), v * scale);
         }
         pos = end;
       }
-      if (scratch.length < nnz) {
-        scratch = new long[idx.length];
-      }
-      nnz = sortAndMerge(idx, val, nnz, scratch);
+      int nnz = row.finish();
       try {
-        b.addRow(label, idx, val, nnz);
+        b.addRow(label, row.indices(), row.values(), nnz);
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new FormatException(name, lineNo, e.getMessage());
       }
@@ -194,30 +188,5 @@ final class VwReader {
   private static int hash(String s, int seed) {
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     return MurmurHash3.hash32x86(bytes, 0, bytes.length, seed);
-  }
-
-  /**
-   * Sorts the entries by index (stable: equal indices keep their order) and sums the values of
-   * equal indices; returns the new count. {@code scratch} must hold {@code n} longs.
-   */
-  static int sortAndMerge(int[] idx, double[] val, int n, long[] scratch) {
-    for (int i = 0; i < n; i++) {
-      scratch[i] = ((long) idx[i] << 32) | i;
-    }
-    Arrays.sort(scratch, 0, n);
-    double[] v = Arrays.copyOf(val, n);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      int index = (int) (scratch[i] >>> 32);
-      double x = v[(int) scratch[i]];
-      if (m > 0 && idx[m - 1] == index) {
-        val[m - 1] += x;
-      } else {
-        idx[m] = index;
-        val[m] = x;
-        m++;
-      }
-    }
-    return m;
   }
 }

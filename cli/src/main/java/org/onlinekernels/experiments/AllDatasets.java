@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -17,7 +18,7 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * Experiment 5: every algorithm, default parameters, on every data set of the shared data
+ * Experiment 5: every algorithm, default parameters, on every data set of the repository's data
  * directory: progressive loss and error of one shuffled pass, test loss and error of the final
  * weights, training throughput. Data sets without a test file are split 2/3 : 1/3 with a seeded
  * permutation ({@link Datasets#split}). Logistic loss, float elements, sparse rows; multiclass
@@ -27,7 +28,7 @@ public final class AllDatasets {
   private AllDatasets() {}
 
   /** Runs and writes the report. */
-  public static void run(Path out, Path shared, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, Path dataDir, boolean quick, String command, PrintStream log) throws Exception {
     String[][] files = {
         {"breast_cancer", "breast_cancer.svm", null},
         {"heart_scale", "heart_scale.svm", null},
@@ -37,17 +38,17 @@ public final class AllDatasets {
     Table t = new Table(2, "data set", "algorithm", "progressive loss", "progressive error", "test loss",
         "test error", "examples/s", "nonzeros/s");
     for (String[] f : files) {
-      if (!Files.exists(shared.resolve(f[1]))) {
+      if (!Files.exists(dataDir.resolve(f[1]))) {
         continue;
       }
-      SparseDataset train = org.onlinekernels.cli.Main.read(shared.resolve(f[1]), 0);
+      SparseDataset train = DataFiles.readLibSvm(dataDir.resolve(f[1]), 0);
       SparseDataset test;
       if (f[2] == null) {
         SparseDataset[] s = Datasets.split(train, 2.0 / 3, 20261122L);
         train = s[0];
         test = s[1];
       } else {
-        test = org.onlinekernels.cli.Main.read(shared.resolve(f[2]), train.dimension());
+        test = DataFiles.readLibSvm(dataDir.resolve(f[2]), train.dimension());
       }
       if (quick) {
         train = train.head(Math.min(train.size(), 2000));
@@ -77,7 +78,7 @@ public final class AllDatasets {
             String.format(Locale.ROOT, "%.0f", best.nonzerosPerSecond()));
       }
     }
-    Report rep = new Report(out, "Every algorithm on every shared data set", command);
+    Report rep = new Report(out, "Every algorithm on every data set of data/", command);
     rep.text("Setup: default parameters (see `train --help`), logistic loss, float elements, sparse rows, one pass"
         + " in a shuffled order (seed 1), kernels: " + KernelProvider.get().name() + ", Java "
         + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs."

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -27,18 +28,18 @@ public final class StreeterMcMahan {
 
   private StreeterMcMahan() {}
 
-  /** Runs and writes the report; needs the shared data directory. */
-  public static void run(Path out, Path shared, boolean quick, String command, PrintStream log) throws Exception {
+  /** Runs and writes the report; needs the data directory. */
+  public static void run(Path out, Path dataDir, boolean quick, String command, PrintStream log) throws Exception {
     int seeds = quick ? 2 : 10;
     AlgorithmSpec perCoord = AlgorithmSpec.of("adagrad").with("alpha", 0.6 / R).with("R", R);
     AlgorithmSpec global = AlgorithmSpec.of("adagrad-global").with("alpha", 0.2 / R).with("R", R);
     List<String> names = new ArrayList<>();
     List<SparseDataset> sets = new ArrayList<>();
-    SparseDataset austen = org.onlinekernels.cli.Main.read(shared.resolve("austen_lines.train.svm"), 0);
+    SparseDataset austen = DataFiles.readLibSvm(dataDir.resolve("austen_lines.train.svm"), 0);
     if (quick) {
       austen = austen.head(5000);
     }
-    SparseDataset bc = org.onlinekernels.cli.Main.read(shared.resolve("breast_cancer.svm"), 0);
+    SparseDataset bc = DataFiles.readLibSvm(dataDir.resolve("breast_cancer.svm"), 0);
     for (int c = 0; c < austen.numClasses(); c++) {
       SparseDataset b = Datasets.oneVsRest(austen, c);
       names.add("austen_lines class " + c + " vs rest, raw counts");

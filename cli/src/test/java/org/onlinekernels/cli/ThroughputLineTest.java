@@ -17,32 +17,32 @@ class ThroughputLineTest {
   void bothRatesWhenBothSpansLastedLongEnough() {
     assertEquals("throughput: whole pass 500 examples/s, 5000 nonzeros/s (1000 examples in 2.000 s); "
         + "steady state 1000 examples/s (second half: 500 examples in 0.500 s)",
-        Main.throughput(result(1000, 2.0, 0.5, -1, "vector")));
+        TrainReport.throughput(result(1000, 2.0, 0.5, -1, "vector")));
   }
 
   @Test
   void noRateForATooShortRun() {
     assertEquals("throughput: whole pass no rate (270 examples in 0.046 s); steady state no rate "
         + "(second half: 135 examples in 0.016 s); a rate needs at least 0.1 s of training",
-        Main.throughput(result(270, 0.046, 0.016, -1, "scalar")));
+        TrainReport.throughput(result(270, 0.046, 0.016, -1, "scalar")));
   }
 
   @Test
   void theSteadyStateAloneCanBeTooShort() {
     assertEquals("throughput: whole pass 2000 examples/s, 20000 nonzeros/s (300 examples in 0.150 s); "
         + "steady state no rate (second half: 150 examples in 0.050 s); a rate needs at least 0.1 s of training",
-        Main.throughput(result(300, 0.15, 0.05, -1, "vector")));
+        TrainReport.throughput(result(300, 0.15, 0.05, -1, "vector")));
   }
 
   @Test
   void theKernelsLineSaysWhereTheHandoverFell() {
     String chosen = KernelProvider.get().name();
     assertEquals(chosen + " kernels (scalar for the first 4096 examples, while the vector ones compiled)",
-        Main.kernelsLine(result(10_000, 1, 0.4, 4096, "vector")));
-    assertEquals(chosen + " kernels", Main.kernelsLine(result(10_000, 1, 0.4, -1, chosen)));
-    assertEquals(chosen + " kernels", Main.kernelsLine(result(10_000, 1, 0.4, -1, "none")));
+        TrainReport.kernelsLine(result(10_000, 1, 0.4, 4096, "vector")));
+    assertEquals(chosen + " kernels", TrainReport.kernelsLine(result(10_000, 1, 0.4, -1, chosen)));
+    assertEquals(chosen + " kernels", TrainReport.kernelsLine(result(10_000, 1, 0.4, -1, "none")));
     String other = chosen.equals("vector") ? "scalar" : "vector";
     assertEquals(chosen + " kernels chosen, " + other + " kernels run (no faster vector path for this run: docs/CLI.md, \"Cold start\")",
-        Main.kernelsLine(result(100, 0.01, 0.004, -1, other)));
+        TrainReport.kernelsLine(result(100, 0.01, 0.004, -1, other)));
   }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.codec.digest.MurmurHash3;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,7 +84,7 @@ class VwReaderTest {
   void sortAndMergeIsStableAndSums() {
     int[] idx = {5, 1, 5, 3, 1};
     double[] val = {1, 2, 3, 4, 5};
-    int n = VwReader.sortAndMerge(idx, val, 5, new long[5]);
+    int n = VwRow.sortAndMerge(idx, val, 5, new int[5], new double[5], new int[257]);
     assertEquals(3, n);
     assertArrayEquals(new int[] {1, 3, 5}, java.util.Arrays.copyOf(idx, 3));
     assertArrayEquals(new double[] {7, 4, 4}, java.util.Arrays.copyOf(val, 3));
@@ -157,15 +156,14 @@ class VwReaderTest {
   }
 
   /**
-   * Jane Austen lines rebuilt as text from the shared vocabulary (the first 4,000 training and
+   * Jane Austen lines rebuilt as text from the data folder's vocabulary (the first 4,000 training and
    * 2,000 test lines, VW text with one namespace) learn as well hashed into 2^18 weights as
    * with the exact vocabulary indices of the LIBSVM files.
    */
   @Test
   void austenTextHashedLearnsLikeTheVocabulary() throws IOException {
-    Path data = Path.of(System.getProperty("onlinekernels.shared", "../shared"), "data");
+    Path data = Path.of(System.getProperty("onlinekernels.data", "../data"));
     Path vocabFile = data.resolve("austen_lines.vocab.txt");
-    Assumptions.assumeTrue(Files.isRegularFile(vocabFile), "shared data not present");
     List<String> vocab = Files.readAllLines(vocabFile, StandardCharsets.UTF_8);
     Path[] svm = {dir.resolve("train.svm"), dir.resolve("test.svm")};
     Path[] vw = {dir.resolve("train.vw"), dir.resolve("test.vw")};

@@ -73,7 +73,26 @@ public final class Checkpoint {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
-    AtomicFiles.write(file, encode(optimizer), beforeRename);
+    AtomicFiles.write(file, toBytes(optimizer), beforeRename);
+  }
+
+  /**
+   * The checkpoint of {@code optimizer} as bytes, in the file format of {@link #save}: for a
+   * container that holds several optimizers' states in one file (the command line's training
+   * state). Call it from the optimizer's owner thread, between rounds.
+   *
+   * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
+   */
+  public static byte[] toBytes(AbstractOptimizer optimizer) {
+    if (optimizer == null) {
+      throw new IllegalArgumentException("optimizer must not be null");
+    }
+    optimizer.checkOpen();
+    if (optimizer.hasPending()) {
+      throw new IllegalStateException(
+          "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
+    }
+    return encode(optimizer);
   }
 
   /**
@@ -101,9 +120,23 @@ public final class Checkpoint {
           + optimizer.algorithm() + ", d = " + optimizer.dimension() + ") has at most " + most
           + " bytes: not its checkpoint, or damaged");
     }
-    byte[] bytes = Files.readAllBytes(file);
-    Decoded c = decode(bytes, file);
-    String where = file + ": ";
+    restore(Files.readAllBytes(file), file.toString(), optimizer);
+  }
+
+  /**
+   * Loads a checkpoint image made by {@link #toBytes} into {@code optimizer}, with every check of
+   * {@link #load}; {@code source} names the image in messages (e.g. {@code "state.okst, output 2"}).
+   *
+   * @throws CheckpointException if the image is damaged or does not match the optimizer; the
+   *     optimizer is then unchanged
+   */
+  public static void restore(byte[] image, String source, AbstractOptimizer optimizer) throws CheckpointException {
+    if (optimizer == null || image == null || source == null) {
+      throw new IllegalArgumentException("image, source and optimizer must not be null");
+    }
+    optimizer.checkOpen();
+    Decoded c = decode(image, source);
+    String where = source + ": ";
     if (!c.algorithm.equals(optimizer.algorithm())) {
       throw new CheckpointException(where + "holds " + c.algorithm + " state; this optimizer is "
           + optimizer.algorithm() + "; load it into a " + c.algorithm + " optimizer");
@@ -204,8 +237,8 @@ public final class Checkpoint {
       String algorithm, String elementType, String byteOrder, int d, String params,
       Map<String, byte[]> buffers, Map<String, Double> scalars) {}
 
-  private static Decoded decode(byte[] bytes, Path file) throws CheckpointException {
-    String where = file + ": ";
+  private static Decoded decode(byte[] bytes, String source) throws CheckpointException {
+    String where = source + ": ";
     if (bytes.length < 12) {
       throw new CheckpointException(where + "is truncated (" + bytes.length + " bytes); not a complete checkpoint");
     }

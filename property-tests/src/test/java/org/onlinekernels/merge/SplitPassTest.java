@@ -1,10 +1,8 @@
 package org.onlinekernels.merge;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,7 +24,7 @@ import org.onlinekernels.trainer.Datasets;
  * (5 % of the zero model's {@code ln 2}) for the noise of one shuffle of the data:
  * {@code L_merged(K) <= L_seq(n) + max(0, L_seq(n/K) - L_seq(n)) + 0.035}.
  *
- * <p>Data: the largest shared set (austen_lines, 12,549 sparse word counts) and shuttle (9 raw
+ * <p>Data: the largest data set of the repository (austen_lines, 12,549 sparse word counts) and shuttle (9 raw
  * features of very different scales), each as "class 0 against the rest". An algorithm takes part
  * where its sequential pass beats the zero model ({@code ln 2}) with its default parameters:
  * Adaptive OGD per coordinate (box radius 100) does not on either, nor does the ball form on
@@ -57,10 +55,7 @@ class SplitPassTest {
   }
 
   private static SparseDataset binary(String file) throws IOException {
-    String shared = System.getProperty("onlinekernels.shared");
-    assumeTrue(shared != null, "system property onlinekernels.shared is not set; skipping the real data");
-    Path p = Path.of(shared, "data", file);
-    assumeTrue(Files.isRegularFile(p), p + " is absent; skipping");
+    Path p = Path.of(System.getProperty("onlinekernels.data", "../data"), file);
     return Datasets.oneVsRest(LibSvmReader.read(p), 0);
   }
 }

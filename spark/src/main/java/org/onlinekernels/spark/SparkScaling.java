@@ -10,7 +10,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.onlinekernels.data.HashedZipfStream;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
@@ -20,13 +20,13 @@ import org.onlinekernels.trainer.TrainerConfig;
  * The figures of docs/spark/README.md: test loss and wall time of the Spark job with 1, 2 and 4
  * partitions in {@code local[2]}, against the sequential trainer in the same JVM, on austen_lines
  * and on the synthetic stream (written once as LIBSVM files to a scratch folder, read back by
- * Spark's reader). Usage: {@code SparkScaling <shared data dir> <scratch dir> <algorithm>...}.
+ * Spark's reader). Usage: {@code SparkScaling <data dir> <scratch dir> <algorithm>...}.
  */
 public final class SparkScaling {
   private SparkScaling() {}
 
   public static void main(String[] args) throws Exception {
-    Path shared = Path.of(args[0]);
+    Path dataDir = Path.of(args[0]);
     Path scratch = Path.of(args[1]);
     Files.createDirectories(scratch);
     Path synTrain = scratch.resolve("synthetic.train.svm");
@@ -43,8 +43,8 @@ public final class SparkScaling {
     System.out.println("|---|---|---|---:|---:|---:|");
     try {
       for (int a = 2; a < args.length; a++) {
-        run(spark, "austen_lines", shared.resolve("data/austen_lines.train.svm"),
-            shared.resolve("data/austen_lines.test.svm"), 12549, args[a]);
+        run(spark, "austen_lines", dataDir.resolve("austen_lines.train.svm"),
+            dataDir.resolve("austen_lines.test.svm"), 12549, args[a]);
         run(spark, "synthetic", synTrain, synTest, HashedZipfStream.DIMENSION, args[a]);
       }
     } finally {
@@ -55,8 +55,8 @@ public final class SparkScaling {
   private static void run(SparkSession spark, String name, Path train, Path test, int d, String algorithm)
       throws IOException {
     TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm));
-    SparseDataset tr = LibSvmReader.read(train, d);
-    SparseDataset te = LibSvmReader.read(test, d);
+    SparseDataset tr = DataFiles.readLibSvm(train, d);
+    SparseDataset te = DataFiles.readLibSvm(test, d);
     OnlineTrainer.train(c, tr, null, null); // warm-up
     TrainResult seq = OnlineTrainer.train(c, tr, te, null);
     System.out.printf(Locale.ROOT, "| %s | %s | sequential (in process) | %.2f | %.4f | %.4f |%n", name, algorithm,

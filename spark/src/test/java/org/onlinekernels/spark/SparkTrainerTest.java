@@ -5,7 +5,6 @@ import org.onlinekernels.optimizer.StateLayout;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -34,7 +33,7 @@ import org.onlinekernels.trainer.parallel.Rows;
 import org.onlinekernels.trainer.parallel.ShardWorker;
 
 /**
- * The Spark job in {@code local[2]} on the largest shared dataset (austen_lines, 6 classes, 12,549
+ * The Spark job in {@code local[2]} on the largest data set of the repository (austen_lines, 6 classes, 12,549
  * sparse features), read by Spark's LIBSVM reader: the model equals, bit for bit, the merge of the
  * same partitions' learners in this process; it predicts in Spark as the model predicts here; the
  * command line loads the saved file; its test loss is within the stated margin of the sequential
@@ -60,10 +59,8 @@ class SparkTrainerTest {
   }
 
   private static Path data(String file) {
-    String shared = System.getProperty("onlinekernels.shared");
-    assumeTrue(shared != null, "system property onlinekernels.shared is not set; skipping");
-    Path p = Path.of(shared, "data", file);
-    assumeTrue(Files.isRegularFile(p), p + " is absent; skipping");
+    Path p = Path.of(System.getProperty("onlinekernels.data", "../data"), file);
+    assertTrue(Files.isRegularFile(p), "data file " + p.toAbsolutePath() + " is missing (data/README.md)");
     return p;
   }
 

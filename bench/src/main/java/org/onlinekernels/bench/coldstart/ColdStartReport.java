@@ -34,19 +34,19 @@ public final class ColdStartReport {
   private static final Pattern KV = Pattern.compile("([a-z_0-9.]+)=([0-9.eE+-]+)");
 
   private final Path home;
-  private final Path shared;
+  private final Path dataDir;
   private final Path java;
   private final String classpath;
 
-  private ColdStartReport(Path home, Path shared) {
+  private ColdStartReport(Path home, Path dataDir) {
     this.home = home;
-    this.shared = shared;
+    this.dataDir = dataDir;
     this.java = Path.of(System.getProperty("java.home"), "bin", "java");
     // Only the project's own classes (bench and library): the dozens of dependency jars would slow every start.
     this.classpath = home.resolve("bench/target/classes") + File.pathSeparator + home.resolve("library/target/classes");
   }
 
-  /** {@code ColdStartReport HOME SHARED REPS CURVE_SECONDS}. */
+  /** {@code ColdStartReport HOME DATA_DIR REPS CURVE_SECONDS}. */
   public static void main(String[] args) throws Exception {
     ColdStartReport r = new ColdStartReport(Path.of(args[0]), Path.of(args[1]));
     int reps = Integer.parseInt(args[2]);
@@ -64,8 +64,8 @@ public final class ColdStartReport {
   private void passes(int reps) throws Exception {
     Path synthetic = SyntheticFile.write(home.resolve("target/coldstart"));
     List<Path> files = new ArrayList<>();
-    for (String spec : Workload.sharedTrainingFiles(shared)) {
-      files.add(shared.resolve("data").resolve(spec.substring("file:".length())));
+    for (String spec : Workload.trainingFiles(dataDir)) {
+      files.add(dataDir.resolve(spec.substring("file:".length())));
     }
     files.add(synthetic);
     String[] names = {"cli vector", "cli vector, no handover", "cli vector, no AOT cache", "cli scalar", "lib vector",

@@ -19,7 +19,7 @@ import org.onlinekernels.trainer.parallel.ParallelTrainer;
  * of the parallel trainer with T = 1 and 2 threads, runs interleaved (seq, T=1, T=2, seq, ...) so
  * that other load on a shared machine falls on all of them alike; the median of the repetitions.
  *
- * <p>Usage: {@code ParallelScaling <shared data dir> <repetitions> <dataset>:<algorithm>:<N> ...}
+ * <p>Usage: {@code ParallelScaling <data dir> <repetitions> <dataset>:<algorithm>:<N> ...}
  * with dataset {@code shuttle}, {@code austen_lines} or {@code synthetic} (HashedZipfStream,
  * 300,000 training and 50,000 test rows).
  */

@@ -45,7 +45,7 @@ public final class CpuTimeRun {
     System.out.println("| workload | nnz/row | hand ScInOL2 ex/s | trainer checked | trainer trusted | hand AdaGrad ex/s | trainer checked | trainer trusted |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (String spec : specs) {
-      Workload wl = Workload.load(spec.trim(), 2_000_000, Workload.sharedFolder());
+      Workload wl = Workload.load(spec.trim(), 2_000_000, Workload.dataFolder());
       StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.1f |", spec.trim(), wl.idx.length / (double) wl.n));
       for (String alg : new String[] {"scinol2", "adagrad"}) {
         List<Contender> cs = List.of(

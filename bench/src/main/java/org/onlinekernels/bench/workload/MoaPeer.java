@@ -18,7 +18,7 @@ import moa.classifiers.functions.SGD;
  * <p>What differs in the work: plain SGD with a bias term is a cheaper rule per nonzero than
  * ScInOL2 or AdaGrad, but MOA's implementation is O(d) per example (its weight decay multiplies
  * every weight, and its sparse dot product walks the weight vector up to the row's last index),
- * so it is only run on the shared data sets (d up to 12,549), not on the 2^20 and 2^24 streams,
+ * so it is only run on the data sets of data/ (d up to 12,549), not on the 2^20 and 2^24 streams,
  * where one pass would take minutes. The instances (with their header of {@code d} numeric
  * attributes and a nominal class) are built once per trial. The loss returned is the mean
  * progressive log loss of MOA's predicted probabilities, summed over outputs (for information;

@@ -12,8 +12,8 @@ import org.onlinekernels.trainer.TrainingData;
  * One workload of the benchmark: rows in CSR arrays, read or generated once per JMH trial, seen
  * by every contender in file order (no shuffling).
  *
- * <p>Named by a spec string, the JMH parameter: {@code file:NAME} for a LIBSVM file of the shared
- * data folder, or {@code zipf:LOG2D:NNZ} / {@code uniform:LOG2D:NNZ} for a {@link SyntheticStream}
+ * <p>Named by a spec string, the JMH parameter: {@code file:NAME} for a LIBSVM file of the
+ * repository's data folder, or {@code zipf:LOG2D:NNZ} / {@code uniform:LOG2D:NNZ} for a {@link SyntheticStream}
  * with {@code d = 2^LOG2D} and {@code NNZ} nonzeros per row. Synthetic streams have
  * {@code nonzeros / NNZ} rows, so every stream costs about the same per pass.
  *
@@ -76,13 +76,13 @@ public final class Workload {
    * Reads or generates the workload named by {@code spec}.
    *
    * @param nonzeros synthetic streams' total nonzeros (rows = nonzeros / nnz per row)
-   * @param shared   the shared folder (its {@code data/} holds the files)
+   * @param dataDir  the data folder holding the files
    */
-  public static Workload load(String spec, long nonzeros, Path shared) {
+  public static Workload load(String spec, long nonzeros, Path dataDir) {
     String[] p = spec.split(":");
     try {
       return switch (p[0]) {
-        case "file" -> new Workload(spec, LibSvmReader.read(shared.resolve("data").resolve(p[1])));
+        case "file" -> new Workload(spec, LibSvmReader.read(dataDir.resolve(p[1])));
         case "zipf", "uniform" -> {
           int nnz = Integer.parseInt(p[2]);
           SyntheticStream s = new SyntheticStream(1 << Integer.parseInt(p[1]), nnz, p[0].equals("zipf"),
@@ -112,17 +112,18 @@ public final class Workload {
   }
 
   /**
-   * The shared folder: the system property {@code onlinekernels.shared} (set by surefire and by
-   * the report command), else {@code ../shared} next to the working directory.
+   * The repository's data folder ({@code data/README.md}): the system property
+   * {@code onlinekernels.data} (set by surefire and by the report commands), else {@code data}
+   * in the working directory (the repository root).
    */
-  public static Path sharedFolder() {
-    String p = System.getProperty("onlinekernels.shared");
-    return p != null ? Path.of(p) : Path.of("..", "shared");
+  public static Path dataFolder() {
+    String p = System.getProperty("onlinekernels.data");
+    return p != null ? Path.of(p) : Path.of("data");
   }
 
-  /** The training files of the shared data folder ({@code file:NAME} specs), sorted by name; test splits are left out. */
-  public static java.util.List<String> sharedTrainingFiles(Path shared) {
-    try (var s = Files.list(shared.resolve("data"))) {
+  /** The training files of the data folder ({@code file:NAME} specs), sorted by name; test splits are left out. */
+  public static java.util.List<String> trainingFiles(Path dataDir) {
+    try (var s = Files.list(dataDir)) {
       return s.map(f -> f.getFileName().toString())
           .filter(f -> f.endsWith(".svm") || f.endsWith(".svm.gz"))
           .filter(f -> !f.contains(".test."))
@@ -130,7 +131,7 @@ public final class Workload {
           .map(f -> "file:" + f)
           .toList();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + shared.resolve("data"), e);
+      throw new UncheckedIOException("cannot list the data folder " + dataDir.toAbsolutePath(), e);
     }
   }
 }

@@ -80,7 +80,7 @@ public class WorkloadBench {
      */
     @Setup(Level.Trial)
     public void setUp() {
-      wl = Workload.load(workload, nonzeros, Workload.sharedFolder());
+      wl = Workload.load(workload, nonzeros, Workload.dataFolder());
       ElementType t = ElementType.parse(type);
       c = make(contender, algo, t, wl);
       if (contender.equals("hand")) {
@@ -139,7 +139,7 @@ public class WorkloadBench {
     /** Reads or generates the rows and builds the peer's own data structures. */
     @Setup(Level.Trial)
     public void setUp() {
-      Workload wl = Workload.load(workload, nonzeros, Workload.sharedFolder());
+      Workload wl = Workload.load(workload, nonzeros, Workload.dataFolder());
       c = switch (peer) {
         case "tribuo" -> new TribuoPeer(wl);
         case "moa" -> new MoaPeer(wl);
@@ -207,7 +207,7 @@ public class WorkloadBench {
   /**
    * Whether a free-running comparison with the hand loop is held to {@link HandLoop}'s bound:
    * ScInOL2 everywhere and AdaGrad on the synthetic streams. AdaGrad at its default
-   * {@code eta = 1} on the unscaled shared files is chaotic (mean loss 9-25), and two summation
+   * {@code eta = 1} on the unscaled data files is chaotic (mean loss 9-25), and two summation
    * orders drift apart by far more than the bound (measured 0.004-0.36); there the hand loop's
    * {@link Lockstep} check is the one that holds.
    */

@@ -8,10 +8,10 @@ import java.util.List;
  * What one workload report run measures and with which JMH settings.
  *
  * <ul>
- *   <li>{@code quick}: the smallest shared file and one Zipf stream at d = 2^14 with 8, 40 and 200
+ *   <li>{@code quick}: the smallest data file and one Zipf stream at d = 2^14 with 8, 40 and 200
  *       nonzeros per row (100,000 nonzeros per pass), every contender, tens of milliseconds per
  *       iteration; what the smoke test runs in-process, in seconds.
- *   <li>{@code full}: every shared training file and the twelve synthetic streams
+ *   <li>{@code full}: every training file of the data folder and the twelve synthetic streams
  *       ({@code d in {2^20, 2^24}} x {@code nnz in {8, 40, 200}} x Zipf/uniform), 2,000,000
  *       nonzeros per pass (250,000 rows at 8 nonzeros, 50,000 at 40, 10,000 at 200), one fork per
  *       combination; about 20-25 minutes on the 2-core box (see bench/README.md for the estimate).
@@ -32,13 +32,13 @@ import java.util.List;
 public record WorkloadProfile(String name, long nonzeros, List<String> workloads, long warmRows, int warmups,
     int measurements, int iterationMillis, int peerWarmups, int peerMeasurements, int forks) {
 
-  /** The named profile, with the shared files found under {@code shared}. */
-  public static WorkloadProfile named(String name, Path shared) {
+  /** The named profile, with the data files found in {@code dataDir}. */
+  public static WorkloadProfile named(String name, Path dataDir) {
     return switch (name) {
       case "quick" -> new WorkloadProfile("quick", 100_000,
           List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), 2000, 1, 2, 20, 0, 1, 0);
       case "full" -> {
-        List<String> w = new ArrayList<>(Workload.sharedTrainingFiles(shared));
+        List<String> w = new ArrayList<>(Workload.trainingFiles(dataDir));
         for (String dist : new String[] {"zipf", "uniform"}) {
           for (int logD : new int[] {20, 24}) {
             for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);

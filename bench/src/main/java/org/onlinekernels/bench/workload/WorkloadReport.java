@@ -44,7 +44,7 @@ public final class WorkloadReport {
     Path out = Path.of(args.length > 1 ? args[1] : "bench-report");
     Files.createDirectories(out.resolve("tmp"));
     if (!profile.equals("render")) {
-      WorkloadProfile p = WorkloadProfile.named(profile, Workload.sharedFolder());
+      WorkloadProfile p = WorkloadProfile.named(profile, Workload.dataFolder());
       if (args.length > 2 && !args[2].isBlank()) p = p.only(List.of(args[2].split(",")));
       run(p, out);
     }
@@ -56,7 +56,7 @@ public final class WorkloadReport {
   public static void run(WorkloadProfile p, Path out) throws IOException {
     Files.createDirectories(out.resolve("tmp"));
     long start = System.nanoTime();
-    Path shared = Workload.sharedFolder().toAbsolutePath();
+    Path dataDir = Workload.dataFolder().toAbsolutePath();
     Properties props = new Properties();
     props.putAll(MachineInfo.collect());
     props.setProperty("profile", p.name());
@@ -75,7 +75,7 @@ public final class WorkloadReport {
     int wi = 0;
     for (String w : p.workloads()) {
       wi++;
-      Shape shape = Shape.of(w, p.nonzeros(), shared);
+      Shape shape = Shape.of(w, p.nonzeros(), dataDir);
       String[] peers = w.startsWith("file:") ? new String[] {"tribuo", "moa"} : new String[] {"tribuo"};
       for (boolean peer : new boolean[] {false, true}) {
         Path log = out.resolve("tmp").resolve("workload-" + wi + (peer ? "-peers" : "") + ".log");
@@ -91,7 +91,7 @@ public final class WorkloadReport {
             .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
             .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
             .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
-            .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx3g", "-Donlinekernels.shared=" + shared)
+            .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx3g", "-Donlinekernels.data=" + dataDir)
             .shouldFailOnError(false)
             .output(log.toString());
         if (peer) o.param("peer", peers);
@@ -120,10 +120,10 @@ public final class WorkloadReport {
 
   /** Rows, nonzeros and outputs of one pass over a workload, without generating a stream. */
   record Shape(long rows, long nonzeros, int outputs) {
-    static Shape of(String spec, long nonzeros, Path shared) throws IOException {
+    static Shape of(String spec, long nonzeros, Path dataDir) throws IOException {
       String[] p = spec.split(":");
       if (p[0].equals("file")) {
-        SparseDataset d = LibSvmReader.read(shared.resolve("data").resolve(p[1]));
+        SparseDataset d = LibSvmReader.read(dataDir.resolve(p[1]));
         return new Shape(d.size(), d.totalNonZeros(), d.isBinary() ? 1 : d.numClasses());
       }
       int nnz = Integer.parseInt(p[2]);

@@ -97,7 +97,7 @@ public final class WorkloadReportWriter {
         .append("Compared with `hand adagrad double`. |\n");
     md.append("| `moa` | MOA 2024.07.0 `moa.classifiers.functions.SGD`, log loss, its default rate and L2 decay, sparse instances, ")
         .append("test-then-train; doubles; one per output. A cheaper rule per nonzero, but O(d) per example in MOA's code, so ")
-        .append("run on the shared files only. Compared with `hand adagrad double`. |\n\n");
+        .append("run on the data files only. Compared with `hand adagrad double`. |\n\n");
   }
 
   static Optional<WorkloadResult> find(List<WorkloadResult> rows, String w, String contender, String algo, String type) {

@@ -17,7 +17,7 @@ import org.onlinekernels.kernel.ElementType;
  * The hand-written loops do the library's rule: their mean progressive loss equals that of
  * {@code OnlineTrainer} (both input policies) and of the optimizer loop bit for bit where no
  * summation order can differ (one nonzero per row), equals the library's in {@link Lockstep} bit
- * for bit on every shared training file and on synthetic streams, and free-running stays within
+ * for bit on every training file of data/ and on synthetic streams, and free-running stays within
  * the bound derived in {@link HandLoop} wherever the trajectory is not chaotic.
  */
 class HandLoopAgreementTest {
@@ -34,7 +34,7 @@ class HandLoopAgreementTest {
   @Test
   void oneNonzeroPerRowIsBitExact() {
     // d = 256, 4,000 rows of one Zipf index: every coordinate is revisited many times.
-    Workload wl = Workload.load("zipf:8:1", 4000, Workload.sharedFolder());
+    Workload wl = Workload.load("zipf:8:1", 4000, Workload.dataFolder());
     for (String algo : ALGOS) {
       for (ElementType t : ElementType.values()) {
         double hand = loss(HandLoop.of(algo, t, wl, false));
@@ -48,7 +48,7 @@ class HandLoopAgreementTest {
 
   static Stream<Arguments> workloads() {
     List<Arguments> out = new ArrayList<>();
-    for (String f : Workload.sharedTrainingFiles(Workload.sharedFolder())) out.add(Arguments.of(f, 0L));
+    for (String f : Workload.trainingFiles(Workload.dataFolder())) out.add(Arguments.of(f, 0L));
     out.add(Arguments.of("zipf:14:40", 200_000L));
     out.add(Arguments.of("uniform:16:8", 100_000L));
     out.add(Arguments.of("zipf:16:200", 200_000L));
@@ -58,7 +58,7 @@ class HandLoopAgreementTest {
   @ParameterizedTest
   @MethodSource("workloads")
   void equalsTheLibraryInLockstepAndWithinTheBoundFreeRunning(String spec, long nonzeros) {
-    Workload wl = Workload.load(spec, nonzeros, Workload.sharedFolder());
+    Workload wl = Workload.load(spec, nonzeros, Workload.dataFolder());
     for (String algo : ALGOS) {
       for (ElementType t : ElementType.values()) {
         HandLoop h = HandLoop.of(algo, t, wl, true);

@@ -23,7 +23,7 @@ class WorkloadReportSmokeTest {
     // JMH's machine-wide lock keeps two benchmark runs from timing each other; this run's times do
     // not matter, and it must not fail because someone is benchmarking on the same machine.
     System.setProperty("jmh.ignoreLock", "true");
-    WorkloadProfile p = WorkloadProfile.named("quick", Workload.sharedFolder());
+    WorkloadProfile p = WorkloadProfile.named("quick", Workload.dataFolder());
     WorkloadReport.run(p, out);
     Properties props = new Properties();
     try (var r = Files.newBufferedReader(out.resolve("workload-run.properties"))) {

@@ -1,30 +1,36 @@
 package org.onlinekernels.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.data.SparseDataset;
 
 /**
- * Reads every real file of the shared data folder and checks it against the table of
- * {@code data/README.md} (n, largest index, label counts, nnz range); the total nnz values were
- * counted independently with awk. Skipped, with a message, when the shared folder is absent.
+ * Reads every real file of the repository's data folder and checks it against the table of
+ * {@code data/README.md} (n, largest index, label counts, nnz range; the total nnz values were
+ * counted independently with awk) and against {@code data/SHA256SUMS}. A missing file fails the
+ * test with its path.
  */
-class SharedDataFilesTest {
+class DataFilesTest {
 
+  /** The data folder: the system property Maven sets, else {@code ../data} from a module. */
   private static Path dataDir() {
-    String shared = System.getProperty("onlinekernels.shared");
-    assumeTrue(shared != null, "system property onlinekernels.shared is not set; skipping the real data files");
-    Path dir = Path.of(shared, "data");
-    assumeTrue(Files.isDirectory(dir), "shared data folder " + dir.toAbsolutePath() + " is absent; skipping");
-    return dir;
+    return Path.of(System.getProperty("onlinekernels.data", "../data"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -37,10 +43,9 @@ class SharedDataFilesTest {
       "austen_lines.train.svm | 41519 | 12549 | 0:7104 1:7074 2:8985 3:9155 4:4411 5:4790 | 459464 | 0 | 18",
       "austen_lines.test.svm  | 20760 | 12548 | 0:3492 1:3647 2:4425 3:4528 4:2248 5:2420 | 227891 | 0 | 18",
   })
-  void readsSharedFile(String name, int n, int maxIndex, String labelCounts, long nnz, int minRow, int maxRow)
+  void readsDataFile(String name, int n, int maxIndex, String labelCounts, long nnz, int minRow, int maxRow)
       throws IOException {
     Path file = dataDir().resolve(name);
-    assumeTrue(Files.exists(file), file + " is absent; skipping");
     long t0 = System.nanoTime();
     SparseDataset ds = LibSvmReader.read(file);
     long t1 = System.nanoTime();
@@ -74,7 +79,6 @@ class SharedDataFilesTest {
     Path dir = dataDir();
     Path train = dir.resolve("austen_lines.train.svm");
     Path test = dir.resolve("austen_lines.test.svm");
-    assumeTrue(Files.exists(train) && Files.exists(test), "austen_lines files are absent; skipping");
     SparseDataset tr = LibSvmReader.read(train);
     SparseDataset te = LibSvmReader.read(test, tr.dimension());
     assertEquals(12549, te.dimension());
@@ -83,7 +87,6 @@ class SharedDataFilesTest {
   @Test
   void heartScaleFirstRowIsExact() throws IOException {
     Path file = dataDir().resolve("heart_scale.svm");
-    assumeTrue(Files.exists(file), file + " is absent; skipping");
     SparseDataset ds = LibSvmReader.read(file);
     // First line: "+1 1:0.708333 2:1 3:1 4:-0.320755 ..." (with a trailing space).
     assertEquals(1.0, ds.label(0));
@@ -91,5 +94,32 @@ class SharedDataFilesTest {
     assertEquals(0.708333, row[0]);
     assertEquals(1.0, row[1]);
     assertEquals(-0.320755, row[3]);
+  }
+
+  /**
+   * Every data file is listed in {@code SHA256SUMS} with its content's digest, and the README's
+   * table quotes the same digests: the files, the list and the provenance table cannot drift.
+   */
+  @Test
+  void everyFileMatchesItsListedDigest() throws IOException, NoSuchAlgorithmException {
+    Path dir = dataDir();
+    String readme = Files.readString(dir.resolve("README.md"));
+    TreeSet<String> listed = new TreeSet<>();
+    for (String line : Files.readAllLines(dir.resolve("SHA256SUMS"))) {
+      String[] f = line.split(" +\\*?", 2);
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      try (InputStream in = new DigestInputStream(Files.newInputStream(dir.resolve(f[1])), sha)) {
+        in.transferTo(OutputStream.nullOutputStream());
+      }
+      assertEquals(f[0], HexFormat.of().formatHex(sha.digest()), "sha256 of " + f[1]);
+      assertTrue(readme.contains("`" + f[0] + "`"), "data/README.md quotes the sha256 of " + f[1]);
+      listed.add(f[1]);
+    }
+    List<String> present;
+    try (var s = Files.list(dir)) {
+      present = s.map(x -> x.getFileName().toString())
+          .filter(n -> !n.equals("README.md") && !n.equals("SHA256SUMS")).sorted().toList();
+    }
+    assertEquals(List.copyOf(listed), present, "files of the data folder = files listed in SHA256SUMS");
   }
 }

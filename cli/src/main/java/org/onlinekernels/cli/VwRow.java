@@ -1,0 +1,288 @@
+package org.onlinekernels.cli;
+
+import java.util.Arrays;
+
+/**
+ * Builds one Vowpal Wabbit example's row from its features as the reader meets them: drops the
+ * namespaces {@link Namespaces} drops, adds the crossed features of its interactions, signs and
+ * masks the hashes, sorts by index and sums the values of equal indices. Its arrays are reused
+ * from row to row and grow only when a row is larger than every row before, so a row costs no
+ * allocation (except the names of {@link NameSink}, when one is set).
+ *
+ * <p>Hashing: a plain feature of hash {@code h} (32 bits) has index {@code h & (2^B - 1)}; the
+ * crossed feature of {@code x} in namespace {@code a} (hash {@code ha}, value {@code va}) and
+ * {@code y} in namespace {@code b} ({@code hb}, {@code vb}) has the 32-bit hash
+ * {@code hab = (16777619 * ha) ^ hb} (VW's FNV prime and order, {@code interactions_predict.h}),
+ * index {@code hab & (2^B - 1)} and value {@code va * vb}; with signed hashing bit 31 of the
+ * hash signs the value, for crossed features as for plain ones. For a pair {@code ab} every
+ * feature of {@code a} meets every feature of {@code b}; for {@code aa} each feature meets itself
+ * and those after it (VW's combinations); {@code ::} crosses every pair {@code (a, b)} with
+ * {@code a <= b} of the namespaces present in the row, in byte order.
+ */
+final class VwRow {
+  /** VW's multiplier of the first namespace's hash when two are crossed. */
+  static final int FNV_PRIME = 16777619;
+
+  /** Receives every entry of a row, plain and crossed, before equal indices are summed. */
+  interface NameSink {
+    /**
+     * Feature {@code name} ({@code ns^feature}, crossed {@code a^x*b^y}) went to {@code index}
+     * with {@code value}, negated by its hash if {@code negated} (signed hashing).
+     */
+    void entry(String name, int index, boolean negated, double value);
+
+    /** The row's entries are complete. */
+    default void endRow() {}
+  }
+
+  private final int mask;
+  private final boolean signed;
+  private final Namespaces namespaces;
+  private final NameSink names;
+  // The current example's features, in reading order.
+  private int n;
+  private int[] hash = new int[64];
+  private double[] value = new double[64];
+  private int[] letter = new int[64];
+  private String[] name;
+  // The features grouped by namespace letter (stable): group L is byLetter[start[L] .. start[L + 1]).
+  private final int[] start = new int[257];
+  private int[] byLetter = new int[64];
+  // The row: index and value, and the sort's second buffers and digit counts.
+  private int nnz;
+  private int[] idx = new int[64];
+  private double[] val = new double[64];
+  private int[] idx2 = new int[64];
+  private double[] val2 = new double[64];
+  private final int[] count = new int[257];
+
+  /**
+   * @param names receives every entry with its name, or {@code null} (then no name is kept)
+   */
+  VwRow(int bits, boolean signed, Namespaces namespaces, NameSink names) {
+    this.mask = (1 << bits) - 1;
+    this.signed = signed;
+    this.namespaces = namespaces;
+    this.names = names;
+    this.name = names == null ? null : new String[64];
+  }
+
+  /** Starts a new example. */
+  void clear() {
+    n = 0;
+    nnz = 0;
+  }
+
+  /** Whether namespace {@code ns} (its name; "" for the default) is dropped: its features need not be hashed. */
+  boolean dropped(String ns) {
+    return namespaces.dropped(letterOf(ns));
+  }
+
+  /**
+   * A feature of namespace {@code ns} ({@code ""} for the default) with the 32-bit hash {@code h}
+   * and value {@code v} (the namespace's scale applied).
+   */
+  void add(String ns, String feature, int h, double v) {
+    int l = letterOf(ns);
+    if (namespaces.dropped(l)) {
+      return;
+    }
+    if (n == hash.length) {
+      int cap = 2 * n;
+      hash = Arrays.copyOf(hash, cap);
+      value = Arrays.copyOf(value, cap);
+      letter = Arrays.copyOf(letter, cap);
+      byLetter = new int[cap];
+      if (name != null) {
+        name = Arrays.copyOf(name, cap);
+      }
+    }
+    hash[n] = h;
+    value[n] = v;
+    letter[n] = l;
+    if (name != null) {
+      name[n] = ns + "^" + feature;
+    }
+    n++;
+  }
+
+  /**
+   * Ends the example: the plain and the crossed entries, sorted by index, equal indices summed.
+   *
+   * @return the number of entries, in {@link #indices()} and {@link #values()}
+   */
+  int finish() {
+    for (int j = 0; j < n; j++) {
+      put(hash[j], value[j], j, -1);
+    }
+    if (namespaces.crosses() && n > 0) {
+      group();
+      if (namespaces.allPairs()) {
+        for (int a = ' '; a <= '~'; a++) {
+          for (int b = a; b <= '~' && start[a + 1] > start[a]; b++) {
+            cross(a, b);
+          }
+        }
+      } else {
+        for (int k = 0; k < namespaces.pairs(); k++) {
+          cross(namespaces.first(k), namespaces.second(k));
+        }
+      }
+    }
+    if (names != null) {
+      names.endRow();
+    }
+    nnz = sortAndMerge(idx, val, nnz, idx2, val2, count);
+    return nnz;
+  }
+
+  /** The row's indices (the first {@link #finish()} entries). */
+  int[] indices() {
+    return idx;
+  }
+
+  /** The row's values (the first {@link #finish()} entries). */
+  double[] values() {
+    return val;
+  }
+
+  /** Counting sort of the features by namespace letter, stable: each group keeps reading order. */
+  private void group() {
+    Arrays.fill(start, 0);
+    for (int j = 0; j < n; j++) {
+      start[letter[j] + 1]++;
+    }
+    for (int l = 0; l < 256; l++) {
+      start[l + 1] += start[l];
+    }
+    for (int j = 0; j < n; j++) {
+      byLetter[start[letter[j]]++] = j;
+    }
+    // The fill moved every start to its group's end: shift back.
+    for (int l = 256; l > 0; l--) {
+      start[l] = start[l - 1];
+    }
+    start[0] = 0;
+  }
+
+  /** Crosses namespace {@code a} with namespace {@code b} (each feature with those after it when a == b). */
+  private void cross(int a, int b) {
+    for (int p = start[a]; p < start[a + 1]; p++) {
+      int i = byLetter[p];
+      int half = FNV_PRIME * hash[i];
+      double vi = value[i];
+      for (int q = a == b ? p : start[b]; q < start[b + 1]; q++) {
+        int j = byLetter[q];
+        put(half ^ hash[j], vi * value[j], i, j);
+      }
+    }
+  }
+
+  /** Appends the entry of 32-bit hash {@code h}: masked index, value signed by bit 31 if signed hashing. */
+  private void put(int h, double v, int i, int j) {
+    if (nnz == idx.length) {
+      int cap = 2 * nnz;
+      idx = Arrays.copyOf(idx, cap);
+      val = Arrays.copyOf(val, cap);
+      idx2 = new int[cap];
+      val2 = new double[cap];
+    }
+    boolean negated = signed && h < 0;
+    idx[nnz] = h & mask;
+    val[nnz] = negated ? -v : v;
+    if (names != null) {
+      names.entry(j < 0 ? name[i] : name[i] + "*" + name[j], idx[nnz], negated, val[nnz]);
+    }
+    nnz++;
+  }
+
+  /**
+   * Sorts the first {@code n} entries by index, stably (equal indices keep their order, so their
+   * sum is taken in reading order), and sums the values of equal indices; returns the new count.
+   * {@code idx2} and {@code val2} must hold {@code n} elements, {@code count} 257. Allocates
+   * nothing (the JDK's {@code Arrays.sort} of a long array does, from about 65 elements on).
+   */
+  static int sortAndMerge(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
+    if (n < 64) {
+      insertionSort(idx, val, n);
+    } else {
+      radixSort(idx, val, n, idx2, val2, count);
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (m > 0 && idx[m - 1] == idx[i]) {
+        val[m - 1] += val[i];
+      } else {
+        idx[m] = idx[i];
+        val[m] = val[i];
+        m++;
+      }
+    }
+    return m;
+  }
+
+  private static void insertionSort(int[] idx, double[] val, int n) {
+    for (int i = 1; i < n; i++) {
+      int key = idx[i];
+      double v = val[i];
+      int j = i - 1;
+      while (j >= 0 && idx[j] > key) {
+        idx[j + 1] = idx[j];
+        val[j + 1] = val[j];
+        j--;
+      }
+      idx[j + 1] = key;
+      val[j + 1] = v;
+    }
+  }
+
+  /** Least significant digit first, 8 bits a pass (indices are non-negative); a pass whose digit is constant is skipped. */
+  private static void radixSort(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
+    int[] fromI = idx;
+    double[] fromV = val;
+    int[] toI = idx2;
+    double[] toV = val2;
+    for (int shift = 0; shift < 32; shift += 8) {
+      java.util.Arrays.fill(count, 0);
+      for (int i = 0; i < n; i++) {
+        count[((fromI[i] >>> shift) & 0xFF) + 1]++;
+      }
+      if (count[((fromI[0] >>> shift) & 0xFF) + 1] == n) {
+        continue;
+      }
+      for (int b = 0; b < 256; b++) {
+        count[b + 1] += count[b];
+      }
+      for (int i = 0; i < n; i++) {
+        int at = count[(fromI[i] >>> shift) & 0xFF]++;
+        toI[at] = fromI[i];
+        toV[at] = fromV[i];
+      }
+      int[] ti = fromI;
+      fromI = toI;
+      toI = ti;
+      double[] tv = fromV;
+      fromV = toV;
+      toV = tv;
+    }
+    if (fromI != idx) {
+      System.arraycopy(fromI, 0, idx, 0, n);
+      System.arraycopy(fromV, 0, val, 0, n);
+    }
+  }
+
+  /** VW's namespace letter: the first byte of the name's UTF-8 form; a space for the default namespace. */
+  static int letterOf(String ns) {
+    if (ns.isEmpty()) {
+      return ' ';
+    }
+    char c = ns.charAt(0);
+    if (c < 0x80) {
+      return c;
+    }
+    if (c < 0x800) {
+      return 0xC0 | (c >> 6);
+    }
+    return Character.isSurrogate(c) ? 0xF0 | (Character.codePointAt(ns, 0) >> 18) : 0xE0 | (c >> 12);
+  }
+}

@@ -1,0 +1,81 @@
+package org.onlinekernels.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.Metrics;
+
+/** {@code train --holdout-period N}: rows N, 2N, ... scored as the run goes, never trained. */
+class HoldoutTest {
+  private static final int PERIOD = 3;
+
+  @TempDir
+  Path dir;
+
+  /**
+   * A file whose held-out row {@code 3k} is a copy of the row after it, {@code 3k + 1}: held out
+   * after {@code 2k} trained rows, it is scored by the model that gives row {@code 3k + 1} its
+   * progressive prediction. So the holdout loss is the mean loss of those progressive
+   * predictions, and the model is that of the file without its held-out rows.
+   */
+  @Test
+  void heldOutRowsAreScoredWhereTheyStandAndNeverTrained() throws IOException {
+    List<String> kept = Files.readAllLines(StreamFiles.libsvm(dir, "k", 61, 0, 20, 0, 21).a());
+    List<String> rows = new ArrayList<>();
+    for (int next = 0; next < kept.size(); ) {
+      rows.add((rows.size() + 1) % PERIOD == 0 ? kept.get(next) : kept.get(next++));
+    }
+    Path withHoldout = dir.resolve("h.svm");
+    Path trainedOnly = dir.resolve("t.svm");
+    Files.write(withHoldout, rows);
+    Files.write(trainedOnly, kept);
+    Path prog = dir.resolve("h.prog");
+    String opts = " --algorithm adagrad --type double --no-shuffle --json";
+    CliRun h = CliRun.line("train --data " + withHoldout + opts + " --holdout-period " + PERIOD + " --progressive-out "
+        + prog + " --model " + dir.resolve("h.model"));
+    assertEquals(0, h.code(), h.err());
+    CliRun t = CliRun.line("train --data " + trainedOnly + opts + " --model " + dir.resolve("t.model"));
+    assertEquals(0, t.code(), t.err());
+    assertArrayEquals(Files.readAllBytes(dir.resolve("t.model")), Files.readAllBytes(dir.resolve("h.model")),
+        "the held-out rows were trained on");
+    assertEquals(rows.size() / PERIOD, (int) h.json("\"holdout\"", "examples"));
+    assertEquals(PERIOD, (int) h.json("\"holdout\"", "period"));
+    assertEquals(kept.size(), (int) h.json("\"progressive\"", "examples"));
+    double sum = 0;
+    int count = 0;
+    for (String line : Files.readAllLines(prog)) {
+      String[] f = line.split(" "); // EPOCH ROW LABEL SCORE, ROW 1-based in the file
+      int row = Integer.parseInt(f[1]);
+      assertTrue(row % PERIOD != 0, "held-out row " + row + " has a progressive prediction");
+      if (row % PERIOD == 1 && row > 1) {
+        sum += Metrics.loss(Loss.LOGISTIC, false, Double.parseDouble(f[2]), new double[] {Double.parseDouble(f[3])}, 1);
+        count++;
+      }
+    }
+    assertEquals(rows.size() / PERIOD, count);
+    // The holdout scores with the read-out weights, the progressive prediction with the rule's
+    // kernel: the same products summed in another order, so equal to rounding.
+    assertEquals(sum / count, h.json("\"holdout\"", "loss"), 1e-12 * (sum / count));
+    CliRun text = CliRun.line("train --data " + withHoldout + " --holdout-period " + PERIOD);
+    assertTrue(text.out().contains("holdout (rows 3, 6, ...; n = " + rows.size() / PERIOD + "): "), text.out());
+  }
+
+  @Test
+  void aPeriodBelowTwoIsAUsageError() throws IOException {
+    Path f = dir.resolve("d.svm");
+    Files.writeString(f, "1 1:1\n-1 2:1\n");
+    CliRun.line("train --data " + f + " --holdout-period 1")
+        .assertError(2, "--holdout-period must be at least 2 (1 would hold out every example), got 1");
+    CliRun.line("train --data " + f + " --holdout-period 0").assertError(2, "--holdout-period");
+    CliRun.line("train --data " + f + " --holdout-period x").assertError(2, "--holdout-period");
+  }
+}

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.CoordinateMerge;
@@ -152,13 +151,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     }
     Metrics.checkLabels(data, k > 1, k, "the training data");
     Rows rows = new Rows(data);
-    SparseRows sparse = rows.sparse(config.type() == ElementType.FLOAT ? ElementType.FLOAT : ElementType.DOUBLE);
+    SparseRows sparse = rows.sparse(config);
     Loss loss = config.loss();
     int n = rows.size();
-    int[] order = new int[n];
-    for (int r = 0; r < n; r++) {
-      order[r] = r;
-    }
+    int[] order = rows.fileOrder();
     int round = mergeEvery == 0 ? Math.max(1, n) : mergeEvery;
     BlockLoop[] loops = new BlockLoop[threads];
     for (int j = 0; j < threads; j++) {

@@ -3,7 +3,6 @@ package org.onlinekernels.trainer.parallel;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.SharedState;
@@ -81,13 +80,10 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     }
     Metrics.checkLabels(data, multiclass, k, "the training data");
     Rows rows = new Rows(data);
-    SparseRows sparse = rows.sparse(config.type() == ElementType.FLOAT ? ElementType.FLOAT : ElementType.DOUBLE);
+    SparseRows sparse = rows.sparse(config);
     Loss loss = config.loss();
     int n = rows.size();
-    int[] order = new int[n];
-    for (int r = 0; r < n; r++) {
-      order[r] = r;
-    }
+    int[] order = rows.fileOrder();
     BlockLoop[] loops = new BlockLoop[threads];
     for (int j = 0; j < threads; j++) {
       loops[j] = new BlockLoop(k, multiclass, rows.labels, config.epochs());

@@ -14,6 +14,7 @@
  *          [--type float|double] [--prefetch ROWS] [--repeat R] [--dimension N] [--hugepages]
  *        contender --check-libm FILE   (fdlibm.h against a file of Java's StrictMath results)
  *        contender --bits DECIMAL      (the bits of the nearest double, e.g. of the CLI's printed loss)
+ *        contender --rules             (the rules it has, one per line)
  *
  * The mean progressive loss is summed as OnlineTrainer sums it (per row the outputs' losses in
  * double, in output order, starting from 0; rows in file order into one double; divided by n) and
@@ -248,7 +249,7 @@ static void usage(void) {
   fprintf(stderr,
       "usage: contender --data FILE [--algorithm A] [--type float|double] [--prefetch ROWS] [--repeat R]\n"
       "                 [--dimension N] [--hugepages]\n"
-      "       contender --check-libm FILE | --bits DECIMAL\n"
+      "       contender --check-libm FILE | --bits DECIMAL | --rules\n"
       "  A: scinol2 (default), adagrad, scinol1, dfeg, adagrad-global, aogd-coord, aogd-ball (default parameters)\n");
 }
 
@@ -264,6 +265,10 @@ int main(int argc, char **argv) {
       uint64_t b;
       memcpy(&b, &x, 8);
       printf("0x%016llx\n", (unsigned long long) b);
+      return 0;
+    }
+    if (!strcmp(a, "--rules")) { /* the rules this program has, one per line (the Java harness asks) */
+      for (size_t k = 0; k < sizeof RULES / sizeof RULES[0]; k++) puts(RULES[k].name);
       return 0;
     }
     if (!strcmp(a, "--hugepages")) {
@@ -358,6 +363,8 @@ int main(int argc, char **argv) {
       (unsigned long long) bits, mean, (unsigned long long) pass_bits, secs_sorted[(repeat - 1) / 2], secs_sorted[(repeat - 1) / 2] / ds.n * 1e9,
       steady_rows, steady_sorted[(repeat - 1) / 2], steady_cpu[(repeat - 1) / 2], repeat);
   for (int t = 0; t < repeat; t++) printf("%s%.2f", t ? ", " : "", steady[t]);
+  printf("], \"seconds_all\": [");
+  for (int t = 0; t < repeat; t++) printf("%s%.9f", t ? ", " : "", secs[t]);
   printf("], \"parse_seconds\": %.3f, \"prefetch_rows\": %d, \"hugepages\": %s, \"exp\": \"fdlibm\"}\n", parse_seconds,
       prefetch, use_hugepages ? "true" : "false");
   return 0;

@@ -14,7 +14,7 @@
 #
 # Environment: DATA_DIR (default <repo>/data); RULES, TYPES,
 # FILES (check); MEASURE_RULES, MEASURE_TYPES, RUNS (default 3), WARM_EPOCHS (default 10)
-# (measure); BUILD_DIR (default <repo>/target/c-contender); CC (default gcc); EXTRA_CFLAGS (e.g.
+# (measure); BUILD_DIR (default <repo>/bench/target/c-contender, where the workload report builds it too); CC (default gcc); EXTRA_CFLAGS (e.g.
 # -DCONTENDER_NO_SIMD). Exit 0 when gcc is missing ("skipped: no gcc").
 set -u
 
@@ -26,7 +26,7 @@ if ! command -v "$CC" >/dev/null 2>&1; then
   echo "skipped: no gcc"
   exit 0
 fi
-build=${BUILD_DIR:-$root/target/c-contender}
+build=${BUILD_DIR:-$root/bench/target/c-contender}
 mkdir -p "$build" || exit 1
 bin=$build/contender
 CFLAGS=(-O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off)
@@ -116,22 +116,16 @@ libm() {
 }
 
 synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, written once
-  local out=$build/synthetic_zipf_20_40_200000.svm jdk cls
+  local out=$build/synthetic_zipf_20_40_200000.svm jdk
   if [[ -s $out ]]; then
     echo "$out"
     return 0
   fi
   jdk=$(find_jdk) || { echo "error: no JDK 25 for the synthetic stream" >&2; return 1; }
-  cls=$(find "$root" -path '*test-classes/org/onlinekernels/bench/workload/SyntheticStream.class' -print -quit 2>/dev/null)
-  if [[ -z $cls ]]; then
-    (cd "$root" && JAVA_HOME=$jdk mvn -q -B -DskipTests test-compile) >&2 || return 1
-    cls=$(find "$root" -path '*test-classes/org/onlinekernels/bench/workload/SyntheticStream.class' -print -quit)
+  if [[ ! -f $root/bench/target/classes/org/onlinekernels/bench/workload/LibSvmText.class ]]; then
+    (cd "$root" && JAVA_HOME=$jdk mvn -q -B -o -pl bench -am -DskipTests compile) >&2 || return 1
   fi
-  local tc=${cls%/org/onlinekernels/bench/workload/SyntheticStream.class}
-  local mc
-  mc=$(find "$root" -path '*/classes/org/onlinekernels/data/SparseDataset.class' -not -path '*test-classes*' -print -quit)
-  mc=${mc%/org/onlinekernels/data/SparseDataset.class}
-  "$jdk/bin/java" -cp "$tc:$mc" "$here/SyntheticSvm.java" "$out" 200000 >&2 || return 1
+  "$jdk/bin/java" -cp "$root/bench/target/classes:$root/library/target/classes" "$here/SyntheticSvm.java" "$out" 200000 >&2 || return 1
   echo "$out"
 }
 
@@ -139,9 +133,9 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)
 
 library_classpath() { # the jars bin/online-kernels runs, or nothing
   local jar
-  for jar in "$root"/target/online-kernels-*.jar; do
-    case $jar in *-cli.jar | *-testkit.jar | *-sources.jar | *-javadoc.jar) continue ;; esac
-    [[ -f $jar && -d $root/target/cli-lib ]] && { printf '%s' "$jar:$root/target/cli-lib/*"; return 0; }
+  for jar in "$root"/library/target/online-kernels-*.jar; do
+    case $jar in *-sources.jar | *-javadoc.jar) continue ;; esac
+    [[ -f $jar && -d $root/cli/target/cli-lib ]] && { printf '%s' "$jar:$root/cli/target/cli-lib/*"; return 0; }
   done
   return 1
 }

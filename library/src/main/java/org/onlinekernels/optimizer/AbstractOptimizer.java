@@ -98,11 +98,20 @@ import org.onlinekernels.loss.Loss;
     KernelChecks.finite("g", g);
     guard.checkGradient(g);
     if (pendingSparse) {
-      updateSparse(pidx, pval, pnnz, g);
+      updateAfterPredictSparse(pidx, pval, pnnz, g);
     } else {
       updateDense(px, g);
     }
     cancelPending();
+  }
+
+  /**
+   * The update of a pending {@link #predictSparse} of the same row (checked then, unchanged since:
+   * the interface's contract); {@link #updateSparse} unless the optimizer kept what the predict
+   * computed.
+   */
+  protected void updateAfterPredictSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    updateSparse(idx, val, nnz, g);
   }
 
   private void cancelPending() {

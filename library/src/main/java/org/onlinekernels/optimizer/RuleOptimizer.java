@@ -24,28 +24,6 @@ import org.onlinekernels.kernel.lanes.RuleShape;
  * line); mixed precision and the per-coordinate variant keep one buffer per field (planar).
  */
 public abstract class RuleOptimizer extends AbstractOptimizer {
-  /**
-   * State blocks larger than this get their records touched before each fused round where the
-   * rule asks for it ({@link #touchRecordsFirst}, {@link RecordTouch}): in cache the touch costs
-   * more than it saves.
-   */
-  static final long TOUCH_MIN_BYTES = 1L << 20;
-
-  /**
-   * Whether fused rounds on block state run gathered ({@link RuleForms#predictGathered}) or entry
-   * by entry: system property {@code onlinekernels.rounds} = {@code gathered} (default) or
-   * {@code entrywise}, read when an optimizer is made; the same bits either way. A switch for the
-   * benchmarks that chose the default and for the tests that hold both forms to the same bits.
-   */
-  static final String ROUNDS_PROPERTY = "onlinekernels.rounds";
-
-  /**
-   * Rows ahead whose records a block of rounds on a large state touches ({@link #roundsAhead});
-   * 0 touches each row's records just before its round instead. System property
-   * {@code onlinekernels.rounds.ahead}; the benchmarks chose the default.
-   */
-  static final int AHEAD = Math.max(0, Integer.getInteger("onlinekernels.rounds.ahead", 2));
-
   /** The rule's forms for this element type, provider and variant. */
   protected final RuleForms forms;
   /** The uniforms, in the rule's order ({@link RuleShape#uniforms}); the rule's optimizer keeps them current. */
@@ -65,8 +43,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   private final LinearAlgebraKernel linalg;
   private final boolean needsInputNorm;
   private final boolean needsInputNormAtUpdate;
-  private final boolean touch;
-  private final boolean gathered;
+  private final RoundTuning tuning;
+  /**
+   * Whether the scratch holds the kept values of the last {@link #predictSparse} and {@code row}
+   * its row, untouched since: its update then runs the round's update half on them instead of
+   * recomputing them from the state (the same bits: the predict committed what it changed).
+   */
+  private boolean keptValid;
   private double inputNorm;
 
   /**
@@ -138,8 +121,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     this.row = new RowCopy(type);
     this.needsInputNorm = needsInputNorm();
     this.needsInputNormAtUpdate = needsInputNormAtUpdate();
-    this.touch = block != null && block.byteSize() > TOUCH_MIN_BYTES && touchRecordsFirst();
-    this.gathered = block != null && !"entrywise".equals(System.getProperty(ROUNDS_PROPERTY, "gathered"));
+    this.tuning = RoundTuning.of(block == null ? 0 : block.byteSize(), touchRecordsFirst());
   }
 
   @Override
@@ -160,21 +142,6 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
     return segments[k];
   }
-
-  /**
-   * Copies entries {@code [from, from + nnz)} of a row in arrays into this optimizer's row arrays (a no-op
-   * when they are those arrays) and returns them as
-   * segments, indices then values (valid until the next copy): for a rule whose round reads its row
-   * through the reductions, which take segments. Allocates nothing once grown.
-   */
-  protected final MemorySegment[] rowSegments(int[] idx, float[] vf, double[] vd, int from, int nnz) {
-    row.copy(idx, vf, vd, from, nnz);
-    rowViews[0] = row.indexView();
-    rowViews[1] = row.valueView();
-    return rowViews;
-  }
-
-  private final MemorySegment[] rowViews = new MemorySegment[2];
 
   // ---------------------------------------------------------------- the rule's steps between the passes
 
@@ -214,9 +181,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   protected void afterUpdate(double rowSum, boolean dense) {}
 
   /**
-   * Whether a fused round on a large state should load the row's records before computing
-   * ({@link RecordTouch}): worth it where the compute per nonzero is long enough to keep few misses
-   * in flight. Called by the constructor: a constant.
+   * Whether fused rounds on a large state load records ahead of their use ({@link RecordTouch},
+   * {@code RoundTuning}): the rule's default, where it measured faster. Called by the
+   * constructor: a constant.
    */
   protected boolean touchRecordsFirst() {
     return false;
@@ -226,6 +193,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected double predictDense(MemorySegment x) {
+    keptValid = false;
     if (needsInputNorm) {
       inputNorm = linalg.sumOfSquares(x, d);
     }
@@ -251,6 +219,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
+    keptValid = false;
     if (needsInputNorm) {
       inputNorm = linalg.sumOfSquares(val, nnz);
     }
@@ -268,11 +237,35 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       sum = forms.predictRows(segments, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
       forms.commitRows(segments, row.idx(), 0, nnz, scratch);
     }
+    keptValid = true;
     return finishPredict(sum);
   }
 
   @Override
+  protected final void updateAfterPredictSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    if (!keptValid || !separateUpdateKeepsPredict()) {
+      updateSparse(idx, val, nnz, g);
+      return;
+    }
+    keptValid = false;
+    if (needsInputNormAtUpdate) {
+      inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
+    }
+    updateFromScratch(row.idx(), row.vf(), row.vd(), 0, nnz, g, false);
+  }
+
+  /**
+   * Whether an update after a sparse predict may run the round's update half on the values the
+   * predict kept (true for every rule whose update is its fields' own); a rule that overrides
+   * {@link #updateSparse} with more than that returns false.
+   */
+  protected boolean separateUpdateKeepsPredict() {
+    return true;
+  }
+
+  @Override
   protected void updateDense(MemorySegment x, double g) {
+    keptValid = false;
     if (needsInputNormAtUpdate) {
       inputNorm = linalg.sumOfSquares(x, d);
     }
@@ -296,6 +289,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+    keptValid = false;
     if (needsInputNormAtUpdate) {
       inputNorm = linalg.sumOfSquares(val, nnz);
     }
@@ -331,7 +325,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected int roundsAhead() {
-    return touch ? AHEAD : 0;
+    return tuning.rowsAhead();
   }
 
   @Override
@@ -371,16 +365,17 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    * of rows, or this optimizer's copy of the caller's buffers): writes only per-entry scratch.
    */
   private double roundPredict(int[] idx, float[] vf, double[] vd, int from, int nnz) {
+    keptValid = false;
     if (needsInputNorm || needsInputNormAtUpdate) {
       row.values(vf, vd, from, nnz);
       inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
     }
     double sum;
     if (block != null) {
-      if (touch && AHEAD == 0) {
+      if (tuning.touchesOwnRow()) {
         touchRecords(idx, from, nnz);
       }
-      sum = gathered
+      sum = tuning.gathered()
           ? forms.predictGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, u)
           : forms.predictBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
     } else {
@@ -394,6 +389,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    * update is not the fields' own (Adaptive OGD's ball shrinks every coordinate) overrides this.
    */
   protected void roundUpdate(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
+    updateFromScratch(idx, vf, vd, from, nnz, g, tuning.gathered());
+  }
+
+  /** The update half on the kept values in the scratch (and, {@code gathered}, its record arrays). */
+  private void updateFromScratch(int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
     if (!beforeUpdate(g)) {
       // The predict's new field values stand, as after a separate predict.
       if (block != null) {

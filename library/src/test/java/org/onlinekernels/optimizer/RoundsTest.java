@@ -180,7 +180,7 @@ class RoundsTest {
         for (int q = 0; q < n; q++) y[q] = q % 2 == 0 ? 1 : -1;
         try (ScInOL2Optimizer big = new ScInOL2Optimizer(1 << 17, t, ScInOLParams.defaults(), layout, null, null);
             ScInOL2Optimizer small = new ScInOL2Optimizer(8, t, ScInOLParams.defaults(), layout, null, null)) {
-          assertTrue(8L * (1 << 17) * t.bytes() / 2 > RuleOptimizer.TOUCH_MIN_BYTES, "the large state is over the touch size");
+          assertTrue(8L * (1 << 17) * t.bytes() / 2 > RoundTuning.TOUCH_MIN_BYTES, "the large state is over the touch size");
           double[] a = new double[n], b = new double[n];
           big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, a, null);
           small.rounds(rows, order, 0, n, y, Loss.LOGISTIC, b, null);

@@ -1,9 +1,9 @@
 package org.onlinekernels.bench.coldstart;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.onlinekernels.bench.workload.LibSvmText;
 import org.onlinekernels.bench.workload.SyntheticStream;
 import org.onlinekernels.data.SparseDataset;
 
@@ -32,24 +32,7 @@ public final class SyntheticFile {
     if (Files.exists(file)) {
       return file;
     }
-    Files.createDirectories(file.getParent());
     SparseDataset s = new SyntheticStream(1 << 20, 40, true, ROWS, SyntheticStream.SEED).generate();
-    Path tmp = file.resolveSibling(NAME + ".tmp");
-    try (BufferedWriter w = Files.newBufferedWriter(tmp)) {
-      int[] idx = s.indices();
-      double[] val = s.values();
-      for (int r = 0; r < s.size(); r++) {
-        w.write(s.label(r) > 0 ? "+1" : "-1");
-        for (int j = s.rowStart(r); j < s.rowEnd(r); j++) {
-          w.write(' ');
-          w.write(Integer.toString(idx[j] + 1));
-          w.write(':');
-          w.write(Double.toString(val[j]));
-        }
-        w.write('\n');
-      }
-    }
-    Files.move(tmp, file);
-    return file;
+    return LibSvmText.write(s, file);
   }
 }

@@ -96,6 +96,21 @@ public final class Workload {
     }
   }
 
+  /** Whether this is a synthetic stream (else a file of the data folder). */
+  public boolean synthetic() {
+    return !spec.startsWith("file:");
+  }
+
+  /**
+   * The LIBSVM text file of the workload named {@code spec}: a data file itself, or, for a
+   * synthetic stream, {@code workDir/zipf_20_40-2000000.svm} (spec and nonzeros per pass), which
+   * {@link CCheck} writes for the C contender.
+   */
+  public static Path libsvmFile(String spec, long nonzeros, Path dataDir, Path workDir) {
+    String[] p = spec.split(":");
+    return p[0].equals("file") ? dataDir.resolve(p[1]) : workDir.resolve(String.join("_", p) + "-" + nonzeros + ".svm");
+  }
+
   /** Total nonzeros of one pass. */
   public long nonzeros() {
     return start[n];

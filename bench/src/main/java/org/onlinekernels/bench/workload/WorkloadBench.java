@@ -1,5 +1,6 @@
 package org.onlinekernels.bench.workload;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.bench.workload.hand.HandLoop;
 import org.onlinekernels.kernel.ElementType;
@@ -32,9 +33,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Checks, so that a contender that computes something else cannot post a time: the hand loop's
  * trial first runs {@link Lockstep} (the library's optimizers, fed the hand loop's summation
  * order, must give every row's {@code yhat} within the rounding bound and the hand loop's mean
- * loss bit for bit); a library contender's first pass must agree with a free-running hand loop
- * within {@link HandLoop}'s derived bound wherever the trajectory is stable ({@link #stable}).
- * Every timed pass must then reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}).
+ * loss bit for bit); a library contender's first pass must equal, bit for bit, a first pass of
+ * another of the library's paths ({@link #partner}: the contenders sum in one order on
+ * interleaved state) and, for a rule with a hand loop, agree with a free-running hand loop within
+ * {@link HandLoop}'s derived bound wherever the trajectory is stable ({@link #stable}). Every
+ * timed pass must then reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}).
+ * The trainer is also checked against the C contender, bit for bit, by {@link CCheck} (a JVM of
+ * its own: see there).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -51,10 +56,10 @@ public class WorkloadBench {
     /** {@link Workload} spec. */
     @Param({"zipf:20:40"})
     public String workload;
-    /** {@code trainer-checked}, {@code trainer-trusted}, {@code optimizers} or {@code hand}. */
-    @Param({"hand", "trainer-trusted", "trainer-checked", "optimizers"})
+    /** {@code hand} or one of {@link #LIBRARY}. */
+    @Param({"hand", "trainer-trusted", "trainer-checked", "per-call", "rounds", "rounds-buffers"})
     public String contender;
-    /** {@code scinol2} or {@code adagrad}. */
+    /** A rule of {@code Rules.ALL} (the hand loop: {@link HandLoop#RULES} only). */
     @Param({"scinol2", "adagrad"})
     public String algo;
     /** {@code float} or {@code double}. */
@@ -90,6 +95,11 @@ public class WorkloadBench {
         return;
       }
       expected = warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
+      try (Contender p = make(partner(contender), algo, t, wl)) {
+        p.reset();
+        requireAgreement(workload + " " + contender + " " + algo + " " + type + " against " + partner(contender),
+            expected, p.pass(), 0);
+      }
       if (stable(workload, algo)) {
         HandLoop h = HandLoop.of(algo, t, wl, true);
         double hand = h.pass();
@@ -192,27 +202,40 @@ public class WorkloadBench {
     return first;
   }
 
+  /** The library's contenders, in report order. */
+  public static final List<String> LIBRARY = List.of("trainer-checked", "trainer-trusted", "per-call", "rounds", "rounds-buffers");
+
   /** Makes a library or hand-written contender. */
   public static Contender make(String contender, String algo, ElementType type, Workload wl) {
     return switch (contender) {
       case "hand" -> HandLoop.of(algo, type, wl, false);
       case "trainer-checked" -> new TrainerContender(wl, algo, type, InputPolicy.CHECKED);
       case "trainer-trusted" -> new TrainerContender(wl, algo, type, InputPolicy.TRUSTED);
-      case "optimizers" -> new OptimizerLoop(wl, algo, type);
-      default -> throw new IllegalArgumentException(
-          "contender must be hand, trainer-checked, trainer-trusted or optimizers, got " + contender);
+      case "per-call" -> new PerCallLoop(wl, algo, type);
+      case "rounds" -> new RoundsLoop(wl, algo, type);
+      case "rounds-buffers" -> new BufferRoundLoop(wl, algo, type);
+      default -> throw new IllegalArgumentException("contender must be hand or one of " + LIBRARY + ", got " + contender);
     };
   }
 
   /**
+   * The library path a contender's first pass is checked against, bit for bit: the per-call path
+   * (its own predict and update code, not the fused round) for the trainer and the block and
+   * buffer rounds; the trainer for the per-call path.
+   */
+  public static String partner(String contender) {
+    return contender.equals("per-call") ? "trainer-trusted" : "per-call";
+  }
+
+  /**
    * Whether a free-running comparison with the hand loop is held to {@link HandLoop}'s bound:
-   * ScInOL2 everywhere and AdaGrad on the synthetic streams. AdaGrad at its default
+   * ScInOL2 everywhere and AdaGrad on the synthetic streams (the other rules have no hand loop). AdaGrad at its default
    * {@code eta = 1} on the unscaled data files is chaotic (mean loss 9-25), and two summation
    * orders drift apart by far more than the bound (measured 0.004-0.36); there the hand loop's
    * {@link Lockstep} check is the one that holds.
    */
   public static boolean stable(String workload, String algo) {
-    return algo.equals("scinol2") || !workload.startsWith("file:");
+    return algo.equals("scinol2") || (HandLoop.RULES.contains(algo) && !workload.startsWith("file:"));
   }
 
   /** Throws unless {@code |actual - expected| <= bound} (and both are finite). */

@@ -5,21 +5,31 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one workload report run measures and with which JMH settings.
+ * What one workload report run measures and with which JMH settings ({@link WorkloadGrid} says
+ * which contenders, rules and types run on each workload).
  *
  * <ul>
  *   <li>{@code quick}: the smallest data file and one Zipf stream at d = 2^14 with 8, 40 and 200
- *       nonzeros per row (100,000 nonzeros per pass), every contender, tens of milliseconds per
- *       iteration; what the smoke test runs in-process, in seconds.
+ *       nonzeros per row (100,000 nonzeros per pass), the two rules with a hand loop, no C loop,
+ *       tens of milliseconds per iteration, in the report's own JVM (no forks: the contenders share
+ *       one JIT, so its figures only show that everything runs); what WorkloadReportSmokeTest runs.
  *   <li>{@code full}: every training file of the data folder and the twelve synthetic streams
  *       ({@code d in {2^20, 2^24}} x {@code nnz in {8, 40, 200}} x Zipf/uniform), 2,000,000
- *       nonzeros per pass (250,000 rows at 8 nonzeros, 50,000 at 40, 10,000 at 200), one fork per
- *       combination; about 20-25 minutes on the 2-core box (see bench/README.md for the estimate).
+ *       nonzeros per pass (250,000 rows at 8 nonzeros, 50,000 at 40, 10,000 at 200), every rule on
+ *       {@code zipf:20:40}, the C loop everywhere, one fork per combination.
+ *   <li>{@code metal} (issues #21 and #19): the C loop, the trainer (both policies), the block
+ *       rounds, the caller's-buffers round and the per-call path for every rule, side by side, on
+ *       {@code zipf:20:40} at 8,000,000 nonzeros per pass (the 200,000 rows of
+ *       bench/c/contender/SyntheticSvm.java) and on {@code austen_lines.train.svm}; no peers.
+ *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and
+ *       {@code heart_scale.svm}, C check included, in the report's own JVM: what
+ *       MetalReportSmokeTest runs.
  * </ul>
  *
- * @param name            {@code quick} or {@code full}
+ * @param name            {@code quick}, {@code full}, {@code metal} or {@code metal-quick}
  * @param nonzeros        synthetic streams' nonzeros per pass
  * @param workloads       workload specs, in run order
+ * @param everyRule       the workloads where every rule runs (issue #19's comparison)
  * @param warmRows        rows x outputs every contender trains on in its trial set-up before JMH's warm-up
  *                        (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
  * @param warmups         warm-up iterations (library and hand-written contenders)
@@ -28,15 +38,28 @@ import java.util.List;
  * @param peerWarmups     warm-up iterations of Tribuo and MOA (slow: a pass can take seconds)
  * @param peerMeasurements measured iterations of Tribuo and MOA
  * @param forks           JMH forks per combination (0: in this JVM, for the smoke test)
+ * @param cRepeat         passes of the C loop per workload, rule and type (the median is its figure; 0: no C loop)
+ * @param peers           whether Tribuo and MOA run
  */
-public record WorkloadProfile(String name, long nonzeros, List<String> workloads, long warmRows, int warmups,
-    int measurements, int iterationMillis, int peerWarmups, int peerMeasurements, int forks) {
+public record WorkloadProfile(String name, long nonzeros, List<String> workloads, List<String> everyRule,
+    long warmRows, int warmups, int measurements, int iterationMillis, int peerWarmups, int peerMeasurements,
+    int forks, int cRepeat, boolean peers) {
 
-  /** The named profile, with the data files found in {@code dataDir}. */
+  /** The named profile, with the data files found under {@code dataDir}. */
   public static WorkloadProfile named(String name, Path dataDir) {
     return switch (name) {
       case "quick" -> new WorkloadProfile("quick", 100_000,
-          List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), 2000, 1, 2, 20, 0, 1, 0);
+          List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), List.of(),
+          2000, 1, 2, 20, 0, 1, 0, 0, true);
+      case "metal-quick" -> {
+        List<String> w = List.of("zipf:14:40", "file:heart_scale.svm");
+        yield new WorkloadProfile("metal-quick", 100_000, w, w, 2000, 0, 1, 20, 0, 0, 0, 3, false);
+      }
+      case "metal" -> {
+        List<String> w = List.of("zipf:20:40", "file:austen_lines.train.svm");
+        yield new WorkloadProfile("metal", 8_000_000, w, w, Long.parseLong(WorkloadBench.WARM_ROWS), 1, 5, 200, 0, 0, 1, 7,
+            false);
+      }
       case "full" -> {
         List<String> w = new ArrayList<>(Workload.trainingFiles(dataDir));
         for (String dist : new String[] {"zipf", "uniform"}) {
@@ -44,15 +67,17 @@ public record WorkloadProfile(String name, long nonzeros, List<String> workloads
             for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
           }
         }
-        yield new WorkloadProfile("full", 2_000_000, w, Long.parseLong(WorkloadBench.WARM_ROWS), 1, 5, 200, 1, 3, 1);
+        yield new WorkloadProfile("full", 2_000_000, w, List.of("zipf:20:40"), Long.parseLong(WorkloadBench.WARM_ROWS),
+            1, 5, 200, 1, 3, 1, 7, true);
       }
-      default -> throw new IllegalArgumentException("workload profile must be quick, full or render, got " + name);
+      default -> throw new IllegalArgumentException("workload profile must be quick, full, metal, metal-quick or render, got " + name);
     };
   }
 
   /** The same settings on the given workloads only (e.g. to re-measure a few). */
   public WorkloadProfile only(List<String> specs) {
-    return new WorkloadProfile(name, nonzeros, List.copyOf(specs), warmRows, warmups, measurements, iterationMillis,
-        peerWarmups, peerMeasurements, forks);
+    return new WorkloadProfile(name, nonzeros, List.copyOf(specs),
+        everyRule.stream().filter(specs::contains).toList(), warmRows, warmups, measurements, iterationMillis,
+        peerWarmups, peerMeasurements, forks, cRepeat, peers);
   }
 }

@@ -7,13 +7,20 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.bench.report.BenchReport;
 import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.rules.Rules;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
@@ -25,10 +32,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * The workload report command: {@code WorkloadReport quick|full|render OUTDIR [SPEC,SPEC...]}
- * (the optional list runs only those workloads, with the profile's settings). For each workload
- * of the profile, in turn, runs every library and hand-written contender and then the peers
- * through JMH's Java API (so the contenders of one workload run back to back and share the
+ * The workload report command: {@code WorkloadReport quick|full|metal|metal-quick|render OUTDIR [SPEC,SPEC...]}
+ * ({@link WorkloadProfile})
+ * (the optional list runs only those workloads, with the profile's settings). Builds and checks
+ * the C contender first ({@link CSide}); then for each workload of the profile, in turn, times the
+ * C loop and runs its library and hand-written contenders ({@link WorkloadGrid}) and then the
+ * peers through JMH's Java API (so the contenders of one workload run back to back and share the
  * machine's state of that moment), stores the results in {@code OUTDIR/workload-results.csv} and
  * the circumstances in {@code OUTDIR/workload-run.properties}, then writes
  * {@code OUTDIR/workload.md} and its charts ({@link WorkloadReportWriter}). {@code render} only
@@ -52,16 +61,35 @@ public final class WorkloadReport {
     System.out.println("wrote " + out.resolve("workload.md"));
   }
 
-  /** Runs {@code p} and stores its results and circumstances in {@code out}. */
+  /**
+   * The repository's top directory: the system property {@code onlinekernels.root} (set by the
+   * report command), else the data folder's parent (the data sets live in the repository's
+   * {@code data/}; surefire sets that folder).
+   */
+  public static Path root() {
+    String root = System.getProperty("onlinekernels.root");
+    Path p = root != null ? Path.of(root) : Workload.dataFolder().toAbsolutePath().getParent();
+    return p.toAbsolutePath().normalize();
+  }
+
+  /**
+   * Runs {@code p} and stores its results and circumstances in {@code out}: first which rules
+   * cost O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}), then
+   * per workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then the
+   * peers.
+   *
+   * @throws IllegalStateException if the C contender's loss differs from the library's
+   */
   public static void run(WorkloadProfile p, Path out) throws IOException {
     Files.createDirectories(out.resolve("tmp"));
     long start = System.nanoTime();
-    Path dataDir = Workload.dataFolder().toAbsolutePath();
+    Path data = Workload.dataFolder().toAbsolutePath();
     Properties props = new Properties();
     props.putAll(MachineInfo.collect());
     props.setProperty("profile", p.name());
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
+    props.setProperty("every.rule", String.join(",", p.everyRule()));
     props.setProperty("jmh.settings", String.format(
         "Mode.SampleTime (every pass timed; figures are the median pass), one operation = one full pass from a fresh "
             + "model (reset untimed, Level.Invocation); "
@@ -70,44 +98,54 @@ public final class WorkloadReport {
             + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
             + "fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
         p.warmRows(), p.forks(), p.warmups(), p.measurements(), p.iterationMillis(), p.peerWarmups(), p.peerMeasurements()));
+    Set<String> dense = new TreeSet<>();
+    List<String> costs = new ArrayList<>();
+    for (String rule : Rules.names()) {
+      double x = RowCost.slowdown(rule);
+      costs.add(rule + String.format(Locale.ROOT, " %.1fx", x));
+      if (RowCost.dense(x)) dense.add(rule);
+    }
+    props.setProperty("rules.slowdown", String.join(", ", costs));
+    props.setProperty("rules.dense", String.join(",", dense));
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    for (String w : p.workloads()) shapes.put(w, Shape.of(w, p.nonzeros(), data));
+    Optional<CContender> built = p.cRepeat() > 0 ? CSide.build(root()) : Optional.empty();
+    Map<String, WorkloadGrid> grids = new LinkedHashMap<>();
+    shapes.forEach((w, s) -> grids.put(w, WorkloadGrid.of(p, w, s, dense, CSide.rules(built))));
+    Optional<CSide> c = p.cRepeat() > 0 ? CSide.check(built, p, grids, root(), out, props) : Optional.empty();
+    if (p.cRepeat() == 0) {
+      props.setProperty("c.status", "not in profile " + p.name());
+    }
+    List<String> noC = Rules.names().stream().filter(r -> built.isPresent() && !built.get().rules().contains(r)).toList();
+    props.setProperty("c.missing", String.join(",", noC));
     List<WorkloadResult> results = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int wi = 0;
     for (String w : p.workloads()) {
       wi++;
-      Shape shape = Shape.of(w, p.nonzeros(), dataDir);
-      String[] peers = w.startsWith("file:") ? new String[] {"tribuo", "moa"} : new String[] {"tribuo"};
-      for (boolean peer : new boolean[] {false, true}) {
-        Path log = out.resolve("tmp").resolve("workload-" + wi + (peer ? "-peers" : "") + ".log");
-        ChainedOptionsBuilder o = new OptionsBuilder()
-            .include("org\\.onlinekernels\\.bench\\.workload\\.WorkloadBench\\." + (peer ? "peer" : "pass") + "$")
-            .param("workload", w)
-            .param("nonzeros", Long.toString(p.nonzeros()))
-            .param("warmRows", Long.toString(p.warmRows()))
-            .mode(Mode.SampleTime)
-            .timeUnit(TimeUnit.MILLISECONDS)
-            .forks(p.forks())
-            .warmupIterations(peer ? p.peerWarmups() : p.warmups())
-            .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
-            .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
-            .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
-            .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx3g", "-Donlinekernels.data=" + dataDir)
-            .shouldFailOnError(false)
-            .output(log.toString());
-        if (peer) o.param("peer", peers);
-        System.out.printf("[%s] workload %d/%d %s%s%n", elapsed(start), wi, p.workloads().size(), w, peer ? " (peers)" : "");
-        try {
-          Collection<RunResult> rr = new Runner(o.build()).run();
-          for (RunResult r : rr) results.add(result(r, shape));
-          failed.addAll(BenchReport.failures(log));
-        } catch (RunnerException | RuntimeException e) {
-          failed.add(w + (peer ? " peers" : "") + ": " + e.getMessage());
-          System.out.println("  FAILED: " + e.getMessage());
-        }
+      Shape shape = shapes.get(w);
+      WorkloadGrid g = grids.get(w);
+      System.out.printf("[%s] workload %d/%d %s: %s%d JMH forks%s%n", elapsed(start), wi, p.workloads().size(), w,
+          c.isPresent() ? "C, " : "", g.forks(), p.peers() ? ", peers" : "");
+      if (c.isPresent()) results.addAll(c.get().time(w, shape, g));
+      int bi = 0;
+      for (WorkloadGrid.Batch b : g.batches()) {
+        ChainedOptionsBuilder o = options(p, w, "pass", false)
+            .param("contender", b.contenders().toArray(String[]::new))
+            .param("algo", b.rules().toArray(String[]::new))
+            .param("type", b.types().toArray(String[]::new));
+        runJmh(o, out.resolve("tmp").resolve("workload-" + wi + "-" + (++bi) + ".log"), shape, w, results, failed);
       }
+      if (!p.peers()) {
+        continue;
+      }
+      String[] peers = w.startsWith("file:") ? new String[] {"tribuo", "moa"} : new String[] {"tribuo"};
+      runJmh(options(p, w, "peer", true).param("peer", peers), out.resolve("tmp").resolve("workload-" + wi + "-peers.log"),
+          shape, w, results, failed);
     }
     props.setProperty("failed", String.join(" | ", failed));
     props.setProperty("wall.seconds", Long.toString((System.nanoTime() - start) / 1_000_000_000L));
+    props.setProperty("loadavg.end", MachineInfo.collect().getOrDefault("loadavg", "?").toString());
     List<String> lines = new ArrayList<>();
     lines.add(WorkloadResult.HEADER);
     results.forEach(r -> lines.add(r.csv()));
@@ -118,17 +156,48 @@ public final class WorkloadReport {
     System.out.printf("[%s] %d results%n", elapsed(start), results.size());
   }
 
-  /** Rows, nonzeros and outputs of one pass over a workload, without generating a stream. */
-  record Shape(long rows, long nonzeros, int outputs) {
+  /** JMH options of one batch on workload {@code w} (the benchmark method {@code pass} or {@code peer}). */
+  private static ChainedOptionsBuilder options(WorkloadProfile p, String w, String method, boolean peer) {
+    return new OptionsBuilder()
+        .include("org\\.onlinekernels\\.bench\\.workload\\.WorkloadBench\\." + method + "$")
+        .param("workload", w)
+        .param("nonzeros", Long.toString(p.nonzeros()))
+        .param("warmRows", Long.toString(p.warmRows()))
+        .mode(Mode.SampleTime)
+        .timeUnit(TimeUnit.MILLISECONDS)
+        .forks(p.forks())
+        .warmupIterations(peer ? p.peerWarmups() : p.warmups())
+        .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
+        .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
+        .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
+        .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx3g",
+            "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath())
+        .shouldFailOnError(false);
+  }
+
+  private static void runJmh(ChainedOptionsBuilder o, Path log, Shape shape, String w, List<WorkloadResult> results,
+      List<String> failed) {
+    try {
+      Collection<RunResult> rr = new Runner(o.output(log.toString()).build()).run();
+      for (RunResult r : rr) results.add(result(r, shape));
+      failed.addAll(BenchReport.failures(log));
+    } catch (RunnerException | IOException | RuntimeException e) {
+      failed.add(w + " (" + log.getFileName() + "): " + e.getMessage());
+      System.out.println("  FAILED: " + e.getMessage());
+    }
+  }
+
+  /** Rows, nonzeros, dimension and outputs of one pass over a workload, without generating a stream. */
+  record Shape(long rows, long nonzeros, int d, int outputs) {
     static Shape of(String spec, long nonzeros, Path dataDir) throws IOException {
       String[] p = spec.split(":");
       if (p[0].equals("file")) {
         SparseDataset d = LibSvmReader.read(dataDir.resolve(p[1]));
-        return new Shape(d.size(), d.totalNonZeros(), d.isBinary() ? 1 : d.numClasses());
+        return new Shape(d.size(), d.totalNonZeros(), Math.max(1, d.dimension()), d.isBinary() ? 1 : d.numClasses());
       }
       int nnz = Integer.parseInt(p[2]);
       long rows = Math.max(1, nonzeros / nnz);
-      return new Shape(rows, rows * nnz, 1);
+      return new Shape(rows, rows * nnz, 1 << Integer.parseInt(p[1]), 1);
     }
   }
 

@@ -9,7 +9,7 @@ import java.util.Locale;
  * rates are derived.
  *
  * @param workload  workload spec
- * @param contender {@code hand}, {@code trainer-checked}, {@code trainer-trusted}, {@code optimizers}, {@code tribuo}, {@code moa}
+ * @param contender {@code hand}, one of {@code WorkloadBench.LIBRARY}, {@code c}, {@code tribuo} or {@code moa}
  * @param algo      {@code scinol2}, {@code adagrad} (Tribuo's is AdaGrad) or {@code sgd} (MOA)
  * @param type      {@code float} or {@code double}
  * @param rows      rows per pass

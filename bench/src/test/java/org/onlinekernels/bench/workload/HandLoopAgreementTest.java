@@ -22,7 +22,7 @@ import org.onlinekernels.kernel.ElementType;
  */
 class HandLoopAgreementTest {
   static final String[] ALGOS = {"scinol2", "adagrad"};
-  static final String[] LIBRARY = {"trainer-trusted", "trainer-checked", "optimizers"};
+  static final String[] LIBRARY = {"trainer-trusted", "trainer-checked", "per-call", "rounds", "rounds-buffers"};
 
   static double loss(Contender c) {
     try (c) {

@@ -50,6 +50,8 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
   private final MemorySegment w;
   /** The dense gradient a sparse round scatters into (zero but at the row's entries); made on first use. */
   private MemorySegment dense;
+  private MemorySegment rowIdx;
+  private MemorySegment rowVal;
   private double lsum;
 
   /** An optimizer with its own confined arena and the default kernels. */
@@ -131,11 +133,32 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     }
   }
 
-  /** Every coordinate shrinks: the round's update is the sparse one, over the row copied once. */
+  /** Every coordinate shrinks: the update after a sparse predict is the sparse one. */
+  @Override
+  protected boolean separateUpdateKeepsPredict() {
+    return false;
+  }
+
+  /**
+   * Every coordinate shrinks: the round's update is the sparse one, over the row copied once into
+   * native memory. Native, like the segments callers pass: a heap segment of the other element
+   * type seen at the same Vector API load sites stops C2 from intrinsifying them there (boxed
+   * vectors on every call; AllocationFreeTest).
+   */
   @Override
   protected void roundUpdate(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
-    MemorySegment[] row = rowSegments(idx, vf, vd, from, nnz);
-    updateSparse(row[0], row[1], nnz, g);
+    if (rowIdx == null || rowIdx.byteSize() < 4L * nnz) {
+      long cap = Math.max(16, Math.max(nnz, rowIdx == null ? 0 : rowIdx.byteSize() / 2));
+      rowIdx = Arena.ofAuto().allocate(4L * cap, 64);
+      rowVal = Arena.ofAuto().allocate(cap * type.bytes(), 64);
+    }
+    MemorySegment.copy(idx, from, rowIdx, ValueLayout.JAVA_INT, 0, nnz);
+    if (type == ElementType.FLOAT) {
+      MemorySegment.copy(vf, from, rowVal, ValueLayout.JAVA_FLOAT, 0, nnz);
+    } else {
+      MemorySegment.copy(vd, from, rowVal, ValueLayout.JAVA_DOUBLE, 0, nnz);
+    }
+    updateSparse(rowIdx, rowVal, nnz, g);
   }
 
   /** Every coordinate shrinks in every round. */
@@ -146,7 +169,7 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
 
   private MemorySegment scatter(MemorySegment idx, MemorySegment val, int nnz) {
     if (dense == null) {
-      dense = type == ElementType.FLOAT ? MemorySegment.ofArray(new float[d]) : MemorySegment.ofArray(new double[d]);
+      dense = Arena.ofAuto().allocate((long) d * type.bytes(), 64);
     }
     for (int j = 0; j < nnz; j++) {
       int i = idx.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, j);

@@ -1,5 +1,6 @@
 package org.onlinekernels.bench.workload.hand;
 
+import java.util.List;
 import org.onlinekernels.bench.workload.Contender;
 import org.onlinekernels.bench.workload.Workload;
 import org.onlinekernels.kernel.ElementType;
@@ -50,6 +51,9 @@ public abstract class HandLoop implements Contender {
     this.bound = bound;
     this.u = u;
   }
+
+  /** The rules that have a hand loop. */
+  public static final List<String> RULES = List.of("scinol2", "adagrad");
 
   /** A hand loop for {@code algorithm} ({@code scinol2} or {@code adagrad}) and {@code type}. */
   public static HandLoop of(String algorithm, ElementType type, Workload wl, boolean bound) {

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
@@ -27,8 +28,8 @@ public abstract class RoundState extends DenseParams {
   protected abstract AbstractOptimizer create();
 
   /** The input policy measured; TRUSTED so that the kernel rows time the kernels alone. */
-  protected org.onlinekernels.optimizer.InputPolicy policy() {
-    return org.onlinekernels.optimizer.InputPolicy.TRUSTED;
+  protected InputPolicy policy() {
+    return InputPolicy.TRUSTED;
   }
 
   /** Name of a state buffer that is nonzero at both ends after one round. */

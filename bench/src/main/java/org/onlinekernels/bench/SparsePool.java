@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.SparseRows;
 
 /**
  * A pre-generated pool of sparse vectors (strictly increasing random indices in {@code [0, d)},
@@ -58,7 +59,7 @@ public final class SparsePool {
   }
 
   /** The pool as validated rows (row {@code k} = vector {@code k}), for fused rounds. */
-  public org.onlinekernels.optimizer.SparseRows rows(ElementType t) {
+  public SparseRows rows(ElementType t) {
     int[] start = new int[idx.length + 1];
     int[] ix = new int[idx.length * nnz];
     double[] vx = new double[idx.length * nnz];
@@ -67,7 +68,7 @@ public final class SparsePool {
       System.arraycopy(idxArrays[k], 0, ix, start[k], nnz);
       System.arraycopy(valArrays[k], 0, vx, start[k], nnz);
     }
-    return org.onlinekernels.optimizer.SparseRows.of(start, ix, vx, t);
+    return SparseRows.of(start, ix, vx, t);
   }
 
   /** Index of the vector to use next; cycles through the pool. */

@@ -1,9 +1,10 @@
 package org.onlinekernels.bench;
 
-import java.util.Map;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.SparseRows;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -39,7 +40,7 @@ public abstract class SparseRoundState extends SparseParams {
     opt = create();
     rows = fused() ? pool.rows(t) : null;
     // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
-    opt.setInputPolicy(org.onlinekernels.optimizer.InputPolicy.TRUSTED);
+    opt.setInputPolicy(InputPolicy.TRUSTED);
     initialSum = stateSum();
     for (int i = 0; i < warmCalls; i++) round();
     reset();

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.GradientOptimizer;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
@@ -31,7 +32,7 @@ public abstract class StepState extends DenseParams {
     warmUp();
     opt = create();
     // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
-    opt.setInputPolicy(org.onlinekernels.optimizer.InputPolicy.TRUSTED);
+    opt.setInputPolicy(InputPolicy.TRUSTED);
     step = (GradientOptimizer) opt;
     gPlus = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     gMinus = BenchData.filled(arena, t, d, BenchData.SEED_X, -1);

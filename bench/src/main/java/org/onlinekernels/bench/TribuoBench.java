@@ -1,6 +1,7 @@
 package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.kernel.ElementType;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -151,7 +152,7 @@ public class TribuoBench {
     @Setup(Level.Trial)
     public void setUp() {
       arena = java.lang.foreign.Arena.ofShared();
-      pool = new SparsePool(arena, org.onlinekernels.kernel.ElementType.DOUBLE, d, nnz, poolNonzeros, BenchData.SEED_SPARSE);
+      pool = new SparsePool(arena, ElementType.DOUBLE, d, nnz, poolNonzeros, BenchData.SEED_SPARSE);
     }
 
     /** Fresh optimizer state. */

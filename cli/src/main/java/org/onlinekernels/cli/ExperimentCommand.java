@@ -10,6 +10,9 @@ import org.onlinekernels.io.DataFileException;
 import org.onlinekernels.experiments.AdaptiveOgdRegret;
 import org.onlinekernels.experiments.AllDatasets;
 import org.onlinekernels.experiments.DfegSynthetic;
+import org.onlinekernels.experiments.FreeGradScaleFree;
+import org.onlinekernels.experiments.FtrlSparsity;
+import org.onlinekernels.experiments.KtRegret;
 import org.onlinekernels.experiments.ScInOLSynthetic;
 import org.onlinekernels.experiments.StreeterMcMahan;
 
@@ -17,10 +20,10 @@ import org.onlinekernels.experiments.StreeterMcMahan;
 final class ExperimentCommand {
   /** The experiments, in the order of docs/EXPERIMENTS.md. */
   static final List<String> NAMES = List.of("scinol-synthetic", "dfeg-synthetic", "streeter-mcmahan", "aogd-regret",
-      "all-datasets");
+      "all-datasets", "ftrl-sparsity", "kt-regret", "freegrad-scale-free");
 
   static final String USAGE = String.join("\n",
-      "usage: online-kernels experiment NAME --out DIR [--data-dir DIR] [--quick]",
+      "usage: online-kernels experiment NAME [--out DIR] [--data-dir DIR] [--quick]",
       "",
       "  Runs one experiment and writes README.md (command, setup, tables), CSV files and PNG charts to DIR.",
       "",
@@ -29,7 +32,10 @@ final class ExperimentCommand {
       "                  streeter-mcmahan  Streeter & McMahan 2010 sec. 5.1: per-coordinate vs global rate",
       "                  aogd-regret       Bartlett, Hazan & Rakhlin 2007: regret of adaptive vs plain OGD",
       "                  all-datasets      every algorithm on every data set of the data directory",
-      "  --out DIR       output directory (created)",
+      "                  ftrl-sparsity     McMahan et al. 2013: FTRL-Proximal's exact zeros against lambda1 (austen_lines)",
+      "                  kt-regret         Orabona & Pal 2016 sec. 7.1: KT's regret against its bound on coin sequences",
+      "                  freegrad-scale-free  Mhammedi & Koolen 2020: FreeGrad's weights unchanged by gradients times 2^k",
+      "  --out DIR       output directory (created; default: target/experiments/NAME in the project)",
       "  --data-dir DIR  the LIBSVM data sets (default: the project's data/ folder)",
       "  --quick         small sizes and fewer seeds (for tests; not the committed results)",
       "  --help          print this text",
@@ -42,7 +48,19 @@ final class ExperimentCommand {
    * as {@code onlinekernels.home}, so the default does not depend on the caller's directory.
    */
   static Path defaultDataDir() {
-    return Path.of(System.getProperty("onlinekernels.home", ".")).resolve("data").normalize();
+    return home().resolve("data");
+  }
+
+  /**
+   * {@code target/experiments/NAME} in the project: outside the sources, so a run never
+   * overwrites the committed results in {@code docs/experiments} unless asked to.
+   */
+  static Path defaultOutDir(String name) {
+    return home().resolve("target").resolve("experiments").resolve(name);
+  }
+
+  private static Path home() {
+    return Path.of(System.getProperty("onlinekernels.home", ".")).toAbsolutePath().normalize();
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Main.Failure {
@@ -62,19 +80,24 @@ final class ExperimentCommand {
       out.print(USAGE);
       return 0;
     }
-    Path dir = Path.of(o.require("--out"));
+    Path dir = o.get("--out") == null ? defaultOutDir(name) : Path.of(o.get("--out"));
     Path dataDir = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
-    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets")) && !Files.isDirectory(dataDir)) {
+    if ((name.equals("streeter-mcmahan") || name.equals("all-datasets") || name.equals("ftrl-sparsity")) && !Files.isDirectory(dataDir)) {
       throw new Main.Failure("data directory " + dataDir + " not found (give --data-dir)");
     }
-    String command = "bin/online-kernels experiment " + name + " --out " + dir + (quick ? " --quick" : "");
+    // The command as typed: the default --out is an absolute path, which would make the files differ per clone.
+    String command = "bin/online-kernels experiment " + name + (o.get("--out") == null ? "" : " --out " + o.get("--out"))
+        + (o.get("--data-dir") == null ? "" : " --data-dir " + o.get("--data-dir")) + (quick ? " --quick" : "");
     try {
       switch (name) {
         case "scinol-synthetic" -> ScInOLSynthetic.run(dir, quick, command, out);
         case "dfeg-synthetic" -> DfegSynthetic.run(dir, quick, command, out);
         case "streeter-mcmahan" -> StreeterMcMahan.run(dir, dataDir, quick, command, out);
         case "aogd-regret" -> AdaptiveOgdRegret.run(dir, quick, command, out);
+        case "ftrl-sparsity" -> FtrlSparsity.run(dir, dataDir, quick, command, out);
+        case "kt-regret" -> KtRegret.run(dir, quick, command, out);
+        case "freegrad-scale-free" -> FreeGradScaleFree.run(dir, quick, command, out);
         default -> AllDatasets.run(dir, dataDir, quick, command, out);
       }
     } catch (Main.Failure e) {

@@ -7,6 +7,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.ZipException;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.DataFileException;
@@ -104,8 +106,9 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
   }
 
   /**
-   * As {@link #read(Path, int, int)}, a LIBSVM file within {@code limits} (hashed files are bounded
-   * by their bits); {@code names}, if not null, receives every VW entry with its feature name.
+   * As {@link #read(Path, int, int)}, within {@code limits}: values and line lengths of both
+   * formats, indices of LIBSVM files (hashed files are bounded by their bits); {@code names}, if
+   * not null, receives every VW entry with its feature name.
    */
   SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits, VwRow.NameSink names)
       throws Main.Failure, UsageException {
@@ -121,15 +124,15 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
         throw new Main.Failure("cannot read " + file + ": it is a directory");
       }
       int b = bits != 0 ? bits : bitsIfUnset;
-      return VwReader.read(file, b, new VwRow(b, signed, namespaces, names));
-    } catch (VwReader.FormatException e) {
+      return VwReader.read(file, b, new VwRow(b, signed, namespaces, names), limits);
+    } catch (VwReader.FormatException | ZipException e) {
       throw new Main.Failure(e.getMessage());
     } catch (NoSuchFileException e) {
       throw new Main.Failure("cannot read " + file + ": no such file");
     } catch (AccessDeniedException e) {
       throw new Main.Failure("cannot read " + file + ": permission denied");
     } catch (IOException e) {
-      throw new Main.Failure("cannot read " + file + ": " + e.getMessage());
+      throw new Main.Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
   }
 

@@ -124,7 +124,7 @@ final class LabelMap {
       }
       y[r] = m;
     }
-    return data.withLabels(y);
+    return binary ? data.withLabels(y) : data.withClasses(y, from.size());
   }
 
   /** The map as a state file records it: "" for labels used as they are, else the labels in order, comma-separated. */

@@ -47,14 +47,31 @@ final class OutputFiles {
     }
   }
 
-  private static boolean sameFile(Path a, Path b) {
+  /**
+   * Whether two paths name one file: by any spelling, link (a dangling one too: writing through it
+   * creates its target) or hard link.
+   */
+  static boolean sameFile(Path a, Path b) {
     try {
-      if (Files.exists(a) && Files.exists(b)) {
-        return Files.isSameFile(a, b);
+      if (Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b)) {
+        return true;
       }
+      return resolved(a).equals(resolved(b));
     } catch (IOException e) {
-      // fall through to comparing the paths
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
-    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+  }
+
+  /** The file a write to {@code p} reaches: links followed (up to 40, as the kernel does), the rest made real. */
+  private static Path resolved(Path p) throws IOException {
+    p = p.toAbsolutePath().normalize();
+    for (int hops = 0; hops < 40 && Files.isSymbolicLink(p); hops++) {
+      p = p.getParent().resolve(Files.readSymbolicLink(p)).normalize();
+    }
+    if (Files.exists(p)) {
+      return p.toRealPath();
+    }
+    Path parent = p.getParent();
+    return parent != null && Files.isDirectory(parent) ? parent.toRealPath().resolve(p.getFileName()) : p;
   }
 }

@@ -38,6 +38,9 @@ final class TrainCommand {
   /** Default algorithm: untuned, scale-invariant. */
   static final String DEFAULT_ALGORITHM = "scinol2";
 
+  /** Largest {@code --threads}: each thread holds a whole learner, and more threads than this only share cores. */
+  static final int MAX_THREADS = 256;
+
   /** Default merge interval of {@code --threads}. */
   static final int DEFAULT_MERGE_EVERY = 10_000;
 
@@ -78,7 +81,8 @@ final class TrainCommand {
       "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
       "                      example number in the file; CLASS: multiclass prediction)",
       "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
-      "  --threads T         train on T threads, or auto: one per available core (default 1); the",
+      "  --threads T         train on T threads, or auto: one per available core (default 1; at most",
+      "                      " + MAX_THREADS + ": each thread holds a learner and a shard); the",
       "                      fastest mode for the rule: shared state, lock-free (not reproducible),",
       "                      or parameter mixing where shared state would lock; docs/parallel/README.md",
       "  --deterministic     with --threads: iterative parameter mixing, bit-reproducible for fixed",
@@ -145,8 +149,12 @@ final class TrainCommand {
     progressiveOut = path(o, "--progressive-out");
     epochs = o.positiveInt("--epochs", 1);
     seed = o.longValue("--seed", Main.DEFAULT_SEED);
-    threads = "auto".equals(o.get("--threads")) ? Runtime.getRuntime().availableProcessors()
-        : o.positiveInt("--threads", 1);
+    boolean autoThreads = "auto".equals(o.get("--threads"));
+    threads = autoThreads ? Runtime.getRuntime().availableProcessors() : o.positiveInt("--threads", 1);
+    if (threads > MAX_THREADS) {
+      throw new UsageException("--threads must be at most " + MAX_THREADS + " (each thread holds a learner and a"
+          + " shard), got " + (autoThreads ? "auto = " + threads + " available cores" : threads));
+    }
     mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
     if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
       throw new UsageException("--merge-every must be between 0 and " + Integer.MAX_VALUE + ", got " + mergeEvery);
@@ -176,7 +184,14 @@ final class TrainCommand {
       throw new UsageException(spec.name() + " (the baseline) keeps no resumable state; --save-state and --initial"
           + " need one of the rules: " + String.join(", ", Rules.names()));
     }
+    if (progressiveOut != null) {
+      OutputFiles.refuseOverwritingAnInput("--progressive-out", progressiveOut, "--data", data, "--test", testFile,
+          "--initial", initial);
+    }
     checkOutput("--model", modelOut, "--data", data, "--test", testFile, "--initial", initial);
+    refuseSameFileAsProgressive("--model", modelOut, "model");
+    refuseSameFileAsProgressive("--save-state", saveState, "state");
+    refuseSameFileAsProgressive("--invert-hash", invertHash, "readable model");
     checkOutput("--save-state", saveState, "--data", data, "--test", testFile, "--model", modelOut);
     checkOutput("--invert-hash", invertHash, "--data", data, "--test", testFile, "--model", modelOut,
         "--save-state", saveState, "--initial", initial);
@@ -201,6 +216,14 @@ final class TrainCommand {
 
   private static Path path(Options o, String flag) {
     return o.get(flag) == null ? null : Path.of(o.get(flag));
+  }
+
+  /** Refuses an output file that is also the {@code --progressive-out} file: one would replace the other. */
+  private void refuseSameFileAsProgressive(String flag, Path file, String what) throws UsageException {
+    if (progressiveOut != null && file != null && OutputFiles.sameFile(progressiveOut, file)) {
+      throw new UsageException("--progressive-out and " + flag + " are the same file " + file + ": the " + what
+          + " would replace the predictions; choose two paths");
+    }
   }
 
   /** Refuses an output that names an input, and one that cannot be written, before any work. */

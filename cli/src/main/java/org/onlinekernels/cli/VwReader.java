@@ -1,16 +1,17 @@
 package org.onlinekernels.cli;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.ByteLines;
+import org.onlinekernels.io.GzipInput;
+import org.onlinekernels.io.LabelRule;
+import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.io.TextNumbers;
 
 /**
  * Reads Vowpal Wabbit's text format with feature hashing, so raw text or categorical columns
@@ -31,17 +32,28 @@ import org.onlinekernels.data.SparseDataset;
  * Namespaces may be dropped and pairs of them crossed ({@link Namespaces}); {@link VwRow} builds
  * each row, crossed features included.
  *
+ * <p>Names are bytes: a name is hashed as the bytes it is in the file, in whatever encoding (as VW
+ * does), so {@code caf\xe9} and {@code caf\xe8} in Latin-1 are two features, and a UTF-8 name
+ * hashes as its UTF-8 bytes. Numbers follow {@link TextNumbers} (no {@code NaN}, {@code Infinity}
+ * or hex); labels follow {@link LabelRule} like LIBSVM's. A value, after its namespace scale and
+ * after features that collide are summed, must be finite and within the caller's magnitude
+ * limit ({@link LibSvmReader.Limits}: the command line's training limit), or the error names the
+ * file, the line and the feature; lines are {@link ByteLines} (no NUL byte, no CR-only line ends,
+ * at most the limit's line length).
+ *
  * <p>Differences from VW, on purpose: no implicit constant feature (none of our models has a
  * bias; add a feature such as {@code |b bias} to get one); all-digit feature names are hashed as
  * text (VW uses their number), so indices differ from VW's while learning is the same;
  * importance weights other than 1 are refused rather than ignored. Empty lines are skipped.
- * Plain or gzip files (told by their first two bytes).
+ * Plain or gzip files, told by their first two bytes and read strictly ({@link GzipInput}:
+ * nothing after the last member, no truncation).
  */
 final class VwReader {
   /** VW's default number of hash bits. */
   static final int DEFAULT_BITS = 18;
   /** Largest number of bits: bit 31 carries the sign, and the dimension must fit an int. */
   static final int MAX_BITS = 30;
+  private static final int MAX_NAME_IN_MESSAGE = 40;
 
   private VwReader() {}
 
@@ -58,135 +70,243 @@ final class VwReader {
     }
   }
 
+  /** As {@link #read(Path, int, boolean, LibSvmReader.Limits)} with only the format's own limits. */
+  static SparseDataset read(Path file, int bits, boolean signed) throws IOException {
+    return read(file, bits, signed, LibSvmReader.Limits.NONE);
+  }
+
   /**
-   * Reads {@code file} into rows of dimension {@code 2^bits}.
+   * Reads {@code file} into rows of dimension {@code 2^bits}, values within {@code limits}'
+   * magnitude, lines within its line length (its dimension limit does not apply: the bits bound
+   * the indices).
    *
    * @param signed whether bit 31 of the hash signs the value
    * @throws FormatException naming the file and line of the first bad line
+   * @throws java.util.zip.ZipException naming the file and the byte offset of damaged gzip data
    * @throws IOException if the file cannot be read
    */
-  static SparseDataset read(Path file, int bits, boolean signed) throws IOException {
-    return read(file, bits, new VwRow(bits, signed, Namespaces.NONE, null));
+  static SparseDataset read(Path file, int bits, boolean signed, LibSvmReader.Limits limits) throws IOException {
+    return read(file, bits, new VwRow(bits, signed, Namespaces.NONE, null), limits);
   }
 
-  /** As {@link #read(Path, int, boolean)}, each row built by {@code row} (hashing, namespaces, interactions, names). */
+  /** As {@link #read(Path, int, VwRow, LibSvmReader.Limits)} with only the format's own limits. */
   static SparseDataset read(Path file, int bits, VwRow row) throws IOException {
+    return read(file, bits, row, LibSvmReader.Limits.NONE);
+  }
+
+  /**
+   * As {@link #read(Path, int, boolean, LibSvmReader.Limits)}, each row built by {@code row}
+   * (hashing, namespaces, interactions, names); the magnitude limit applies to each feature's
+   * value and to the row's summed entries, crossed ones included.
+   */
+  static SparseDataset read(Path file, int bits, VwRow row, LibSvmReader.Limits limits) throws IOException {
     if (bits < 1 || bits > MAX_BITS) {
       throw new IllegalArgumentException("bits must be in 1.." + MAX_BITS + ", got " + bits);
     }
-    try (InputStream raw = new BufferedInputStream(Files.newInputStream(file))) {
-      raw.mark(2);
-      boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
-      raw.reset();
-      InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw;
-      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-      return parse(r, file.toString(), bits, row);
+    try (InputStream raw = Files.newInputStream(file)) {
+      InputStream text = GzipInput.open(raw, file.toString());
+      try {
+        return new Parser(text, file.toString(), bits, row, limits).run();
+      } catch (FormatException e) {
+        throw GzipInput.damageOr(text, e);
+      }
     }
   }
 
-  /** Parses the lines of {@code r} ({@code name} for messages) into rows of dimension {@code 2^bits}, built by {@code row}. */
-  static SparseDataset parse(BufferedReader r, String name, int bits, VwRow row) throws IOException {
-    SparseDataset.Builder b = new SparseDataset.Builder().minDimension(1 << bits);
-    long lineNo = 0;
-    String line;
-    while ((line = r.readLine()) != null) {
-      lineNo++;
-      if (line.isBlank()) {
-        continue;
+  /** One pass over one file: the lines and the row being built. */
+  private static final class Parser {
+    private final ByteLines lines;
+    private final String name;
+    private final int mask;
+    private final VwRow row;
+    private final LibSvmReader.Limits limits;
+    private final LabelRule labels = new LabelRule();
+    private final SparseDataset.Builder builder;
+    private byte[] b;
+    private long lineNo;
+
+    Parser(InputStream in, String name, int bits, VwRow row, LibSvmReader.Limits limits) {
+      this.lines = new ByteLines(in, limits.maxLineBytes(), "Vowpal Wabbit text");
+      this.name = name;
+      this.mask = (1 << bits) - 1;
+      this.row = row;
+      this.limits = limits;
+      this.builder = new SparseDataset.Builder().minDimension(1 << bits);
+    }
+
+    SparseDataset run() throws IOException {
+      try {
+        while (lines.next()) {
+          b = lines.buffer();
+          lineNo = lines.number();
+          line(lines.start(), lines.end());
+        }
+      } catch (ByteLines.LineException e) {
+        throw new FormatException(name, e.line(), e.problem());
       }
-      int bar = line.indexOf('|');
+      try {
+        return builder.build();
+      } catch (IllegalArgumentException e) {
+        throw new FormatException(name, e.getMessage());
+      }
+    }
+
+    private static boolean space(byte c) {
+      return c == ' ' || c == '\t' || c == '\f' || c == 0x0b;
+    }
+
+    private int find(byte c, int from, int to) {
+      for (int i = from; i < to; i++) {
+        if (b[i] == c) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    private void line(int s, int e) throws FormatException {
+      int first = s;
+      while (first < e && space(b[first])) {
+        first++;
+      }
+      if (first == e) {
+        return;
+      }
+      int bar = find((byte) '|', s, e);
       if (bar < 0) {
-        throw new FormatException(name, lineNo, "no '|': a line is LABEL |NAMESPACE FEATURE ...");
+        throw error("no '|': a line is LABEL |NAMESPACE FEATURE ...");
       }
-      double label = header(line.substring(0, bar), name, lineNo);
+      double label = header(s, bar);
       row.clear();
-      int pos = bar;
-      while (pos < line.length()) {
-        int next = line.indexOf('|', pos + 1);
-        int end = next < 0 ? line.length() : next;
-        String[] tokens = line.substring(pos + 1, end).split("[ \t]+", -1);
-        // A name right after '|' is the namespace; '| ' is the default namespace.
-        int nsSeed = 0;
-        double scale = 1;
-        String ns = "";
-        if (!tokens[0].isEmpty()) {
-          ns = tokens[0];
-          int colon = ns.indexOf(':');
-          if (colon >= 0) {
-            scale = number(ns.substring(colon + 1), "namespace scale", name, lineNo);
-            ns = ns.substring(0, colon);
-          }
-          nsSeed = hash(ns, 0);
-        }
-        for (int t = 1; t < tokens.length; t++) {
-          String f = tokens[t];
-          if (f.isEmpty()) {
-            continue;
-          }
-          int colon = f.lastIndexOf(':');
-          double v = 1;
-          if (colon >= 0) {
-            v = number(f.substring(colon + 1), "value of feature '" + f.substring(0, colon) + "'", name, lineNo);
-            f = f.substring(0, colon);
-          }
-          if (f.isEmpty()) {
-            throw new FormatException(name, lineNo, "a feature value without a feature name");
-          }
-          row.add(ns, f, hash(f, nsSeed), v * scale);
-        }
-        pos = end;
+      for (int pos = bar; pos < e; ) {
+        int next = find((byte) '|', pos + 1, e);
+        int end = next < 0 ? e : next;
+        pos = namespace(pos + 1, end);
       }
       int nnz = row.finish();
+      int[] idx = row.indices();
+      double[] val = row.values();
+      for (int k = 0; k < nnz; k++) {
+        if (!Double.isFinite(val[k]) || Math.abs(val[k]) > limits.maxMagnitude()) {
+          throw error("values of features hashed to index " + idx[k] + " sum to " + val[k]
+              + (Double.isFinite(val[k]) ? ", which exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
+                  : ", which is not finite"));
+        }
+      }
       try {
-        b.addRow(label, row.indices(), row.values(), nnz);
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new FormatException(name, lineNo, e.getMessage());
+        builder.addRow(label, idx, val, nnz);
+      } catch (IllegalArgumentException | IllegalStateException ex) {
+        throw error(ex.getMessage());
       }
     }
-    try {
-      return b.build();
-    } catch (IllegalArgumentException e) {
-      throw new FormatException(name, e.getMessage());
-    }
-  }
 
-  /** The label of the part before the first '|': LABEL [IMPORTANCE] ['TAG]. */
-  private static double header(String head, String name, long lineNo) throws FormatException {
-    String h = head.strip();
-    // A tag may touch the bar: "1 'tag|f". It carries no meaning for training.
-    int quote = h.indexOf('\'');
-    if (quote >= 0) {
-      h = h.substring(0, quote).strip();
-    }
-    if (h.isEmpty()) {
-      throw new FormatException(name, lineNo, "no label before '|' (unlabelled examples cannot be trained or scored)");
-    }
-    String[] parts = h.split("[ \t]+");
-    if (parts.length > 2) {
-      throw new FormatException(name, lineNo, "'" + head.strip() + "' is not LABEL [IMPORTANCE] ['TAG]");
-    }
-    double label = number(parts[0], "label", name, lineNo);
-    if (parts.length == 2 && number(parts[1], "importance weight", name, lineNo) != 1) {
-      throw new FormatException(name, lineNo, "importance weight " + parts[1]
-          + " is not supported (every example counts once)");
-    }
-    return label;
-  }
-
-  private static double number(String s, String what, String name, long lineNo) throws FormatException {
-    try {
-      double v = Double.parseDouble(s);
-      if (Double.isFinite(v)) {
-        return v;
+    /** One namespace, from after its '|' to {@code end}; returns {@code end}. */
+    private int namespace(int from, int end) throws FormatException {
+      // A name right after '|' is the namespace; '| ' is the default namespace (seed 0).
+      int p = from;
+      while (p < end && !space(b[p])) {
+        p++;
       }
-    } catch (NumberFormatException e) {
-      // reported below
+      int seed = 0;
+      double scale = 1;
+      String scaleText = null;
+      // VW's namespace letter: the name's first byte; a space for the default namespace.
+      int letter = ' ';
+      String ns = "";
+      if (p > from) {
+        int colon = find((byte) ':', from, p);
+        int nameEnd = colon < 0 ? p : colon;
+        if (colon >= 0) {
+          scaleText = text(colon + 1, p);
+          scale = number(colon + 1, p, "namespace scale");
+        }
+        seed = MurmurHash3.hash32x86(b, from, nameEnd - from, 0);
+        letter = nameEnd > from ? b[from] & 0xFF : ' ';
+        ns = row.keepsNames() ? name(from, nameEnd) : "";
+      }
+      while (p < end) {
+        while (p < end && space(b[p])) {
+          p++;
+        }
+        if (p == end) {
+          break;
+        }
+        int ts = p;
+        int colon = -1;
+        while (p < end && !space(b[p])) {
+          colon = b[p] == ':' ? p : colon;
+          p++;
+        }
+        int nameEnd = colon < 0 ? p : colon;
+        double v = colon < 0 ? 1 : number(colon + 1, p, "value of feature '" + text(ts, nameEnd) + "'");
+        if (nameEnd == ts) {
+          throw error("a feature value without a feature name");
+        }
+        int h = MurmurHash3.hash32x86(b, ts, nameEnd - ts, seed);
+        double x = v * scale;
+        if (!Double.isFinite(x) || Math.abs(x) > limits.maxMagnitude()) {
+          throw error("value " + (colon < 0 ? "1" : text(colon + 1, p)) + " of feature '" + text(ts, nameEnd)
+              + "' (index " + (h & mask) + ")" + (scaleText == null ? "" : " times namespace scale " + scaleText)
+              + (Double.isFinite(x) ? " exceeds " + limits.maxMagnitude() + limits.magnitudeRule() : " is not finite"));
+        }
+        row.add(letter, ns, row.keepsNames() ? name(ts, nameEnd) : null, h, x);
+      }
+      return end;
     }
-    throw new FormatException(name, lineNo, what + " '" + s + "' is not a finite number");
-  }
 
-  private static int hash(String s, int seed) {
-    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-    return MurmurHash3.hash32x86(bytes, 0, bytes.length, seed);
+    /** The label of the part before the first '|': LABEL [IMPORTANCE] ['TAG]. */
+    private double header(int s, int bar) throws FormatException {
+      // A tag may touch the bar: "1 'tag|f". It carries no meaning for training.
+      int quote = find((byte) '\'', s, bar);
+      int e = quote < 0 ? bar : quote;
+      String[] parts = new String(b, s, e - s, StandardCharsets.UTF_8).strip().split("[ \t]+");
+      if (parts[0].isEmpty()) {
+        throw error("no label before '|' (unlabelled examples cannot be trained or scored)");
+      }
+      if (parts.length > 2) {
+        throw error("'" + text(s, bar).strip() + "' is not LABEL [IMPORTANCE] ['TAG]");
+      }
+      double label = number(parts[0], "label");
+      if (parts.length == 2 && number(parts[1], "importance weight") != 1) {
+        throw error("importance weight " + parts[1] + " is not supported (every example counts once)");
+      }
+      String problem = labels.problem(label, parts[0], lineNo);
+      if (problem != null) {
+        throw error(problem);
+      }
+      return label;
+    }
+
+    private double number(int from, int to, String what) throws FormatException {
+      double v = TextNumbers.parse(b, from, to);
+      if (!Double.isFinite(v)) {
+        throw error(what + " '" + text(from, to) + "' is not a finite number");
+      }
+      return v;
+    }
+
+    private double number(String s, String what) throws FormatException {
+      byte[] t = s.getBytes(StandardCharsets.UTF_8);
+      double v = TextNumbers.parse(t, 0, t.length);
+      if (!Double.isFinite(v)) {
+        throw error(what + " '" + s + "' is not a finite number");
+      }
+      return v;
+    }
+
+    /** Bytes for a feature or namespace name of {@link VwRow.NameSink}: as UTF-8 (other bytes shown as U+FFFD). */
+    private String name(int from, int to) {
+      return new String(b, from, to - from, StandardCharsets.UTF_8);
+    }
+
+    /** Bytes for a message: as UTF-8 (other bytes shown as U+FFFD), shortened. */
+    private String text(int from, int to) {
+      String t = new String(b, from, to - from, StandardCharsets.UTF_8);
+      return t.length() > MAX_NAME_IN_MESSAGE ? t.substring(0, MAX_NAME_IN_MESSAGE) + "..." : t;
+    }
+
+    private FormatException error(String problem) {
+      return new FormatException(name, lineNo, problem);
+    }
   }
 }

@@ -83,7 +83,20 @@ final class VwRow {
    * and value {@code v} (the namespace's scale applied).
    */
   void add(String ns, String feature, int h, double v) {
-    int l = letterOf(ns);
+    add(letterOf(ns), ns, feature, h, v);
+  }
+
+  /** Whether the names given to {@link #add(int, String, String, int, double)} are used (a {@link NameSink} is set). */
+  boolean keepsNames() {
+    return names != null;
+  }
+
+  /**
+   * As {@link #add(String, String, int, double)}, for a namespace whose letter {@code l} (its
+   * name's first byte, {@code ' '} for the default) is known; {@code ns} and {@code feature} are
+   * read only when {@link #keepsNames()}.
+   */
+  void add(int l, String ns, String feature, int h, double v) {
     if (namespaces.dropped(l)) {
       return;
     }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.onlinekernels.trainer.Table;
 
 /**
  * Writes an experiment's outputs into its directory: {@code README.md} (the command that made
@@ -30,9 +31,15 @@ public final class Report {
   }
 
   /** Writes {@code name}.csv and appends the table as Markdown. */
-  public Report table(String name, org.onlinekernels.trainer.Table t) throws IOException {
-    Files.writeString(dir.resolve(name + ".csv"), t.csv(), StandardCharsets.UTF_8);
+  public Report table(String name, Table t) throws IOException {
+    csvOnly(name, t);
     md.append(t.markdown()).append("\n(").append(name).append(".csv)\n\n");
+    return this;
+  }
+
+  /** Writes {@code name}.csv only: a measurement that differs per run stays out of README.md. */
+  public Report csvOnly(String name, Table t) throws IOException {
+    Files.writeString(dir.resolve(name + ".csv"), t.csv(), StandardCharsets.UTF_8);
     return this;
   }
 

@@ -1,6 +1,5 @@
 package org.onlinekernels.experiments;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +10,7 @@ import java.util.concurrent.Future;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.LinearModel;
@@ -128,7 +128,7 @@ public final class ScInOLSynthetic {
             + " one online pass in generation order, logistic loss, double elements, kernels: %s. Test cross-entropy"
             + " of the current weights every %d iterations. ScInOL1/2 with eps=1 (untuned); AdaGrad with eta over the"
             + " grid, delta=0, Q0=0, no box; SGD = OGD with eta/sqrt(t), no projection.",
-        seeds, seeds, nTrain, nTest, org.onlinekernels.kernel.KernelProvider.get().name(), EVERY));
+        seeds, seeds, nTrain, nTest, KernelProvider.get().name(), EVERY));
     rep.table("final_test_loss", t);
     rep.text(String.format(java.util.Locale.ROOT,
         "Summary: ScInOL2 final test CE %s vs true model %s and zero vector %s; ScInOL1 %s."

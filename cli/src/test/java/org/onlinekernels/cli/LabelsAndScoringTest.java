@@ -103,7 +103,7 @@ class LabelsAndScoringTest {
       "--ties errors        | --ties must be half or error, got 'errors' (did you mean 'error'?)",
       "--type mix           | --type must be float, double or mixed, got 'mix' (did you mean 'mixed'?)",
       "--type mixed --algorithm dfeg | --type mixed: mixed precision exists for adagrad and scinol2, not for dfeg",
-      "--algorithm adagrad_global | unknown algorithm 'adagrad_global'; valid names: adagrad, adagrad-global, aogd-ball, aogd-coord, scinol1, scinol2, dfeg, ogd (did you mean 'adagrad-global'?)",
+      "--algorithm adagrad_global | unknown algorithm 'adagrad_global'; valid names: adagrad, adagrad-global, aogd-ball, aogd-coord, scinol1, scinol2, dfeg, ftrl, kt, freegrad, ogd (did you mean 'adagrad-global'?)",
       "--loss logistc       | --loss: unknown loss 'logistc'; valid names: logistic, hinge, absolute, squared (did you mean 'logistic'?)",
       "--param epsilon=1    | algorithm scinol2 has no parameter 'epsilon'; its parameters: eps (did you mean 'eps'?)",
       "--param eps=0        | eps must be a finite number > 0, got 0.0",

@@ -71,7 +71,7 @@ class MainTest {
       "train --data BIN extra                | unexpected argument 'extra'",
       "train --data BIN --data BIN           | --data given twice",
       "train --data BIN --json=1             | --json takes no value",
-      "train --data BIN --algorithm sgd      | unknown algorithm 'sgd'; valid names: adagrad, adagrad-global, aogd-ball, aogd-coord, scinol1, scinol2, dfeg, ogd (did you mean 'ogd'?)",
+      "train --data BIN --algorithm sgd      | unknown algorithm 'sgd'; valid names: adagrad, adagrad-global, aogd-ball, aogd-coord, scinol1, scinol2, dfeg, ftrl, kt, freegrad, ogd (did you mean 'ogd'?)",
       "train --data BIN --algorithm dfeg --param a=2 | a must lie in [0.882, 1.109], got 2.0",
       "train --data BIN --algorithm dfeg --param eta=1 | algorithm dfeg has no parameter 'eta'; its parameters: L, a, delta",
       "train --data BIN --param eps         | parameter 'eps' is not of the form name=value",
@@ -86,9 +86,8 @@ class MainTest {
       "predict --model m --data BIN --y      | unknown option '--y'",
       "demo --n 0                            | --n must be at least 1, got 0",
       "demo --data BIN --seed 3              | --seed only applies to the synthetic problem, not to --data",
-      "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets",
-      "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets",
-      "experiment dfeg-synthetic             | --out is required",
+      "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
+      "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
   })
   void usageErrorsAreOneLineAndExitCode2(String line, String message) {
     assertEquals(2, run(args(line)), err);
@@ -214,7 +213,8 @@ class MainTest {
   @Test
   void trainHelpListsAlgorithmsAndTheirParameters() {
     run("train", "--help");
-    for (String a : new String[] {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd"}) {
+    for (String a : new String[] {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg",
+        "ftrl", "kt", "freegrad", "ogd"}) {
       assertTrue(out.contains("  " + a + " "), a);
     }
   }
@@ -242,7 +242,7 @@ class MainTest {
       double[] val = data.values();
       for (int r = 0; r < data.size(); r++) {
         m.scores(idx, val, data.rowStart(r), data.nnz(r), yhat);
-        assertEquals(yhat[0], Double.parseDouble(lines.get(r)), 0.0);
+        assertEquals(yhat[0], Double.parseDouble(lines.get(r)));
       }
       assertEquals(type, m.type().name().toLowerCase());
       assertEquals("eta=0.5,delta=0.1", m.algorithm().paramString());
@@ -308,6 +308,19 @@ class MainTest {
   }
 
   @Test
+  void experimentWithoutOutWritesUnderTargetAndLeavesTheCommittedResultsAlone() throws IOException {
+    Path home = Path.of(System.getProperty("onlinekernels.home")).toAbsolutePath().normalize();
+    Path committed = home.resolve("docs/experiments/dfeg-synthetic/README.md");
+    byte[] before = Files.readAllBytes(committed);
+    Path o = home.resolve("target/experiments/dfeg-synthetic");
+    Files.deleteIfExists(o.resolve("README.md"));
+    assertEquals(0, run("experiment", "dfeg-synthetic", "--quick"), err);
+    assertTrue(Files.readString(o.resolve("README.md")).contains("bin/online-kernels experiment dfeg-synthetic --quick\n"),
+        "the command as typed, with no machine's path in it");
+    assertArrayEquals(before, Files.readAllBytes(committed), "docs/experiments is only written when --out says so");
+  }
+
+  @Test
   void quickExperimentWritesReportCsvAndPlot() throws IOException {
     Path o = dir.resolve("dfeg");
     assertEquals(0, run("experiment", "dfeg-synthetic", "--out", o.toString(), "--quick"), err);
@@ -315,5 +328,48 @@ class MainTest {
     assertTrue(Files.readString(o.resolve("regret.csv")).startsWith("T,dfeg,"));
     byte[] png = Files.readAllBytes(o.resolve("regret_vs_T.png"));
     assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "a PNG chart");
+  }
+
+  /** KT's regret stays within the paper's bound on every coin sequence and horizon of the quick run. */
+  @Test
+  void ktRegretExperimentStaysWithinThePapersBound() throws IOException {
+    Path o = dir.resolve("kt");
+    assertEquals(0, run("experiment", "kt-regret", "--out", o.toString(), "--quick"), err);
+    List<String> rows = Files.readAllLines(o.resolve("regret.csv"));
+    assertTrue(rows.size() > 10, rows.toString());
+    for (String r : rows.subList(1, rows.size())) {
+      String[] c = r.split(",");
+      assertTrue(Double.parseDouble(c[4]) <= 1, "regret beyond the bound: " + r);
+    }
+  }
+
+  /** FreeGrad's weights are bit-identical when every gradient is scaled by 2^k. */
+  @Test
+  void freeGradScaleFreeExperimentFindsNoDifferingWeight() throws IOException {
+    Path o = dir.resolve("freegrad");
+    assertEquals(0, run("experiment", "freegrad-scale-free", "--out", o.toString(), "--quick"), err);
+    List<String> rows = Files.readAllLines(o.resolve("scale_free.csv"));
+    assertEquals(8, rows.size(), rows.toString());
+    for (String r : rows.subList(1, rows.size())) {
+      assertEquals("0", r.split(",")[3], "weights differ: " + r);
+      assertTrue(Double.parseDouble(r.split(",")[4]) > 0, "the weights moved at all: " + r);
+    }
+  }
+
+  /**
+   * FTRL's L1 must produce exact zeros: none among the seen features' weights without L1, most of
+   * them at {@code lambda1 = 10} (austen_lines' word counts, first 2,000 lines).
+   */
+  @Test
+  void ftrlSparsityExperimentShowsExactZerosGrowingWithL1() throws IOException {
+    Path o = dir.resolve("ftrl");
+    Path data = Path.of(System.getProperty("onlinekernels.data", "../data"));
+    assertEquals(0, run("experiment", "ftrl-sparsity", "--out", o.toString(), "--data-dir", data.toString(), "--quick"), err);
+    List<String> rows = Files.readAllLines(o.resolve("sparsity.csv"));
+    assertTrue(rows.get(0).startsWith("lambda1,zero weights (all),zero weights (seen features)"), rows.get(0));
+    double[] seenZeros = rows.stream().skip(1).mapToDouble(r -> Double.parseDouble(r.split(",")[2])).toArray();
+    assertEquals(7, seenZeros.length, rows.toString());
+    assertEquals(0.0, seenZeros[0], "lambda1 = 0 leaves no seen feature's weight at zero: " + rows);
+    assertTrue(seenZeros[6] > 0.5, "lambda1 = 10 zeroes most seen features' weights: " + rows);
   }
 }

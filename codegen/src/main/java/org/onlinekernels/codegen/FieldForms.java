@@ -1,7 +1,6 @@
 package org.onlinekernels.codegen;
 
 import java.util.List;
-import java.util.function.Function;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
 /**

@@ -136,6 +136,7 @@ final class LaneRule {
       }
     }
     checkBindings();
+    checkNames();
   }
 
   String where() {
@@ -222,6 +223,46 @@ final class LaneRule {
     List<String> u = new ArrayList<>(uniforms().keySet());
     u.removeAll(perCoordinate);
     return u;
+  }
+
+  /**
+   * Identifiers of the generated forms themselves (parameters, locals, constants of the loops and
+   * kernels). Fields are parameters of every form, so a field of one of these names would shadow
+   * one of them and the generated source would not compile, or compute something else.
+   */
+  private static final Set<String> RESERVED = Set.of(
+      "D", "F", "FS", "L", "P", "S", "V", "FIELDS", "FLOAT", "DOUBLE", "MIXED", "HAS_MIXED", "KEPT", "SHAPE",
+      "UNIFORMS", "PER_COORDINATE", "MIXED_KERNEL", "a0", "a1", "a2", "a3", "acc", "b", "bound", "bound1",
+      "byteOffset", "c", "f", "flavor", "from", "i", "idx", "ix", "j", "lane", "n", "nnz", "o", "out", "p",
+      "perCoordinate", "provider", "s", "st", "step", "stride", "sum", "to", "type", "u", "val", "vd", "vector",
+      "vf", "vx", "wIn", "wOut", "xd", "xs", "xv", "yhat");
+
+  /**
+   * Refuses field names the generated forms cannot carry: a reserved identifier, or any name of the
+   * rule (field, uniform, lane function) spelt like a field's loaded or new value (the forms call
+   * field {@code f}'s values {@code f0} and {@code f1}: fields {@code h} and {@code h1} would collide).
+   */
+  private void checkNames() {
+    Set<String> names = new LinkedHashSet<>(fields);
+    names.addAll(uniforms().keySet());
+    for (Function f : functions.values()) {
+      if (f.phase() != Phase.CHECK && f.phase() != Phase.HELPER) {
+        names.add(f.name());
+      }
+    }
+    for (String f : fields) {
+      if (RESERVED.contains(f)) {
+        throw new GeneratorException(where() + ": field " + f + " is named like an identifier of the generated forms; rename it");
+      }
+    }
+    for (String n : names) {
+      for (String f : fields) {
+        if (n.equals(f + "0") || n.equals(f + "1")) {
+          throw new GeneratorException(where() + ": the name " + n + " collides with field " + f
+              + "'s value " + n + " in the generated forms; rename one of them");
+        }
+      }
+    }
   }
 
   /**

@@ -122,6 +122,29 @@ public final class SparseDataset {
   }
 
   /**
+   * The same rows labelled by class numbers {@code 0..numClasses-1}, multiclass with
+   * {@code numClasses} classes whichever of them occur: a label map names its classes, and data
+   * holding only some of them (or only class 1, which alone would read as binary {@code +1}) still
+   * has them all.
+   *
+   * @throws IllegalArgumentException on a wrong count or a label that is not one of the classes
+   */
+  public SparseDataset withClasses(double[] classNumbers, int numClasses) {
+    if (classNumbers == null || classNumbers.length != labels.length || numClasses < 1) {
+      throw new IllegalArgumentException("need " + labels.length + " class numbers and at least one class, got "
+          + (classNumbers == null ? "none" : classNumbers.length) + " and " + numClasses);
+    }
+    double[] copy = classNumbers.clone();
+    for (int r = 0; r < copy.length; r++) {
+      if (!(copy[r] >= 0 && copy[r] < numClasses && copy[r] == Math.rint(copy[r]))) {
+        throw new IllegalArgumentException("row " + r + ": label " + Builder.formatLabel(copy[r])
+            + " is not a class number 0.." + (numClasses - 1));
+      }
+    }
+    return new SparseDataset(dimension, copy, rowPtr, indices, values, false, numClasses);
+  }
+
+  /**
    * 0 when every label of {@code labels[0..rows)} is {@code -1} or {@code +1} (binary), else
    * {@code K = max + 1} for class numbers {@code 0..K-1}.
    *

@@ -2,13 +2,10 @@ package org.onlinekernels.io;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.zip.ZipException;
 import org.onlinekernels.data.SparseDataset;
 
 /**
@@ -31,7 +28,8 @@ import org.onlinekernels.data.SparseDataset;
  *   <li>A line may hold only a label (an example with no features). Explicit zero values are kept.
  *   <li>{@code #} starts a comment that runs to the end of the line; blank and comment-only lines
  *       are skipped but still counted in line numbers. Spaces, tabs, trailing white space, CRLF
- *       line ends and a UTF-8 byte order mark are tolerated.
+ *       line ends and a UTF-8 byte order mark are tolerated; a CR inside a line (CR-only line
+ *       ends) and a NUL byte are errors ({@link ByteLines}).
  *   <li>Gzip-compressed input is recognised by its magic bytes, whatever the file name; it may
  *       hold several concatenated members. Bytes after the last member that do not start another
  *       member, a corrupt or truncated member and a CRC mismatch are errors naming the source and
@@ -43,7 +41,7 @@ import org.onlinekernels.data.SparseDataset;
  *
  * <p>The parser scans bytes by hand (no regular expressions, no per-line strings) because the
  * larger benchmark files have hundreds of thousands of tokens; integers, the common case for
- * counts, are converted without going through {@link Double#parseDouble}.
+ * counts, are converted without going through {@link Double#parseDouble} ({@link TextNumbers}).
  */
 public final class LibSvmReader {
   private static final int MAX_TOKEN_IN_MESSAGE = 40;
@@ -151,110 +149,43 @@ public final class LibSvmReader {
     if (minDimension < 0) {
       throw new IllegalArgumentException("minimum dimension must be >= 0, got " + minDimension);
     }
-    PushbackInputStream pin = new PushbackInputStream(in, 2);
-    byte[] magic = new byte[2];
-    int got = 0;
-    while (got < 2) {
-      int r = pin.read(magic, got, 2 - got);
-      if (r < 0) {
-        break;
-      }
-      got += r;
-    }
-    pin.unread(magic, 0, got);
-    boolean gzip = got == 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b;
-    if (!gzip) {
-      return new Parser(pin, sourceName, minDimension, limits).run();
-    }
-    StrictGzipInputStream src = new StrictGzipInputStream(pin, sourceName);
+    InputStream text = GzipInput.open(in, sourceName);
     try {
-      return new Parser(src, sourceName, minDimension, limits).run();
+      return new Parser(text, sourceName, minDimension, limits).run();
     } catch (LibSvmFormatException e) {
-      // A damaged gzip body can decompress to text that fails to parse before the member's CRC is
-      // reached: report the damage, not its symptom ("bad label ':'").
-      try {
-        src.transferTo(OutputStream.nullOutputStream());
-      } catch (ZipException damaged) {
-        damaged.addSuppressed(e);
-        throw damaged;
-      }
-      throw e;
+      throw GzipInput.damageOr(text, e);
     }
   }
 
   /** One pass over one input; holds the buffer and the per-line scratch arrays. */
   private static final class Parser {
-    private final InputStream in;
+    private final ByteLines lines;
     private final String source;
     private final SparseDataset.Builder builder;
-    private byte[] buf = new byte[1 << 16];
-    private int pos;
-    private int lim;
-    private boolean eof;
+    private final LabelRule labels = new LabelRule();
+    private byte[] buf;
     private int lineNo;
     private int[] idx = new int[64];
     private double[] val = new double[64];
-    private int firstMinusOneLine;
-    private int firstClassLine;
-    private double firstClassLabel;
-    // Scratch for parseNumber's second result, avoiding an allocation per token.
-    private boolean numberSyntaxOk;
 
     private final Limits limits;
 
     Parser(InputStream in, String source, int minDimension, Limits limits) {
-      this.in = in;
+      this.lines = new ByteLines(in, limits.maxLineBytes(), "LIBSVM");
       this.source = source;
       this.limits = limits;
       this.builder = new SparseDataset.Builder().minDimension(minDimension);
     }
 
     SparseDataset run() throws IOException {
-      int scan = 0;
-      while (true) {
-        int nl = -1;
-        for (int i = scan; i < lim; i++) {
-          if (buf[i] == '\n') {
-            nl = i;
-            break;
-          }
+      try {
+        while (lines.next()) {
+          buf = lines.buffer();
+          lineNo = (int) Math.min(lines.number(), Integer.MAX_VALUE);
+          parseLine(lines.start(), lines.end());
         }
-        if (nl >= 0) {
-          lineNo++;
-          parseLine(pos, nl);
-          pos = nl + 1;
-          scan = pos;
-          continue;
-        }
-        if (eof) {
-          if (pos < lim) {
-            lineNo++;
-            parseLine(pos, lim);
-          }
-          break;
-        }
-        // No complete line in the buffer: keep the partial line, make room, read more.
-        if (pos > 0) {
-          System.arraycopy(buf, pos, buf, 0, lim - pos);
-          lim -= pos;
-          pos = 0;
-        }
-        if (lim == buf.length) {
-          if (lim >= limits.maxLineBytes()) {
-            lineNo++;
-            throw error("line longer than " + limits.maxLineBytes() + " bytes: not a LIBSVM file, or a line"
-                + " break is missing");
-          }
-          // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
-          buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, limits.maxLineBytes() + 1L));
-        }
-        scan = lim;
-        int r = in.read(buf, lim, buf.length - lim);
-        if (r < 0) {
-          eof = true;
-        } else {
-          lim += r;
-        }
+      } catch (ByteLines.LineException e) {
+        throw new LibSvmFormatException(source, (int) Math.min(e.line(), Integer.MAX_VALUE), e.problem());
       }
       return builder.build();
     }
@@ -264,10 +195,6 @@ public final class LibSvmReader {
     }
 
     private void parseLine(int s, int e) throws LibSvmFormatException {
-      if (lineNo == 1 && e - s >= 3 && (buf[s] & 0xff) == 0xef && (buf[s + 1] & 0xff) == 0xbb
-          && (buf[s + 2] & 0xff) == 0xbf) {
-        s += 3;
-      }
       for (int i = s; i < e; i++) {
         if (buf[i] == '#') {
           e = i;
@@ -313,8 +240,8 @@ public final class LibSvmReader {
         if (colon + 1 == p) {
           throw error("index " + index + " has no value after ':'");
         }
-        double v = parseNumber(colon + 1, p);
-        if (!numberSyntaxOk) {
+        double v = TextNumbers.parse(buf, colon + 1, p);
+        if (Double.isNaN(v)) {
           throw error("value '" + text(colon + 1, p) + "' of index " + index + " is not a number");
         }
         if (!Double.isFinite(v)) {
@@ -340,36 +267,13 @@ public final class LibSvmReader {
     }
 
     private double parseLabel(int s, int e) throws LibSvmFormatException {
-      double y = parseNumber(s, e);
-      if (!numberSyntaxOk) {
+      double y = TextNumbers.parse(buf, s, e);
+      if (Double.isNaN(y)) {
         throw error("bad label '" + text(s, e) + "': not a number");
       }
-      if (y == 1.0) {
-        return y;
-      }
-      if (y == -1.0) {
-        if (firstClassLine > 0) {
-          throw error("label -1 but line " + firstClassLine + " has class number " + fmt(firstClassLabel)
-              + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1");
-        }
-        if (firstMinusOneLine == 0) {
-          firstMinusOneLine = lineNo;
-        }
-        return y;
-      }
-      if (!(y >= 0) || y != Math.rint(y)) {
-        throw error("bad label '" + text(s, e) + "': must be +1/-1 or a class number 0..K-1");
-      }
-      if (y > Integer.MAX_VALUE - 1) {
-        throw error("bad label '" + text(s, e) + "': class number too large");
-      }
-      if (firstMinusOneLine > 0) {
-        throw error("class number " + fmt(y) + " but line " + firstMinusOneLine
-            + " has label -1: labels must be all +1/-1 (binary) or all class numbers 0..K-1");
-      }
-      if (firstClassLine == 0) {
-        firstClassLine = lineNo;
-        firstClassLabel = y;
+      String problem = labels.problem(y, text(s, e), lineNo);
+      if (problem != null) {
+        throw error(problem);
       }
       return y;
     }
@@ -402,68 +306,9 @@ public final class LibSvmReader {
       return (int) v;
     }
 
-    /**
-     * Parses {@code [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?}; sets {@link #numberSyntaxOk}.
-     * Plain integers of up to 15 digits are exact in a double, so they skip the string detour.
-     */
-    private double parseNumber(int s, int e) {
-      numberSyntaxOk = false;
-      int p = s;
-      if (p < e && (buf[p] == '+' || buf[p] == '-')) {
-        p++;
-      }
-      int digitsStart = p;
-      long intVal = 0;
-      while (p < e && buf[p] >= '0' && buf[p] <= '9') {
-        intVal = intVal * 10 + (buf[p] - '0');
-        p++;
-      }
-      int intDigits = p - digitsStart;
-      if (p == e) {
-        if (intDigits == 0) {
-          return Double.NaN;
-        }
-        numberSyntaxOk = true;
-        if (intDigits <= 15) {
-          double d = intVal;
-          return buf[s] == '-' ? -d : d;
-        }
-        return Double.parseDouble(new String(buf, s, e - s, StandardCharsets.ISO_8859_1));
-      }
-      int fracDigits = 0;
-      if (buf[p] == '.') {
-        p++;
-        while (p < e && buf[p] >= '0' && buf[p] <= '9') {
-          p++;
-          fracDigits++;
-        }
-      }
-      if (intDigits + fracDigits == 0) {
-        return Double.NaN;
-      }
-      if (p < e && (buf[p] == 'e' || buf[p] == 'E')) {
-        p++;
-        if (p < e && (buf[p] == '+' || buf[p] == '-')) {
-          p++;
-        }
-        int expStart = p;
-        while (p < e && buf[p] >= '0' && buf[p] <= '9') {
-          p++;
-        }
-        if (p == expStart) {
-          return Double.NaN;
-        }
-      }
-      if (p != e) {
-        return Double.NaN;
-      }
-      numberSyntaxOk = true;
-      return Double.parseDouble(new String(buf, s, e - s, StandardCharsets.ISO_8859_1));
-    }
-
     private int tokenEnd(int s) {
       int p = s;
-      while (p < lim && buf[p] != '\n' && !isSpace(buf[p])) {
+      while (p < lines.end() && !isSpace(buf[p])) {
         p++;
       }
       return p;
@@ -474,10 +319,6 @@ public final class LibSvmReader {
         return new String(buf, s, MAX_TOKEN_IN_MESSAGE, StandardCharsets.ISO_8859_1) + "...";
       }
       return new String(buf, s, e - s, StandardCharsets.ISO_8859_1);
-    }
-
-    private static String fmt(double y) {
-      return y == Math.rint(y) && Math.abs(y) < 1e15 ? Long.toString((long) y) : Double.toString(y);
     }
 
     private LibSvmFormatException error(String problem) {

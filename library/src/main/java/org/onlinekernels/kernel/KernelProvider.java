@@ -2,6 +2,7 @@ package org.onlinekernels.kernel;
 
 import java.util.Locale;
 import java.util.logging.Logger;
+import org.onlinekernels.kernel.scalar.ScalarKernelProvider;
 
 /**
  * Chooses the kernel implementation at run time, in the manner of Lucene's
@@ -31,7 +32,7 @@ public abstract class KernelProvider {
 
   /** The scalar implementation, always available. */
   public static KernelProvider scalar() {
-    return org.onlinekernels.kernel.scalar.ScalarKernelProvider.INSTANCE;
+    return ScalarKernelProvider.INSTANCE;
   }
 
   /**

@@ -2,9 +2,6 @@ package org.onlinekernels.optimizer;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
-import java.util.Map;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;

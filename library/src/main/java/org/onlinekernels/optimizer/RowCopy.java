@@ -1,7 +1,6 @@
 package org.onlinekernels.optimizer;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 
 /**

@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,9 @@ import java.util.Map;
  * a refused merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
+  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
   private final AbstractOptimizer into;
   private final MergePlan plan;
   private final int k;
@@ -51,12 +56,7 @@ final class StateMerger {
     }
     Map<String, Double> s0 = into.scalarState();
     for (int j = 0; j < k; j++) {
-      Map<String, Double> sj = ordered.get(j).scalarState();
-      double c = 0;
-      for (String s : plan.meanWeightScalars) {
-        c += sj.get(s) - s0.get(s);
-      }
-      scalarWeight[j] = c;
+      scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
     }
     for (int s = 0; s < scalars.length; s++) {
       String name = plan.scalars.get(s).name();
@@ -93,6 +93,24 @@ final class StateMerger {
     if (plan == null) {
       throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
     }
+    // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
+    // norm is kept too): write and finish copy it.
+    List<AbstractOptimizer> ordered = contributors(into, learners, plan, coords, n, owners);
+    return new StateMerger(into, learners, ordered, plan, coords, n);
+  }
+
+  /**
+   * Validates {@code learners} against {@code into} and returns those whose state differs from it
+   * (a learner that saw nothing takes no part) in the canonical order.
+   */
+  static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
+      MergePlan plan) {
+    return contributors(into, learners, plan, null, into.d, true);
+  }
+
+  /** {@link #contributors(AbstractOptimizer, List, MergePlan)} over {@code coords[0..n)} (null: all). */
+  private static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
+      MergePlan plan, int[] coords, int n, boolean owners) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
@@ -102,8 +120,6 @@ final class StateMerger {
         throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
       }
     }
-    // Learners whose state equals the start saw nothing and take no part. With one learner left
-    // its state is the merge, exactly (each rule gives it; DFEG's running norm is kept too).
     List<AbstractOptimizer> ordered = new ArrayList<>();
     for (AbstractOptimizer l : learners) {
       if (compareStates(l, into, plan, coords, n) != 0) {
@@ -111,7 +127,34 @@ final class StateMerger {
       }
     }
     ordered.sort((a, b) -> compareStates(a, b, plan, coords, n));
-    return new StateMerger(into, learners, ordered, plan, coords, n);
+    return ordered;
+  }
+
+  /** {@link MergePlan.Rule#MEAN}: a learner's summed increments of the plan's weight scalars. */
+  static double scalarWeight(AbstractOptimizer into, AbstractOptimizer learner, MergePlan plan) {
+    Map<String, Double> s0 = into.scalarState();
+    Map<String, Double> sj = learner.scalarState();
+    double c = 0;
+    for (String s : plan.meanWeightScalars) {
+      c += sj.get(s) - s0.get(s);
+    }
+    return c;
+  }
+
+  /**
+   * {@link MergePlan.Rule#MEAN}: a learner's mixture weight at a coordinate, from its increment of
+   * the weighting buffer there (0 without one) and its {@link #scalarWeight}.
+   */
+  static double meanWeight(double bufferIncrement, double scalarWeight) {
+    return Math.max(0, bufferIncrement + scalarWeight);
+  }
+
+  /**
+   * {@link MergePlan.Rule#MEAN} of {@code count >= 2} contributors: their weighted mean, or their
+   * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
+   */
+  static double mean(int count, double sumCw, double sumC, double sumW) {
+    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
   }
 
   /** The number of coordinates merged. */
@@ -225,6 +268,20 @@ final class StateMerger {
     }
   }
 
+  /** Element {@code i} of a dense buffer of floats ({@code f}) or doubles, as a double. */
+  static double get(MemorySegment s, boolean f, int i) {
+    return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
+  }
+
+  /** Sets element {@code i} of a dense buffer of floats ({@code f}, rounded) or doubles. */
+  static void put(MemorySegment s, boolean f, int i, double v) {
+    if (f) {
+      s.setAtIndex(F, i, (float) v);
+    } else {
+      s.setAtIndex(D, i, v);
+    }
+  }
+
   private StateStore.Field startField(String name) {
     return into.store.field(name);
   }
@@ -237,7 +294,7 @@ final class StateMerger {
     return f;
   }
 
-  private static boolean same(double a, double b) {
+  static boolean same(double a, double b) {
     return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
@@ -332,7 +389,7 @@ final class StateMerger {
       double base = c0 == null ? 0 : c0.get(i);
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
-        weightColumn[j] = Math.max(0, (c0 == null ? 0 : cs[j].get(i) - base) + scalarWeight[j]);
+        weightColumn[j] = meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
       }
       double w0 = s0.get(i);
       int count = 0;
@@ -356,8 +413,7 @@ final class StateMerger {
       double v = first;
       if (count >= 2) {
         averaged = true;
-        double mean = sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
-        v = plan.clamp.apply(i, mean);
+        v = plan.clamp.apply(i, mean(count, sumCw, sumC, sumW));
       }
       if (write) {
         s0.set(i, v * scale);
@@ -377,7 +433,7 @@ final class StateMerger {
    * is; several, the first contributor plus the others' increments (SUM), or the start plus the
    * mean increment (AVERAGE).
    */
-  private static double finish(double x0, double first, double all, double others, int m, boolean average) {
+  static double finish(double x0, double first, double all, double others, int m, boolean average) {
     if (m <= 1) {
       return first;
     }
@@ -404,7 +460,12 @@ final class StateMerger {
     return finish(x0, first, all, others, m, average);
   }
 
-  /** Lexicographic order of the merged state over the coordinates: buffers in plan order, then the plan's scalars. */
+  /** Lexicographic order of the merged state: buffers in plan order, then the plan's scalars. */
+  static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
+    return compareStates(a, b, plan, null, a.d);
+  }
+
+  /** {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code coords[0..n)} (null: all). */
   private static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
     for (MergePlan.Buffer buf : plan.buffers) {
       StateStore.Field fa = a.store.field(buf.name());

@@ -6,7 +6,10 @@ import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
+import org.onlinekernels.rules.ftrl.FtrlOptimizer;
 import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.kt.KtOptimizer;
 import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
@@ -25,7 +28,10 @@ public final class Rules {
       AdaptiveOgdCoordinateOptimizer.INFO,
       ScInOL1Optimizer.INFO,
       ScInOL2Optimizer.INFO,
-      DfegOptimizer.INFO);
+      DfegOptimizer.INFO,
+      FtrlOptimizer.INFO,
+      KtOptimizer.INFO,
+      FreeGradOptimizer.INFO);
 
   /** The rule named {@code name}, or null. */
   public static RuleInfo find(String name) {

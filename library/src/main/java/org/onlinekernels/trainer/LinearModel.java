@@ -1,20 +1,13 @@
 package org.onlinekernels.trainer;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.io.StringReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.zip.CRC32C;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
@@ -65,10 +58,7 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
   /** First line of every model file this library writes. */
   public static final String MAGIC = "online-kernels-model " + FORMAT_VERSION;
 
-  private static final String MAGIC_PREFIX = "online-kernels-model ";
-  private static final String CHECKSUM_KEY = "crc32c ";
-  /** Length of the last line: {@code "crc32c "}, 8 hex digits, {@code "\n"}. */
-  private static final int CHECKSUM_LINE_BYTES = CHECKSUM_KEY.length() + 9;
+  private static final String CHECKSUM_KEY = ModelFileReader.CHECKSUM_KEY;
 
   /**
    * Largest model file {@link #load} reads (2 GiB - 1: the weights of any model whose file is
@@ -125,6 +115,9 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
   /**
    * Writes {@code <w_k, x>} for every output into {@code out[0..K)}, {@code x} given by the first
    * {@code nnz} entries of {@code idx}/{@code val} (indices {@code >= d} ignored). Allocates nothing.
+   * A sum that leaves double's range on the way (weights near {@code 1e308}: an infinity, or
+   * {@code inf - inf = NaN}) is summed again scaled by powers of two, so that terms which cancel
+   * give their finite result; a result beyond double's range is {@code +-Double.MAX_VALUE}.
    */
   public void scores(int[] idx, double[] val, int from, int nnz, double[] out) {
     int d = dimension();
@@ -137,8 +130,33 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
           s += w[i] * val[j];
         }
       }
-      out[k] = s;
+      out[k] = Double.isFinite(s) ? s : scaledScore(w, idx, val, from, nnz);
     }
+  }
+
+  /**
+   * {@code <w, x>} with every weight scaled by 2^-ew and every value by 2^-ev (the largest
+   * exponents among the terms; exact powers of two), so that no product or partial sum overflows;
+   * the sum is scaled back and saturated. Terms smaller than 2^-1074 of the largest are lost, which
+   * only matters to a result that is that much smaller than the terms.
+   */
+  private static double scaledScore(double[] w, int[] idx, double[] val, int from, int nnz) {
+    int ew = Double.MIN_EXPONENT;
+    int ev = Double.MIN_EXPONENT;
+    for (int j = from; j < from + nnz; j++) {
+      if (idx[j] < w.length) {
+        ew = Math.max(ew, Math.getExponent(w[idx[j]]));
+        ev = Math.max(ev, Math.getExponent(val[j]));
+      }
+    }
+    double s = 0;
+    for (int j = from; j < from + nnz; j++) {
+      if (idx[j] < w.length) {
+        s += Math.scalb(w[idx[j]], -ew) * Math.scalb(val[j], -ev);
+      }
+    }
+    double r = Math.scalb(s, ew + ev);
+    return Double.isInfinite(r) && !Double.isInfinite(s) ? Math.copySign(Double.MAX_VALUE, r) : r;
   }
 
   /**
@@ -176,38 +194,6 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
     return String.format(Locale.ROOT, "%08x", crc.getValue());
   }
 
-  private static void checkMagicAndChecksum(Path file, byte[] bytes) throws ModelFormatException {
-    int eol = 0;
-    while (eol < bytes.length && eol < 64 && bytes[eol] != '\n') {
-      eol++;
-    }
-    String first = new String(bytes, 0, eol, StandardCharsets.ISO_8859_1);
-    if (!first.startsWith(MAGIC_PREFIX)) {
-      throw new ModelFormatException(file, 1, "not an online-kernels model (first line must be '" + MAGIC + "')");
-    }
-    String version = first.substring(MAGIC_PREFIX.length());
-    if (!version.equals(Integer.toString(FORMAT_VERSION))) {
-      throw new ModelFormatException(file, 1, "has model format version " + version + "; this library reads version "
-          + FORMAT_VERSION + (version.equals("1") ? " (version 1 had no checksum): train the model again" : ""));
-    }
-    int n = CHECKSUM_LINE_BYTES;
-    int lines = 1;
-    for (byte b : bytes) {
-      lines += b == '\n' ? 1 : 0;
-    }
-    String tail = bytes.length < n ? "" : new String(bytes, bytes.length - n, n, StandardCharsets.ISO_8859_1);
-    if (!tail.matches(CHECKSUM_KEY + "[0-9a-f]{8}\n") || bytes.length - n <= eol) {
-      throw new ModelFormatException(file, lines, "truncated or damaged: the file does not end with its '"
-          + CHECKSUM_KEY + "<8 hex digits>' line (an interrupted write or copy?)");
-    }
-    String want = tail.substring(CHECKSUM_KEY.length(), n - 1);
-    String got = crc32c(bytes, bytes.length - n);
-    if (!want.equals(got)) {
-      throw new ModelFormatException(file, lines - 1, "checksum mismatch (the file says " + want + ", its content gives "
-          + got + "): the file is damaged; use another copy or train again");
-    }
-  }
-
   /** A model file that does not follow the format; the message names file, line and problem. */
   public static final class ModelFormatException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -219,78 +205,16 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
 
   /**
    * Loads a file written by {@link #save}. The magic line and the checksum are verified before
-   * anything else is parsed, so a truncated or damaged file is refused as such.
+   * anything else is parsed, so a truncated or damaged file is refused as such; a file that is not
+   * regular (a device, a pipe) or whose weights would not fit the heap is refused before its
+   * weights are read, and the weights are parsed as they stream in (the memory taken is about
+   * that of the weights' arrays).
    *
    * @throws ModelFormatException naming file, line and problem for a file that is not a complete,
    *     intact model of this format version
    * @throws IOException if the file cannot be read
    */
   public static LinearModel load(Path file) throws IOException {
-    long size = Files.size(file);
-    if (size > MAX_FILE_BYTES) {
-      throw new ModelFormatException(file, 1, "is " + size + " bytes; a model file of this format holds at most "
-          + MAX_FILE_BYTES + " bytes");
-    }
-    byte[] bytes = Files.readAllBytes(file);
-    checkMagicAndChecksum(file, bytes);
-    String text = new String(bytes, 0, bytes.length - CHECKSUM_LINE_BYTES, StandardCharsets.UTF_8);
-    try (BufferedReader in = new BufferedReader(new StringReader(text))) {
-      in.readLine(); // the magic line, verified
-      String[] keys = {"algorithm", "params", "type", "loss", "d", "outputs", "classes"};
-      Map<String, String> h = new LinkedHashMap<>();
-      int line = 1;
-      for (String key : keys) {
-        String s = in.readLine();
-        line++;
-        if (s == null) {
-          throw new ModelFormatException(file, line, "file ends before the '" + key + "' line");
-        }
-        String v = s.equals(key) ? "" : s.startsWith(key + " ") ? s.substring(key.length() + 1).trim() : null;
-        if (v == null) {
-          throw new ModelFormatException(file, line, "expected a '" + key + "' line");
-        }
-        h.put(key, v);
-      }
-      try {
-        AlgorithmSpec spec = AlgorithmSpec.parse(h.get("algorithm"), List.of(h.get("params")));
-        ElementType type = ElementType.parse(h.get("type"));
-        Loss loss = Loss.parse(h.get("loss"));
-        int d = Integer.parseInt(h.get("d"));
-        int k = Integer.parseInt(h.get("outputs"));
-        boolean multi = !h.get("classes").equals("binary");
-        if (d < 1 || k < 1 || (multi && Integer.parseInt(h.get("classes")) != k)) {
-          throw new IllegalArgumentException("inconsistent d / outputs / classes");
-        }
-        List<double[]> ws = new ArrayList<>();
-        for (int o = 0; o < k; o++) {
-          String s = in.readLine();
-          line++;
-          if (s == null) {
-            throw new ModelFormatException(file, line, "file ends before weight line " + (o + 1) + " of " + k);
-          }
-          String[] parts = s.split(" ");
-          if (!parts[0].equals("w") || parts.length != d + 1) {
-            throw new ModelFormatException(file, line, "expected 'w' and " + d + " numbers");
-          }
-          double[] w = new double[d];
-          for (int i = 0; i < d; i++) {
-            w[i] = type == ElementType.FLOAT ? Float.parseFloat(parts[i + 1]) : Double.parseDouble(parts[i + 1]);
-            if (!Double.isFinite(w[i])) {
-              throw new ModelFormatException(file, line, "weight " + (i + 1) + " is not finite");
-            }
-          }
-          ws.add(w);
-        }
-        if (in.readLine() != null) {
-          throw new ModelFormatException(file, line + 1, "unexpected text after the last weight line"
-              + " (expected the '" + CHECKSUM_KEY.trim() + "' line)");
-        }
-        return new LinearModel(spec, type, loss, multi, ws.toArray(double[][]::new));
-      } catch (NumberFormatException e) {
-        throw new ModelFormatException(file, line, "bad number: " + e.getMessage());
-      } catch (IllegalArgumentException e) {
-        throw new ModelFormatException(file, line, e.getMessage());
-      }
-    }
+    return ModelFileReader.load(file);
   }
 }

@@ -87,19 +87,22 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
     int k = model.outputs();
     double[] yhat = new double[k];
     double lossSum = 0;
+    double scaledSum = 0;
     double errors = 0;
     for (int r = 0; r < data.size(); r++) {
       int s = data.rowStart(r);
       model.scores(idx, val, s, data.rowEnd(r) - s, yhat);
       double y = data.label(r);
-      lossSum += loss(model.loss(), model.multiclass(), y, yhat, k);
+      double l = loss(model.loss(), model.multiclass(), y, yhat, k);
+      lossSum += l;
+      scaledSum += Math.scalb(l, -SCALE);
       errors += error(model.multiclass(), y, yhat, k);
       if (sink != null) {
         sink.accept(r, yhat);
       }
     }
     int n = data.size();
-    return new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errors / n);
+    return new Metrics(n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
   }
 
   /**
@@ -111,15 +114,26 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
     int k = model.outputs();
     double[] yhat = new double[k];
     double lossSum = 0;
+    double scaledSum = 0;
     double errors = 0;
     int n = data.size();
     for (int r = 0; r < n; r++) {
       int s = data.start[r];
       model.scores(data.indices, data.values, s, data.start[r + 1] - s, yhat);
-      lossSum += loss(model.loss(), model.multiclass(), data.labels[r], yhat, k);
+      double l = loss(model.loss(), model.multiclass(), data.labels[r], yhat, k);
+      lossSum += l;
+      scaledSum += Math.scalb(l, -SCALE);
       errors += error(model.multiclass(), data.labels[r], yhat, k);
     }
-    return new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errors / n);
+    return new Metrics(n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
+  }
+
+  /** Scale of the second loss sum, which stays finite where losses near Double.MAX_VALUE (saturated scores) add up. */
+  private static final int SCALE = 64;
+
+  /** {@code lossSum / n}, or the scaled sum's mean where the plain sum overflowed but no loss was infinite. */
+  private static double mean(double lossSum, double scaledSum, int n) {
+    return Double.isInfinite(lossSum) && Double.isFinite(scaledSum) ? Math.scalb(scaledSum / n, SCALE) : lossSum / n;
   }
 
   /** Receives one row's scores during {@link #evaluate(LinearModel, SparseDataset, ScoreSink)}. */

@@ -7,6 +7,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.SparseRows;
 
 /**
@@ -60,6 +61,9 @@ public final class OgdOptimizer implements LinearModelOptimizer {
     if (!(radius > 0)) {
       throw new IllegalArgumentException("R must be positive (or infinite for no ball), got " + radius);
     }
+    // the weights are stored in the element type: a rate beyond its range makes the first step infinite
+    ParameterRangeException.check("ogd", type, "eta", eta,
+        type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE, "the first step would overflow");
     this.d = d;
     this.type = type;
     this.eta = eta;

@@ -115,6 +115,21 @@ class LibSvmReaderTest {
     assertArrayEquals(new double[] {1, 3, 2, 4}, ds.values());
   }
 
+  /** Issue 26: CR-only line ends made one line of the file ("'-1' has no ':'"). */
+  @Test
+  void crOnlyLineEndsAreNamedNotReadAsOneLine() {
+    assertEquals("t.svm:1: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
+        + " convert them to LF, e.g. tr '\\r' '\\n'", errorOf("+1 1:1\r-1 2:1\r"));
+    assertEquals("t.svm:2: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
+        + " convert them to LF, e.g. tr '\\r' '\\n'", errorOf("+1 1:1\n-1 2:1\r+1 3:1\n"));
+  }
+
+  @Test
+  void aNulByteIsNoText() {
+    assertEquals("t.svm:2: a NUL byte at byte 4 of the line: not a LIBSVM file (binary data?)",
+        errorOf("+1 1:1\n-1 \0:1\n"));
+  }
+
   @Test
   void utf8ByteOrderMarkIsTolerated() throws IOException {
     SparseDataset ds = parse("\uFEFF+1 1:1\n");

@@ -55,7 +55,7 @@ class ScInOLHandWorkedTest {
       // beta_1 = min(1, 1*(0 + 4)/(4*1)) = 1, beta_2 = min(1, 1*(0 + 0.25)/(0.25*1)) = 1.
       // s = (2, 0.5), theta = G/s = (0, 0): w = beta sgn(0) expm1(0)/(2s) = 0, yhat = 0.
       double y1 = k.predictDense(bigG, s2, m, beta, vec(a, t, 2, -0.5), 2, 1, 1);
-      assertEquals(0.0, y1, 0.0);
+      assertEquals(0.0, y1);
       assertVec(m, t, 0, "M", 2, 0.5);
       assertVec(beta, t, 0, "beta", 1, 1);
       // Update g = -0.5: G = (0 - (-0.5*2), 0 - (-0.5*-0.5)) = (1, -0.25); S2 = (1, 0.0625).
@@ -92,7 +92,7 @@ class ScInOLHandWorkedTest {
     try (Arena a = Arena.ofConfined()) {
       MemorySegment bigG = vec(a, t, 0, 0), s2 = vec(a, t, 0, 0), m = vec(a, t, 0, 0), eta = vec(a, t, 1, 1);
       // Round 1: M = (2, 0.5), theta = 0, w = 0, yhat = 0.
-      assertEquals(0.0, k.predictDense(bigG, s2, m, eta, vec(a, t, 2, -0.5), 2), 0.0);
+      assertEquals(0.0, k.predictDense(bigG, s2, m, eta, vec(a, t, 2, -0.5), 2));
       // Update g = -0.5: G = (1, -0.25), S2 = (1, 0.0625), eta = 1 - (g x) * 0 = (1, 1).
       k.updateDense(bigG, s2, m, eta, vec(a, t, 2, -0.5), 2, -0.5);
       assertVec(bigG, t, 0, "G", 1, -0.25);
@@ -160,7 +160,7 @@ class ScInOLHandWorkedTest {
       for (int i = 0; i < n; i++) {
         assertFalse(Double.isNaN(get(w, t, i)));
         assertFalse(Double.isNaN(get(eta, t, i)));
-        if (t == ElementType.FLOAT) assertEquals(0.0, get(w, t, i), 0.0);
+        if (t == ElementType.FLOAT) assertEquals(0.0, get(w, t, i));
       }
     }
   }
@@ -198,9 +198,9 @@ class ScInOLHandWorkedTest {
       for (int i = 0; i < n; i++) assertEquals(capped, get(w, t, i), expm1Ulps, "w[" + i + "]");
       k.updateDense(bigG, s2, x, n, -1);
       for (int i = 0; i < n; i++) {
-        assertEquals(i % 2 == 0 ? 401 : 400, get(bigG, t, i), 0.0);
-        assertEquals(i % 2 == 0 ? 1 : 0, get(s2, t, i), 0.0);
-        assertEquals(1.0, get(beta, t, i), 0.0);
+        assertEquals(i % 2 == 0 ? 401 : 400, get(bigG, t, i));
+        assertEquals(i % 2 == 0 ? 1 : 0, get(s2, t, i));
+        assertEquals(1.0, get(beta, t, i));
       }
     }
   }

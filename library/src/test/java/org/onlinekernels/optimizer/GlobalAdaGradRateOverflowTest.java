@@ -38,7 +38,7 @@ class GlobalAdaGradRateOverflowTest {
       o.predict(x);
       ArithmeticException e = assertThrows(ArithmeticException.class, () -> o.update(-Float.MIN_VALUE));
       assertTrue(e.getMessage().contains("float range"), e.getMessage());
-      assertEquals(0.0, o.scalarState().get("sumSquares"), 0.0);
+      assertEquals(0.0, o.scalarState().get("sumSquares"));
       float[] w = o.state().get("w").toArray(ValueLayout.JAVA_FLOAT);
       assertArrayEquals(new float[d], w, 0f);
     }

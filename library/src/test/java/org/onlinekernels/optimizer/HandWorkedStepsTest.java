@@ -50,7 +50,7 @@ class HandWorkedStepsTest {
         double[] w = weights(o, a);
         assertEquals(-0.4242640687119285, w[0], TOL);
         assertEquals(-0.565685424949238, w[1], TOL);
-        assertEquals(-eta1 * 3, w[0], 0.0);
+        assertEquals(-eta1 * 3, w[0]);
         assertEquals(25.0, o.scalarState().get("sumSquares"));
         // g = (-1, 0) in linear-model form: x = (-0.5, 0), dLoss/dyhat = 2, so g x = (-1, 0).
         // sumSquares = 26, eta = 1 / sqrt(52) = 0.1386750490; w0 = -0.4242640687 + 0.1386750490 = -0.2855890197
@@ -140,7 +140,7 @@ class HandWorkedStepsTest {
         double[] w = weights(o, a);
         double c = 8.0 / 3, lambda = c / (2 * (Math.sqrt(1 + c) + 1));
         assertEquals(-0.6861407, w[0], 1e-7);
-        assertEquals(-(1 / (1 + lambda)) * 1, w[0], 0.0);
+        assertEquals(-(1 / (1 + lambda)) * 1, w[0]);
         assertEquals(0.0, w[1]);
         double[] lsum = o.state().get("Lsum").toArray(D);
         assertEquals(0.4574271, lsum[0], 1e-7);

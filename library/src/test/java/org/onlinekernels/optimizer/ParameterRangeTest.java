@@ -58,12 +58,32 @@ class ParameterRangeTest {
     }
   }
 
+  /** Accepted values train: after a few rounds the weights are finite and not all zero (not only constructed). */
   @Test
   void theSameValuesInDoubleAndTheLargestAcceptedFloatValuesWork() {
-    new AdaptiveOgdCoordinateOptimizer(2, D, AdaptiveOgdParams.radius(1e20)).close();
-    new AdaGradOptimizer(2, D, AdaGradParams.eta(1e39)).close();
-    new ScInOL2Optimizer(2, D, new ScInOLParams(1e39)).close();
-    new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p90)).close();
+    learns(new AdaptiveOgdCoordinateOptimizer(2, D, AdaptiveOgdParams.radius(1e20)), D);
+    learns(new AdaGradOptimizer(2, D, AdaGradParams.eta(1e39)), D);
+    learns(new ScInOL2Optimizer(2, D, new ScInOLParams(1e39)), D);
+    learns(new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p90)), F);
+  }
+
+  private static void learns(AbstractOptimizer o, ElementType t) {
+    try (Arena a = Arena.ofConfined(); o) {
+      MemorySegment x = a.allocate(2L * t.bytes());
+      MemorySegment w = a.allocate(2L * t.bytes());
+      for (int i = 0; i < 2; i++) {
+        ScInOLOptimizerTest.set(x, t, i, 1);
+      }
+      for (int r = 0; r < 5; r++) {
+        o.predict(x);
+        o.update(r % 2 == 0 ? -1 : -0.5);
+      }
+      o.readWeights(w);
+      for (int i = 0; i < 2; i++) {
+        double v = ScInOLOptimizerTest.get(w, t, i);
+        assertTrue(Double.isFinite(v) && v != 0, o.algorithm() + " " + t + ": weight " + i + " = " + v);
+      }
+    }
   }
 
   /** R = 1e19 in float learns: a nonzero weight after a few rounds (R = 1e20 used to stay 0). */

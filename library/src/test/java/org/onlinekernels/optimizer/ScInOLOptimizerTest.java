@@ -111,7 +111,7 @@ class ScInOLOptimizerTest {
         boolean sparse = round % 2 == 0;
         double ya = sparse ? a.predictSparse(idx, val, nnz) : a.predict(x);
         double yb = sparse ? b.predictSparse(idx, val, nnz) : b.predict(x);
-        assertEquals(ya, yb, 0.0);
+        assertEquals(ya, yb);
         double g = r.nextGaussian();
         a.update(g);
         b.update(g);
@@ -149,9 +149,9 @@ class ScInOLOptimizerTest {
       assertEquals(1.0, ao.scalarState().get("t"));
       String wealth = algo == 1 ? "beta" : "eta";
       for (int i = 0; i < D; i++) {
-        assertEquals(1.0, get(ao.state().get(wealth), t, i), 0.0);
-        assertEquals(0.0, get(ao.state().get("G"), t, i), 0.0);
-        assertEquals(0.0, get(ao.state().get("M"), t, i), 0.0);
+        assertEquals(1.0, get(ao.state().get(wealth), t, i));
+        assertEquals(0.0, get(ao.state().get("G"), t, i));
+        assertEquals(0.0, get(ao.state().get("M"), t, i));
       }
       assertThrows(IllegalStateException.class, () -> o.update(1.0));
     }

@@ -26,10 +26,10 @@ class StateInvariantsTest {
 
   /** optimizer, buffer or scalar, bad value, words the message must contain. */
   record Bad(String optimizer, String name, double value, String invariant) {
-    /** Whether the value is a bad one for element type {@code t} (2^91 is beyond float's wealth cap only). */
+    /** Whether the value is a bad one for element type {@code t} (2^91 is beyond float's wealth caps only). */
     boolean appliesTo(ElementType t) {
       return t == ElementType.FLOAT ? !(Double.isFinite(value) && Math.abs(value) > Float.MAX_VALUE)
-          : !(name.equals("eta") && value == 0x1p91);
+          : !((name.equals("eta") || name.equals("W")) && value == 0x1p91);
     }
   }
 
@@ -48,12 +48,22 @@ class StateInvariantsTest {
       new Bad("scinol1", "t", 0, "t (round counter) is finite and >= 1"),
       new Bad("adagrad", "Q", -1, "Q (sum of squared gradients) is finite and >= 0"),
       new Bad("adagrad", "w", Double.POSITIVE_INFINITY, "w (weights) is finite"),
-      new Bad("global-adagrad", "sumSquares", -2, "sumSquares (sum of squared gradient norms) is finite and >= 0"),
+      new Bad("adagrad-global", "sumSquares", -2, "sumSquares (sum of squared gradient norms) is finite and >= 0"),
       new Bad("aogd-ball", "Hsum", -1, "Hsum (sum of curvatures) is finite and >= 0"),
-      new Bad("aogd-coordinate", "Lsum", -1, "Lsum (sum of the regularisation weights lambda) is finite and >= 0"),
+      new Bad("aogd-coord", "Lsum", -1, "Lsum (sum of the regularisation weights lambda) is finite and >= 0"),
       new Bad("dfeg", "H", Double.POSITIVE_INFINITY, "H (delta plus the sum of L^2 max(||x||, ||x||^2)) is finite and > 0"),
       new Bad("dfeg", "theta", Double.POSITIVE_INFINITY, "theta (negative sum of gradients) is finite"),
-      new Bad("dfeg", "thetaNormSquared", -1, "thetaNormSquared is finite and >= 0"));
+      new Bad("dfeg", "thetaNormSquared", -1, "thetaNormSquared is finite and >= 0"),
+      new Bad("ftrl", "z", Double.POSITIVE_INFINITY, "z (sum of gradients minus the proximal corrections) is finite"),
+      new Bad("ftrl", "N", -1, "N (sum of squared gradients) is finite and >= 0"),
+      new Bad("kt", "theta", Double.NEGATIVE_INFINITY, "theta (sum of coins) is finite"),
+      new Bad("kt", "W", -1, "W (wealth) is finite and within [0, "),
+      new Bad("kt", "W", 0x1p91, "W (wealth) is finite and within [0, "),
+      new Bad("kt", "k", -1, "k (number of nonzero coins) is finite and >= 0"),
+      new Bad("freegrad", "G", Double.POSITIVE_INFINITY, "G (sum of clipped gradients) is finite"),
+      new Bad("freegrad", "Vsum", -1, "Vsum (first hint squared plus the sum of squared clipped gradients) is finite and >= 0"),
+      new Bad("freegrad", "h1", -1, "h1 (first nonzero |g|) is finite and >= 0"),
+      new Bad("freegrad", "ht", Double.NEGATIVE_INFINITY, "ht (largest |g| so far) is finite and >= 0"));
 
   static AbstractOptimizer create(String name, ElementType t) {
     return AllOptimizers.all().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow().create(2, t);

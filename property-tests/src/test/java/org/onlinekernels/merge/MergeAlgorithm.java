@@ -27,6 +27,15 @@ import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.params.FreeGradParams;
+import org.onlinekernels.params.FtrlParams;
+import org.onlinekernels.params.KtParams;
+import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
+import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
+import org.onlinekernels.rules.ftrl.FtrlOptimizer;
+import org.onlinekernels.rules.ftrl.ReferenceFtrl;
+import org.onlinekernels.rules.kt.KtOptimizer;
+import org.onlinekernels.rules.kt.ReferenceKt;
 
 /**
  * Each algorithm with a merge rule, for the merge suites: an optimizer (with small boxes and radii
@@ -34,7 +43,16 @@ import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
  * optimizer's state, the reference merge, and the reference state under the optimizer's names.
  */
 enum MergeAlgorithm {
-  ADAGRAD, GLOBAL_ADAGRAD, AOGD_BALL, AOGD_COORDINATE, SCINOL1, SCINOL2, SCINOL2_MIXED, DFEG;
+  ADAGRAD("adagrad"), GLOBAL_ADAGRAD("adagrad-global"), AOGD_BALL("aogd-ball"), AOGD_COORDINATE("aogd-coord"),
+  SCINOL1("scinol1"), SCINOL2("scinol2"), SCINOL2_MIXED("scinol2"), DFEG("dfeg"), FTRL("ftrl"), KT("kt"),
+  FREEGRAD("freegrad");
+
+  /** The rule's name in {@code Rules.ALL}. */
+  final String rule;
+
+  MergeAlgorithm(String rule) {
+    this.rule = rule;
+  }
 
   AbstractOptimizer create(int d, ElementType type) {
     return switch (this) {
@@ -46,6 +64,9 @@ enum MergeAlgorithm {
       case SCINOL2 -> new ScInOL2Optimizer(d, type, ScInOLParams.defaults());
       case SCINOL2_MIXED -> new ScInOL2Optimizer(d, Precision.MIXED, ScInOLParams.defaults(), null, null);
       case DFEG -> new DfegOptimizer(d, type, DfegParams.defaults());
+      case FTRL -> new FtrlOptimizer(d, type, new FtrlParams(0.5, 1, 0.01, 0.1));
+      case KT -> new KtOptimizer(d, type, KtParams.defaults());
+      case FREEGRAD -> new FreeGradOptimizer(d, type, FreeGradParams.defaults());
     };
   }
 
@@ -106,6 +127,27 @@ enum MergeAlgorithm {
         r.setThetaNormSquared(sc.get("thetaNormSquared"));
         return r;
       }
+      case FTRL -> {
+        ReferenceFtrl r = new ReferenceFtrl(d, ((FtrlOptimizer) o).params());
+        copy(s.get("z"), r.z());
+        copy(s.get("N"), r.n());
+        return r;
+      }
+      case KT -> {
+        ReferenceKt r = new ReferenceKt(d, ((KtOptimizer) o).params());
+        copy(s.get("theta"), r.theta());
+        copy(s.get("W"), r.wealth());
+        copy(s.get("k"), r.k());
+        return r;
+      }
+      case FREEGRAD -> {
+        ReferenceFreeGrad r = new ReferenceFreeGrad(d, ((FreeGradOptimizer) o).params());
+        copy(s.get("G"), r.bigG());
+        copy(s.get("Vsum"), r.v());
+        copy(s.get("h1"), r.h1());
+        copy(s.get("ht"), r.ht());
+        return r;
+      }
       default -> throw new AssertionError(this);
     }
   }
@@ -122,6 +164,9 @@ enum MergeAlgorithm {
       case SCINOL1 -> ((ReferenceScInOL1) start).merge((List<ReferenceScInOL1>) l);
       case SCINOL2, SCINOL2_MIXED -> ((ReferenceScInOL2) start).merge((List<ReferenceScInOL2>) l);
       case DFEG -> ((ReferenceDfeg) start).merge((List<ReferenceDfeg>) l);
+      case FTRL -> ((ReferenceFtrl) start).merge((List<ReferenceFtrl>) l);
+      case KT -> ((ReferenceKt) start).merge((List<ReferenceKt>) l);
+      case FREEGRAD -> ((ReferenceFreeGrad) start).merge((List<ReferenceFreeGrad>) l);
     }
   }
 
@@ -167,6 +212,23 @@ enum MergeAlgorithm {
       case DFEG -> {
         m.put("theta", ((ReferenceDfeg) ref).theta());
         m.put("H", new double[] {((ReferenceDfeg) ref).h()});
+      }
+      case FTRL -> {
+        m.put("z", ((ReferenceFtrl) ref).z());
+        m.put("N", ((ReferenceFtrl) ref).n());
+      }
+      case KT -> {
+        ReferenceKt r = (ReferenceKt) ref;
+        m.put("theta", r.theta());
+        m.put("W", r.wealth());
+        m.put("k", r.k());
+      }
+      case FREEGRAD -> {
+        ReferenceFreeGrad r = (ReferenceFreeGrad) ref;
+        m.put("G", r.bigG());
+        m.put("Vsum", r.v());
+        m.put("h1", r.h1());
+        m.put("ht", r.ht());
       }
     }
     return m;

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,10 +14,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import org.onlinekernels.params.AdaGradParams;
 
 /**
@@ -29,15 +24,14 @@ import org.onlinekernels.params.AdaGradParams;
  * change nothing; and the optimizer's merge equals the reference merge fed the same states (bit
  * for bit after rounding to the element type; DFEG's recomputed norm within a reduction's bound).
  *
- * <p>Each case: a start state from a warm-up stream, then K learners copied from it, each trained
- * on its own stream (some on none), with sparse inputs of mixed scales and random labels.
+ * <p>Each case is a {@link MergeScenario}.
  */
 class MergeProperties {
 
   @Property
   void mergingOneLearnerIsTheIdentity(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
       @ForAll @IntRange(min = 1, max = 40) int d, @ForAll long seed) {
-    try (Scenario s = new Scenario(algo, type, d, seed, 1)) {
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, 1)) {
       s.start.merge(s.learners);
       assertEquals(MergeAlgorithm.bits(s.learners.get(0)), MergeAlgorithm.bits(s.start));
     }
@@ -46,7 +40,7 @@ class MergeProperties {
   @Property
   void orderOfTheLearnersDoesNotMatter(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
       @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 2, max = 6) int k, @ForAll long seed) {
-    try (Scenario s = new Scenario(algo, type, d, seed, k); AbstractOptimizer other = algo.create(d, type)) {
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k); AbstractOptimizer other = algo.create(d, type)) {
       other.copyStateFrom(s.start);
       List<AbstractOptimizer> shuffled = new ArrayList<>(s.learners);
       Collections.shuffle(shuffled, new Random(seed ^ 0x5DEECE66DL));
@@ -59,7 +53,7 @@ class MergeProperties {
   @Property
   void learnersThatSawNothingChangeNothing(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
       @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 4) int k, @ForAll long seed) {
-    try (Scenario s = new Scenario(algo, type, d, seed, k); AbstractOptimizer withIdle = algo.create(d, type);
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k); AbstractOptimizer withIdle = algo.create(d, type);
         AbstractOptimizer idle = algo.create(d, type); AbstractOptimizer onlyIdle = algo.create(d, type)) {
       withIdle.copyStateFrom(s.start);
       idle.copyStateFrom(s.start);
@@ -79,7 +73,7 @@ class MergeProperties {
   @Property
   void optimizerMergeEqualsReferenceMerge(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
       @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 6) int k, @ForAll long seed) {
-    try (Scenario s = new Scenario(algo, type, d, seed, k)) {
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k)) {
       Object refStart = algo.reference(s.start);
       List<Object> refLearners = new ArrayList<>();
       for (AbstractOptimizer l : s.learners) {
@@ -111,6 +105,15 @@ class MergeProperties {
     }
   }
 
+  /** A rule of the registry without a merge case here would go untested: every one has one. */
+  @Example
+  void everyRuleOfTheRegistryIsMergedHere() {
+    for (String rule : org.onlinekernels.rules.Rules.names()) {
+      assertTrue(java.util.Arrays.stream(MergeAlgorithm.values()).anyMatch(a -> a.rule.equals(rule)),
+          rule + " of Rules.ALL has no MergeAlgorithm case");
+    }
+  }
+
   @Example
   void mergeRefusesLearnersThatDoNotMatch() {
     try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1));
@@ -133,70 +136,6 @@ class MergeProperties {
       t.start();
       t.join();
       assertThrows(WrongThreadException.class, () -> a.merge(List.of(made[0])));
-    }
-  }
-
-  /** A start state and K learners that started from it and ran their own streams. */
-  private static final class Scenario implements AutoCloseable {
-    final AbstractOptimizer start;
-    final List<AbstractOptimizer> learners = new ArrayList<>();
-    private final Arena arena = Arena.ofConfined();
-    private final MemorySegment idx;
-    private final MemorySegment val;
-    private final ElementType type;
-    private final Random rnd;
-    private final int d;
-
-    Scenario(MergeAlgorithm algo, ElementType type, int d, long seed, int k) {
-      this.rnd = new Random(seed);
-      this.d = d;
-      this.type = algo == MergeAlgorithm.SCINOL2_MIXED ? ElementType.FLOAT : type;
-      this.idx = arena.allocate(ValueLayout.JAVA_INT, d);
-      this.val = arena.allocate((long) d * 8);
-      start = algo.create(d, type);
-      run(start, rnd.nextInt(30));
-      for (int j = 0; j < k; j++) {
-        AbstractOptimizer l = algo.create(d, type);
-        l.copyStateFrom(start);
-        // About one learner in five sees nothing.
-        run(l, rnd.nextInt(5) == 0 ? 0 : 1 + rnd.nextInt(60));
-        learners.add(l);
-      }
-    }
-
-    private void run(AbstractOptimizer o, int n) {
-      double scale = Math.scalb(1.0, rnd.nextInt(9) - 4);
-      for (int t = 0; t < n; t++) {
-        int nnz = 0;
-        double density = rnd.nextDouble();
-        for (int i = 0; i < d; i++) {
-          if (rnd.nextDouble() < density) {
-            double v = scale * (rnd.nextDouble() * 2 - 1) * (rnd.nextInt(4) == 0 ? 8 : 1);
-            idx.setAtIndex(ValueLayout.JAVA_INT, nnz, i);
-            if (type == ElementType.FLOAT) {
-              val.setAtIndex(ValueLayout.JAVA_FLOAT, nnz, (float) v);
-            } else {
-              val.setAtIndex(ValueLayout.JAVA_DOUBLE, nnz, v);
-            }
-            nnz++;
-          }
-        }
-        double y = rnd.nextBoolean() ? 1 : -1;
-        double yhat = o.predictSparse(idx, val, nnz);
-        double g = Loss.LOGISTIC.derivative(y, yhat);
-        if (o instanceof AdaptiveOgdOptimizer a && rnd.nextInt(3) == 0) {
-          a.update(g, 0.05);
-        } else {
-          o.update(g);
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      start.close();
-      learners.forEach(AbstractOptimizer::close);
-      arena.close();
     }
   }
 }

@@ -28,7 +28,11 @@ import org.onlinekernels.trainer.Datasets;
  * features of very different scales), each as "class 0 against the rest". An algorithm takes part
  * where its sequential pass beats the zero model ({@code ln 2}) with its default parameters:
  * Adaptive OGD per coordinate (box radius 100) does not on either, nor does the ball form on
- * shuttle's unscaled features, so a margin there would measure nothing.
+ * shuttle's unscaled features, nor KT (coins clipped at {@code Lg = 1}) on shuttle's, so a margin
+ * there would measure nothing.
+ *
+ * <p>Not here, because they miss the margin (docs/MERGING.md, "Known gaps"): FTRL-Proximal on
+ * shuttle and FreeGrad on both data sets, whose AVERAGE merge is not yet good enough.
  */
 class SplitPassTest {
   private static final double SLACK = 0.035;
@@ -36,7 +40,7 @@ class SplitPassTest {
   @ParameterizedTest(name = "{0} on {1}")
   @CsvSource({
     "adagrad, austen_lines", "adagrad-global, austen_lines", "aogd-ball, austen_lines", "scinol1, austen_lines",
-    "scinol2, austen_lines", "dfeg, austen_lines",
+    "scinol2, austen_lines", "dfeg, austen_lines", "ftrl, austen_lines", "kt, austen_lines",
     "adagrad, shuttle", "adagrad-global, shuttle", "scinol1, shuttle", "scinol2, shuttle", "dfeg, shuttle"})
   void splitPassPlusMergeIsWithinTheMarginOfTheSequentialPass(String algorithm, String data) throws IOException {
     SparseDataset train = binary(data + ".train.svm");

@@ -16,6 +16,7 @@ import org.onlinekernels.testkit.Buffers;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
 import org.onlinekernels.testkit.Subject;
+import org.onlinekernels.testkit.Subjects;
 
 /**
  * Vector and scalar kernels return the same bits: every optimizer (so every kernel, dense and
@@ -28,8 +29,9 @@ import org.onlinekernels.testkit.Subject;
  * the width took effect): each width equals the scalar kernels, so all widths equal each other.
  */
 class BitEqualityProperties {
-  private static final String[] ALGORITHMS = {
-      "scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord", "mixed-adagrad", "mixed-scinol2"};
+  /** Every rule of the registry, and the mixed-precision forms. */
+  private static final java.util.List<String> ALGORITHMS = java.util.stream.Stream.concat(
+      Subjects.names().stream(), java.util.stream.Stream.of("mixed-adagrad", "mixed-scinol2")).toList();
 
   @Provide
   Arbitrary<Case> trajectories() {

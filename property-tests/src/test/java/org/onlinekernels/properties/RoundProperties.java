@@ -9,16 +9,11 @@ import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.testkit.AdaGradSubject;
-import org.onlinekernels.testkit.AdaptiveOgdSubject;
 import org.onlinekernels.testkit.Agreement;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
-import org.onlinekernels.testkit.DfegSubject;
-import org.onlinekernels.testkit.GlobalAdaGradSubject;
-import org.onlinekernels.testkit.ScInOL1Subject;
-import org.onlinekernels.testkit.ScInOL2Subject;
 import org.onlinekernels.testkit.Subject;
+import org.onlinekernels.testkit.Subjects;
 import org.onlinekernels.testkit.Tolerance;
 
 /**
@@ -29,23 +24,16 @@ import org.onlinekernels.testkit.Tolerance;
  */
 class RoundProperties {
 
-  /** Every algorithm has a fused round body, the same for both implementations and layouts. */
-  private static final String[] FUSED = {"scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord"};
-  private static final String[] ALL = {"scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord"};
 
   @Provide
   Arbitrary<Case> trajectories() {
     return Cases.all();
   }
 
-  @Provide
-  Arbitrary<String> fused() {
-    return Arbitraries.of(FUSED);
-  }
-
+  /** Every rule of the registry; each has a fused round body, the same for both implementations and layouts. */
   @Provide
   Arbitrary<String> algorithms() {
-    return Arbitraries.of(ALL);
+    return Arbitraries.of(Subjects.names());
   }
 
   @Provide
@@ -55,16 +43,7 @@ class RoundProperties {
   }
 
   static Subject subject(String algorithm, Case c) {
-    return switch (algorithm) {
-      case "scinol2" -> new ScInOL2Subject(c.seed(), c.type());
-      case "adagrad" -> new AdaGradSubject(c.seed(), c.d(), c.type());
-      case "scinol1" -> new ScInOL1Subject(c.seed(), c.type());
-      case "dfeg" -> new DfegSubject(c.seed(), c.type());
-      case "adagrad-global" -> new GlobalAdaGradSubject(c.seed(), c.d(), c.type());
-      case "aogd-ball" -> new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), true);
-      case "aogd-coord" -> new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), false);
-      default -> throw new IllegalArgumentException(algorithm);
-    };
+    return Subjects.of(algorithm, c);
   }
 
   /**
@@ -81,7 +60,7 @@ class RoundProperties {
   }
 
   @Property
-  void fusedRoundIsLayoutIndependent(@ForAll("trajectories") Case c, @ForAll("fused") String algorithm,
+  void fusedRoundIsLayoutIndependent(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
       @ForAll boolean vector, @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(s.fusedRound());
@@ -91,7 +70,7 @@ class RoundProperties {
   }
 
   @Property
-  void fusedRoundIsImplementationIndependent(@ForAll("trajectories") Case c, @ForAll("fused") String algorithm,
+  void fusedRoundIsImplementationIndependent(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
       @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(s.fusedRound());
@@ -104,9 +83,10 @@ class RoundProperties {
    * written back) and a round entry by entry give the same bits, on either layout and provider.
    */
   @Property
-  void gatheredRoundEqualsEntrywise(@ForAll("trajectories") Case c, @ForAll("fused") String algorithm,
+  void gatheredRoundEqualsEntrywise(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
       @ForAll boolean vector, @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
+    Assume.that(s.fusedRound());
     KernelProvider k = AgreementProperties.impl(vector);
     Rounds.bitIdentical(s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_ENTRYWISE);
   }
@@ -141,7 +121,7 @@ class RoundProperties {
 
   /** Interleaved state under separate predict and update calls, dense and sparse input, against the reference. */
   @Property
-  void interleavedStateAgreesWithReference(@ForAll("trajectories") Case c, @ForAll("fused") String algorithm,
+  void interleavedStateAgreesWithReference(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
       @ForAll boolean vector) {
     Agreement.kernelVsReference(subject(algorithm, c), c, AgreementProperties.impl(vector), StateLayout.INTERLEAVED, null);
   }

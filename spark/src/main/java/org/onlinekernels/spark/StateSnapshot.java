@@ -12,7 +12,7 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 
 /**
  * The state of a learner's optimizers (one per output) as plain arrays, to broadcast the merged
- * state to the partitions and to send each partition's state back. Read and written only through
+ * state to the partitions. Read and written only through
  * the optimizers' public API ({@code state()}, {@code scalarState()}, {@code writeState},
  * {@code writeScalarState}): every element is widened to double exactly and rounded back to the
  * same value, so a round trip is bit for bit.
@@ -22,17 +22,8 @@ final class StateSnapshot implements Serializable {
 
   private final List<LinkedHashMap<String, double[]>> buffers = new ArrayList<>();
   private final List<LinkedHashMap<String, Double>> scalars = new ArrayList<>();
-  /** Partition that produced this state (-1: the driver's), and its progressive sums. */
-  final int partition;
-  final long examples;
-  final double lossSum;
-  final double errSum;
 
-  StateSnapshot(AbstractOptimizer[] opts, int partition, long examples, double lossSum, double errSum) {
-    this.partition = partition;
-    this.examples = examples;
-    this.lossSum = lossSum;
-    this.errSum = errSum;
+  StateSnapshot(AbstractOptimizer[] opts) {
     for (AbstractOptimizer o : opts) {
       LinkedHashMap<String, double[]> b = new LinkedHashMap<>();
       int d = o.dimension();

@@ -1,30 +1,33 @@
 package org.onlinekernels.spark;
 
-import org.onlinekernels.optimizer.StateLayout;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.onlinekernels.spark.SparkTestSession.data;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.cli.Main;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.MergeSummary;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.spark.ml.OnlineLinearClassificationModel;
 import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
@@ -33,61 +36,46 @@ import org.onlinekernels.trainer.parallel.Rows;
 import org.onlinekernels.trainer.parallel.ShardWorker;
 
 /**
- * The Spark job in {@code local[2]} on the largest data set of the repository (austen_lines, 6 classes, 12,549
- * sparse features), read by Spark's LIBSVM reader: the model equals, bit for bit, the merge of the
- * same partitions' learners in this process; it predicts in Spark as the model predicts here; the
- * command line loads the saved file; its test loss is within the stated margin of the sequential
- * pass. One session for the class (Spark starts in seconds).
+ * The Spark job in {@code local[2]}: on austen_lines (6 classes, 12,549 sparse features, Spark's
+ * LIBSVM reader) the model equals, bit for bit, the optimizers' merge of the same two partitions'
+ * learners in this process (two learners and ScInOL2's AVERAGE and MAX rules: the tree gives the
+ * merge's bits), it predicts in Spark as here, the command line loads the saved file, and its test
+ * loss is within the stated margin of the sequential pass; with several rounds and partitions the
+ * model is, bit for bit, the documented tree of merge summaries replayed here, on every run; the
+ * job's entry point runs with {@code --master}-style options on the shared session.
  */
 class SparkTrainerTest {
-  private static final int D = 12549;
-  private static SparkSession spark;
+  private static final int AUSTEN_D = 12549;
 
-  @BeforeAll
-  static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("online-kernels-test")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.host", "127.0.0.1").getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+  private static Dataset<Row> read(Path p, int d) {
+    return SparkTestSession.get().read().format("libsvm").option("numFeatures", Integer.toString(d)).load(p.toString());
   }
 
-  @AfterAll
-  static void stop() {
-    if (spark != null) {
-      spark.stop();
+  /** Rows {@code i = p mod P} of {@code all}, in order: partition {@code p} of the job. */
+  private static SparseDataset partition(SparseDataset all, int p, int partitions) {
+    List<Integer> mine = new ArrayList<>();
+    for (int i = p; i < all.size(); i += partitions) {
+      mine.add(i);
     }
-  }
-
-  private static Path data(String file) {
-    Path p = Path.of(System.getProperty("onlinekernels.data", "../data"), file);
-    assertTrue(Files.isRegularFile(p), "data file " + p.toAbsolutePath() + " is missing (data/README.md)");
-    return p;
-  }
-
-  private static Dataset<Row> read(Path p) {
-    return spark.read().format("libsvm").option("numFeatures", Integer.toString(D)).load(p.toString());
+    return Datasets.rows(all, mine.stream().mapToInt(x -> x).toArray());
   }
 
   @Test
-  void austenOnTwoPartitions(@TempDir Path tmp) throws Exception {
+  void austenOnTwoPartitionsIsTheMergeOfThePartitionsLearners(@TempDir Path tmp) throws Exception {
     Path trainFile = data("austen_lines.train.svm");
     Path testFile = data("austen_lines.test.svm");
     JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("scinol2")));
-    SparkModel model = SparkTrainer.train(job, read(trainFile), 2);
+    SparkModel model = SparkTrainer.train(job, read(trainFile, AUSTEN_D), 2);
     LinearModel m = model.model();
 
-    // The same partitions (row i to partition i mod 2, in order, same shuffles) merged here.
-    SparseDataset train = LibSvmReader.read(trainFile, D);
+    SparseDataset train = LibSvmReader.read(trainFile, AUSTEN_D);
     TrainerConfig config = job.config();
-    try (OnlineTrainer merged = new OnlineTrainer(config, D, true, 6, null, StateLayout.PLANAR); Arena arena = Arena.ofConfined()) {
+    try (OnlineTrainer merged = new OnlineTrainer(config, AUSTEN_D, true, 6, null, StateLayout.PLANAR);
+        Arena arena = Arena.ofConfined()) {
       List<ShardWorker> workers = new ArrayList<>();
       for (int p = 0; p < 2; p++) {
-        List<Integer> mine = new ArrayList<>();
-        for (int i = p; i < train.size(); i += 2) {
-          mine.add(i);
-        }
-        SparseDataset part = org.onlinekernels.trainer.Datasets.rows(train, mine.stream().mapToInt(x -> x).toArray());
-        ShardWorker w = new ShardWorker(config, D, true, 6, org.onlinekernels.trainer.Datasets.maxNnz(train), arena);
+        SparseDataset part = partition(train, p, 2);
+        ShardWorker w = new ShardWorker(config, AUSTEN_D, true, 6, Datasets.maxNnz(train), arena);
         w.run(new Rows(part), SparkTrainer.partitionOrder(job, part.size(), 0, p), 0, part.size());
         workers.add(w);
       }
@@ -101,14 +89,15 @@ class SparkTrainerTest {
     }
 
     // Evaluated in Spark as here (sums in another order: equal to rounding).
-    SparseDataset test = LibSvmReader.read(testFile, D);
+    SparseDataset test = LibSvmReader.read(testFile, AUSTEN_D);
     Metrics here = Metrics.evaluate(m, test);
-    Metrics there = model.evaluate(read(testFile));
+    Metrics there = model.evaluate(read(testFile, AUSTEN_D));
     assertEquals(here.examples(), there.examples());
     assertEquals(here.meanLoss(), there.meanLoss(), 1e-12 * here.meanLoss());
     assertEquals(here.errorRate(), there.errorRate(), 1e-12);
-    // Predictions in Spark: the arg max of the same scores.
-    List<Row> predicted = model.transform(read(testFile)).select("prediction").limit(200).collectAsList();
+    // Predictions in Spark (the ML model's transform): the arg max of the same scores.
+    List<Row> predicted = new OnlineLinearClassificationModel("austen", m).transform(read(testFile, AUSTEN_D))
+        .select("prediction").limit(200).collectAsList();
     double[] yhat = new double[6];
     for (int r = 0; r < predicted.size(); r++) {
       m.scores(test.indices(), test.values(), test.rowStart(r), test.nnz(r), yhat);
@@ -129,21 +118,66 @@ class SparkTrainerTest {
     assertEquals(test.size(), Files.readAllLines(tmp.resolve("p.txt")).size());
 
     // Quality: the margin of SplitPassTest per one-vs-rest output (6 outputs, 0.035 nats each).
-    TrainerConfig c = job.config();
-    double seq = OnlineTrainer.train(c, train, test, null).test().meanLoss();
-    double half = OnlineTrainer.train(c, train.head(train.size() / 2), test, null).test().meanLoss();
+    double seq = OnlineTrainer.train(config, train, test, null).test().meanLoss();
+    double half = OnlineTrainer.train(config, train.head(train.size() / 2), test, null).test().meanLoss();
     double margin = Math.max(0, half - seq) + 6 * 0.035;
     assertTrue(there.meanLoss() <= seq + margin,
         "Spark, 2 partitions: " + there.meanLoss() + ", sequential " + seq + ", over n/2 " + half);
   }
 
+  /**
+   * AdaGrad (a SUM rule, merged as summaries combined up the tree) on heart_scale, 4
+   * partitions, a merge every 100 examples (3 rounds of 270 rows), 2 epochs: the job's model is
+   * the tree {@code (p0 p1)(p2 p3)} of the partitions' merge summaries, round after round, replayed
+   * here bit for bit, and a second run gives the same bits.
+   */
   @Test
-  void aRunIsDeterministic() {
+  void roundsOfSeveralPartitionsAreTheDocumentedTreeOnEveryRun() throws Exception {
     Path file = data("heart_scale.svm");
-    JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(3));
-    Dataset<Row> rows = spark.read().format("libsvm").load(file.toString());
-    double[] a = SparkTrainer.train(job, rows, 3).model().weights()[0];
-    double[] b = SparkTrainer.train(job, rows, 3).model().weights()[0];
-    assertArrayEquals(a, b);
+    int d = 13;
+    int partitions = 4;
+    JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(2), 100);
+    double[] spark = SparkTrainer.train(job, read(file, d), partitions).model().weights()[0];
+    assertArrayEquals(spark, SparkTrainer.train(job, read(file, d), partitions).model().weights()[0]);
+
+    SparseDataset all = LibSvmReader.read(file, d);
+    TrainerConfig config = job.config();
+    int rounds = 3;
+    try (OnlineTrainer merged = new OnlineTrainer(config, d, false, 1, null, StateLayout.PLANAR);
+        Arena arena = Arena.ofConfined()) {
+      AbstractOptimizer master = (AbstractOptimizer) merged.optimizer(0);
+      for (int e = 0; e < 2; e++) {
+        for (int r = 0; r < rounds; r++) {
+          MergeSummary[] s = new MergeSummary[partitions];
+          for (int p = 0; p < partitions; p++) {
+            SparseDataset part = partition(all, p, partitions);
+            int[] slice = SparkTrainer.roundSlice(part.size(), r, rounds);
+            ShardWorker w = new ShardWorker(config, d, false, 1, Datasets.maxNnz(all), arena);
+            w.learners[0].copyStateFrom(master);
+            w.run(new Rows(part), SparkTrainer.partitionOrder(job, part.size(), e, p), slice[0], slice[1]);
+            s[p] = MergeSummary.of(master, List.of(w.learners[0]));
+          }
+          s[0].then(s[1]).then(s[2].then(s[3])).mergeInto(master);
+        }
+      }
+      assertArrayEquals(merged.model().weights()[0], spark);
+    }
+  }
+
+  @Test
+  void theJobsEntryPointTrainsEvaluatesAndWritesTheModel(@TempDir Path tmp) throws Exception {
+    Path file = data("heart_scale.svm");
+    Path out = tmp.resolve("heart.model");
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    Map<String, String> options = SparkTrain.options(new String[] {"--master", "local[2]", "--train", file.toString(),
+        "--test", file.toString(), "--partitions", "3", "--merge-every", "90", "--epochs", "2", "--algorithm", "adagrad",
+        "--model", out.toString()});
+    SparkTrain.run(SparkTestSession.get(), options, new PrintStream(text, true, StandardCharsets.UTF_8));
+    String report = text.toString(StandardCharsets.UTF_8);
+    assertTrue(report.contains("epoch 2: progressive loss") && report.contains("test: loss"), report);
+    JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(2), 90);
+    assertArrayEquals(SparkTrainer.train(job, read(file, 13), 3).model().weights()[0],
+        LinearModel.load(out).weights()[0]);
+    assertThrows(IllegalArgumentException.class, () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
   }
 }

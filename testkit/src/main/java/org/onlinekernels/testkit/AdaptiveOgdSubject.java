@@ -79,6 +79,12 @@ public final class AdaptiveOgdSubject implements Subject {
         : new AdaptiveOgdCoordinateOptimizer(d, type, params, layout, null, kernels);
   }
 
+  /** The ball form's step and projection come from norms, summed in another order for sparse input. */
+  @Override
+  public boolean sparseStateEqualsDense() {
+    return !ball;
+  }
+
   @Override
   public boolean fusedRound() {
     return ball || params.radii() == null;

@@ -99,6 +99,12 @@ public final class GlobalAdaGradSubject implements Subject {
     return Map.of("sumSquares", ((ReferenceGlobalAdaGrad) r).sumSquares());
   }
 
+  /** The rate comes from {@code ||x||^2}, summed in another order for sparse input. */
+  @Override
+  public boolean sparseStateEqualsDense() {
+    return false;
+  }
+
   @Override
   public boolean exactStateInDouble() {
     return false;

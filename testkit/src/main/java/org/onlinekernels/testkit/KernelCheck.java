@@ -17,7 +17,10 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.params.FreeGradParams;
+import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.KtParams;
 import org.onlinekernels.params.ScInOLParams;
 
 /**
@@ -44,10 +47,13 @@ import org.onlinekernels.params.ScInOLParams;
  * per-coordinate {@code w}, {@code Lsum} and the scalar {@code Hsum}; Adaptive OGD ball
  * {@code w} and the scalars {@code Hsum}, {@code Lsum}; ScInOL1 {@code G}, {@code S2}, {@code M},
  * {@code beta} and the scalar {@code t}; ScInOL2 {@code G}, {@code S2}, {@code M}, {@code eta};
- * DFEG {@code theta} and the scalars {@code H}, {@code thetaNormSquared}.
+ * DFEG {@code theta} and the scalars {@code H}, {@code thetaNormSquared}; FTRL-Proximal {@code z},
+ * {@code N}; KT {@code theta}, {@code W}, {@code k}; FreeGrad {@code G}, {@code Vsum}, {@code h1},
+ * {@code ht}.
  *
  * <p>Bounds: {@link Tolerance} and each algorithm's {@link Subject}; in double, the per-coordinate
- * state of AdaGrad, per-coordinate Adaptive OGD, ScInOL1, ScInOL2 and DFEG's {@code theta} must be
+ * state of AdaGrad, per-coordinate Adaptive OGD, ScInOL1, ScInOL2, FTRL-Proximal, KT, FreeGrad and
+ * DFEG's {@code theta} must be
  * the reference's bits, so an implementation must do the reference's operations in its order
  * there (see the reference's javadoc); in float the bounds allow for any order.
  *
@@ -156,6 +162,25 @@ public final class KernelCheck<P> {
   public static KernelCheck<DfegParams> dfeg(Factory<DfegParams> factory) {
     return new KernelCheck<>("DFEG", (c, p) -> p == null ? new DfegSubject(c.seed(), c.type()) : new DfegSubject(p),
         s -> ((DfegSubject) s).params(), factory, false);
+  }
+
+  /** FTRL-Proximal: random {@code alpha}, {@code beta}, {@code lambda1}, {@code lambda2}. */
+  public static KernelCheck<FtrlParams> ftrl(Factory<FtrlParams> factory) {
+    return new KernelCheck<>("FTRL", (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p),
+        s -> ((FtrlSubject) s).params(), factory, false);
+  }
+
+  /** KT coin betting: random {@code epsilon} and {@code Lg}; the wealth saturates at the element type's cap. */
+  public static KernelCheck<KtParams> kt(Factory<KtParams> factory) {
+    return new KernelCheck<>("KT", (c, p) -> p == null ? new KtSubject(c.seed(), c.type()) : new KtSubject(p, c.type()),
+        s -> ((KtSubject) s).params(), factory, false);
+  }
+
+  /** FreeGrad: random {@code epsilon}; the exponent saturates at the element type's cap. */
+  public static KernelCheck<FreeGradParams> freeGrad(Factory<FreeGradParams> factory) {
+    return new KernelCheck<>("FreeGrad",
+        (c, p) -> p == null ? new FreeGradSubject(c.seed(), c.type()) : new FreeGradSubject(p, c.type()),
+        s -> ((FreeGradSubject) s).params(), factory, false);
   }
 
   /**

@@ -54,6 +54,14 @@ public interface Subject {
     return false;
   }
 
+  /**
+   * Whether a dense call and the sparse call without the row's zero entries leave bit-identical
+   * state (no reduction feeds it: every rule but global AdaGrad and the ball form of Adaptive OGD).
+   */
+  default boolean sparseStateEqualsDense() {
+    return true;
+  }
+
   /** The reference with the same parameters. */
   ReferenceLinearModel reference(int d);
 

@@ -6,10 +6,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.onlinekernels.bench.SparsePool;
 import org.onlinekernels.bench.workload.hand.FloatHandAdaGrad;
 import org.onlinekernels.bench.workload.hand.FloatHandScInOL2;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * The workload's speed ratios in thread CPU time, for a machine too loaded for JMH's wall clock
@@ -76,8 +83,8 @@ public final class CpuTimeRun {
     System.out.println("|---:|---:|---:|---:|---:|");
     for (int nnz : new int[] {16, 128, 1024}) {
       try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-        org.onlinekernels.bench.SparsePool pool = new org.onlinekernels.bench.SparsePool(arena, ElementType.FLOAT, d, nnz, 1 << 20, 42);
-        org.onlinekernels.optimizer.SparseRows rows = pool.rows(ElementType.FLOAT);
+        SparsePool pool = new SparsePool(arena, ElementType.FLOAT, d, nnz, 1 << 20, 42);
+        SparseRows rows = pool.rows(ElementType.FLOAT);
         int n = rows.size();
         int[] order = new int[n];
         double[] y = new double[n];
@@ -86,13 +93,13 @@ public final class CpuTimeRun {
           y[k] = (k & 1) == 0 ? 1 : -1;
         }
         double[] yhat = new double[n];
-        org.onlinekernels.params.ScInOLParams p = org.onlinekernels.params.ScInOLParams.defaults();
-        org.onlinekernels.optimizer.StateLayout planar = org.onlinekernels.optimizer.StateLayout.PLANAR;
-        org.onlinekernels.optimizer.StateLayout inter = org.onlinekernels.optimizer.StateLayout.INTERLEAVED;
-        org.onlinekernels.optimizer.AbstractOptimizer[] opts = {
-            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new org.onlinekernels.rules.scinol2.ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+        ScInOLParams p = ScInOLParams.defaults();
+        StateLayout planar = StateLayout.PLANAR;
+        StateLayout inter = StateLayout.INTERLEAVED;
+        AbstractOptimizer[] opts = {
+            new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+            new ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
         // Each contender's passes run back to back (its 64 MiB state stays in this Xeon's L3, as in
         // a JMH fork of its own); turns of 8 passes, twice round, so drift hits every contender.
         java.util.List<java.util.List<Long>> times = new ArrayList<>();
@@ -102,16 +109,16 @@ public final class CpuTimeRun {
         }
         for (int turn = 0; turn < 2; turn++) {
           for (int k = 0; k < opts.length; k++) {
-            org.onlinekernels.optimizer.AbstractOptimizer o = opts[k];
+            AbstractOptimizer o = opts[k];
             for (int pass = 0; pass < 8; pass++) {
               long t0 = MX.getCurrentThreadCpuTime();
               if (k == 0) {
                 for (int r = 0; r < n; r++) {
                   double yh = o.predictSparse(pool.idx[r], pool.val[r], nnz);
-                  o.update(org.onlinekernels.loss.Loss.LOGISTIC.derivative(y[r], yh));
+                  o.update(Loss.LOGISTIC.derivative(y[r], yh));
                 }
               } else {
-                o.rounds(rows, order, 0, n, y, org.onlinekernels.loss.Loss.LOGISTIC, yhat, null);
+                o.rounds(rows, order, 0, n, y, Loss.LOGISTIC, yhat, null);
               }
               long t = MX.getCurrentThreadCpuTime() - t0;
               if (pass >= 3) times.get(k).add(t);

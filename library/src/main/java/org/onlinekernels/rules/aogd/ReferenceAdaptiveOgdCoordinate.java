@@ -1,7 +1,6 @@
 package org.onlinekernels.rules.aogd;
 
 import org.onlinekernels.reference.ReferenceGradientLearner;
-import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;

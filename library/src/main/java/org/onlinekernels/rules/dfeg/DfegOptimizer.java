@@ -1,18 +1,19 @@
 package org.onlinekernels.rules.dfeg;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
-import java.util.List;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.lanes.RuleShape;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.DfegParams;
@@ -79,7 +80,7 @@ public final class DfegOptimizer extends RuleOptimizer {
     resetImpl();
   }
 
-  private static org.onlinekernels.kernel.lanes.RuleShape checked(DfegParams params) {
+  private static RuleShape checked(DfegParams params) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
     }

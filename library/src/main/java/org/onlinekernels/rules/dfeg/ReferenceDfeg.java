@@ -1,7 +1,5 @@
 package org.onlinekernels.rules.dfeg;
 
-import org.onlinekernels.reference.ReferenceGradientLearner;
-import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;

@@ -1,8 +1,6 @@
 package org.onlinekernels.rules.scinol1;
 
 
-import org.onlinekernels.reference.ReferenceGradientLearner;
-import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;

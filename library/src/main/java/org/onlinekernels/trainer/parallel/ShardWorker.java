@@ -4,7 +4,6 @@ import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;

@@ -3,7 +3,6 @@ package org.onlinekernels.bench.workload.hand;
 import org.onlinekernels.rules.scinol2.ScInOL2;
 import java.util.Arrays;
 import org.onlinekernels.bench.workload.Workload;
-import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 
 /**
  * ScInOL2 as a user would write it in an afternoon: one fused loop over the CSR arrays, plain

@@ -1,0 +1,169 @@
+package org.onlinekernels.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * The lines of a text data file as byte ranges of one buffer, for the readers that parse bytes
+ * by hand (LIBSVM, Vowpal Wabbit text). A line ends at LF; a CR right before it (CRLF) and a
+ * UTF-8 byte order mark at the start of the file are not part of a line. What is not a file of
+ * lines is an error naming the line as soon as it is seen, never read on: a line longer than the
+ * limit, a NUL byte (binary data, {@code /dev/zero}), a CR inside a line (CR-only line ends, which
+ * would otherwise make one line of the whole file).
+ */
+public final class ByteLines {
+  /** A line that is not text of the expected format: its 1-based number and the problem. */
+  public static final class LineException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final long line;
+    private final String problem;
+
+    LineException(long line, String problem) {
+      super("line " + line + ": " + problem);
+      this.line = line;
+      this.problem = problem;
+    }
+
+    /** 1-based number of the line. */
+    public long line() {
+      return line;
+    }
+
+    /** What is wrong, without the location. */
+    public String problem() {
+      return problem;
+    }
+  }
+
+  private final InputStream in;
+  private final int maxLineBytes;
+  private final String format;
+  private byte[] buf = new byte[1 << 16];
+  /** Start of the unread part (the next line). */
+  private int pos;
+  private int lim;
+  /** Where the search for the next line break goes on. */
+  private int scan;
+  private boolean eof;
+  private long line;
+  private int start;
+  private int end;
+
+  /**
+   * @param in           the (decompressed) bytes; not closed here
+   * @param maxLineBytes longest accepted line, in bytes
+   * @param format       the format's name for messages, e.g. {@code "LIBSVM"}
+   */
+  public ByteLines(InputStream in, int maxLineBytes, String format) {
+    this.in = in;
+    this.maxLineBytes = maxLineBytes;
+    this.format = format;
+  }
+
+  /**
+   * Moves to the next line; false at the end of the input.
+   *
+   * @throws LineException if the line is not text of lines
+   * @throws IOException   if the input cannot be read
+   */
+  public boolean next() throws IOException {
+    while (true) {
+      int nl = -1;
+      int i = scan;
+      for (; i < lim; i++) {
+        byte c = buf[i];
+        if (c > '\r') {
+          continue;
+        }
+        if (c == '\n') {
+          nl = i;
+          break;
+        }
+        if (c == 0) {
+          throw new LineException(line + 1, "a NUL byte at byte " + (i - pos + 1) + " of the line: not a " + format
+              + " file (binary data?)");
+        }
+        if (c == '\r') {
+          if (i + 1 == lim && !eof) {
+            break; // whether LF follows is not known yet
+          }
+          if (i + 1 < lim && buf[i + 1] != '\n') {
+            throw new LineException(line + 1, "a carriage return (CR) inside the line: the file has CR-only line"
+                + " ends (classic Mac OS); convert them to LF, e.g. tr '\\r' '\\n'");
+          }
+        }
+      }
+      if (nl >= 0) {
+        deliver(pos, nl);
+        pos = nl + 1;
+        scan = pos;
+        return true;
+      }
+      scan = i;
+      if (eof) {
+        if (pos < lim) {
+          deliver(pos, lim);
+          pos = lim;
+          scan = lim;
+          return true;
+        }
+        return false;
+      }
+      // No complete line in the buffer: keep the partial line, make room, read more.
+      if (pos > 0) {
+        System.arraycopy(buf, pos, buf, 0, lim - pos);
+        lim -= pos;
+        scan -= pos;
+        pos = 0;
+      }
+      if (lim == buf.length) {
+        if (lim >= maxLineBytes) {
+          throw new LineException(line + 1, "line longer than " + maxLineBytes + " bytes: not a " + format
+              + " file, or a line break is missing");
+        }
+        // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
+        buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, maxLineBytes + 1L));
+      }
+      int r = in.read(buf, lim, buf.length - lim);
+      if (r < 0) {
+        eof = true;
+      } else {
+        lim += r;
+      }
+    }
+  }
+
+  private void deliver(int s, int e) {
+    line++;
+    if (e > s && buf[e - 1] == '\r') {
+      e--;
+    }
+    if (line == 1 && e - s >= 3 && (buf[s] & 0xff) == 0xef && (buf[s + 1] & 0xff) == 0xbb
+        && (buf[s + 2] & 0xff) == 0xbf) {
+      s += 3;
+    }
+    start = s;
+    end = e;
+  }
+
+  /** The buffer holding the current line (valid until the next call of {@link #next}). */
+  public byte[] buffer() {
+    return buf;
+  }
+
+  /** First byte of the current line. */
+  public int start() {
+    return start;
+  }
+
+  /** One past the last byte of the current line, without its line break. */
+  public int end() {
+    return end;
+  }
+
+  /** 1-based number of the current line (blank lines count). */
+  public long number() {
+    return line;
+  }
+}

@@ -1,0 +1,147 @@
+package org.onlinekernels.rules.ftrl;
+
+import java.util.List;
+import org.onlinekernels.params.FtrlParams;
+import org.onlinekernels.reference.ReferenceGradientLearner;
+import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
+import org.onlinekernels.reference.SparseVec;
+
+/**
+ * Per-coordinate FTRL-Proximal, docs/ALGORITHMS.md section 13.1 (McMahan et al. 2013, Algorithm 1),
+ * in double, on the nonzero entries only. Predict, for every coordinate with {@code x_i != 0}:
+ *
+ * <pre>
+ *   w_i  = 0                                                    if |z_i| &lt;= lambda1
+ *        = 0                                                    if den = ((beta + sqrt(N_i)) / alpha) + lambda2 is not > 0
+ *        = (copySign(lambda1, z_i) - z_i) / den                 otherwise, clamped into [-Double.MAX_VALUE, Double.MAX_VALUE]
+ *   yhat = sum_i x_i * w_i                                      (sequential, increasing i)
+ * </pre>
+ *
+ * Update with the round's {@code w_i}, for every coordinate with {@code g_i = g * x_i != 0}:
+ * {@code gg = g_i * g_i; nn = N_i + gg; den = alpha * (sqrt(nn) + sqrt(N_i)); sig = den > 0 ? gg /
+ * den : 0; z_i = z_i + (g_i - sig * w_i); N_i = nn}.
+ */
+public final class ReferenceFtrl extends ReferenceModel implements ReferenceGradientLearner {
+  private final FtrlParams p;
+  private final double[] z;
+  private final double[] n;
+  private double[] pendingW;
+
+  /**
+   * A learner at its initial state {@code z = N = 0}.
+   *
+   * @param d number of coordinates, {@code >= 1}
+   * @param p parameters
+   */
+  public ReferenceFtrl(int d, FtrlParams p) {
+    super(d);
+    if (p == null) {
+      throw new IllegalArgumentException("params p must not be null");
+    }
+    this.p = p;
+    this.z = new double[d];
+    this.n = new double[d];
+  }
+
+  /** The lazy duals {@code z}, LIVE. For tests and oracle use. */
+  public double[] z() {
+    return z;
+  }
+
+  /** The sums of squared gradients {@code N} (the paper's {@code n}), LIVE. For tests and oracle use. */
+  public double[] n() {
+    return n;
+  }
+
+  private double weight(int i) {
+    if (Math.abs(z[i]) <= p.lambda1()) {
+      return 0;
+    }
+    double den = (p.beta() + Math.sqrt(n[i])) / p.alpha() + p.lambda2();
+    if (!(den > 0)) {
+      return 0;
+    }
+    double w = (Math.copySign(p.lambda1(), z[i]) - z[i]) / den;
+    return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
+  }
+
+  @Override
+  protected double predictOn(SparseVec x) {
+    double[] ws = new double[x.nnz];
+    double yhat = 0;
+    for (int k = 0; k < x.nnz; k++) {
+      ws[k] = weight(x.idx[k]);
+      yhat += x.val[k] * ws[k];
+    }
+    pendingW = ws;
+    return yhat;
+  }
+
+  @Override
+  public void update(double g) {
+    SparseVec x = takePending(g);
+    apply(x, g, pendingW);
+    pendingW = null;
+  }
+
+  @Override
+  public void step(double[] g) {
+    stepOn(SparseVec.ofDense("g", g, d));
+  }
+
+  @Override
+  public void stepSparse(int[] idx, double[] val, int nnz) {
+    stepOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
+  }
+
+  /** A gradient-form round: the weights played are the current ones. */
+  private void stepOn(SparseVec g) {
+    clearPending();
+    double[] ws = new double[g.nnz];
+    for (int k = 0; k < g.nnz; k++) {
+      ws[k] = weight(g.idx[k]);
+    }
+    apply(g, 1.0, ws);
+  }
+
+  private void apply(SparseVec x, double g, double[] ws) {
+    for (int k = 0; k < x.nnz; k++) {
+      int i = x.idx[k];
+      double gx = g * x.val[k];
+      if (gx == 0) {
+        continue;
+      }
+      double gg = gx * gx;
+      double nn = n[i] + gg;
+      double den = p.alpha() * (Math.sqrt(nn) + Math.sqrt(n[i]));
+      double sig = den > 0 ? gg / den : 0;
+      z[i] = z[i] + (gx - sig * ws[k]);
+      n[i] = nn;
+    }
+  }
+
+  /** The weight formula on the current state, every coordinate (exact zeros where {@code |z_i| <= lambda1}). */
+  @Override
+  public double[] weights() {
+    double[] w = new double[d];
+    for (int i = 0; i < d; i++) {
+      w[i] = weight(i);
+    }
+    return w;
+  }
+
+  /**
+   * Merges learners that started from this learner's state into it (docs/MERGING.md): {@code z} and
+   * {@code N} averaged over the learners that changed them.
+   *
+   * @param learners at least one learner of the same dimension and parameters, none pending
+   */
+  public void merge(List<ReferenceFtrl> learners) {
+    List<ReferenceFtrl> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.z, l.n});
+    for (int i = 0; i < d; i++) {
+      z[i] = ReferenceMerge.average(z[i], ReferenceMerge.column(o, l -> l.z, i));
+      n[i] = ReferenceMerge.average(n[i], ReferenceMerge.column(o, l -> l.n, i));
+    }
+  }
+}

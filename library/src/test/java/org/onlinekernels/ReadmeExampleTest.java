@@ -14,8 +14,8 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * The README's trainer-loop example, compiled and run: the code between the markers below must
@@ -31,8 +31,10 @@ class ReadmeExampleTest {
     double[] val = data.values();
     double sparseLoss = 0, denseLoss = 0;
     try (Arena arena = Arena.ofConfined();
-        ScInOL2Optimizer sparse = new ScInOL2Optimizer(d, ElementType.FLOAT, ScInOLParams.defaults());
-        ScInOL2Optimizer dense = new ScInOL2Optimizer(d, ElementType.FLOAT, ScInOLParams.defaults())) {
+        ScInOL2Optimizer sparse =
+            new ScInOL2Optimizer(d, ElementType.FLOAT, ScInOLParams.defaults());
+        ScInOL2Optimizer dense =
+            new ScInOL2Optimizer(d, ElementType.FLOAT, ScInOLParams.defaults())) {
       // Input buffers: float elements, native byte order, allocated once and reused.
       MemorySegment xi = arena.allocate(ValueLayout.JAVA_INT, d);
       MemorySegment xv = arena.allocate(ValueLayout.JAVA_FLOAT, d);
@@ -56,7 +58,8 @@ class ReadmeExampleTest {
         dense.update(Loss.LOGISTIC.derivative(y, yhatDense));
       }
     }
-    System.out.printf("mean logistic loss: sparse %.4f, dense %.4f%n",
+    System.out.printf(
+        "mean logistic loss: sparse %.4f, dense %.4f%n",
         sparseLoss / data.size(), denseLoss / data.size());
     // README-EXAMPLE-END
     return new double[] {sparseLoss / data.size(), denseLoss / data.size()};
@@ -74,34 +77,57 @@ class ReadmeExampleTest {
 
   @Test
   void theReadmeQuotesTheExampleVerbatim() throws IOException {
-    String src = Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
+    String src =
+        Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
     String begin = "// README-EXAMPLE-BEGIN\n", end = "    // README-EXAMPLE-END";
     String body = src.substring(src.indexOf(begin) + begin.length(), src.indexOf(end));
     String readme = Files.readString(Path.of("../README.md"));
-    String dedented = body.lines().map(l -> l.length() >= 4 ? l.substring(4) : l.strip())
-        .reduce("", (a, b) -> a + b + "\n");
-    assertTrue(readme.contains(dedented), "README.md must contain the example exactly as in this test:\n" + dedented);
+    String dedented =
+        body.lines()
+            .map(l -> l.length() >= 4 ? l.substring(4) : l.strip())
+            .reduce("", (a, b) -> a + b + "\n");
+    assertTrue(
+        readme.contains(dedented),
+        "README.md must contain the example exactly as in this test:\n" + dedented);
   }
 
   /**
-   * The README lists, right before the example, exactly the imports it needs: this file's, less
-   * the test's own (JUnit, static imports, {@code Files}).
+   * The README lists, right before the example, exactly the imports it needs: this file's, less the
+   * test's own (JUnit, static imports, {@code Files}).
    */
   @Test
   void theReadmeListsTheExamplesImports() throws IOException {
-    String src = Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
-    String needed = src.lines()
-        .filter(l -> l.startsWith("import ") && !l.startsWith("import static ") && !l.contains("org.junit.")
-            && !l.equals("import java.nio.file.Files;"))
-        .sorted().reduce("", (a, b) -> a + b + "\n");
+    String src =
+        Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
+    String needed =
+        src.lines()
+            .filter(
+                l ->
+                    l.startsWith("import ")
+                        && !l.startsWith("import static ")
+                        && !l.contains("org.junit.")
+                        && !l.equals("import java.nio.file.Files;"))
+            .sorted()
+            .reduce("", (a, b) -> a + b + "\n");
     String readme = Files.readString(Path.of("../README.md"));
     String begin = "// README-EXAMPLE-BEGIN\n";
-    String firstLine = src.substring(src.indexOf(begin) + begin.length()).lines().findFirst().orElseThrow().strip();
+    String firstLine =
+        src.substring(src.indexOf(begin) + begin.length())
+            .lines()
+            .findFirst()
+            .orElseThrow()
+            .strip();
     int example = readme.indexOf(firstLine);
     assertTrue(example > 0, "README.md has the example");
     int block = readme.lastIndexOf("```java\n", example) + "```java\n".length();
-    String listed = readme.substring(block, example).lines().filter(l -> l.startsWith("import "))
-        .sorted().reduce("", (a, b) -> a + b + "\n");
-    assertEquals(needed, listed, "imports of the README's example (its ```java block before the code)");
+    String listed =
+        readme
+            .substring(block, example)
+            .lines()
+            .filter(l -> l.startsWith("import "))
+            .sorted()
+            .reduce("", (a, b) -> a + b + "\n");
+    assertEquals(
+        needed, listed, "imports of the README's example (its ```java block before the code)");
   }
 }

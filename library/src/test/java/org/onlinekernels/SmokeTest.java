@@ -1,6 +1,12 @@
 package org.onlinekernels;
-import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
+
 class SmokeTest {
-  @Test void runsOnJdk25() { assertTrue(Runtime.version().feature() >= 25); }
+  @Test
+  void runsOnJdk25() {
+    assertTrue(Runtime.version().feature() >= 25);
+  }
 }

@@ -2,12 +2,12 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.rules.adagrad.AdaGradKernel;
-import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
-import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,16 +23,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Per-coordinate AdaGrad (ALGORITHMS.md section 1), gradient form, {@code eta = 0.1},
- * {@code delta = 1e-6} (Tribuo's default epsilon, so the peer does the same arithmetic), no box.
- * The gradient's sign alternates per call (kernel {@code scale = +-1}, exact), so {@code w}
- * oscillates; {@code Q} grows by at most 1 per call and is reset every iteration.
+ * Per-coordinate AdaGrad (ALGORITHMS.md section 1), gradient form, {@code eta = 0.1}, {@code delta
+ * = 1e-6} (Tribuo's default epsilon, so the peer does the same arithmetic), no box. The gradient's
+ * sign alternates per call (kernel {@code scale = +-1}, exact), so {@code w} oscillates; {@code Q}
+ * grows by at most 1 per call and is reset every iteration.
  *
  * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class AdaGradBench {
@@ -43,6 +45,7 @@ public class AdaGradBench {
   public static class Dense extends DenseParams {
     /** Weights, accumulated squared gradients, gradient. */
     public MemorySegment w, q, g;
+
     AdaGradKernel kernel;
     double scale = 1;
 
@@ -52,11 +55,20 @@ public class AdaGradBench {
       open();
       kernel = AdaGradKernel.of(kernels, t);
       // JIT warm-up at a small size first (see DenseParams.WARM_D).
-      MemorySegment sw = BenchData.allocate(arena, t, WARM_D), sq = BenchData.allocate(arena, t, WARM_D);
+      MemorySegment sw = BenchData.allocate(arena, t, WARM_D),
+          sq = BenchData.allocate(arena, t, WARM_D);
       MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
       for (int i = 0; i < warmCalls; i++) {
-        kernel.updateDense(sw, sq, sg, WARM_D, (i & 1) == 0 ? 1 : -1, ETA, DELTA,
-            Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        kernel.updateDense(
+            sw,
+            sq,
+            sg,
+            WARM_D,
+            (i & 1) == 0 ? 1 : -1,
+            ETA,
+            DELTA,
+            Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY);
       }
       w = BenchData.allocate(arena, t, d);
       q = BenchData.allocate(arena, t, d);
@@ -73,7 +85,8 @@ public class AdaGradBench {
 
     /** One update. */
     public void step() {
-      kernel.updateDense(w, q, g, d, scale, ETA, DELTA, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      kernel.updateDense(
+          w, q, g, d, scale, ETA, DELTA, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
       scale = -scale;
     }
 
@@ -104,7 +117,8 @@ public class AdaGradBench {
   public static class SparseFused extends SparseRoundState {
     @Override
     protected AbstractOptimizer create() {
-      return new AdaGradOptimizer(d, t, AdaGradParams.eta(ETA).withDelta(DELTA), StateLayout.INTERLEAVED, arena, kernels);
+      return new AdaGradOptimizer(
+          d, t, AdaGradParams.eta(ETA).withDelta(DELTA), StateLayout.INTERLEAVED, arena, kernels);
     }
 
     @Override
@@ -117,6 +131,7 @@ public class AdaGradBench {
   public static class Sparse extends SparseParams {
     /** State. */
     public MemorySegment w, q;
+
     AdaGradKernel kernel;
     double scale = 1;
 
@@ -143,8 +158,18 @@ public class AdaGradBench {
     /** One sparse update. */
     public void step() {
       int k = pool.next();
-      kernel.updateSparse(w, q, d, pool.idx[k], pool.val[k], nnz, scale, ETA, DELTA,
-          Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+      kernel.updateSparse(
+          w,
+          q,
+          d,
+          pool.idx[k],
+          pool.val[k],
+          nnz,
+          scale,
+          ETA,
+          DELTA,
+          Double.NEGATIVE_INFINITY,
+          Double.POSITIVE_INFINITY);
       scale = -scale;
     }
 
@@ -176,8 +201,10 @@ public class AdaGradBench {
   public static class HandWritten extends ArrayParams {
     /** Float state (type = float). */
     public float[] wf, qf, gf;
+
     /** Double state (type = double). */
     public double[] wd, qd, gd;
+
     double scale = 1;
 
     /** Allocates arrays. */
@@ -223,7 +250,8 @@ public class AdaGradBench {
       }
     }
 
-    static void adaGrad(double[] w, double[] q, double[] g, double scale, double eta, double delta) {
+    static void adaGrad(
+        double[] w, double[] q, double[] g, double scale, double eta, double delta) {
       for (int i = 0; i < w.length; i++) {
         double gi = scale * g[i];
         double qi = q[i] + gi * gi;
@@ -240,9 +268,10 @@ public class AdaGradBench {
 
     /** {@code sum(w) + sum(Q)}, checked. */
     public double checksum() {
-      double s = wf != null
-          ? BenchData.checkedSum("w", wf) + BenchData.checkedSum("Q", qf)
-          : BenchData.checkedSum("w", wd) + BenchData.checkedSum("Q", qd);
+      double s =
+          wf != null
+              ? BenchData.checkedSum("w", wf) + BenchData.checkedSum("Q", qf)
+              : BenchData.checkedSum("w", wd) + BenchData.checkedSum("Q", qd);
       double q0 = wf != null ? qf[0] : qd[0];
       if (!(q0 > 0)) throw new IllegalStateException("hand-written AdaGrad left Q untouched");
       return s;
@@ -255,8 +284,10 @@ public class AdaGradBench {
     /** Dimension. */
     @Param({"1024", "16384", "262144"})
     public int d;
+
     /** The oracle. */
     public ReferenceAdaGrad ref;
+
     double[] gPlus, gMinus;
     boolean plus = true;
 

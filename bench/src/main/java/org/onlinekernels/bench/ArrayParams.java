@@ -5,8 +5,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The dense grid without the implementation axis, for code that does not use the library's
- * kernels (the hand-written loops over Java arrays).
+ * The dense grid without the implementation axis, for code that does not use the library's kernels
+ * (the hand-written loops over Java arrays).
  */
 @State(Scope.Thread)
 public abstract class ArrayParams {

@@ -11,11 +11,11 @@ import org.onlinekernels.kernel.KernelProvider;
  * Seeded inputs and result checks shared by every benchmark.
  *
  * <p>Input values are drawn from {@code +-[0.25, 1]}: bounded away from 0 so that squares and
- * products never approach the denormal range (denormals would make a kernel look slow for a
- * reason that has nothing to do with the kernel), and of both signs so that accumulated state
- * such as {@code G} or {@code theta} oscillates instead of drifting. Every array and segment of
- * the same length and seed holds the same values, rounded to the element type, so the vector,
- * scalar, hand-written, reference and peer variants all see the same work.
+ * products never approach the denormal range (denormals would make a kernel look slow for a reason
+ * that has nothing to do with the kernel), and of both signs so that accumulated state such as
+ * {@code G} or {@code theta} oscillates instead of drifting. Every array and segment of the same
+ * length and seed holds the same values, rounded to the element type, so the vector, scalar,
+ * hand-written, reference and peer variants all see the same work.
  */
 public final class BenchData {
   private BenchData() {}
@@ -24,10 +24,10 @@ public final class BenchData {
   public static final long SEED_X = 0x5EED_0001L;
 
   /**
-   * Seed of the second instance of the linear-model rounds. Rounds alternate between two
-   * instances with opposite labels: with one instance and alternating labels, DFEG's
-   * {@code theta} returns to exactly 0 every second round at large d (its prediction is then ~0,
-   * so both gradients are -+0.5 x), which is a degenerate workload.
+   * Seed of the second instance of the linear-model rounds. Rounds alternate between two instances
+   * with opposite labels: with one instance and alternating labels, DFEG's {@code theta} returns to
+   * exactly 0 every second round at large d (its prediction is then ~0, so both gradients are -+0.5
+   * x), which is a degenerate workload.
    */
   public static final long SEED_X2 = 0x5EED_0003L;
 
@@ -67,7 +67,9 @@ public final class BenchData {
     return f;
   }
 
-  /** A zeroed segment of {@code n} elements on a cache-line boundary (as the optimizers allocate). */
+  /**
+   * A zeroed segment of {@code n} elements on a cache-line boundary (as the optimizers allocate).
+   */
   public static MemorySegment allocate(Arena arena, ElementType t, long n) {
     return arena.allocate(n * t.bytes(), 64);
   }
@@ -111,7 +113,8 @@ public final class BenchData {
     for (long i = 0; i < n; i++) {
       double v = get(s, t, i);
       if (!Double.isFinite(v)) {
-        throw new IllegalStateException(what + "[" + i + "] = " + v + ": the benchmarked kernel produced a non-finite state");
+        throw new IllegalStateException(
+            what + "[" + i + "] = " + v + ": the benchmarked kernel produced a non-finite state");
       }
       sum += v;
     }
@@ -122,7 +125,8 @@ public final class BenchData {
   public static double checkedSum(String what, double[] a) {
     double sum = 0;
     for (int i = 0; i < a.length; i++) {
-      if (!Double.isFinite(a[i])) throw new IllegalStateException(what + "[" + i + "] = " + a[i] + " is not finite");
+      if (!Double.isFinite(a[i]))
+        throw new IllegalStateException(what + "[" + i + "] = " + a[i] + " is not finite");
       sum += a[i];
     }
     return sum;
@@ -132,7 +136,8 @@ public final class BenchData {
   public static double checkedSum(String what, float[] a) {
     double sum = 0;
     for (int i = 0; i < a.length; i++) {
-      if (!Float.isFinite(a[i])) throw new IllegalStateException(what + "[" + i + "] = " + a[i] + " is not finite");
+      if (!Float.isFinite(a[i]))
+        throw new IllegalStateException(what + "[" + i + "] = " + a[i] + " is not finite");
       sum += a[i];
     }
     return sum;
@@ -142,9 +147,11 @@ public final class BenchData {
    * Throws unless the first and last elements moved away from {@code initial}: a kernel that
    * returns without writing would otherwise post the best time of the suite.
    */
-  public static void requireMoved(String what, MemorySegment s, ElementType t, long n, double initial) {
+  public static void requireMoved(
+      String what, MemorySegment s, ElementType t, long n, double initial) {
     if (get(s, t, 0) == initial || get(s, t, n - 1) == initial) {
-      throw new IllegalStateException(what + " was not updated: [0] = " + get(s, t, 0) + ", [n-1] = " + get(s, t, n - 1));
+      throw new IllegalStateException(
+          what + " was not updated: [0] = " + get(s, t, 0) + ", [n-1] = " + get(s, t, n - 1));
     }
   }
 
@@ -155,8 +162,8 @@ public final class BenchData {
 
   /**
    * Logistic-loss derivative {@code dl/dyhat = -y / (1 + exp(y yhat))}: the scalar gradient of a
-   * linear-model round. Bounded by 1 and never 0, and the label alternates per round, so the
-   * state stays finite and keeps moving over millions of rounds.
+   * linear-model round. Bounded by 1 and never 0, and the label alternates per round, so the state
+   * stays finite and keeps moving over millions of rounds.
    */
   public static double logisticGrad(double y, double yhat) {
     return -y / (1 + Math.exp(y * yhat));

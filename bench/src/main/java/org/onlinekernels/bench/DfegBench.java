@@ -1,6 +1,10 @@
 package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -8,21 +12,18 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
-import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.dfeg.DfegOptimizer;
-import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 
 /**
  * DFEG (ALGORITHMS.md section 5), one linear-model round per call, default parameters.
  *
- * <p>Minimal traffic per coordinate and round: predict reads {@code theta, x} (for
- * {@code <theta, x>} and {@code ||x||^2}); update reads {@code theta, x} and writes
- * {@code theta}: 5 elements.
+ * <p>Minimal traffic per coordinate and round: predict reads {@code theta, x} (for {@code <theta,
+ * x>} and {@code ||x||^2}); update reads {@code theta, x} and writes {@code theta}: 5 elements.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class DfegBench {
@@ -59,7 +60,8 @@ public class DfegBench {
 
     @Override
     protected double stateChecksum() {
-      if (ref.theta()[0] == 0) throw new IllegalStateException("reference DFEG left theta untouched");
+      if (ref.theta()[0] == 0)
+        throw new IllegalStateException("reference DFEG left theta untouched");
       return BenchData.checkedSum("theta", ref.theta());
     }
   }

@@ -2,11 +2,11 @@ package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
 import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
-import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.params.GlobalAdaGradParams;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,15 +19,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * The gradient-form kernels driven through their optimizers (the reductions they need are part of
  * the work): global-rate AdaGrad and Adaptive OGD in its ball and per-coordinate forms.
  *
- * <p>Minimal traffic per coordinate and step. Global AdaGrad: the rate needs {@code ||g||^2}
- * before the update, so {@code g} is read twice: read {@code g}; read {@code w, g}, write {@code w}
- * = 4 elements. AOGD ball: {@code ||g||, <w,g>, ||w||} before the update: read {@code w, g}; read
+ * <p>Minimal traffic per coordinate and step. Global AdaGrad: the rate needs {@code ||g||^2} before
+ * the update, so {@code g} is read twice: read {@code g}; read {@code w, g}, write {@code w} = 4
+ * elements. AOGD ball: {@code ||g||, <w,g>, ||w||} before the update: read {@code w, g}; read
  * {@code w, g}, write {@code w} = 5. AOGD per-coordinate: one pass, read {@code w, Lsum, g}, write
  * {@code w, Lsum} = 5.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class GradientStepBench {

@@ -2,11 +2,11 @@ package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,14 +17,16 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of {@link InputPolicy#CHECKED} (a vectorized scan of every input for NaN, infinities
- * and values beyond the magnitude limit, before any state changes) against
- * {@link InputPolicy#TRUSTED}, on a light round (DFEG: two passes over the data) and a heavy one
- * (ScInOL2, w recomputed). Every other benchmark measures TRUSTED, the kernels alone.
+ * The cost of {@link InputPolicy#CHECKED} (a vectorized scan of every input for NaN, infinities and
+ * values beyond the magnitude limit, before any state changes) against {@link InputPolicy#TRUSTED},
+ * on a light round (DFEG: two passes over the data) and a heavy one (ScInOL2, w recomputed). Every
+ * other benchmark measures TRUSTED, the kernels alone.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class InputPolicyBench {

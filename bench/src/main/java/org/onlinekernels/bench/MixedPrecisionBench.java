@@ -3,9 +3,9 @@ package org.onlinekernels.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,15 +21,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Float vs mixed vs double AdaGrad: the stateless kernel's dense update as in
- * {@link AdaGradBench} ({@code eta = 0.1}, {@code delta = 1e-6}, no box, alternating gradient
- * sign). Traffic per coordinate (read {@code w, Q, g}, write {@code w, Q}): float 20 bytes, mixed
- * 28 bytes ({@code Q} double), double 40 bytes; mixed also does all arithmetic at double width
- * (half the lanes of float).
+ * Float vs mixed vs double AdaGrad: the stateless kernel's dense update as in {@link AdaGradBench}
+ * ({@code eta = 0.1}, {@code delta = 1e-6}, no box, alternating gradient sign). Traffic per
+ * coordinate (read {@code w, Q, g}, write {@code w, Q}): float 20 bytes, mixed 28 bytes ({@code Q}
+ * double), double 40 bytes; mixed also does all arithmetic at double width (half the lanes of
+ * float).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class MixedPrecisionBench {
@@ -49,11 +51,15 @@ public class MixedPrecisionBench {
     @Param({"vector"})
     public String impl;
 
-    /** Calls in the small-size JIT warm-up (see {@link DenseParams#WARM_D}); the smoke test lowers it. */
+    /**
+     * Calls in the small-size JIT warm-up (see {@link DenseParams#WARM_D}); the smoke test lowers
+     * it.
+     */
     public int warmCalls = 3000;
 
     /** Buffers. */
     public MemorySegment w, q, g;
+
     private Arena arena;
     private ElementType wt, qt;
     private AdaGradKernel plain;
@@ -95,11 +101,27 @@ public class MixedPrecisionBench {
     /** One update. */
     public void step() {
       if (mixed != null) {
-        mixed.updateDense(w, q, g, d, scale, AdaGradBench.ETA, AdaGradBench.DELTA,
-            Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        mixed.updateDense(
+            w,
+            q,
+            g,
+            d,
+            scale,
+            AdaGradBench.ETA,
+            AdaGradBench.DELTA,
+            Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY);
       } else {
-        plain.updateDense(w, q, g, d, scale, AdaGradBench.ETA, AdaGradBench.DELTA,
-            Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        plain.updateDense(
+            w,
+            q,
+            g,
+            d,
+            scale,
+            AdaGradBench.ETA,
+            AdaGradBench.DELTA,
+            Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY);
       }
       scale = -scale;
     }

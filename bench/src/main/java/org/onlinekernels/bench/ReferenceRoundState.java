@@ -10,16 +10,18 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A linear-model round of the scalar double oracle at the small sizes, with the same two
- * alternating instances as {@link RoundState}; one subclass per algorithm supplies the learner
- * and the check of its state.
+ * alternating instances as {@link RoundState}; one subclass per algorithm supplies the learner and
+ * the check of its state.
  */
 @State(Scope.Thread)
 public abstract class ReferenceRoundState {
   /** Dimension. */
   @Param({"1024", "16384", "262144"})
   public int d;
+
   /** Sum of predictions. */
   public double yhatSum;
+
   double[] x1, x2;
   double y = 1;
   private ReferenceLinearModel model;

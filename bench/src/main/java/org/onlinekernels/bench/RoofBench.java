@@ -28,16 +28,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * in-place update {@code a += s b} (3), the access pattern of every kernel here; and a read-only
  * pass ({@code sum a + sum b}: 2 read), the access pattern of a predict pass, because one core here
  * reads at about two thirds of the in-place figure and writes alongside its reads come nearly free
- * (see {@code bench/report-notes.md}). Written with the
- * same Vector API over {@code MemorySegment} as the kernels, one core (as the kernels). Bytes are
- * counted the STREAM way (no write-allocate traffic), as for the kernels, so the ratio is fair.
+ * (see {@code bench/report-notes.md}). Written with the same Vector API over {@code MemorySegment}
+ * as the kernels, one core (as the kernels). Bytes are counted the STREAM way (no write-allocate
+ * traffic), as for the kernels, so the ratio is fair.
  *
  * <p>The DRAM roof is {@code n = 64M} floats (256 MiB per array, 8x the 32 MiB L3); the in-place
  * pass at the kernel sizes draws the roof curve across the cache levels.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class RoofBench {
@@ -50,8 +52,10 @@ public class RoofBench {
     /** Elements per array. */
     @Param({"1024", "16384", "262144", "4194304", "16777216", "67108864"})
     public int n;
+
     /** The arrays. */
     public MemorySegment a, b, c;
+
     Arena arena;
     float sign = 1;
 
@@ -74,7 +78,10 @@ public class RoofBench {
       return s;
     }
 
-    /** Checks the arrays stayed finite (in-place alternates {@code +-s}, so {@code a} stays bounded). */
+    /**
+     * Checks the arrays stayed finite (in-place alternates {@code +-s}, so {@code a} stays
+     * bounded).
+     */
     @TearDown(Level.Iteration)
     public void check() {
       BenchData.checkedSum("a", a, ElementType.FLOAT, n);
@@ -127,7 +134,9 @@ public class RoofBench {
     }
     float sum = sa.add(sb).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
-      sum += a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+      sum +=
+          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
+              + b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
     }
     return sum;
   }
@@ -137,7 +146,11 @@ public class RoofBench {
     for (int bound = S.loopBound(n); i < bound; i += S.length()) {
       FloatVector.fromMemorySegment(S, a, 4L * i, LE).intoMemorySegment(b, 4L * i, LE);
     }
-    for (; i < n; i++) b.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+    for (; i < n; i++)
+      b.setAtIndex(
+          java.lang.foreign.ValueLayout.JAVA_FLOAT,
+          i,
+          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
   }
 
   static void triad(MemorySegment a, MemorySegment b, MemorySegment c, float s, int n) {
@@ -148,8 +161,11 @@ public class RoofBench {
       vc.mul(s).add(vb).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,
-          b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + s * c.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(
+          java.lang.foreign.ValueLayout.JAVA_FLOAT,
+          i,
+          b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
+              + s * c.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
     }
   }
 
@@ -161,8 +177,11 @@ public class RoofBench {
       vb.mul(s).add(va).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i,
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + s * b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(
+          java.lang.foreign.ValueLayout.JAVA_FLOAT,
+          i,
+          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
+              + s * b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
     }
   }
 }

@@ -12,16 +12,20 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One dense linear-model round of an optimizer, the unit a user pays per example: {@code yhat =
  * predict(x)}, {@code g = logistic'(y, yhat)}, {@code update(g)}; rounds alternate between two
- * instances, {@code x1} labelled +1 and {@code x2} labelled -1 (see {@link BenchData#SEED_X2}). The state is reset at every iteration so its growth is bounded by one
- * iteration's rounds; the iteration teardown checks that every state buffer is finite and moved.
+ * instances, {@code x1} labelled +1 and {@code x2} labelled -1 (see {@link BenchData#SEED_X2}). The
+ * state is reset at every iteration so its growth is bounded by one iteration's rounds; the
+ * iteration teardown checks that every state buffer is finite and moved.
  */
 public abstract class RoundState extends DenseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
+
   /** The two instances. */
   public MemorySegment x1, x2;
+
   /** Sum of this iteration's predictions: checked finite, and consumed so nothing is dead code. */
   public double yhatSum;
+
   private double y = 1;
 
   /** Builds the optimizer for the parsed parameters. */
@@ -41,7 +45,8 @@ public abstract class RoundState extends DenseParams {
     open();
     warmUp();
     opt = create();
-    // Kernel cost only by default: the CHECKED input scan is measured on its own (InputPolicyBench).
+    // Kernel cost only by default: the CHECKED input scan is measured on its own
+    // (InputPolicyBench).
     opt.setInputPolicy(policy());
     x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);

@@ -1,6 +1,10 @@
 package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -8,10 +12,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
-import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 
 /**
  * ScInOL1 (ALGORITHMS.md section 3), one linear-model round per call, {@code epsilon = 1}.
@@ -22,7 +22,9 @@ import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class ScInOL1Bench {
@@ -59,9 +61,12 @@ public class ScInOL1Bench {
 
     @Override
     protected double stateChecksum() {
-      if (!(ref.s2()[0] > 0)) throw new IllegalStateException("reference ScInOL1 left S2 untouched");
-      return BenchData.checkedSum("G", ref.bigG()) + BenchData.checkedSum("S2", ref.s2())
-          + BenchData.checkedSum("M", ref.m()) + BenchData.checkedSum("beta", ref.beta());
+      if (!(ref.s2()[0] > 0))
+        throw new IllegalStateException("reference ScInOL1 left S2 untouched");
+      return BenchData.checkedSum("G", ref.bigG())
+          + BenchData.checkedSum("S2", ref.s2())
+          + BenchData.checkedSum("M", ref.m())
+          + BenchData.checkedSum("beta", ref.beta());
     }
   }
 

@@ -2,6 +2,11 @@ package org.onlinekernels.bench;
 
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -12,25 +17,22 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
-import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
- * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update),
- * {@code epsilon = 1}.
+ * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update), {@code
+ * epsilon = 1}.
  *
  * <p>Minimal traffic per coordinate and round. The update needs {@code g}, which needs the whole
- * {@code yhat}, so a round is two passes by nature. Recompute mode: predict reads
- * {@code G, S2, M, eta, x} and writes {@code M}; update reads {@code G, S2, M, eta, x} and writes
- * {@code G, S2, eta}: 14 elements. Stored mode: predict also writes {@code w}, update reads
- * {@code w} instead of {@code M}: 15 elements.
+ * {@code yhat}, so a round is two passes by nature. Recompute mode: predict reads {@code G, S2, M,
+ * eta, x} and writes {@code M}; update reads {@code G, S2, M, eta, x} and writes {@code G, S2,
+ * eta}: 14 elements. Stored mode: predict also writes {@code w}, update reads {@code w} instead of
+ * {@code M}: 15 elements.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class ScInOL2Bench {
@@ -64,7 +66,8 @@ public class ScInOL2Bench {
   public static class SparseFused extends SparseRoundState {
     @Override
     protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), StateLayout.INTERLEAVED, arena, kernels);
+      return new ScInOL2Optimizer(
+          d, t, ScInOLParams.defaults(), StateLayout.INTERLEAVED, arena, kernels);
     }
 
     @Override
@@ -77,7 +80,8 @@ public class ScInOL2Bench {
   public static class SparseFusedPlanar extends SparseRoundState {
     @Override
     protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), StateLayout.PLANAR, arena, kernels);
+      return new ScInOL2Optimizer(
+          d, t, ScInOLParams.defaults(), StateLayout.PLANAR, arena, kernels);
     }
 
     @Override
@@ -97,28 +101,39 @@ public class ScInOL2Bench {
   /**
    * What a user would write instead: two plain loops over Java arrays, storing {@code w} between
    * predict and update. The {@code s = 0} case (a coordinate whose {@code x} was always 0) is
-   * handled branch-free by flooring {@code s} at the smallest normal number: then {@code G = 0},
-   * so {@code theta = 0} and {@code w = 0}, as the rule says. {@code max}/{@code min} instead of a
+   * handled branch-free by flooring {@code s} at the smallest normal number: then {@code G = 0}, so
+   * {@code theta = 0} and {@code w = 0}, as the rule says. {@code max}/{@code min} instead of a
    * ternary keep the loop vectorizable by C2; {@code yhat} is summed in double for accuracy.
    */
   public static class HandWritten extends ArrayParams {
     /** Float state. */
     public float[] gf, s2f, mf, etaf, wf, xf, xf2;
+
     /** Double state. */
     public double[] gd, s2d, md, etad, wd, xd, xd2;
+
     /** Sum of the iteration's predictions. */
     public double yhatSum;
+
     double y = 1;
 
     /** Allocates arrays. */
     @Setup(Level.Trial)
     public void setUp() {
       if (type.equals("float")) {
-        gf = new float[d]; s2f = new float[d]; mf = new float[d]; etaf = new float[d]; wf = new float[d];
+        gf = new float[d];
+        s2f = new float[d];
+        mf = new float[d];
+        etaf = new float[d];
+        wf = new float[d];
         xf = BenchData.floatValues(d, BenchData.SEED_X);
         xf2 = BenchData.floatValues(d, BenchData.SEED_X2);
       } else {
-        gd = new double[d]; s2d = new double[d]; md = new double[d]; etad = new double[d]; wd = new double[d];
+        gd = new double[d];
+        s2d = new double[d];
+        md = new double[d];
+        etad = new double[d];
+        wd = new double[d];
         xd = BenchData.values(d, BenchData.SEED_X);
         xd2 = BenchData.values(d, BenchData.SEED_X2);
       }
@@ -128,9 +143,15 @@ public class ScInOL2Bench {
     @Setup(Level.Iteration)
     public void reset() {
       if (gf != null) {
-        Arrays.fill(gf, 0); Arrays.fill(s2f, 0); Arrays.fill(mf, 0); Arrays.fill(etaf, 1);
+        Arrays.fill(gf, 0);
+        Arrays.fill(s2f, 0);
+        Arrays.fill(mf, 0);
+        Arrays.fill(etaf, 1);
       } else {
-        Arrays.fill(gd, 0); Arrays.fill(s2d, 0); Arrays.fill(md, 0); Arrays.fill(etad, 1);
+        Arrays.fill(gd, 0);
+        Arrays.fill(s2d, 0);
+        Arrays.fill(md, 0);
+        Arrays.fill(etad, 1);
       }
       y = 1;
       yhatSum = 0;
@@ -177,7 +198,8 @@ public class ScInOL2Bench {
       }
     }
 
-    static double predict(double[] bigG, double[] s2, double[] m, double[] eta, double[] w, double[] x) {
+    static double predict(
+        double[] bigG, double[] s2, double[] m, double[] eta, double[] w, double[] x) {
       double yhat = 0;
       for (int i = 0; i < x.length; i++) {
         double xi = x[i];
@@ -210,9 +232,16 @@ public class ScInOL2Bench {
     /** {@code sum(G) + sum(S2) + sum(M) + sum(eta)}, checked. */
     public double checksum() {
       BenchData.requireFinite("sum of yhat", yhatSum);
-      double s = gf != null
-          ? BenchData.checkedSum("G", gf) + BenchData.checkedSum("S2", s2f) + BenchData.checkedSum("M", mf) + BenchData.checkedSum("eta", etaf)
-          : BenchData.checkedSum("G", gd) + BenchData.checkedSum("S2", s2d) + BenchData.checkedSum("M", md) + BenchData.checkedSum("eta", etad);
+      double s =
+          gf != null
+              ? BenchData.checkedSum("G", gf)
+                  + BenchData.checkedSum("S2", s2f)
+                  + BenchData.checkedSum("M", mf)
+                  + BenchData.checkedSum("eta", etaf)
+              : BenchData.checkedSum("G", gd)
+                  + BenchData.checkedSum("S2", s2d)
+                  + BenchData.checkedSum("M", md)
+                  + BenchData.checkedSum("eta", etad);
       double s20 = gf != null ? s2f[0] : s2d[0];
       if (!(s20 > 0)) throw new IllegalStateException("hand-written ScInOL2 left S2 untouched");
       return s;
@@ -231,9 +260,12 @@ public class ScInOL2Bench {
 
     @Override
     protected double stateChecksum() {
-      if (!(ref.s2()[0] > 0)) throw new IllegalStateException("reference ScInOL2 left S2 untouched");
-      return BenchData.checkedSum("G", ref.bigG()) + BenchData.checkedSum("S2", ref.s2())
-          + BenchData.checkedSum("M", ref.m()) + BenchData.checkedSum("eta", ref.eta());
+      if (!(ref.s2()[0] > 0))
+        throw new IllegalStateException("reference ScInOL2 left S2 untouched");
+      return BenchData.checkedSum("G", ref.bigG())
+          + BenchData.checkedSum("S2", ref.s2())
+          + BenchData.checkedSum("M", ref.m())
+          + BenchData.checkedSum("eta", ref.eta());
     }
   }
 

@@ -34,8 +34,8 @@ public abstract class SparseParams {
   public int poolNonzeros = 1 << 20;
 
   /**
-   * Calls run in the trial setup, before JMH's warm-up, so that C2 has compiled the Vector API
-   * code (see {@code DenseParams.WARM_D}); the unit test lowers it.
+   * Calls run in the trial setup, before JMH's warm-up, so that C2 has compiled the Vector API code
+   * (see {@code DenseParams.WARM_D}); the unit test lowers it.
    */
   public int warmCalls = 5000;
 

@@ -18,14 +18,19 @@ import org.onlinekernels.optimizer.SparseRows;
 public final class SparsePool {
   /** Index segments (int32), one per vector, for the kernels. */
   public final MemorySegment[] idx;
+
   /** Value segments of the element type, one per vector. */
   public final MemorySegment[] val;
+
   /** The same indices as Java arrays (reference, peer). */
   public final int[][] idxArrays;
+
   /** The same values as Java arrays (reference, peer). */
   public final double[][] valArrays;
+
   /** Nonzeros per vector. */
   public final int nnz;
+
   private int next;
 
   /** Builds the pool; deterministic in {@code seed}. */
@@ -47,7 +52,10 @@ public final class SparsePool {
       MemorySegment vs = valAll.asSlice((long) k * nnz * t.bytes(), (long) nnz * t.bytes());
       for (int j = 0; j < nnz; j++) {
         double m = 0.25 + 0.75 * r.nextDouble();
-        vx[j] = t == ElementType.FLOAT ? (float) (r.nextBoolean() ? m : -m) : (r.nextBoolean() ? m : -m);
+        vx[j] =
+            t == ElementType.FLOAT
+                ? (float) (r.nextBoolean() ? m : -m)
+                : (r.nextBoolean() ? m : -m);
         is.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, j, ix[j]);
         BenchData.set(vs, t, j, vx[j]);
       }

@@ -17,8 +17,10 @@ import org.openjdk.jmh.annotations.TearDown;
 public abstract class SparseRoundState extends SparseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
+
   /** Sum of this iteration's predictions. */
   public double yhatSum;
+
   private double y = 1;
   private double initialSum;
 
@@ -28,7 +30,9 @@ public abstract class SparseRoundState extends SparseParams {
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
 
-  /** Whether a round is one fused {@code round(rows, k, y, loss)} instead of predictSparse + update. */
+  /**
+   * Whether a round is one fused {@code round(rows, k, y, loss)} instead of predictSparse + update.
+   */
   protected boolean fused() {
     return false;
   }
@@ -80,7 +84,8 @@ public abstract class SparseRoundState extends SparseParams {
   public double checksum() {
     BenchData.requireFinite("sum of yhat", yhatSum);
     double sum = stateSum();
-    if (sum == initialSum) throw new IllegalStateException("sparse rounds left the state untouched");
+    if (sum == initialSum)
+      throw new IllegalStateException("sparse rounds left the state untouched");
     return sum;
   }
 

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public abstract class SparseStepState extends SparseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
+
   private GradientOptimizer step;
   private double initialSum;
 

@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public abstract class StepState extends DenseParams {
   /** The optimizer under test. */
   public AbstractOptimizer opt;
+
   private GradientOptimizer step;
   private MemorySegment gPlus;
   private MemorySegment gMinus;

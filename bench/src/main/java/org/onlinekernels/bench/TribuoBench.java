@@ -25,19 +25,21 @@ import org.tribuo.math.optimisers.AdaGrad;
  * The peer: Tribuo's AdaGrad ({@code org.tribuo.math.optimisers.AdaGrad}, learning rate 0.1,
  * epsilon 1e-6 as in our {@link AdaGradBench}) on one {@link DenseVector} parameter, as Tribuo's
  * SGD trainers drive it: {@code step(grads, weight)} turns the gradient into the update in place
- * (two passes: {@code Q += g^2}, then {@code g *= eta / (eps + sqrt(Q))}) and
- * {@code Parameters.update} adds it to the weights (a third pass). Doubles only.
+ * (two passes: {@code Q += g^2}, then {@code g *= eta / (eps + sqrt(Q))}) and {@code
+ * Parameters.update} adds it to the weights (a third pass). Doubles only.
  *
  * <p>What differs in the work, honestly: Tribuo overwrites the gradient, so the dense benchmark
- * refills it from a source vector before every step ({@code setElements}, an in-place copy: 2
- * more element moves per coordinate, no allocation; a real Tribuo trainer allocates a fresh
- * gradient per example instead). The sparse benchmark builds a {@link SparseVector} per call
- * (one allocation of {@code nnz} indices and values), as Tribuo's objectives do per example. The
- * alternating sign is passed as Tribuo's {@code weight} argument.
+ * refills it from a source vector before every step ({@code setElements}, an in-place copy: 2 more
+ * element moves per coordinate, no allocation; a real Tribuo trainer allocates a fresh gradient per
+ * example instead). The sparse benchmark builds a {@link SparseVector} per call (one allocation of
+ * {@code nnz} indices and values), as Tribuo's objectives do per example. The alternating sign is
+ * passed as Tribuo's {@code weight} argument.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class TribuoBench {
@@ -86,8 +88,10 @@ public class TribuoBench {
     /** Dimension. */
     @Param({"1024", "16384", "262144", "4194304", "16777216"})
     public int d;
+
     /** Weights. */
     public OneVector params;
+
     AdaGrad opt;
     DenseVector source, grad;
     Tensor[] grads;
@@ -136,13 +140,17 @@ public class TribuoBench {
     /** Dimension. */
     @Param({"4194304"})
     public int d;
+
     /** Nonzeros. */
     @Param({"16", "128", "1024"})
     public int nnz;
+
     /** Pool size in nonzeros (the unit test lowers it). */
     public int poolNonzeros = 1 << 20;
+
     /** Weights. */
     public OneVector params;
+
     AdaGrad opt;
     SparsePool pool;
     java.lang.foreign.Arena arena;

@@ -9,11 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Runs every benchmark of the suite as a unit test: each state at a small size (a {@code d} that
- * is not a multiple of any lane count, so the tails run too), a few calls of the benchmark method,
- * the state's own iteration check, and a checksum compared across implementations (vector,
- * scalar, hand-written loop, double reference, Tribuo), so the suite can neither rot nor time a
- * broken kernel. Takes a few seconds.
+ * Runs every benchmark of the suite as a unit test: each state at a small size (a {@code d} that is
+ * not a multiple of any lane count, so the tails run too), a few calls of the benchmark method, the
+ * state's own iteration check, and a checksum compared across implementations (vector, scalar,
+ * hand-written loop, double reference, Tribuo), so the suite can neither rot nor time a broken
+ * kernel. Takes a few seconds.
  */
 class BenchSuiteTest {
   static final int D = 1003;
@@ -25,7 +25,8 @@ class BenchSuiteTest {
   }
 
   static void close(String what, double expected, double actual, double rel) {
-    assertTrue(Math.abs(expected - actual) <= rel * Math.max(1, Math.abs(expected)),
+    assertTrue(
+        Math.abs(expected - actual) <= rel * Math.max(1, Math.abs(expected)),
         what + ": expected " + expected + " but was " + actual);
   }
 
@@ -113,7 +114,11 @@ class BenchSuiteTest {
     h.reset();
     for (int i = 0; i < CALLS; i++) b.handwritten(h);
     h.check();
-    close("AdaGrad hand-written vs scalar", sums[1], h.checksum(), tol(type) + (type.equals("float") ? 1e-3 : 1e-12));
+    close(
+        "AdaGrad hand-written vs scalar",
+        sums[1],
+        h.checksum(),
+        tol(type) + (type.equals("float") ? 1e-3 : 1e-12));
 
     AdaGradBench.Reference r = new AdaGradBench.Reference();
     r.d = D;
@@ -121,7 +126,8 @@ class BenchSuiteTest {
     r.reset();
     for (int i = 0; i < CALLS; i++) b.reference(r);
     r.check();
-    close("AdaGrad reference vs scalar", r.checksum(), sums[1], type.equals("float") ? 1e-3 : 1e-12);
+    close(
+        "AdaGrad reference vs scalar", r.checksum(), sums[1], type.equals("float") ? 1e-3 : 1e-12);
 
     AdaGradBench.Sparse sv = sparse(AdaGradBench.Sparse::new, type, "vector");
     AdaGradBench.Sparse ss = sparse(AdaGradBench.Sparse::new, type, "scalar");
@@ -163,8 +169,11 @@ class BenchSuiteTest {
     close("ScInOL2 vector vs scalar", s, v, tol(type));
     run(dense(ScInOL2Bench.RoundStored::new, type, "vector"));
     run(dense(ScInOL2Bench.RoundStored::new, type, "scalar"));
-    close("ScInOL2 sparse vector vs scalar",
-        run(sparse(ScInOL2Bench.Sparse::new, type, "scalar")), run(sparse(ScInOL2Bench.Sparse::new, type, "vector")), tol(type));
+    close(
+        "ScInOL2 sparse vector vs scalar",
+        run(sparse(ScInOL2Bench.Sparse::new, type, "scalar")),
+        run(sparse(ScInOL2Bench.Sparse::new, type, "vector")),
+        tol(type));
 
     ScInOL2Bench b = new ScInOL2Bench();
     ScInOL2Bench.HandWritten h = new ScInOL2Bench.HandWritten();
@@ -182,7 +191,8 @@ class BenchSuiteTest {
     r.reset();
     for (int i = 0; i < CALLS; i++) b.reference(r);
     r.check();
-    close("ScInOL2 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+    close(
+        "ScInOL2 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
   }
 
   @ParameterizedTest
@@ -191,8 +201,11 @@ class BenchSuiteTest {
     double v = run(dense(ScInOL1Bench.Round::new, type, "vector"));
     double s = run(dense(ScInOL1Bench.Round::new, type, "scalar"));
     close("ScInOL1 vector vs scalar", s, v, tol(type) + 1e-6);
-    close("ScInOL1 sparse vector vs scalar",
-        run(sparse(ScInOL1Bench.Sparse::new, type, "scalar")), run(sparse(ScInOL1Bench.Sparse::new, type, "vector")), tol(type) + 1e-6);
+    close(
+        "ScInOL1 sparse vector vs scalar",
+        run(sparse(ScInOL1Bench.Sparse::new, type, "scalar")),
+        run(sparse(ScInOL1Bench.Sparse::new, type, "vector")),
+        tol(type) + 1e-6);
     ScInOL1Bench b = new ScInOL1Bench();
     ScInOL1Bench.Reference r = new ScInOL1Bench.Reference();
     r.d = D;
@@ -200,7 +213,8 @@ class BenchSuiteTest {
     r.reset();
     for (int i = 0; i < CALLS; i++) b.reference(r);
     r.check();
-    close("ScInOL1 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+    close(
+        "ScInOL1 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
   }
 
   @ParameterizedTest
@@ -209,8 +223,11 @@ class BenchSuiteTest {
     double v = run(dense(DfegBench.Round::new, type, "vector"));
     double s = run(dense(DfegBench.Round::new, type, "scalar"));
     close("DFEG vector vs scalar", s, v, tol(type));
-    close("DFEG sparse vector vs scalar",
-        run(sparse(DfegBench.Sparse::new, type, "scalar")), run(sparse(DfegBench.Sparse::new, type, "vector")), tol(type));
+    close(
+        "DFEG sparse vector vs scalar",
+        run(sparse(DfegBench.Sparse::new, type, "scalar")),
+        run(sparse(DfegBench.Sparse::new, type, "vector")),
+        tol(type));
     DfegBench b = new DfegBench();
     DfegBench.Reference r = new DfegBench.Reference();
     r.d = D;
@@ -224,16 +241,31 @@ class BenchSuiteTest {
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
   void gradientSteps(String type) {
-    close("global AdaGrad", run(dense(GradientStepBench.GlobalAdaGrad::new, type, "scalar")),
-        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "vector")), tol(type));
-    close("AOGD ball", run(dense(GradientStepBench.AogdBall::new, type, "scalar")),
-        run(dense(GradientStepBench.AogdBall::new, type, "vector")), tol(type));
-    close("AOGD coordinate", run(dense(GradientStepBench.AogdCoordinate::new, type, "scalar")),
-        run(dense(GradientStepBench.AogdCoordinate::new, type, "vector")), tol(type));
-    close("global AdaGrad sparse", run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "scalar")),
-        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "vector")), tol(type));
-    close("AOGD coordinate sparse", run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "scalar")),
-        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "vector")), tol(type));
+    close(
+        "global AdaGrad",
+        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "scalar")),
+        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "vector")),
+        tol(type));
+    close(
+        "AOGD ball",
+        run(dense(GradientStepBench.AogdBall::new, type, "scalar")),
+        run(dense(GradientStepBench.AogdBall::new, type, "vector")),
+        tol(type));
+    close(
+        "AOGD coordinate",
+        run(dense(GradientStepBench.AogdCoordinate::new, type, "scalar")),
+        run(dense(GradientStepBench.AogdCoordinate::new, type, "vector")),
+        tol(type));
+    close(
+        "global AdaGrad sparse",
+        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "scalar")),
+        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "vector")),
+        tol(type));
+    close(
+        "AOGD coordinate sparse",
+        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "scalar")),
+        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "vector")),
+        tol(type));
   }
 
   @Test
@@ -251,7 +283,9 @@ class BenchSuiteTest {
     // The read pass sums both arrays: compare with a plain double sum (values are O(1), D small).
     double expected = 0;
     for (int i = 0; i < s.n; i++) {
-      expected += s.a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i) + s.b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+      expected +=
+          s.a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
+              + s.b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
     }
     assertEquals(expected, b.read(s), 1e-4 * Math.abs(expected) + 1e-3);
     // After copy b == a's old value; triad wrote a = b + c/2: spot-check one element exactly.

@@ -12,8 +12,8 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**
  * The values of {@code --type}, {@code --loss}, {@code --algorithm} and {@code --param}, checked
- * before any data is read; errors name the flag or parameter as the user wrote it and suggest
- * the nearest valid name.
+ * before any data is read; errors name the flag or parameter as the user wrote it and suggest the
+ * nearest valid name.
  */
 final class Choices {
   static final List<String> TYPES = List.of("float", "double", "mixed");
@@ -26,7 +26,8 @@ final class Choices {
       return Precision.FLOAT;
     }
     if (!TYPES.contains(t)) {
-      throw new UsageException("--type must be float, double or mixed, got '" + t + "'" + DidYouMean.hint(t, TYPES));
+      throw new UsageException(
+          "--type must be float, double or mixed, got '" + t + "'" + DidYouMean.hint(t, TYPES));
     }
     return Precision.valueOf(t.toUpperCase(Locale.ROOT));
   }
@@ -39,7 +40,8 @@ final class Choices {
     try {
       return Loss.parse(name);
     } catch (IllegalArgumentException e) {
-      List<String> names = Arrays.stream(Loss.values()).map(l -> l.name().toLowerCase(Locale.ROOT)).toList();
+      List<String> names =
+          Arrays.stream(Loss.values()).map(l -> l.name().toLowerCase(Locale.ROOT)).toList();
       throw new UsageException("--loss: " + e.getMessage() + DidYouMean.hint(name, names));
     }
   }
@@ -48,11 +50,16 @@ final class Choices {
    * {@code --algorithm} with its {@code --param} items, validated by building a one-coordinate
    * optimizer of the given precision.
    */
-  static AlgorithmSpec algorithm(String name, List<String> params, Precision precision) throws UsageException {
+  static AlgorithmSpec algorithm(String name, List<String> params, Precision precision)
+      throws UsageException {
     String n = name.trim().toLowerCase(Locale.ROOT);
     if (!AlgorithmSpec.NAMES.contains(n)) {
-      throw new UsageException("unknown algorithm '" + name + "'; valid names: " + String.join(", ", AlgorithmSpec.NAMES)
-          + DidYouMean.hint(name, AlgorithmSpec.NAMES));
+      throw new UsageException(
+          "unknown algorithm '"
+              + name
+              + "'; valid names: "
+              + String.join(", ", AlgorithmSpec.NAMES)
+              + DidYouMean.hint(name, AlgorithmSpec.NAMES));
     }
     AlgorithmSpec spec;
     try {
@@ -61,13 +68,20 @@ final class Choices {
       throw new UsageException(e.getMessage() + paramHint(n, e.getMessage()));
     }
     if (precision == Precision.MIXED && !AlgorithmSpec.MIXED.contains(n)) {
-      throw new UsageException("--type mixed: mixed precision exists for adagrad and scinol2, not for " + n);
+      throw new UsageException(
+          "--type mixed: mixed precision exists for adagrad and scinol2, not for " + n);
     }
     try {
-      spec.create(1, precision, StateLayout.PLANAR, null, null).close(); // validates the values before any data is read
+      spec.create(1, precision, StateLayout.PLANAR, null, null)
+          .close(); // validates the values before any data is read
     } catch (ParameterRangeException e) {
-      throw new UsageException("--param " + e.parameter() + " with --type " + precision.name().toLowerCase(Locale.ROOT)
-          + ": " + e.getMessage());
+      throw new UsageException(
+          "--param "
+              + e.parameter()
+              + " with --type "
+              + precision.name().toLowerCase(Locale.ROOT)
+              + ": "
+              + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -83,6 +97,8 @@ final class Choices {
     }
     int start = i + marker.length();
     int end = message.indexOf('\'', start);
-    return end < 0 ? "" : DidYouMean.hint(message.substring(start, end), AlgorithmSpec.parameterNames(algorithm));
+    return end < 0
+        ? ""
+        : DidYouMean.hint(message.substring(start, end), AlgorithmSpec.parameterNames(algorithm));
   }
 }

@@ -23,34 +23,39 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * The {@code demo} subcommand: one online pass of every algorithm with progressive validation,
- * on the synthetic problem of Kempka et al. (2019) or on a LIBSVM file, as one table.
+ * The {@code demo} subcommand: one online pass of every algorithm with progressive validation, on
+ * the synthetic problem of Kempka et al. (2019) or on a LIBSVM file, as one table.
  */
 final class DemoCommand {
   /** Default number of synthetic examples. */
   static final int DEFAULT_N = 100_000;
 
-  static final String USAGE = String.join("\n",
-      "usage: online-kernels demo [--n N] [--seed S] [--data FILE] [--type T]",
-      "",
-      "  One online pass of every algorithm (on the SIMD kernels, default parameters) with",
-      "  progressive validation: each example's logistic loss and error are recorded before the",
-      "  learner trains on it. Rows in file order, not shuffled (unlike train's default), so every",
-      "  algorithm sees the same sequence. A tie yhat = 0 counts as half an error.",
-      "",
-      "  --n N        number of examples (default " + DEFAULT_N + "; with --data: use the first N rows)",
-      "  --seed S     seed of the synthetic problem (default " + Main.DEFAULT_SEED + ")",
-      "  --data FILE  a LIBSVM/svmlight file (.gz allowed) instead of the synthetic problem of",
-      "               Kempka, Kotlowski and Warmuth (2019), section 4.1; multiclass labels are",
-      "               trained one-vs-rest with one output per class",
-      "  --type T     float (default) or double",
-      "  --help       print this text",
-      "");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: online-kernels demo [--n N] [--seed S] [--data FILE] [--type T]",
+          "",
+          "  One online pass of every algorithm (on the SIMD kernels, default parameters) with",
+          "  progressive validation: each example's logistic loss and error are recorded before the",
+          "  learner trains on it. Rows in file order, not shuffled (unlike train's default), so every",
+          "  algorithm sees the same sequence. A tie yhat = 0 counts as half an error.",
+          "",
+          "  --n N        number of examples (default "
+              + DEFAULT_N
+              + "; with --data: use the first N rows)",
+          "  --seed S     seed of the synthetic problem (default " + Main.DEFAULT_SEED + ")",
+          "  --data FILE  a LIBSVM/svmlight file (.gz allowed) instead of the synthetic problem of",
+          "               Kempka, Kotlowski and Warmuth (2019), section 4.1; multiclass labels are",
+          "               trained one-vs-rest with one output per class",
+          "  --type T     float (default) or double",
+          "  --help       print this text",
+          "");
 
   private DemoCommand() {}
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException, Failure {
-    Options o = Options.parse(args, 0, Set.of(), Set.of("--n", "--seed", "--data", "--type"), Set.of());
+    Options o =
+        Options.parse(args, 0, Set.of(), Set.of("--n", "--seed", "--data", "--type"), Set.of());
     if (o.has("--help")) {
       out.print(USAGE);
       return 0;
@@ -67,8 +72,10 @@ final class DemoCommand {
       int n = o.positiveInt("--n", DEFAULT_N);
       data = SyntheticScInOL.generate(n, seed);
       oracle = SyntheticScInOL.trueWeights(seed);
-      description = "synthetic problem of Kempka et al. 2019 sec. 4.1 (21 Gaussian features, sigma_j = 2^(j-10)),"
-          + " seed " + seed;
+      description =
+          "synthetic problem of Kempka et al. 2019 sec. 4.1 (21 Gaussian features, sigma_j = 2^(j-10)),"
+              + " seed "
+              + seed;
     } else {
       Path file = Path.of(o.get("--data"));
       data = InputFormat.readLibSvm(file, 0, LibSvmReader.Limits.NONE);
@@ -81,24 +88,48 @@ final class DemoCommand {
       }
       description = file.toString();
     }
-    out.println("online-kernels demo: one online pass, progressive validation"
-        + " (each example's loss and error are taken before training on it)");
-    out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %d nonzeros%n", description, data.size(),
-        data.dimension(), data.totalNonZeros());
-    out.println(data.isBinary()
-        ? "labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error"
-        : "labels: " + data.numClasses() + " classes, one-vs-rest (one output per class); mean loss ="
-            + " ovr-logistic-sum, the sum of the outputs' logistic losses (train reports the softmax log loss too)");
-    out.printf(Locale.ROOT, "kernels: %s, %s elements%n%n", KernelProvider.get().name(),
+    out.println(
+        "online-kernels demo: one online pass, progressive validation"
+            + " (each example's loss and error are taken before training on it)");
+    out.printf(
+        Locale.ROOT,
+        "data: %s; n = %d, d = %d, %d nonzeros%n",
+        description,
+        data.size(),
+        data.dimension(),
+        data.totalNonZeros());
+    out.println(
+        data.isBinary()
+            ? "labels: +1/-1; loss: logistic ln(1 + exp(-y yhat)); a tie yhat = 0 counts as half an error"
+            : "labels: "
+                + data.numClasses()
+                + " classes, one-vs-rest (one output per class); mean loss ="
+                + " ovr-logistic-sum, the sum of the outputs' logistic losses (train reports the softmax log loss too)");
+    out.printf(
+        Locale.ROOT,
+        "kernels: %s, %s elements%n%n",
+        KernelProvider.get().name(),
         type.name().toLowerCase(Locale.ROOT));
     Table t = new Table(2, "algorithm", "parameters", "mean loss", "error rate", "examples/s");
     if (data.isBinary()) {
       double[][] zero = {new double[data.dimension()]};
-      fixedRow(t, "baseline: zero", "w = 0", new LinearModel(AlgorithmSpec.of("ogd"), type, Loss.LOGISTIC, false, zero),
+      fixedRow(
+          t,
+          "baseline: zero",
+          "w = 0",
+          new LinearModel(AlgorithmSpec.of("ogd"), type, Loss.LOGISTIC, false, zero),
           data);
       if (oracle != null) {
-        fixedRow(t, "baseline: true u", "generating model",
-            new LinearModel(AlgorithmSpec.of("ogd"), ElementType.DOUBLE, Loss.LOGISTIC, false, new double[][] {oracle}),
+        fixedRow(
+            t,
+            "baseline: true u",
+            "generating model",
+            new LinearModel(
+                AlgorithmSpec.of("ogd"),
+                ElementType.DOUBLE,
+                Loss.LOGISTIC,
+                false,
+                new double[][] {oracle}),
             data);
       }
     }
@@ -106,7 +137,11 @@ final class DemoCommand {
       TrainerConfig cfg = TrainerConfig.of(spec).withType(type).withShuffle(false, 0);
       try {
         TrainResult r = OnlineTrainer.train(cfg, data, null, null);
-        t.add(spec.name(), describe(spec), f6(r.progressive().meanLoss()), f4(r.progressive().errorRate()),
+        t.add(
+            spec.name(),
+            describe(spec),
+            f6(r.progressive().meanLoss()),
+            f4(r.progressive().errorRate()),
             String.format(Locale.ROOT, "%.0f", r.examplesPerSecond()));
       } catch (OnlineTrainer.TrainingException e) {
         t.add(spec.name(), describe(spec), "failed", "-", "-");
@@ -138,7 +173,8 @@ final class DemoCommand {
     };
   }
 
-  private static void fixedRow(Table t, String name, String params, LinearModel m, SparseDataset data) {
+  private static void fixedRow(
+      Table t, String name, String params, LinearModel m, SparseDataset data) {
     Metrics x = Metrics.evaluate(m, data);
     t.add(name, params, f6(x.meanLoss()), f4(x.errorRate()), "-");
   }
@@ -157,11 +193,15 @@ final class DemoCommand {
       return t == null ? ElementType.FLOAT : ElementType.parse(t);
     } catch (IllegalArgumentException e) {
       if ("mixed".equals(t)) {
-        throw new UsageException("--type mixed exists for adagrad and scinol2 only, not for every algorithm of demo;"
-            + " use train --type mixed");
+        throw new UsageException(
+            "--type mixed exists for adagrad and scinol2 only, not for every algorithm of demo;"
+                + " use train --type mixed");
       }
-      throw new UsageException("--type must be float or double, got '" + t + "'"
-          + DidYouMean.hint(t, List.of("float", "double")));
+      throw new UsageException(
+          "--type must be float or double, got '"
+              + t
+              + "'"
+              + DidYouMean.hint(t, List.of("float", "double")));
     }
   }
 }

@@ -4,11 +4,11 @@ import java.util.Collection;
 import java.util.Locale;
 
 /**
- * The nearest valid name to a misspelt one, for "did you mean" hints: names that differ only
- * in case, {@code _} for {@code -} or leading dashes match at once, as does a name that starts
- * or is the start of the given one (at least two letters: {@code epsilon} finds {@code eps});
- * otherwise the name at the smallest edit distance wins if that distance is at most a third of
- * its length (at least 1).
+ * The nearest valid name to a misspelt one, for "did you mean" hints: names that differ only in
+ * case, {@code _} for {@code -} or leading dashes match at once, as does a name that starts or is
+ * the start of the given one (at least two letters: {@code epsilon} finds {@code eps}); otherwise
+ * the name at the smallest edit distance wins if that distance is at most a third of its length (at
+ * least 1).
  */
 final class DidYouMean {
   private DidYouMean() {}

@@ -11,12 +11,12 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 
 /**
- * {@code train --holdout-period N}: rows {@code N, 2N, 3N, ...} of the file (1-based) are held
- * out, as in Vowpal Wabbit: never trained on, in any epoch, but scored as the run goes. After
- * every {@code N - 1} trained examples the next held-out row (in file order; all of them once per
- * epoch) is scored with the model as it stands, its read-out weights, which is what
- * {@code --model} would save at that moment; in one epoch in file order that is exactly the
- * row's place in the stream. The holdout loss is reported beside the progressive loss.
+ * {@code train --holdout-period N}: rows {@code N, 2N, 3N, ...} of the file (1-based) are held out,
+ * as in Vowpal Wabbit: never trained on, in any epoch, but scored as the run goes. After every
+ * {@code N - 1} trained examples the next held-out row (in file order; all of them once per epoch)
+ * is scored with the model as it stands, its read-out weights, which is what {@code --model} would
+ * save at that moment; in one epoch in file order that is exactly the row's place in the stream.
+ * The holdout loss is reported beside the progressive loss.
  *
  * <p>Scoring reads every output's weights out ({@code readWeights}, O(d) each), because the
  * library's public API has no read-out of a row's coordinates alone; the cost is one read-out per
@@ -47,7 +47,13 @@ final class Holdout implements AutoCloseable {
    *
    * @param period {@code N >= 2}
    */
-  Holdout(SparseDataset data, int period, ElementType type, Loss loss, boolean multiclass, int outputs,
+  Holdout(
+      SparseDataset data,
+      int period,
+      ElementType type,
+      Loss loss,
+      boolean multiclass,
+      int outputs,
       Scoring.Ties ties) {
     this.period = period;
     int n = data.size();
@@ -87,8 +93,8 @@ final class Holdout implements AutoCloseable {
   }
 
   /**
-   * Called after every {@code N - 1} trained examples ({@code seen} in all, every epoch of
-   * {@link #training()} counted): scores the next held-out row of the epoch, if any is left.
+   * Called after every {@code N - 1} trained examples ({@code seen} in all, every epoch of {@link
+   * #training()} counted): scores the next held-out row of the epoch, if any is left.
    */
   void at(long seen, OnlineTrainer trainer) {
     int n = training.size();
@@ -114,7 +120,11 @@ final class Holdout implements AutoCloseable {
       trainer.optimizer(c).readWeights(weights);
       double sum = 0;
       for (int j = s; j < e; j++) {
-        sum += (type == ElementType.FLOAT ? weights.getAtIndex(F, idx[j]) : weights.getAtIndex(D, idx[j])) * val[j];
+        sum +=
+            (type == ElementType.FLOAT
+                    ? weights.getAtIndex(F, idx[j])
+                    : weights.getAtIndex(D, idx[j]))
+                * val[j];
       }
       yhat[c] = sum;
     }

@@ -8,35 +8,37 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.ZipException;
-import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.DataFileException;
 import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.io.LibSvmReader;
 
 /**
  * How {@code train}, {@code predict} and {@code serve} read data: {@code --format libsvm|vw}
- * (default: {@code vw} for names ending in {@code .vw} or {@code .vw.gz}, else {@code libsvm}),
- * and for Vowpal Wabbit text the hashing options {@code --bits B} (dimension {@code 2^B}),
- * {@code --hash signed|unsigned} and the namespace options ({@link Namespaces}).
+ * (default: {@code vw} for names ending in {@code .vw} or {@code .vw.gz}, else {@code libsvm}), and
+ * for Vowpal Wabbit text the hashing options {@code --bits B} (dimension {@code 2^B}), {@code
+ * --hash signed|unsigned} and the namespace options ({@link Namespaces}).
  *
- * @param format     {@code null} to decide by the file name
- * @param bits       hash bits, or 0 when not given
- * @param signed     signed hashing
+ * @param format {@code null} to decide by the file name
+ * @param bits hash bits, or 0 when not given
+ * @param signed signed hashing
  * @param namespaces dropped namespaces and interactions
  */
 record InputFormat(String format, int bits, boolean signed, Namespaces namespaces) {
   static final List<String> FORMATS = List.of("libsvm", "vw");
 
   /** The options of the input format, for {@link Options#parse}. */
-  static final List<String> OPTIONS = List.of("--format", "--bits", "--hash", "--interactions", "--ignore", "--keep");
+  static final List<String> OPTIONS =
+      List.of("--format", "--bits", "--hash", "--interactions", "--ignore", "--keep");
 
   /** The options of {@code o}. */
   static InputFormat parse(Options o) throws UsageException {
     String f = o.get("--format");
     if (f != null && !FORMATS.contains(f)) {
-      throw new UsageException("--format must be libsvm or vw, got '" + f + "'" + DidYouMean.hint(f, FORMATS));
+      throw new UsageException(
+          "--format must be libsvm or vw, got '" + f + "'" + DidYouMean.hint(f, FORMATS));
     }
     int bits = 0;
     if (o.has("--bits")) {
@@ -47,8 +49,11 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
     }
     String h = o.get("--hash");
     if (h != null && !h.equals("signed") && !h.equals("unsigned")) {
-      throw new UsageException("--hash must be signed or unsigned, got '" + h + "'"
-          + DidYouMean.hint(h, List.of("signed", "unsigned")));
+      throw new UsageException(
+          "--hash must be signed or unsigned, got '"
+              + h
+              + "'"
+              + DidYouMean.hint(h, List.of("signed", "unsigned")));
     }
     Namespaces ns = Namespaces.parse(o.all("--interactions"), o.get("--ignore"), o.get("--keep"));
     if ("libsvm".equals(f) && (bits != 0 || h != null || ns.any())) {
@@ -88,7 +93,8 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
     if (format != null) {
       return format.equals("vw");
     }
-    String n = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String n =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     return n.endsWith(".vw") || n.endsWith(".vw.gz");
   }
 
@@ -98,10 +104,11 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
   }
 
   /**
-   * Reads {@code file}; a VW file with {@code 2^bits} features ({@code bitsIfUnset} when
-   * {@code --bits} was not given), a LIBSVM file with at least {@code minDimension}.
+   * Reads {@code file}; a VW file with {@code 2^bits} features ({@code bitsIfUnset} when {@code
+   * --bits} was not given), a LIBSVM file with at least {@code minDimension}.
    */
-  SparseDataset read(Path file, int minDimension, int bitsIfUnset) throws Main.Failure, UsageException {
+  SparseDataset read(Path file, int minDimension, int bitsIfUnset)
+      throws Main.Failure, UsageException {
     return read(file, minDimension, bitsIfUnset, LibSvmReader.Limits.NONE, null);
   }
 
@@ -110,12 +117,19 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
    * formats, indices of LIBSVM files (hashed files are bounded by their bits); {@code names}, if
    * not null, receives every VW entry with its feature name.
    */
-  SparseDataset read(Path file, int minDimension, int bitsIfUnset, LibSvmReader.Limits limits, VwRow.NameSink names)
+  SparseDataset read(
+      Path file,
+      int minDimension,
+      int bitsIfUnset,
+      LibSvmReader.Limits limits,
+      VwRow.NameSink names)
       throws Main.Failure, UsageException {
     if (!isVw(file)) {
       if (bits != 0 || !signed || namespaces.any()) {
-        throw new UsageException((namespaces.any() ? "--interactions, --ignore and --keep" : "--bits and --hash")
-            + " apply to Vowpal Wabbit files (--format vw or a .vw name), not to " + file);
+        throw new UsageException(
+            (namespaces.any() ? "--interactions, --ignore and --keep" : "--bits and --hash")
+                + " apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
+                + file);
       }
       return readLibSvm(file, minDimension, limits);
     }
@@ -137,7 +151,8 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
   }
 
   /** Reads a LIBSVM file within {@code limits}; a failure is one line naming the file. */
-  static SparseDataset readLibSvm(Path file, int minDimension, LibSvmReader.Limits limits) throws Main.Failure {
+  static SparseDataset readLibSvm(Path file, int minDimension, LibSvmReader.Limits limits)
+      throws Main.Failure {
     try {
       return DataFiles.readLibSvm(file, minDimension, limits);
     } catch (DataFileException e) {
@@ -145,7 +160,10 @@ record InputFormat(String format, int bits, boolean signed, Namespaces namespace
     }
   }
 
-  /** The hash bits a model of dimension {@code d} was trained with, or 0 if {@code d} is no power of two. */
+  /**
+   * The hash bits a model of dimension {@code d} was trained with, or 0 if {@code d} is no power of
+   * two.
+   */
   static int bitsOf(int d) {
     return Integer.bitCount(d) == 1 ? Integer.numberOfTrailingZeros(d) : 0;
   }

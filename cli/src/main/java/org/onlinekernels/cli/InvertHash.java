@@ -13,13 +13,13 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * {@code train --invert-hash FILE}: a readable model. Collects every feature name the reader
- * meets (plain {@code ns^feature} and crossed {@code a^x*b^y}) with its index and the sign its
- * hash gives it, then writes one tab-separated line per name, sorted by name: name, index, sign
- * ({@code +} or {@code -}) and the weight of that index for each output. For LIBSVM data the
- * names are the feature numbers of the file (1-based), each with its sign {@code +}. The names
- * are kept in memory for the whole read, as VW's {@code --invert_hash} does: meant for
- * inspecting models, not for the largest runs.
+ * {@code train --invert-hash FILE}: a readable model. Collects every feature name the reader meets
+ * (plain {@code ns^feature} and crossed {@code a^x*b^y}) with its index and the sign its hash gives
+ * it, then writes one tab-separated line per name, sorted by name: name, index, sign ({@code +} or
+ * {@code -}) and the weight of that index for each output. For LIBSVM data the names are the
+ * feature numbers of the file (1-based), each with its sign {@code +}. The names are kept in memory
+ * for the whole read, as VW's {@code --invert_hash} does: meant for inspecting models, not for the
+ * largest runs.
  */
 final class InvertHash implements VwRow.NameSink {
   /** name -> index, with bit 31 set when the hash negates the value. */
@@ -45,10 +45,15 @@ final class InvertHash implements VwRow.NameSink {
     }
     StringBuilder sb = new StringBuilder();
     sb.append("# online-kernels invert-hash: feature\tindex\tsign\tweight per output (")
-        .append(model.outputs()).append(")\n");
+        .append(model.outputs())
+        .append(")\n");
     for (Map.Entry<String, Integer> e : names.entrySet()) {
       int index = e.getValue() & Integer.MAX_VALUE;
-      sb.append(e.getKey()).append('\t').append(index).append('\t').append(e.getValue() < 0 ? '-' : '+');
+      sb.append(e.getKey())
+          .append('\t')
+          .append(index)
+          .append('\t')
+          .append(e.getValue() < 0 ? '-' : '+');
       for (double[] w : model.weights()) {
         sb.append('\t').append(weight(model, w[index]));
       }

@@ -3,9 +3,9 @@ package org.onlinekernels.cli;
 import java.util.Locale;
 
 /**
- * A minimal JSON object writer for the {@code --json} summaries: string, number (non-finite
- * written as {@code null}), boolean and nested objects, in insertion order. Hand-written because
- * the library has no runtime dependencies and the summaries are flat.
+ * A minimal JSON object writer for the {@code --json} summaries: string, number (non-finite written
+ * as {@code null}), boolean and nested objects, in insertion order. Hand-written because the
+ * library has no runtime dependencies and the summaries are flat.
  */
 final class Json {
   private final StringBuilder sb = new StringBuilder("{");
@@ -54,7 +54,12 @@ final class Json {
 
   Json put(String k, double v) {
     key(k);
-    sb.append(Double.isFinite(v) ? (v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v)) : "null");
+    sb.append(
+        Double.isFinite(v)
+            ? (v == Math.rint(v) && Math.abs(v) < 1e15
+                ? Long.toString((long) v)
+                : Double.toString(v))
+            : "null");
     return this;
   }
 

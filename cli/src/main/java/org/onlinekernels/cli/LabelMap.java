@@ -15,11 +15,11 @@ import org.onlinekernels.data.SparseDataset;
  * <ul>
  *   <li>{@code --labels NEG,POS} (two values): binary, {@code NEG -> -1}, {@code POS -> +1};
  *   <li>{@code --labels C0,C1,...} (three or more): class {@code Ci -> i};
- *   <li>{@code --labels auto} (the default): {@code +1/-1} as they are; labels all in
- *       {@code {0,1}} or all in {@code {1,2}} are binary (the smaller is {@code -1}), so a binary
- *       file coded 0/1 or 1/2 is never trained as two one-vs-rest classes; other class numbers
- *       stay classes.
+ *   <li>{@code --labels auto} (the default): {@code +1/-1} as they are; labels all in {@code {0,1}}
+ *       or all in {@code {1,2}} are binary (the smaller is {@code -1}), so a binary file coded 0/1
+ *       or 1/2 is never trained as two one-vs-rest classes; other class numbers stay classes.
  * </ul>
+ *
  * A label outside an explicit list is an error naming the file's row.
  */
 final class LabelMap {
@@ -36,14 +36,18 @@ final class LabelMap {
   /** The labels as they are. */
   static final LabelMap IDENTITY = new LabelMap(null, false, null);
 
-  /** Parses the value of {@code --labels}; {@code null} or {@code auto} gives {@code null} (decide from the data). */
+  /**
+   * Parses the value of {@code --labels}; {@code null} or {@code auto} gives {@code null} (decide
+   * from the data).
+   */
   static LabelMap parse(String option) throws UsageException {
     if (option == null || option.equals("auto")) {
       return null;
     }
     String[] parts = option.split(",", -1);
     if (parts.length < 2) {
-      throw new UsageException("--labels needs 'auto' or at least two comma-separated labels, got '" + option + "'");
+      throw new UsageException(
+          "--labels needs 'auto' or at least two comma-separated labels, got '" + option + "'");
     }
     List<Double> values = new ArrayList<>();
     for (String p : parts) {
@@ -62,19 +66,30 @@ final class LabelMap {
       values.add(v);
     }
     boolean bin = values.size() == 2;
-    String desc = bin
-        ? "binary, " + fmt(values.get(0)) + " -> -1, " + fmt(values.get(1)) + " -> +1 (--labels)"
-        : values.size() + " classes, " + fmt(values.get(0)) + " -> 0 ... " + fmt(values.get(values.size() - 1))
-            + " -> " + (values.size() - 1) + " (--labels)";
+    String desc =
+        bin
+            ? "binary, "
+                + fmt(values.get(0))
+                + " -> -1, "
+                + fmt(values.get(1))
+                + " -> +1 (--labels)"
+            : values.size()
+                + " classes, "
+                + fmt(values.get(0))
+                + " -> 0 ... "
+                + fmt(values.get(values.size() - 1))
+                + " -> "
+                + (values.size() - 1)
+                + " (--labels)";
     return new LabelMap(values, bin, desc);
   }
 
   /**
-   * The automatic rule for {@code data}: {@link #IDENTITY} for +1/-1 or general class numbers,
-   * a binary map for labels all in {0,1} or all in {1,2}.
+   * The automatic rule for {@code data}: {@link #IDENTITY} for +1/-1 or general class numbers, a
+   * binary map for labels all in {0,1} or all in {1,2}.
    *
-   * @param allowBinaryCodes whether 0/1 and 1/2 may become binary (false when a multiclass
-   *     model is applied)
+   * @param allowBinaryCodes whether 0/1 and 1/2 may become binary (false when a multiclass model is
+   *     applied)
    */
   static LabelMap auto(SparseDataset data, boolean allowBinaryCodes) {
     if (data.isBinary() || !allowBinaryCodes) {
@@ -88,10 +103,12 @@ final class LabelMap {
       only12 &= y == 1 || y == 2;
     }
     if (only01) {
-      return new LabelMap(List.of(0.0, 1.0), true, "binary, 0 -> -1, 1 -> +1 (labels 0/1; --labels overrides)");
+      return new LabelMap(
+          List.of(0.0, 1.0), true, "binary, 0 -> -1, 1 -> +1 (labels 0/1; --labels overrides)");
     }
     if (only12) {
-      return new LabelMap(List.of(1.0, 2.0), true, "binary, 1 -> -1, 2 -> +1 (labels 1/2; --labels overrides)");
+      return new LabelMap(
+          List.of(1.0, 2.0), true, "binary, 1 -> -1, 2 -> +1 (labels 1/2; --labels overrides)");
     }
     return IDENTITY;
   }
@@ -119,15 +136,24 @@ final class LabelMap {
     for (int r = 0; r < y.length; r++) {
       Double m = to.get(data.label(r));
       if (m == null) {
-        throw new Main.Failure(file + ": example " + (r + 1) + " has label " + fmt(data.label(r))
-            + ", which is not one of the labels " + String.join(",", from.stream().map(LabelMap::fmt).toList()));
+        throw new Main.Failure(
+            file
+                + ": example "
+                + (r + 1)
+                + " has label "
+                + fmt(data.label(r))
+                + ", which is not one of the labels "
+                + String.join(",", from.stream().map(LabelMap::fmt).toList()));
       }
       y[r] = m;
     }
     return binary ? data.withLabels(y) : data.withClasses(y, from.size());
   }
 
-  /** The map as a state file records it: "" for labels used as they are, else the labels in order, comma-separated. */
+  /**
+   * The map as a state file records it: "" for labels used as they are, else the labels in order,
+   * comma-separated.
+   */
   String recorded() {
     return from == null ? "" : String.join(",", from.stream().map(LabelMap::fmt).toList());
   }
@@ -138,10 +164,13 @@ final class LabelMap {
       return IDENTITY;
     }
     LabelMap m = parse(recorded);
-    return new LabelMap(m.from, m.binary, m.description.replace("(--labels)", "(from the state file)"));
+    return new LabelMap(
+        m.from, m.binary, m.description.replace("(--labels)", "(from the state file)"));
   }
 
   private static String fmt(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString((long) v)
+        : String.format(Locale.ROOT, "%s", v);
   }
 }

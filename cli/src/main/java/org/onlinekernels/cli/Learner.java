@@ -17,11 +17,11 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * One single-thread learner of the command line: the library's {@link OnlineTrainer}, used
- * through its public API, that can start from a state file, hand its optimizers' state out for
- * one, hold examples out ({@link Holdout}) and train row by row ({@code serve --learn}). Its
- * training passes are the trainer's {@code fit}, the fused rounds, whatever the options: so a
- * run continued from a state computes the same bits as one uninterrupted run.
+ * One single-thread learner of the command line: the library's {@link OnlineTrainer}, used through
+ * its public API, that can start from a state file, hand its optimizers' state out for one, hold
+ * examples out ({@link Holdout}) and train row by row ({@code serve --learn}). Its training passes
+ * are the trainer's {@code fit}, the fused rounds, whatever the options: so a run continued from a
+ * state computes the same bits as one uninterrupted run.
  *
  * <p>Confined to the creating thread (the trainer's state lives in a confined arena).
  */
@@ -41,12 +41,17 @@ final class Learner implements AutoCloseable {
     this.outputs = trainer.outputs();
   }
 
-  /** A learner with the optimizers' state of {@code state} (read from {@code file}), bit for bit. */
-  static Learner resume(TrainingState state, RunSettings s, TrainerConfig config, Path file) throws Failure {
+  /**
+   * A learner with the optimizers' state of {@code state} (read from {@code file}), bit for bit.
+   */
+  static Learner resume(TrainingState state, RunSettings s, TrainerConfig config, Path file)
+      throws Failure {
     Learner l = new Learner(config, s.d(), s.multiclass(), s.outputs());
     try {
       for (int c = 0; c < l.outputs; c++) {
-        Checkpoint.restore(state.optimizers().get(c), file + (l.outputs > 1 ? ", output " + (c + 1) : ""),
+        Checkpoint.restore(
+            state.optimizers().get(c),
+            file + (l.outputs > 1 ? ", output " + (c + 1) : ""),
             resumable(l.trainer.optimizer(c), config));
       }
     } catch (CheckpointException e) {
@@ -59,12 +64,15 @@ final class Learner implements AutoCloseable {
     return l;
   }
 
-  private static AbstractOptimizer resumable(LinearModelOptimizer o, TrainerConfig config) throws Failure {
+  private static AbstractOptimizer resumable(LinearModelOptimizer o, TrainerConfig config)
+      throws Failure {
     if (o instanceof AbstractOptimizer a) {
       return a;
     }
-    throw new Failure(config.algorithm().name() + " (the baseline) keeps no resumable state; --save-state and"
-        + " --initial need one of the rules");
+    throw new Failure(
+        config.algorithm().name()
+            + " (the baseline) keeps no resumable state; --save-state and"
+            + " --initial need one of the rules");
   }
 
   /** Each output's optimizer state as a checkpoint image, for a {@link TrainingState}. */
@@ -95,41 +103,69 @@ final class Learner implements AutoCloseable {
    * Runs the configured epochs over {@code data} (less the rows {@code holdout} holds out, if
    * given) and evaluates the final model on {@code test} (may be null).
    *
-   * @param sink receives every trained example's progressive scores with its row in {@code data}, or null
+   * @param sink receives every trained example's progressive scores with its row in {@code data},
+   *     or null
    * @throws OnlineTrainer.TrainingException when an update is refused
-   * @throws IllegalArgumentException when {@code test}'s labels do not fit the model (nothing is trained)
+   * @throws IllegalArgumentException when {@code test}'s labels do not fit the model (nothing is
+   *     trained)
    */
-  TrainResult train(SparseDataset data, SparseDataset test, PrintStream progress, OnlineTrainer.ProgressiveSink sink,
+  TrainResult train(
+      SparseDataset data,
+      SparseDataset test,
+      PrintStream progress,
+      OnlineTrainer.ProgressiveSink sink,
       Holdout holdout) {
     if (test != null) {
-      Metrics.checkLabels(test, multiclass, outputs, "the test data"); // before training, as OnlineTrainer.train
+      Metrics.checkLabels(
+          test, multiclass, outputs, "the test data"); // before training, as OnlineTrainer.train
     }
     SparseDataset rows = holdout == null ? data : holdout.training();
-    trainer.setProgressiveSink(sink == null || holdout == null ? sink
-        : (epoch, row, label, yhat, k) -> sink.accept(epoch, holdout.fileRow(row), label, yhat, k));
+    trainer.setProgressiveSink(
+        sink == null || holdout == null
+            ? sink
+            : (epoch, row, label, yhat, k) ->
+                sink.accept(epoch, holdout.fileRow(row), label, yhat, k));
     long total = (long) rows.size() * config.epochs();
     // The steady-state span starts at the first call at or after half the examples: exactly the
     // half without a holdout (the trainer ends a block of rounds where a call is due).
     long half = total / 2;
     long[] steadyStart = {0, 0};
-    int every = holdout != null ? holdout.period() - 1 : (int) Math.min(Integer.MAX_VALUE, Math.max(1, half));
+    int every =
+        holdout != null
+            ? holdout.period() - 1
+            : (int) Math.min(Integer.MAX_VALUE, Math.max(1, half));
     long t0 = System.nanoTime();
     steadyStart[1] = t0;
-    Metrics[] epochs = trainer.fit(rows, progress, every, (seen, t) -> {
-      if (steadyStart[0] == 0 && seen >= half && seen < total) {
-        steadyStart[0] = seen;
-        steadyStart[1] = System.nanoTime();
-      }
-      if (holdout != null) {
-        holdout.at(seen, t);
-      }
-    });
+    Metrics[] epochs =
+        trainer.fit(
+            rows,
+            progress,
+            every,
+            (seen, t) -> {
+              if (steadyStart[0] == 0 && seen >= half && seen < total) {
+                steadyStart[0] = seen;
+                steadyStart[1] = System.nanoTime();
+              }
+              if (holdout != null) {
+                holdout.at(seen, t);
+              }
+            });
     long t1 = System.nanoTime();
     LinearModel model = trainer.model();
     Metrics prog = Metrics.combine(epochs);
     Metrics testMetrics = test == null ? null : Metrics.evaluate(model, test);
-    return new TrainResult(model, prog, epochs, testMetrics, prog.examples(), rows.totalNonZeros() * config.epochs(),
-        (t1 - t0) / 1e9, total - steadyStart[0], (t1 - steadyStart[1]) / 1e9, trainer.handoverAt(), trainer.kernels());
+    return new TrainResult(
+        model,
+        prog,
+        epochs,
+        testMetrics,
+        prog.examples(),
+        rows.totalNonZeros() * config.epochs(),
+        (t1 - t0) / 1e9,
+        total - steadyStart[0],
+        (t1 - steadyStart[1]) / 1e9,
+        trainer.handoverAt(),
+        trainer.kernels());
   }
 
   @Override

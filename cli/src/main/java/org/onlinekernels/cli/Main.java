@@ -5,26 +5,28 @@ import org.onlinekernels.cli.Options.UsageException;
 
 /**
  * Command-line entry point: {@code train}, {@code predict}, {@code demo} and {@code experiment},
- * each in its own class ({@link TrainCommand}, {@link PredictCommand}, {@link DemoCommand},
- * {@link ExperimentCommand}).
+ * each in its own class ({@link TrainCommand}, {@link PredictCommand}, {@link DemoCommand}, {@link
+ * ExperimentCommand}).
  *
- * <p>Exit codes: 0 success, 1 a file could not be read or written or training failed, 2 usage
- * error (bad command, option or value). Every error is one line on standard error starting with
- * {@code error:}, never a stack trace.
+ * <p>Exit codes: 0 success, 1 a file could not be read or written or training failed, 2 usage error
+ * (bad command, option or value). Every error is one line on standard error starting with {@code
+ * error:}, never a stack trace.
  */
 public final class Main {
   /** Default seed of {@code train}'s shuffling and of {@code demo}'s synthetic problem. */
   public static final long DEFAULT_SEED = 1;
 
-  static final String USAGE = String.join("\n",
-      "usage: online-kernels <command> [options]      (online-kernels <command> --help for its options)",
-      "",
-      "commands:",
-      "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
-      "  predict     apply a saved model to a LIBSVM file: predictions and metrics",
-      "  demo        every algorithm on the synthetic problem of Kempka et al. (2019) sec. 4.1",
-      "  experiment  reproduce one of the papers' experiments into a directory (see docs/EXPERIMENTS.md)",
-      "");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: online-kernels <command> [options]      (online-kernels <command> --help for its options)",
+          "",
+          "commands:",
+          "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
+          "  predict     apply a saved model to a LIBSVM file: predictions and metrics",
+          "  demo        every algorithm on the synthetic problem of Kempka et al. (2019) sec. 4.1",
+          "  experiment  reproduce one of the papers' experiments into a directory (see docs/EXPERIMENTS.md)",
+          "");
 
   private Main() {}
 
@@ -38,14 +40,16 @@ public final class Main {
     }
   }
 
-  /** Same as {@link #run(String[], PrintStream, PrintStream, PrintStream)} without progress display. */
+  /**
+   * Same as {@link #run(String[], PrintStream, PrintStream, PrintStream)} without progress display.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     return run(args, out, err, null);
   }
 
   /**
-   * Runs the command line with the given streams and returns the exit code, so that tests can
-   * check output and status without a new JVM.
+   * Runs the command line with the given streams and returns the exit code, so that tests can check
+   * output and status without a new JVM.
    *
    * @param progress where long runs show progress (the terminal's stderr), or {@code null}
    */
@@ -64,7 +68,9 @@ public final class Main {
         case "predict" -> PredictCommand.run(rest, out, err);
         case "demo" -> DemoCommand.run(rest, out, err);
         case "experiment" -> ExperimentCommand.run(rest, out, err);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; commands: train, predict, demo, experiment");
+        default ->
+            throw new UsageException(
+                "unknown command '" + args[0] + "'; commands: train, predict, demo, experiment");
       };
     } catch (UsageException e) {
       err.println("error: " + e.getMessage() + " (see --help)");
@@ -74,9 +80,13 @@ public final class Main {
       return 1;
     } catch (OutOfMemoryError e) {
       // Not a bug: the input or the options need more memory than this JVM has.
-      err.println("error: out of memory (" + e.getMessage() + "); this JVM may use "
-          + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB of heap: use smaller input or options,"
-          + " or give Java more memory (-Xmx, e.g. -Xmx8g)");
+      err.println(
+          "error: out of memory ("
+              + e.getMessage()
+              + "); this JVM may use "
+              + Runtime.getRuntime().maxMemory() / (1 << 20)
+              + " MiB of heap: use smaller input or options,"
+              + " or give Java more memory (-Xmx, e.g. -Xmx8g)");
       return 1;
     } catch (RuntimeException e) {
       // A bug, not a user error: still one line, with the exception type to report it by.

@@ -10,8 +10,8 @@ import org.onlinekernels.trainer.LinearModel;
 
 /**
  * The models {@code predict} and {@code serve} apply: a model file ({@code train --model}) or a
- * state file ({@code train --save-state}), told apart by their first bytes. A state file also
- * gives the settings the model was trained with (input format, hashing, namespaces, labels,
+ * state file ({@code train --save-state}), told apart by their first bytes. A state file also gives
+ * the settings the model was trained with (input format, hashing, namespaces, labels,
  * normalization), which then apply.
  */
 final class ModelFiles {
@@ -21,7 +21,7 @@ final class ModelFiles {
    * A loaded model and, for a state file, its settings and state.
    *
    * @param settings null for a model file
-   * @param state    null for a model file
+   * @param state null for a model file
    */
   record Loaded(LinearModel model, RunSettings settings, TrainingState state) {}
 
@@ -41,8 +41,11 @@ final class ModelFiles {
     } catch (LinearModel.ModelFormatException e) {
       throw new Failure(e.getMessage());
     } catch (IOException e) {
-      throw new Failure("cannot read " + file + ": " + (Files.isDirectory(file) ? "it is a directory"
-          : AtomicFiles.reason(e)));
+      throw new Failure(
+          "cannot read "
+              + file
+              + ": "
+              + (Files.isDirectory(file) ? "it is a directory" : AtomicFiles.reason(e)));
     }
   }
 
@@ -54,16 +57,27 @@ final class ModelFiles {
       throws Failure, Options.UsageException {
     LinearModel model = loaded.model();
     if (loaded.settings() != null) {
-      ResumeChecks.requireSame(o, ResumeChecks.Requested.of(loaded.settings(), flags, o), loaded.settings(), modelFile);
+      ResumeChecks.requireSame(
+          o, ResumeChecks.Requested.of(loaded.settings(), flags, o), loaded.settings(), modelFile);
       return loaded.settings().input();
     }
     if (flags.isVw(data) && flags.bits() != 0 && 1L << flags.bits() != model.dimension()) {
-      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, but --bits " + flags.bits()
-          + " hashes into 2^" + flags.bits());
+      throw new Failure(
+          modelFile
+              + " has d = "
+              + model.dimension()
+              + " weights, but --bits "
+              + flags.bits()
+              + " hashes into 2^"
+              + flags.bits());
     }
     if (flags.isVw(data) && flags.bits() == 0 && InputFormat.bitsOf(model.dimension()) == 0) {
-      throw new Failure(modelFile + " has d = " + model.dimension() + " weights, not a power of two: it was not"
-          + " trained on hashed (vw) data");
+      throw new Failure(
+          modelFile
+              + " has d = "
+              + model.dimension()
+              + " weights, not a power of two: it was not"
+              + " trained on hashed (vw) data");
     }
     return flags;
   }

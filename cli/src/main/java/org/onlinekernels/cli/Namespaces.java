@@ -5,20 +5,21 @@ import java.util.List;
 import org.onlinekernels.cli.Options.UsageException;
 
 /**
- * Which Vowpal Wabbit namespaces a row keeps and which pairs of them it crosses:
- * {@code --interactions ab} (alias {@code -q ab}; repeatable; {@code ::} for every pair),
- * {@code --ignore abc} and {@code --keep abc}. As in VW a namespace is named by the first byte of
- * its name ({@code |animal} is {@code a}), the default namespace by a space; see {@link VwRow}
- * for how the crossed features are hashed.
+ * Which Vowpal Wabbit namespaces a row keeps and which pairs of them it crosses: {@code
+ * --interactions ab} (alias {@code -q ab}; repeatable; {@code ::} for every pair), {@code --ignore
+ * abc} and {@code --keep abc}. As in VW a namespace is named by the first byte of its name ({@code
+ * |animal} is {@code a}), the default namespace by a space; see {@link VwRow} for how the crossed
+ * features are hashed.
  *
  * <p>Validated once, when the options are read: a pair needs exactly two namespace letters
- * (printable ASCII other than {@code |} and {@code :}), a pair given twice (also as {@code ba})
- * is refused, {@code ::} stands alone, {@code --ignore} and {@code --keep} exclude each other,
- * and an interaction may not name a namespace that is dropped.
+ * (printable ASCII other than {@code |} and {@code :}), a pair given twice (also as {@code ba}) is
+ * refused, {@code ::} stands alone, {@code --ignore} and {@code --keep} exclude each other, and an
+ * interaction may not name a namespace that is dropped.
  */
 final class Namespaces {
   /** No interactions, every namespace kept. */
-  static final Namespaces NONE = new Namespaces(new boolean[256], false, new byte[0], new byte[0], "", "", "");
+  static final Namespaces NONE =
+      new Namespaces(new boolean[256], false, new byte[0], new byte[0], "", "", "");
 
   private final boolean[] dropped;
   private final boolean allPairs;
@@ -28,8 +29,14 @@ final class Namespaces {
   private final String ignore;
   private final String keep;
 
-  private Namespaces(boolean[] dropped, boolean allPairs, byte[] first, byte[] second, String interactions,
-      String ignore, String keep) {
+  private Namespaces(
+      boolean[] dropped,
+      boolean allPairs,
+      byte[] first,
+      byte[] second,
+      String interactions,
+      String ignore,
+      String keep) {
     this.dropped = dropped;
     this.allPairs = allPairs;
     this.first = first;
@@ -42,13 +49,14 @@ final class Namespaces {
   /**
    * Parses the options' values.
    *
-   * @param pairs  the values of {@code --interactions} / {@code -q}
+   * @param pairs the values of {@code --interactions} / {@code -q}
    * @param ignore the value of {@code --ignore}, or null
-   * @param keep   the value of {@code --keep}, or null
+   * @param keep the value of {@code --keep}, or null
    */
   static Namespaces parse(List<String> pairs, String ignore, String keep) throws UsageException {
     if (ignore != null && keep != null) {
-      throw new UsageException("--ignore and --keep exclude each other: give the namespaces to keep, or those to drop");
+      throw new UsageException(
+          "--ignore and --keep exclude each other: give the namespaces to keep, or those to drop");
     }
     boolean[] dropped = new boolean[256];
     if (ignore != null) {
@@ -68,25 +76,35 @@ final class Namespaces {
     for (String p : pairs) {
       if (p.equals("::")) {
         if (pairs.size() > 1) {
-          throw new UsageException("--interactions :: crosses every pair of namespaces already; give it alone");
+          throw new UsageException(
+              "--interactions :: crosses every pair of namespaces already; give it alone");
         }
         all = true;
         continue;
       }
       char[] ab = letters("--interactions", p);
       if (ab.length != 2) {
-        throw new UsageException("--interactions takes two namespace letters (e.g. ab) or ::, got '" + p + "'"
-            + (ab.length > 2 ? ": only pairs are crossed" : ""));
+        throw new UsageException(
+            "--interactions takes two namespace letters (e.g. ab) or ::, got '"
+                + p
+                + "'"
+                + (ab.length > 2 ? ": only pairs are crossed" : ""));
       }
       for (int k = 0; k < a.size(); k++) {
         if ((a.get(k) == ab[0] && b.get(k) == ab[1]) || (a.get(k) == ab[1] && b.get(k) == ab[0])) {
-          throw new UsageException("--interactions " + p + " given twice (ab and ba are the same pair)");
+          throw new UsageException(
+              "--interactions " + p + " given twice (ab and ba are the same pair)");
         }
       }
       for (char c : ab) {
         if (dropped[c]) {
-          throw new UsageException("--interactions " + p + " names namespace '" + c + "', which "
-              + (keep != null ? "--keep leaves out" : "--ignore drops"));
+          throw new UsageException(
+              "--interactions "
+                  + p
+                  + " names namespace '"
+                  + c
+                  + "', which "
+                  + (keep != null ? "--keep leaves out" : "--ignore drops"));
         }
       }
       a.add((byte) ab[0]);
@@ -98,7 +116,13 @@ final class Namespaces {
       fa[k] = a.get(k);
       fb[k] = b.get(k);
     }
-    return new Namespaces(dropped, all, fa, fb, String.join("|", pairs), ignore == null ? "" : ignore,
+    return new Namespaces(
+        dropped,
+        all,
+        fa,
+        fb,
+        String.join("|", pairs),
+        ignore == null ? "" : ignore,
         keep == null ? "" : keep);
   }
 
@@ -107,8 +131,13 @@ final class Namespaces {
     char[] cs = value.toCharArray();
     for (char c : cs) {
       if (c < ' ' || c > '~' || c == '|' || c == ':') {
-        throw new UsageException(flag + " '" + value + "': '" + (c < ' ' || c > '~' ? "\\u" + Integer.toHexString(c) : c)
-            + "' is not a namespace letter (printable ASCII other than '|' and ':'; a space is the default namespace)");
+        throw new UsageException(
+            flag
+                + " '"
+                + value
+                + "': '"
+                + (c < ' ' || c > '~' ? "\\u" + Integer.toHexString(c) : c)
+                + "' is not a namespace letter (printable ASCII other than '|' and ':'; a space is the default namespace)");
       }
     }
     return cs;
@@ -149,7 +178,10 @@ final class Namespaces {
     return crosses() || !ignore.isEmpty() || !keep.isEmpty();
   }
 
-  /** The {@code --interactions} values separated by '|' (no namespace letter), "" for none: how a state file records them. */
+  /**
+   * The {@code --interactions} values separated by '|' (no namespace letter), "" for none: how a
+   * state file records them.
+   */
   String interactions() {
     return interactions;
   }
@@ -164,10 +196,15 @@ final class Namespaces {
     return keep;
   }
 
-  /** The same settings from their recorded form ({@link #interactions()}, {@link #ignore()}, {@link #keep()}). */
+  /**
+   * The same settings from their recorded form ({@link #interactions()}, {@link #ignore()}, {@link
+   * #keep()}).
+   */
   static Namespaces of(String interactions, String ignore, String keep) throws UsageException {
-    return parse(interactions.isEmpty() ? List.of() : List.of(interactions.split("\\|")),
-        ignore.isEmpty() ? null : ignore, keep.isEmpty() ? null : keep);
+    return parse(
+        interactions.isEmpty() ? List.of() : List.of(interactions.split("\\|")),
+        ignore.isEmpty() ? null : ignore,
+        keep.isEmpty() ? null : keep);
   }
 
   /** One line for reports: {@code interactions ab,cd; ignore x}, or "" for none. */
@@ -187,7 +224,9 @@ final class Namespaces {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Namespaces n && n.interactions.equals(interactions) && n.ignore.equals(ignore)
+    return o instanceof Namespaces n
+        && n.interactions.equals(interactions)
+        && n.ignore.equals(ignore)
         && n.keep.equals(keep);
   }
 

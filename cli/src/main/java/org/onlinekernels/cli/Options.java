@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The options of one subcommand: {@code --name value}, {@code --name=value} or a bare
- * {@code --flag}; a value option may be repeatable. Anything else is a {@link UsageException}
- * whose message is the one line the user sees.
+ * The options of one subcommand: {@code --name value}, {@code --name=value} or a bare {@code
+ * --flag}; a value option may be repeatable. Anything else is a {@link UsageException} whose
+ * message is the one line the user sees.
  */
 final class Options {
   private final Map<String, List<String>> values = new LinkedHashMap<>();
@@ -28,11 +28,12 @@ final class Options {
   /**
    * Parses {@code args[from..]}.
    *
-   * @param flags      options without a value ({@code --help} is always one)
-   * @param valued     options with a value
+   * @param flags options without a value ({@code --help} is always one)
+   * @param valued options with a value
    * @param repeatable the valued options that may be given more than once
    */
-  static Options parse(String[] args, int from, Set<String> flags, Set<String> valued, Set<String> repeatable)
+  static Options parse(
+      String[] args, int from, Set<String> flags, Set<String> valued, Set<String> repeatable)
       throws UsageException {
     Options o = new Options();
     int i = from;

@@ -19,7 +19,10 @@ final class OutputFiles {
     return file == null ? null : Files.newBufferedWriter(file, StandardCharsets.UTF_8);
   }
 
-  /** The reason of an I/O failure in a few words (the exception's own message often repeats the path). */
+  /**
+   * The reason of an I/O failure in a few words (the exception's own message often repeats the
+   * path).
+   */
   static String reason(Exception e) {
     Throwable t = e instanceof UncheckedIOException u ? u.getCause() : e;
     if (t instanceof NoSuchFileException) {
@@ -37,12 +40,19 @@ final class OutputFiles {
    *
    * @param inputs flag, path pairs; a null path is skipped
    */
-  static void refuseOverwritingAnInput(String outFlag, Path out, Object... inputs) throws UsageException {
+  static void refuseOverwritingAnInput(String outFlag, Path out, Object... inputs)
+      throws UsageException {
     for (int k = 0; k < inputs.length; k += 2) {
       Path in = (Path) inputs[k + 1];
       if (in != null && sameFile(out, in)) {
-        throw new UsageException(outFlag + " " + out + " is the " + inputs[k] + " file: refusing to overwrite an input;"
-            + " choose another output path");
+        throw new UsageException(
+            outFlag
+                + " "
+                + out
+                + " is the "
+                + inputs[k]
+                + " file: refusing to overwrite an input;"
+                + " choose another output path");
       }
     }
   }
@@ -62,7 +72,10 @@ final class OutputFiles {
     }
   }
 
-  /** The file a write to {@code p} reaches: links followed (up to 40, as the kernel does), the rest made real. */
+  /**
+   * The file a write to {@code p} reaches: links followed (up to 40, as the kernel does), the rest
+   * made real.
+   */
   private static Path resolved(Path p) throws IOException {
     p = p.toAbsolutePath().normalize();
     for (int hops = 0; hops < 40 && Files.isSymbolicLink(p); hops++) {
@@ -72,6 +85,8 @@ final class OutputFiles {
       return p.toRealPath();
     }
     Path parent = p.getParent();
-    return parent != null && Files.isDirectory(parent) ? parent.toRealPath().resolve(p.getFileName()) : p;
+    return parent != null && Files.isDirectory(parent)
+        ? parent.toRealPath().resolve(p.getFileName())
+        : p;
   }
 }

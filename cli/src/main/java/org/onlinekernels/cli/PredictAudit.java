@@ -9,10 +9,10 @@ import org.onlinekernels.trainer.LinearModel;
 /**
  * {@code predict --audit}: per example its prediction, then every feature with its index, its
  * value, its weight and its contribution {@code weight * value} (per output), one tab-separated
- * line each. For VW data the features are those of the line as read (plain and crossed, by
- * name, before colliding ones are summed); for LIBSVM data the stored entries, named by their
- * feature number (1-based). With {@code --normalize} the contribution includes the row's scale.
- * The contributions sum to the score, up to the order of the sum.
+ * line each. For VW data the features are those of the line as read (plain and crossed, by name,
+ * before colliding ones are summed); for LIBSVM data the stored entries, named by their feature
+ * number (1-based). With {@code --normalize} the contribution includes the row's scale. The
+ * contributions sum to the score, up to the order of the sum.
  */
 final class PredictAudit implements VwRow.NameSink {
   /** One entry of a row as read. */
@@ -28,7 +28,7 @@ final class PredictAudit implements VwRow.NameSink {
   /**
    * The data the rows come from, once before {@link #text}.
    *
-   * @param read   the rows as read (names for LIBSVM rows, and the scale under normalization)
+   * @param read the rows as read (names for LIBSVM rows, and the scale under normalization)
    * @param scored the rows as scored (normalized or not)
    */
   void data(SparseDataset read, SparseDataset scored) {
@@ -51,14 +51,21 @@ final class PredictAudit implements VwRow.NameSink {
 
   /** The column header. */
   static String header(LinearModel model) {
-    return model.outputs() == 1 ? "# feature\tindex\tvalue\tweight\tcontribution"
-        : "# feature\tindex\tvalue\tweight per output (" + model.outputs() + ")\tcontribution per output";
+    return model.outputs() == 1
+        ? "# feature\tindex\tvalue\tweight\tcontribution"
+        : "# feature\tindex\tvalue\tweight per output ("
+            + model.outputs()
+            + ")\tcontribution per output";
   }
 
   /** The audit of row {@code row}: its label and prediction, then its entries. */
   String text(int row, double label, double[] yhat, LinearModel model) {
     StringBuilder b = new StringBuilder();
-    b.append("example ").append(row + 1).append(" (label ").append(fmt(label)).append("): prediction ");
+    b.append("example ")
+        .append(row + 1)
+        .append(" (label ")
+        .append(fmt(label))
+        .append("): prediction ");
     PredictionText.append(b, model.multiclass(), yhat, model.outputs()).append('\n');
     double scale = scale(row);
     List<Entry> entries = rows.isEmpty() ? libsvm(row) : rows.get(row);
@@ -83,7 +90,9 @@ final class PredictAudit implements VwRow.NameSink {
     return l;
   }
 
-  /** The factor normalization applied to row {@code row} (1 without it; rows keep their entries). */
+  /**
+   * The factor normalization applied to row {@code row} (1 without it; rows keep their entries).
+   */
   private double scale(int row) {
     for (int j = raw.rowStart(row); scoredVal != rawVal && j < raw.rowEnd(row); j++) {
       if (rawVal[j] != 0) {
@@ -94,6 +103,8 @@ final class PredictAudit implements VwRow.NameSink {
   }
 
   private static String fmt(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString((long) v)
+        : String.format(Locale.ROOT, "%s", v);
   }
 }

@@ -3,9 +3,9 @@ package org.onlinekernels.cli;
 import org.onlinekernels.trainer.Metrics;
 
 /**
- * One prediction as text, as {@code predict --out} and {@code serve} write it: the score
- * {@code <w, x>} for a binary model; for a multiclass model the predicted class, then the K
- * scores, space-separated.
+ * One prediction as text, as {@code predict --out} and {@code serve} write it: the score {@code <w,
+ * x>} for a binary model; for a multiclass model the predicted class, then the K scores,
+ * space-separated.
  */
 final class PredictionText {
   private PredictionText() {}

@@ -14,16 +14,26 @@ import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * What a training run is, as far as continuing it needs: the rule and its parameters, the
- * precision, the loss, the layout (sparse or dense rows), the dimension and outputs, the label
- * map, row normalization, the input format with its hashing and namespaces, and the number of
- * examples trained so far. A {@link TrainingState} records it as text settings; {@link #of}
- * reads them back and refuses any value a run could not have written.
+ * precision, the loss, the layout (sparse or dense rows), the dimension and outputs, the label map,
+ * row normalization, the input format with its hashing and namespaces, and the number of examples
+ * trained so far. A {@link TrainingState} records it as text settings; {@link #of} reads them back
+ * and refuses any value a run could not have written.
  *
- * @param input    the input format, {@code libsvm} or {@code vw} given explicitly
+ * @param input the input format, {@code libsvm} or {@code vw} given explicitly
  * @param examples examples trained so far (every epoch counted)
  */
-record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean dense, int d, int outputs,
-    boolean multiclass, LabelMap labels, boolean normalize, InputFormat input, long examples) {
+record RunSettings(
+    AlgorithmSpec spec,
+    Precision precision,
+    Loss loss,
+    boolean dense,
+    int d,
+    int outputs,
+    boolean multiclass,
+    LabelMap labels,
+    boolean normalize,
+    InputFormat input,
+    long examples) {
 
   /** The settings as a state file records them ({@link TrainingState#KEYS}). */
   Map<String, String> toMap() {
@@ -50,13 +60,24 @@ record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean d
 
   /** The same settings after {@code more} further examples. */
   RunSettings plus(long more) {
-    return new RunSettings(spec, precision, loss, dense, d, outputs, multiclass, labels, normalize, input,
+    return new RunSettings(
+        spec,
+        precision,
+        loss,
+        dense,
+        d,
+        outputs,
+        multiclass,
+        labels,
+        normalize,
+        input,
         examples + more);
   }
 
   /** A trainer configuration of these settings with the run's epochs, seed and shuffling. */
   TrainerConfig config(int epochs, long seed, boolean shuffle) {
-    return new TrainerConfig(spec, precision.inputType(), loss, epochs, seed, shuffle, dense).withPrecision(precision);
+    return new TrainerConfig(spec, precision.inputType(), loss, epochs, seed, shuffle, dense)
+        .withPrecision(precision);
   }
 
   /**
@@ -75,7 +96,9 @@ record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean d
       key = "params";
       AlgorithmSpec spec = AlgorithmSpec.parse(name, List.of(state.get(key)));
       key = "precision";
-      Precision precision = Precision.valueOf(choice(state.get(key), "float", "double", "mixed").toUpperCase(Locale.ROOT));
+      Precision precision =
+          Precision.valueOf(
+              choice(state.get(key), "float", "double", "mixed").toUpperCase(Locale.ROOT));
       key = "loss";
       Loss loss = Loss.parse(state.get(key));
       key = "layout";
@@ -90,7 +113,8 @@ record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean d
         throw new IllegalArgumentException("does not match outputs " + outputs);
       }
       if (state.optimizers().size() != outputs) {
-        throw new IllegalArgumentException("the file holds " + state.optimizers().size() + " optimizers");
+        throw new IllegalArgumentException(
+            "the file holds " + state.optimizers().size() + " optimizers");
       }
       key = "labels";
       LabelMap labels = LabelMap.ofRecorded(state.get(key));
@@ -100,13 +124,16 @@ record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean d
       String format = choice(state.get(key), "libsvm", "vw");
       key = "bits";
       int bits = Integer.parseInt(state.get(key));
-      if (format.equals("vw") ? bits < 1 || bits > VwReader.MAX_BITS || 1 << bits != d : bits != 0) {
+      if (format.equals("vw")
+          ? bits < 1 || bits > VwReader.MAX_BITS || 1 << bits != d
+          : bits != 0) {
         throw new IllegalArgumentException("does not fit format " + format + " and d = " + d);
       }
       key = "hash";
       boolean signed = choice(state.get(key), "signed", "unsigned").equals("signed");
       key = "interactions";
-      Namespaces ns = Namespaces.of(state.get("interactions"), state.get("ignore"), state.get("keep"));
+      Namespaces ns =
+          Namespaces.of(state.get("interactions"), state.get("ignore"), state.get("keep"));
       if (format.equals("libsvm") && (ns.any() || !signed)) {
         throw new IllegalArgumentException("hashing settings on LIBSVM input");
       }
@@ -115,11 +142,28 @@ record RunSettings(AlgorithmSpec spec, Precision precision, Loss loss, boolean d
       if (examples < 0) {
         throw new IllegalArgumentException("is negative");
       }
-      return new RunSettings(spec, precision, loss, dense, d, outputs, multi, labels, normalize,
-          new InputFormat(format, format.equals("vw") ? bits : 0, signed, ns), examples);
+      return new RunSettings(
+          spec,
+          precision,
+          loss,
+          dense,
+          d,
+          outputs,
+          multi,
+          labels,
+          normalize,
+          new InputFormat(format, format.equals("vw") ? bits : 0, signed, ns),
+          examples);
     } catch (IllegalArgumentException | UsageException e) {
-      throw new Failure(file + ": setting " + key + " = '" + state.settings().get(key) + "' is invalid ("
-          + e.getMessage() + "): the file was not written by train --save-state, or was changed");
+      throw new Failure(
+          file
+              + ": setting "
+              + key
+              + " = '"
+              + state.settings().get(key)
+              + "' is invalid ("
+              + e.getMessage()
+              + "): the file was not written by train --save-state, or was changed");
     }
   }
 

@@ -12,10 +12,10 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 
 /**
- * Scores a stream of (label, scores) pairs by the command line's rules: the error under the
- * chosen {@link Ties} rule and, for multiclass, the K-way softmax log loss; optionally writes
- * every example's scores to a file (the progressive predictions of {@code --progressive-out}).
- * Fed by the trainer's progressive hook and by test or predict evaluation.
+ * Scores a stream of (label, scores) pairs by the command line's rules: the error under the chosen
+ * {@link Ties} rule and, for multiclass, the K-way softmax log loss; optionally writes every
+ * example's scores to a file (the progressive predictions of {@code --progressive-out}). Fed by the
+ * trainer's progressive hook and by test or predict evaluation.
  */
 final class Scoring implements OnlineTrainer.ProgressiveSink {
   /** What a tie ({@code yhat = 0}, or several classes sharing the largest score) counts as. */
@@ -32,8 +32,11 @@ final class Scoring implements OnlineTrainer.ProgressiveSink {
       if (v.equals("error")) {
         return ERROR;
       }
-      throw new UsageException("--ties must be half or error, got '" + v + "'"
-          + DidYouMean.hint(v, java.util.List.of("half", "error")));
+      throw new UsageException(
+          "--ties must be half or error, got '"
+              + v
+              + "'"
+              + DidYouMean.hint(v, java.util.List.of("half", "error")));
     }
   }
 
@@ -63,7 +66,11 @@ final class Scoring implements OnlineTrainer.ProgressiveSink {
     }
     if (out != null) {
       line.setLength(0);
-      line.append(epoch).append(' ').append(row + 1).append(' ').append(label == Math.rint(label) ? Long.toString((long) label) : Double.toString(label));
+      line.append(epoch)
+          .append(' ')
+          .append(row + 1)
+          .append(' ')
+          .append(label == Math.rint(label) ? Long.toString((long) label) : Double.toString(label));
       if (multiclass) {
         line.append(' ').append(Metrics.argmax(yhat, k));
       }
@@ -118,20 +125,23 @@ final class Scoring implements OnlineTrainer.ProgressiveSink {
   /** {@code model} scored on {@code data} under the tie rule (no output file). */
   static Scoring of(LinearModel model, SparseDataset data, Ties ties) {
     Scoring s = new Scoring(ties, model.multiclass(), null);
-    Metrics.evaluate(model, data, (row, yhat) -> s.accept(0, row, data.label(row), yhat, model.outputs()));
+    Metrics.evaluate(
+        model, data, (row, yhat) -> s.accept(0, row, data.label(row), yhat, model.outputs()));
     return s;
   }
 
   /**
-   * The name of the reported loss: the loss itself for binary labels; for K classes the
-   * one-vs-rest sum, e.g. {@code ovr-logistic-sum}, which is not the K-way log loss.
+   * The name of the reported loss: the loss itself for binary labels; for K classes the one-vs-rest
+   * sum, e.g. {@code ovr-logistic-sum}, which is not the K-way log loss.
    */
   static String lossName(Loss loss, boolean multiclass) {
     String l = loss.name().toLowerCase(Locale.ROOT);
     return multiclass ? "ovr-" + l + "-sum" : l;
   }
 
-  /** One report line: loss (by its name), softmax log loss for multiclass, error rate and tie rule. */
+  /**
+   * One report line: loss (by its name), softmax log loss for multiclass, error rate and tie rule.
+   */
   static String line(String lossName, Metrics m, double error, Scoring s, Ties ties) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "mean %s loss %.6f", lossName, m.meanLoss()));

@@ -12,56 +12,103 @@ import org.onlinekernels.trainer.TrainingMode;
 /**
  * What {@code train} prints: the text report or the one-line JSON summary of a finished run.
  *
- * @param c          the command, with its options
- * @param cfg        the trainer configuration it ran
- * @param train      the training rows (labels mapped)
- * @param r          the result
- * @param prog       the progressive scoring under the tie rule, or {@code null} when the trainer's own counts stand
+ * @param c the command, with its options
+ * @param cfg the trainer configuration it ran
+ * @param train the training rows (labels mapped)
+ * @param r the result
+ * @param prog the progressive scoring under the tie rule, or {@code null} when the trainer's own
+ *     counts stand
  * @param testScores the test scoring under the tie rule, or {@code null} likewise
- * @param holdout    the held-out examples' scoring, or {@code null} without {@code --holdout-period}
+ * @param holdout the held-out examples' scoring, or {@code null} without {@code --holdout-period}
  */
-record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, TrainResult r, Scoring prog,
-    Scoring testScores, Holdout holdout) {
+record TrainReport(
+    TrainCommand c,
+    TrainerConfig cfg,
+    SparseDataset train,
+    TrainResult r,
+    Scoring prog,
+    Scoring testScores,
+    Holdout holdout) {
 
   void print(PrintStream out) {
     boolean multiclass = !train.isBinary();
     double progError = prog == null ? r.progressive().errorRate() : prog.errorRate();
-    double testError = testScores == null ? (r.test() == null ? Double.NaN : r.test().errorRate()) : testScores.errorRate();
+    double testError =
+        testScores == null
+            ? (r.test() == null ? Double.NaN : r.test().errorRate())
+            : testScores.errorRate();
     String lossName = Scoring.lossName(c.loss, multiclass);
     if (c.options.has("--json")) {
-      Json j = new Json().put("command", "train").put("algorithm", c.spec.name()).put("params", c.spec.paramString())
-          .put("type", c.precision.name().toLowerCase(Locale.ROOT)).put("loss", lossName)
-          .put("kernels", KernelProvider.get().name())
-          .put("epochs", c.epochs).put("seed", c.seed).put("shuffle", cfg.shuffle()).put("dense", cfg.dense())
-          .put("threads", c.threads).put("mode", r.mode().label())
-          .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
-          .put("data", c.data.toString()).put("n", train.size()).put("d", r.model().dimension())
-          .put("outputs", r.model().outputs())
-          .put("labels", c.labels.description() == null ? (multiclass ? "classes" : "+1/-1") : c.labels.description())
-          .put("ties", c.ties.name().toLowerCase(Locale.ROOT))
-          .put("format", c.format.isVw(c.data) ? "vw" : "libsvm")
-          .put("namespaces", c.format.namespaces().any() ? c.format.namespaces().describe() : null)
-          .put("progressive", metrics(r.progressive(), progError, prog))
-          .put("holdout", holdout == null ? null
-              : metrics(holdout.metrics(), holdout.metrics().errorRate(), holdout.scoring()).put("period", c.holdoutPeriod))
-          .put("test", r.test() == null ? null : metrics(r.test(), testError, testScores).put("file", c.testFile.toString()))
-          .put("progressive_out", c.progressiveOut == null ? null : c.progressiveOut.toString())
-          .put("examples", r.examples()).put("nonzeros", r.nonzeros()).put("seconds", r.seconds())
-          .put("examples_per_second", r.rateMeasured() ? r.examplesPerSecond() : Double.NaN)
-          .put("nonzeros_per_second", r.rateMeasured() ? r.nonzerosPerSecond() : Double.NaN)
-          .put("steady_examples", r.steadyExamples()).put("steady_seconds", r.steadySeconds())
-          .put("steady_examples_per_second", r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
-          .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
-          .put("kernels_at_end", r.kernels())
-          .put("model", c.modelOut == null ? null : c.modelOut.toString())
-          .put("initial", c.initial == null ? null : c.initial.toString())
-          .put("examples_before", c.resumed == null ? 0 : c.resumed.examples())
-          .put("state", c.saveState == null ? null : c.saveState.toString())
-          .put("invert_hash", c.invertHash == null ? null : c.invertHash.toString());
+      Json j =
+          new Json()
+              .put("command", "train")
+              .put("algorithm", c.spec.name())
+              .put("params", c.spec.paramString())
+              .put("type", c.precision.name().toLowerCase(Locale.ROOT))
+              .put("loss", lossName)
+              .put("kernels", KernelProvider.get().name())
+              .put("epochs", c.epochs)
+              .put("seed", c.seed)
+              .put("shuffle", cfg.shuffle())
+              .put("dense", cfg.dense())
+              .put("threads", c.threads)
+              .put("mode", r.mode().label())
+              .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
+              .put("data", c.data.toString())
+              .put("n", train.size())
+              .put("d", r.model().dimension())
+              .put("outputs", r.model().outputs())
+              .put(
+                  "labels",
+                  c.labels.description() == null
+                      ? (multiclass ? "classes" : "+1/-1")
+                      : c.labels.description())
+              .put("ties", c.ties.name().toLowerCase(Locale.ROOT))
+              .put("format", c.format.isVw(c.data) ? "vw" : "libsvm")
+              .put(
+                  "namespaces",
+                  c.format.namespaces().any() ? c.format.namespaces().describe() : null)
+              .put("progressive", metrics(r.progressive(), progError, prog))
+              .put(
+                  "holdout",
+                  holdout == null
+                      ? null
+                      : metrics(holdout.metrics(), holdout.metrics().errorRate(), holdout.scoring())
+                          .put("period", c.holdoutPeriod))
+              .put(
+                  "test",
+                  r.test() == null
+                      ? null
+                      : metrics(r.test(), testError, testScores).put("file", c.testFile.toString()))
+              .put("progressive_out", c.progressiveOut == null ? null : c.progressiveOut.toString())
+              .put("examples", r.examples())
+              .put("nonzeros", r.nonzeros())
+              .put("seconds", r.seconds())
+              .put("examples_per_second", r.rateMeasured() ? r.examplesPerSecond() : Double.NaN)
+              .put("nonzeros_per_second", r.rateMeasured() ? r.nonzerosPerSecond() : Double.NaN)
+              .put("steady_examples", r.steadyExamples())
+              .put("steady_seconds", r.steadySeconds())
+              .put(
+                  "steady_examples_per_second",
+                  r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
+              .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
+              .put("kernels_at_end", r.kernels())
+              .put("model", c.modelOut == null ? null : c.modelOut.toString())
+              .put("initial", c.initial == null ? null : c.initial.toString())
+              .put("examples_before", c.resumed == null ? 0 : c.resumed.examples())
+              .put("state", c.saveState == null ? null : c.saveState.toString())
+              .put("invert_hash", c.invertHash == null ? null : c.invertHash.toString());
       out.println(j);
     } else {
-      out.printf(Locale.ROOT, "data: %s; n = %d, d = %d, %s%n", c.data, train.size(), r.model().dimension(),
-          r.model().multiclass() ? r.model().outputs() + " classes (one-vs-rest)" : "binary labels");
+      out.printf(
+          Locale.ROOT,
+          "data: %s; n = %d, d = %d, %s%n",
+          c.data,
+          train.size(),
+          r.model().dimension(),
+          r.model().multiclass()
+              ? r.model().outputs() + " classes (one-vs-rest)"
+              : "binary labels");
       if (c.labels.description() != null) {
         out.println("labels: " + c.labels.description());
       }
@@ -69,26 +116,52 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
         out.println("namespaces: " + c.format.namespaces().describe());
       }
       if (c.resumed != null) {
-        out.printf(Locale.ROOT, "resumed from: %s (%d examples trained before)%n", c.initial, c.resumed.examples());
+        out.printf(
+            Locale.ROOT,
+            "resumed from: %s (%d examples trained before)%n",
+            c.initial,
+            c.resumed.examples());
       }
-      out.printf(Locale.ROOT, "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s%n", c.spec.name(),
-          c.spec.params().isEmpty() ? " (defaults)" : " " + c.spec.paramString(), c.precision.name().toLowerCase(Locale.ROOT),
-          c.loss.name().toLowerCase(Locale.ROOT), c.epochs,
-          cfg.shuffle() ? "shuffled (seed " + c.seed + ")" : "file order", kernelsLine(r));
+      out.printf(
+          Locale.ROOT,
+          "algorithm: %s%s; %s elements, %s loss, %d epoch(s), %s, %s%n",
+          c.spec.name(),
+          c.spec.params().isEmpty() ? " (defaults)" : " " + c.spec.paramString(),
+          c.precision.name().toLowerCase(Locale.ROOT),
+          c.loss.name().toLowerCase(Locale.ROOT),
+          c.epochs,
+          cfg.shuffle() ? "shuffled (seed " + c.seed + ")" : "file order",
+          kernelsLine(r));
       if (r.mode() == TrainingMode.MIXING) {
-        out.printf(Locale.ROOT, "threads: %d, parameter mixing, learners merged every %s (docs/MERGING.md)%n",
-            c.threads, c.mergeEvery == 0 ? "epoch" : c.mergeEvery + " examples");
+        out.printf(
+            Locale.ROOT,
+            "threads: %d, parameter mixing, learners merged every %s (docs/MERGING.md)%n",
+            c.threads,
+            c.mergeEvery == 0 ? "epoch" : c.mergeEvery + " examples");
       } else if (r.mode() == TrainingMode.SHARED) {
-        out.printf(Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", c.threads);
+        out.printf(
+            Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", c.threads);
       }
-      out.printf(Locale.ROOT, "progressive: %s%n", Scoring.line(lossName, r.progressive(), progError, prog, c.ties));
+      out.printf(
+          Locale.ROOT,
+          "progressive: %s%n",
+          Scoring.line(lossName, r.progressive(), progError, prog, c.ties));
       if (holdout != null) {
         Metrics h = holdout.metrics();
-        out.printf(Locale.ROOT, "holdout (rows %d, %d, ...; n = %d): %s%n", c.holdoutPeriod, 2 * c.holdoutPeriod,
-            h.examples(), Scoring.line(lossName, h, h.errorRate(), holdout.scoring(), c.ties));
+        out.printf(
+            Locale.ROOT,
+            "holdout (rows %d, %d, ...; n = %d): %s%n",
+            c.holdoutPeriod,
+            2 * c.holdoutPeriod,
+            h.examples(),
+            Scoring.line(lossName, h, h.errorRate(), holdout.scoring(), c.ties));
       }
       if (r.test() != null) {
-        out.printf(Locale.ROOT, "test (%s, n = %d): %s%n", c.testFile, r.test().examples(),
+        out.printf(
+            Locale.ROOT,
+            "test (%s, n = %d): %s%n",
+            c.testFile,
+            r.test().examples(),
             Scoring.line(lossName, r.test(), testError, testScores, c.ties));
       }
       if (c.progressiveOut != null) {
@@ -99,7 +172,10 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
         out.println("model: " + c.modelOut);
       }
       if (c.saveState != null) {
-        out.printf(Locale.ROOT, "state: %s (%d examples trained in all)%n", c.saveState,
+        out.printf(
+            Locale.ROOT,
+            "state: %s (%d examples trained in all)%n",
+            c.saveState,
             (c.resumed == null ? 0 : c.resumed.examples()) + r.examples());
       }
       if (c.invertHash != null) {
@@ -115,35 +191,61 @@ record TrainReport(TrainCommand c, TrainerConfig cfg, SparseDataset train, Train
   static String kernelsLine(TrainResult r) {
     String chosen = KernelProvider.get().name();
     if (r.handoverAt() >= 0) {
-      return chosen + " kernels (scalar for the first " + r.handoverAt() + " examples, while the vector ones compiled)";
+      return chosen
+          + " kernels (scalar for the first "
+          + r.handoverAt()
+          + " examples, while the vector ones compiled)";
     }
     if (r.kernels() != null && !r.kernels().equals(chosen) && !r.kernels().equals("none")) {
-      return chosen + " kernels chosen, " + r.kernels() + " kernels run (no faster vector path for this run: docs/CLI.md, \"Cold start\")";
+      return chosen
+          + " kernels chosen, "
+          + r.kernels()
+          + " kernels run (no faster vector path for this run: docs/CLI.md, \"Cold start\")";
     }
     return chosen + " kernels";
   }
 
   /**
    * The throughput line of {@code train}: the rate of the whole pass and that of its steady state
-   * (the second half of the examples), each only when its span lasted at least
-   * {@link TrainResult#MIN_RATE_SECONDS}.
+   * (the second half of the examples), each only when its span lasted at least {@link
+   * TrainResult#MIN_RATE_SECONDS}.
    */
   static String throughput(TrainResult r) {
-    String whole = r.rateMeasured()
-        ? String.format(Locale.ROOT, "%.0f examples/s, %.0f nonzeros/s", r.examplesPerSecond(), r.nonzerosPerSecond())
-        : "no rate";
-    String steady = r.steadyRateMeasured()
-        ? String.format(Locale.ROOT, "%.0f examples/s", r.steadyExamplesPerSecond())
-        : "no rate";
-    return String.format(Locale.ROOT, "throughput: whole pass %s (%d examples in %.3f s); steady state %s"
-        + " (second half: %d examples in %.3f s)%s", whole, r.examples(), r.seconds(), steady, r.steadyExamples(),
-        r.steadySeconds(), r.rateMeasured() && r.steadyRateMeasured() ? ""
-            : String.format(Locale.ROOT, "; a rate needs at least %.1f s of training", TrainResult.MIN_RATE_SECONDS));
+    String whole =
+        r.rateMeasured()
+            ? String.format(
+                Locale.ROOT,
+                "%.0f examples/s, %.0f nonzeros/s",
+                r.examplesPerSecond(),
+                r.nonzerosPerSecond())
+            : "no rate";
+    String steady =
+        r.steadyRateMeasured()
+            ? String.format(Locale.ROOT, "%.0f examples/s", r.steadyExamplesPerSecond())
+            : "no rate";
+    return String.format(
+        Locale.ROOT,
+        "throughput: whole pass %s (%d examples in %.3f s); steady state %s"
+            + " (second half: %d examples in %.3f s)%s",
+        whole,
+        r.examples(),
+        r.seconds(),
+        steady,
+        r.steadyExamples(),
+        r.steadySeconds(),
+        r.rateMeasured() && r.steadyRateMeasured()
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "; a rate needs at least %.1f s of training",
+                TrainResult.MIN_RATE_SECONDS));
   }
 
   /** The metrics with the error under the tie rule and, for multiclass, the softmax log loss. */
   static Json metrics(Metrics m, double error, Scoring s) {
     Json j = new Json().put("examples", m.examples()).put("loss", m.meanLoss()).put("error", error);
-    return s == null || Double.isNaN(s.meanSoftmaxLoss()) ? j : j.put("softmax_log_loss", s.meanSoftmaxLoss());
+    return s == null || Double.isNaN(s.meanSoftmaxLoss())
+        ? j
+        : j.put("softmax_log_loss", s.meanSoftmaxLoss());
   }
 }

@@ -19,39 +19,59 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.io.AtomicFiles;
 
 /**
- * The whole state of a training run, what {@code train --save-state} writes and
- * {@code train --initial}, {@code predict} and {@code serve} read: the run's settings
- * ({@link #settings()}: rule, parameters, precision, loss, layout, dimension, outputs, label map,
- * input format, hashing and namespaces, examples trained) and each output's optimizer state as a
- * library checkpoint image ({@link org.onlinekernels.optimizer.Checkpoint#toBytes}), bit for bit.
+ * The whole state of a training run, what {@code train --save-state} writes and {@code train
+ * --initial}, {@code predict} and {@code serve} read: the run's settings ({@link #settings()}:
+ * rule, parameters, precision, loss, layout, dimension, outputs, label map, input format, hashing
+ * and namespaces, examples trained) and each output's optimizer state as a library checkpoint image
+ * ({@link org.onlinekernels.optimizer.Checkpoint#toBytes}), bit for bit.
  *
  * <p>Format (docs/CLI.md, "State files"): magic {@code "OKST"}, format version, the settings as
  * {@code key, value} pairs of strings (Java's modified UTF-8), the number of outputs and each
  * checkpoint image (length, bytes), and last the CRC32C of everything before it. Written
- * crash-safely ({@link AtomicFiles}: temporary file, fsync, atomic rename); read whole and
- * verified (magic, version, checksum, bounds of every count and length) before anything is
- * used, and each image is verified again by the checkpoint reader against the optimizer it is
- * loaded into.
+ * crash-safely ({@link AtomicFiles}: temporary file, fsync, atomic rename); read whole and verified
+ * (magic, version, checksum, bounds of every count and length) before anything is used, and each
+ * image is verified again by the checkpoint reader against the optimizer it is loaded into.
  *
- * @param settings  the settings by key ({@link #KEYS}, in that order)
+ * @param settings the settings by key ({@link #KEYS}, in that order)
  * @param optimizers one checkpoint image per output
  */
 record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
   /** The format version this program writes and reads. */
   static final int FORMAT_VERSION = 1;
+
   static final int MAGIC = 0x4F4B5354; // "OKST"
 
   /** Every setting, in file order. */
-  static final List<String> KEYS = List.of("algorithm", "params", "precision", "loss", "layout", "d", "outputs",
-      "classes", "labels", "normalize", "format", "bits", "hash", "interactions", "ignore", "keep", "examples");
+  static final List<String> KEYS =
+      List.of(
+          "algorithm",
+          "params",
+          "precision",
+          "loss",
+          "layout",
+          "d",
+          "outputs",
+          "classes",
+          "labels",
+          "normalize",
+          "format",
+          "bits",
+          "hash",
+          "interactions",
+          "ignore",
+          "keep",
+          "examples");
 
-  /** Largest number of outputs a state file may declare (a damaged count must not size an array). */
+  /**
+   * Largest number of outputs a state file may declare (a damaged count must not size an array).
+   */
   private static final int MAX_OUTPUTS = 1 << 16;
 
   /** Checks the keys. */
   TrainingState {
     if (!settings.keySet().equals(new java.util.LinkedHashSet<>(KEYS))) {
-      throw new IllegalArgumentException("settings must have exactly the keys " + KEYS + ", got " + settings.keySet());
+      throw new IllegalArgumentException(
+          "settings must have exactly the keys " + KEYS + ", got " + settings.keySet());
     }
     if (optimizers.isEmpty()) {
       throw new IllegalArgumentException("a state has at least one output");
@@ -121,7 +141,12 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       }
       long size = Files.size(file);
       if (size > Integer.MAX_VALUE - 8) {
-        throw new Failure(file + ": is " + size + " bytes; a state file holds at most " + (Integer.MAX_VALUE - 8));
+        throw new Failure(
+            file
+                + ": is "
+                + size
+                + " bytes; a state file holds at most "
+                + (Integer.MAX_VALUE - 8));
       }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
@@ -135,14 +160,21 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
     int version = ByteBuffer.wrap(bytes).getInt(4);
     if (version != FORMAT_VERSION) {
-      throw new Failure(where + "has state format version " + version + "; this program reads version " + FORMAT_VERSION);
+      throw new Failure(
+          where
+              + "has state format version "
+              + version
+              + "; this program reads version "
+              + FORMAT_VERSION);
     }
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if ((int) crc.getValue() != ByteBuffer.wrap(bytes).getInt(bytes.length - 4)) {
-      throw new Failure(where + "checksum mismatch: the file is damaged or truncated; use another copy");
+      throw new Failure(
+          where + "checksum mismatch: the file is damaged or truncated; use another copy");
     }
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
+    try (DataInputStream in =
+        new DataInputStream(new ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
       int keys = in.readInt();
       if (keys != KEYS.size()) {
         throw new Failure(where + "declares " + keys + " settings; this format has " + KEYS.size());
@@ -163,12 +195,14 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       for (int k = 0; k < outputs; k++) {
         int len = in.readInt();
         if (len < 0 || len > in.available()) {
-          throw new Failure(where + "output " + (k + 1) + " declares " + len + " bytes; the file is damaged");
+          throw new Failure(
+              where + "output " + (k + 1) + " declares " + len + " bytes; the file is damaged");
         }
         images.add(in.readNBytes(len));
       }
       if (in.available() != 0) {
-        throw new Failure(where + "has " + in.available() + " unexpected bytes after the last output");
+        throw new Failure(
+            where + "has " + in.available() + " unexpected bytes after the last output");
       }
       return new TrainingState(settings, images);
     } catch (EOFException e) {

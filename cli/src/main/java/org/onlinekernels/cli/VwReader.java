@@ -14,8 +14,8 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.io.TextNumbers;
 
 /**
- * Reads Vowpal Wabbit's text format with feature hashing, so raw text or categorical columns
- * train without a vocabulary:
+ * Reads Vowpal Wabbit's text format with feature hashing, so raw text or categorical columns train
+ * without a vocabulary:
  *
  * <pre>
  * LABEL [IMPORTANCE] ['TAG]|NAMESPACE[:SCALE] FEATURE[:VALUE] FEATURE[:VALUE] ... |NAMESPACE2 ...
@@ -23,36 +23,37 @@ import org.onlinekernels.io.TextNumbers;
  * -1 'line42| tokens without a namespace
  * </pre>
  *
- * A feature's index is the low {@code bits} bits of {@code h = MurmurHash3_x86_32(name, seed)}
- * with the seed the hash of its namespace (0 for none), as VW does; Apache Commons Codec computes
- * the hash. With signed hashing (the default) bit 31 of {@code h}, which no index uses at
- * {@code bits <= 30}, gives the value a sign, so colliding features cancel in expectation
- * instead of adding up (Weinberger et al. 2009). Features that collide in one example are
- * summed. A feature without a value has value 1; a namespace scale multiplies its values.
- * Namespaces may be dropped and pairs of them crossed ({@link Namespaces}); {@link VwRow} builds
- * each row, crossed features included.
+ * A feature's index is the low {@code bits} bits of {@code h = MurmurHash3_x86_32(name, seed)} with
+ * the seed the hash of its namespace (0 for none), as VW does; Apache Commons Codec computes the
+ * hash. With signed hashing (the default) bit 31 of {@code h}, which no index uses at {@code bits
+ * <= 30}, gives the value a sign, so colliding features cancel in expectation instead of adding up
+ * (Weinberger et al. 2009). Features that collide in one example are summed. A feature without a
+ * value has value 1; a namespace scale multiplies its values. Namespaces may be dropped and pairs
+ * of them crossed ({@link Namespaces}); {@link VwRow} builds each row, crossed features included.
  *
  * <p>Names are bytes: a name is hashed as the bytes it is in the file, in whatever encoding (as VW
  * does), so {@code caf\xe9} and {@code caf\xe8} in Latin-1 are two features, and a UTF-8 name
  * hashes as its UTF-8 bytes. Numbers follow {@link TextNumbers} (no {@code NaN}, {@code Infinity}
  * or hex); labels follow {@link LabelRule} like LIBSVM's. A value, after its namespace scale and
- * after features that collide are summed, must be finite and within the caller's magnitude
- * limit ({@link LibSvmReader.Limits}: the command line's training limit), or the error names the
- * file, the line and the feature; lines are {@link ByteLines} (no NUL byte, no CR-only line ends,
- * at most the limit's line length).
+ * after features that collide are summed, must be finite and within the caller's magnitude limit
+ * ({@link LibSvmReader.Limits}: the command line's training limit), or the error names the file,
+ * the line and the feature; lines are {@link ByteLines} (no NUL byte, no CR-only line ends, at most
+ * the limit's line length).
  *
- * <p>Differences from VW, on purpose: no implicit constant feature (none of our models has a
- * bias; add a feature such as {@code |b bias} to get one); all-digit feature names are hashed as
- * text (VW uses their number), so indices differ from VW's while learning is the same;
- * importance weights other than 1 are refused rather than ignored. Empty lines are skipped.
- * Plain or gzip files, told by their first two bytes and read strictly ({@link GzipInput}:
- * nothing after the last member, no truncation).
+ * <p>Differences from VW, on purpose: no implicit constant feature (none of our models has a bias;
+ * add a feature such as {@code |b bias} to get one); all-digit feature names are hashed as text (VW
+ * uses their number), so indices differ from VW's while learning is the same; importance weights
+ * other than 1 are refused rather than ignored. Empty lines are skipped. Plain or gzip files, told
+ * by their first two bytes and read strictly ({@link GzipInput}: nothing after the last member, no
+ * truncation).
  */
 final class VwReader {
   /** VW's default number of hash bits. */
   static final int DEFAULT_BITS = 18;
+
   /** Largest number of bits: bit 31 carries the sign, and the dimension must fit an int. */
   static final int MAX_BITS = 30;
+
   private static final int MAX_NAME_IN_MESSAGE = 40;
 
   private VwReader() {}
@@ -70,22 +71,25 @@ final class VwReader {
     }
   }
 
-  /** As {@link #read(Path, int, boolean, LibSvmReader.Limits)} with only the format's own limits. */
+  /**
+   * As {@link #read(Path, int, boolean, LibSvmReader.Limits)} with only the format's own limits.
+   */
   static SparseDataset read(Path file, int bits, boolean signed) throws IOException {
     return read(file, bits, signed, LibSvmReader.Limits.NONE);
   }
 
   /**
    * Reads {@code file} into rows of dimension {@code 2^bits}, values within {@code limits}'
-   * magnitude, lines within its line length (its dimension limit does not apply: the bits bound
-   * the indices).
+   * magnitude, lines within its line length (its dimension limit does not apply: the bits bound the
+   * indices).
    *
    * @param signed whether bit 31 of the hash signs the value
    * @throws FormatException naming the file and line of the first bad line
    * @throws java.util.zip.ZipException naming the file and the byte offset of damaged gzip data
    * @throws IOException if the file cannot be read
    */
-  static SparseDataset read(Path file, int bits, boolean signed, LibSvmReader.Limits limits) throws IOException {
+  static SparseDataset read(Path file, int bits, boolean signed, LibSvmReader.Limits limits)
+      throws IOException {
     return read(file, bits, new VwRow(bits, signed, Namespaces.NONE, null), limits);
   }
 
@@ -96,10 +100,11 @@ final class VwReader {
 
   /**
    * As {@link #read(Path, int, boolean, LibSvmReader.Limits)}, each row built by {@code row}
-   * (hashing, namespaces, interactions, names); the magnitude limit applies to each feature's
-   * value and to the row's summed entries, crossed ones included.
+   * (hashing, namespaces, interactions, names); the magnitude limit applies to each feature's value
+   * and to the row's summed entries, crossed ones included.
    */
-  static SparseDataset read(Path file, int bits, VwRow row, LibSvmReader.Limits limits) throws IOException {
+  static SparseDataset read(Path file, int bits, VwRow row, LibSvmReader.Limits limits)
+      throws IOException {
     if (bits < 1 || bits > MAX_BITS) {
       throw new IllegalArgumentException("bits must be in 1.." + MAX_BITS + ", got " + bits);
     }
@@ -188,9 +193,14 @@ final class VwReader {
       double[] val = row.values();
       for (int k = 0; k < nnz; k++) {
         if (!Double.isFinite(val[k]) || Math.abs(val[k]) > limits.maxMagnitude()) {
-          throw error("values of features hashed to index " + idx[k] + " sum to " + val[k]
-              + (Double.isFinite(val[k]) ? ", which exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
-                  : ", which is not finite"));
+          throw error(
+              "values of features hashed to index "
+                  + idx[k]
+                  + " sum to "
+                  + val[k]
+                  + (Double.isFinite(val[k])
+                      ? ", which exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
+                      : ", which is not finite"));
         }
       }
       try {
@@ -238,16 +248,26 @@ final class VwReader {
           p++;
         }
         int nameEnd = colon < 0 ? p : colon;
-        double v = colon < 0 ? 1 : number(colon + 1, p, "value of feature '" + text(ts, nameEnd) + "'");
+        double v =
+            colon < 0 ? 1 : number(colon + 1, p, "value of feature '" + text(ts, nameEnd) + "'");
         if (nameEnd == ts) {
           throw error("a feature value without a feature name");
         }
         int h = MurmurHash3.hash32x86(b, ts, nameEnd - ts, seed);
         double x = v * scale;
         if (!Double.isFinite(x) || Math.abs(x) > limits.maxMagnitude()) {
-          throw error("value " + (colon < 0 ? "1" : text(colon + 1, p)) + " of feature '" + text(ts, nameEnd)
-              + "' (index " + (h & mask) + ")" + (scaleText == null ? "" : " times namespace scale " + scaleText)
-              + (Double.isFinite(x) ? " exceeds " + limits.maxMagnitude() + limits.magnitudeRule() : " is not finite"));
+          throw error(
+              "value "
+                  + (colon < 0 ? "1" : text(colon + 1, p))
+                  + " of feature '"
+                  + text(ts, nameEnd)
+                  + "' (index "
+                  + (h & mask)
+                  + ")"
+                  + (scaleText == null ? "" : " times namespace scale " + scaleText)
+                  + (Double.isFinite(x)
+                      ? " exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
+                      : " is not finite"));
         }
         row.add(letter, ns, row.keepsNames() ? name(ts, nameEnd) : null, h, x);
       }
@@ -268,7 +288,8 @@ final class VwReader {
       }
       double label = number(parts[0], "label");
       if (parts.length == 2 && number(parts[1], "importance weight") != 1) {
-        throw error("importance weight " + parts[1] + " is not supported (every example counts once)");
+        throw error(
+            "importance weight " + parts[1] + " is not supported (every example counts once)");
       }
       String problem = labels.problem(label, parts[0], lineNo);
       if (problem != null) {
@@ -294,7 +315,10 @@ final class VwReader {
       return v;
     }
 
-    /** Bytes for a feature or namespace name of {@link VwRow.NameSink}: as UTF-8 (other bytes shown as U+FFFD). */
+    /**
+     * Bytes for a feature or namespace name of {@link VwRow.NameSink}: as UTF-8 (other bytes shown
+     * as U+FFFD).
+     */
     private String name(int from, int to) {
       return new String(b, from, to - from, StandardCharsets.UTF_8);
     }

@@ -5,19 +5,19 @@ import java.util.Arrays;
 /**
  * Builds one Vowpal Wabbit example's row from its features as the reader meets them: drops the
  * namespaces {@link Namespaces} drops, adds the crossed features of its interactions, signs and
- * masks the hashes, sorts by index and sums the values of equal indices. Its arrays are reused
- * from row to row and grow only when a row is larger than every row before, so a row costs no
- * allocation (except the names of {@link NameSink}, when one is set).
+ * masks the hashes, sorts by index and sums the values of equal indices. Its arrays are reused from
+ * row to row and grow only when a row is larger than every row before, so a row costs no allocation
+ * (except the names of {@link NameSink}, when one is set).
  *
  * <p>Hashing: a plain feature of hash {@code h} (32 bits) has index {@code h & (2^B - 1)}; the
  * crossed feature of {@code x} in namespace {@code a} (hash {@code ha}, value {@code va}) and
- * {@code y} in namespace {@code b} ({@code hb}, {@code vb}) has the 32-bit hash
- * {@code hab = (16777619 * ha) ^ hb} (VW's FNV prime and order, {@code interactions_predict.h}),
- * index {@code hab & (2^B - 1)} and value {@code va * vb}; with signed hashing bit 31 of the
- * hash signs the value, for crossed features as for plain ones. For a pair {@code ab} every
- * feature of {@code a} meets every feature of {@code b}; for {@code aa} each feature meets itself
- * and those after it (VW's combinations); {@code ::} crosses every pair {@code (a, b)} with
- * {@code a <= b} of the namespaces present in the row, in byte order.
+ * {@code y} in namespace {@code b} ({@code hb}, {@code vb}) has the 32-bit hash {@code hab =
+ * (16777619 * ha) ^ hb} (VW's FNV prime and order, {@code interactions_predict.h}), index {@code
+ * hab & (2^B - 1)} and value {@code va * vb}; with signed hashing bit 31 of the hash signs the
+ * value, for crossed features as for plain ones. For a pair {@code ab} every feature of {@code a}
+ * meets every feature of {@code b}; for {@code aa} each feature meets itself and those after it
+ * (VW's combinations); {@code ::} crosses every pair {@code (a, b)} with {@code a <= b} of the
+ * namespaces present in the row, in byte order.
  */
 final class VwRow {
   /** VW's multiplier of the first namespace's hash when two are crossed. */
@@ -26,8 +26,8 @@ final class VwRow {
   /** Receives every entry of a row, plain and crossed, before equal indices are summed. */
   interface NameSink {
     /**
-     * Feature {@code name} ({@code ns^feature}, crossed {@code a^x*b^y}) went to {@code index}
-     * with {@code value}, negated by its hash if {@code negated} (signed hashing).
+     * Feature {@code name} ({@code ns^feature}, crossed {@code a^x*b^y}) went to {@code index} with
+     * {@code value}, negated by its hash if {@code negated} (signed hashing).
      */
     void entry(String name, int index, boolean negated, double value);
 
@@ -45,7 +45,8 @@ final class VwRow {
   private double[] value = new double[64];
   private int[] letter = new int[64];
   private String[] name;
-  // The features grouped by namespace letter (stable): group L is byLetter[start[L] .. start[L + 1]).
+  // The features grouped by namespace letter (stable): group L is byLetter[start[L] .. start[L +
+  // 1]).
   private final int[] start = new int[257];
   private int[] byLetter = new int[64];
   // The row: index and value, and the sort's second buffers and digit counts.
@@ -73,7 +74,10 @@ final class VwRow {
     nnz = 0;
   }
 
-  /** Whether namespace {@code ns} (its name; "" for the default) is dropped: its features need not be hashed. */
+  /**
+   * Whether namespace {@code ns} (its name; "" for the default) is dropped: its features need not
+   * be hashed.
+   */
   boolean dropped(String ns) {
     return namespaces.dropped(letterOf(ns));
   }
@@ -86,7 +90,10 @@ final class VwRow {
     add(letterOf(ns), ns, feature, h, v);
   }
 
-  /** Whether the names given to {@link #add(int, String, String, int, double)} are used (a {@link NameSink} is set). */
+  /**
+   * Whether the names given to {@link #add(int, String, String, int, double)} are used (a {@link
+   * NameSink} is set).
+   */
   boolean keepsNames() {
     return names != null;
   }
@@ -178,7 +185,10 @@ final class VwRow {
     start[0] = 0;
   }
 
-  /** Crosses namespace {@code a} with namespace {@code b} (each feature with those after it when a == b). */
+  /**
+   * Crosses namespace {@code a} with namespace {@code b} (each feature with those after it when a
+   * == b).
+   */
   private void cross(int a, int b) {
     for (int p = start[a]; p < start[a + 1]; p++) {
       int i = byLetter[p];
@@ -191,7 +201,10 @@ final class VwRow {
     }
   }
 
-  /** Appends the entry of 32-bit hash {@code h}: masked index, value signed by bit 31 if signed hashing. */
+  /**
+   * Appends the entry of 32-bit hash {@code h}: masked index, value signed by bit 31 if signed
+   * hashing.
+   */
   private void put(int h, double v, int i, int j) {
     if (nnz == idx.length) {
       int cap = 2 * nnz;
@@ -249,8 +262,12 @@ final class VwRow {
     }
   }
 
-  /** Least significant digit first, 8 bits a pass (indices are non-negative); a pass whose digit is constant is skipped. */
-  private static void radixSort(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
+  /**
+   * Least significant digit first, 8 bits a pass (indices are non-negative); a pass whose digit is
+   * constant is skipped.
+   */
+  private static void radixSort(
+      int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
     int[] fromI = idx;
     double[] fromV = val;
     int[] toI = idx2;
@@ -284,7 +301,10 @@ final class VwRow {
     }
   }
 
-  /** VW's namespace letter: the first byte of the name's UTF-8 form; a space for the default namespace. */
+  /**
+   * VW's namespace letter: the first byte of the name's UTF-8 form; a space for the default
+   * namespace.
+   */
   static int letterOf(String ns) {
     if (ns.isEmpty()) {
       return ' ';
@@ -296,6 +316,8 @@ final class VwRow {
     if (c < 0x800) {
       return 0xC0 | (c >> 6);
     }
-    return Character.isSurrogate(c) ? 0xF0 | (Character.codePointAt(ns, 0) >> 18) : 0xE0 | (c >> 12);
+    return Character.isSurrogate(c)
+        ? 0xF0 | (Character.codePointAt(ns, 0) >> 18)
+        : 0xE0 | (c >> 12);
   }
 }

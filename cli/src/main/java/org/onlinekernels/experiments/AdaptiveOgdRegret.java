@@ -9,25 +9,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.trainer.Table;
 
 /**
- * Experiment 4, Bartlett, Hazan and Rakhlin (2007): regret of Adaptive OGD (Algorithm 2, ball
- * of radius {@code R = 1}, gradient form on the kernels) against plain OGD with
- * {@code eta/sqrt(t)} (projected onto the same ball), as {@code T} grows, on two sequences in
- * {@code d = 10}, both with exactly computable comparators:
+ * Experiment 4, Bartlett, Hazan and Rakhlin (2007): regret of Adaptive OGD (Algorithm 2, ball of
+ * radius {@code R = 1}, gradient form on the kernels) against plain OGD with {@code eta/sqrt(t)}
+ * (projected onto the same ball), as {@code T} grows, on two sequences in {@code d = 10}, both with
+ * exactly computable comparators:
+ *
  * <ul>
  *   <li>strongly convex: {@code f_t(w) = (H/2) ||w - z_t||^2} with {@code H = 1}: an L2-regularised
  *       (squared-distance) loss, curvature {@code H_t = H} passed to AOGD; the best fixed point is
  *       the projection of the mean of {@code z_1..z_T};
- *   <li>linear: {@code f_t(w) = <z_t, w>}, {@code H_t = 0}; the best fixed point is
- *       {@code -R * sum z / ||sum z||}.
+ *   <li>linear: {@code f_t(w) = <z_t, w>}, {@code H_t = 0}; the best fixed point is {@code -R * sum
+ *       z / ||sum z||}.
  * </ul>
- * {@code z_t} has independent coordinates uniform in {@code [-1, 1] / sqrt(d)} plus a fixed
- * offset {@code 0.2/sqrt(d)} per coordinate (so the comparator sits inside the ball in the
- * quadratic case), from {@code new Random(seed)}; regrets are averaged over seeds.
+ *
+ * {@code z_t} has independent coordinates uniform in {@code [-1, 1] / sqrt(d)} plus a fixed offset
+ * {@code 0.2/sqrt(d)} per coordinate (so the comparator sits inside the ball in the quadratic
+ * case), from {@code new Random(seed)}; regrets are averaged over seeds.
  */
 public final class AdaptiveOgdRegret {
   static final int D = 10;
@@ -37,7 +39,8 @@ public final class AdaptiveOgdRegret {
   private AdaptiveOgdRegret() {}
 
   /** Runs and writes the report. */
-  public static void run(Path out, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, boolean quick, String command, PrintStream log)
+      throws Exception {
     int tMax = quick ? 10_000 : 100_000;
     int seeds = quick ? 2 : 5;
     List<Integer> horizons = new ArrayList<>();
@@ -53,13 +56,22 @@ public final class AdaptiveOgdRegret {
     for (int e = 0; e < ETAS.length; e++) {
       names[e + 1] = "OGD eta=" + Report.g(ETAS[e]).replaceAll("\\.?0+$", "") + "/sqrt(t)";
     }
-    Report rep = new Report(out, "Bartlett, Hazan & Rakhlin: regret of Adaptive OGD vs OGD", command);
-    rep.text("Setup: d = " + D + ", ball radius R = " + (int) RADIUS + ", " + seeds + " seeds, T up to " + tMax
-        + ", double elements. Strongly convex: f_t(w) = (1/2)||w - z_t||^2 (H_t = 1); linear: f_t(w) = <z_t, w>"
-        + " (H_t = 0). z_t ~ U[-1,1]^d/sqrt(d) + 0.2/sqrt(d). Regret at T = sum_{t<=T} f_t(w_t) - min_{||u||<=R}"
-        + " sum_{t<=T} f_t(u), computed exactly from running sums; one run of T_max rounds read at each horizon"
-        + " (the algorithms do not know T). AOGD: library kernels, gradient form, step(g, H_t); OGD: projected,"
-        + " w <- P(w - eta/sqrt(t) g).");
+    Report rep =
+        new Report(out, "Bartlett, Hazan & Rakhlin: regret of Adaptive OGD vs OGD", command);
+    rep.text(
+        "Setup: d = "
+            + D
+            + ", ball radius R = "
+            + (int) RADIUS
+            + ", "
+            + seeds
+            + " seeds, T up to "
+            + tMax
+            + ", double elements. Strongly convex: f_t(w) = (1/2)||w - z_t||^2 (H_t = 1); linear: f_t(w) = <z_t, w>"
+            + " (H_t = 0). z_t ~ U[-1,1]^d/sqrt(d) + 0.2/sqrt(d). Regret at T = sum_{t<=T} f_t(w_t) - min_{||u||<=R}"
+            + " sum_{t<=T} f_t(u), computed exactly from running sums; one run of T_max rounds read at each horizon"
+            + " (the algorithms do not know T). AOGD: library kernels, gradient form, step(g, H_t); OGD: projected,"
+            + " w <- P(w - eta/sqrt(t) g).");
     for (boolean strong : new boolean[] {true, false}) {
       double[][] reg = new double[names.length][horizons.size()];
       for (int seed = 1; seed <= seeds; seed++) {
@@ -94,8 +106,13 @@ public final class AdaptiveOgdRegret {
       String kind = strong ? "strongly_convex" : "linear";
       rep.text("## " + (strong ? "Strongly convex (H_t = 1)" : "Linear (H_t = 0)"));
       rep.table("regret_" + kind, t);
-      LineChart p = new LineChart("Regret vs T, " + (strong ? "strongly convex" : "linear") + " losses", "T", "regret",
-          true, true);
+      LineChart p =
+          new LineChart(
+              "Regret vs T, " + (strong ? "strongly convex" : "linear") + " losses",
+              "T",
+              "regret",
+              true,
+              true);
       for (int a = 0; a < names.length; a++) {
         p.line(names[a], xs, reg[a]);
       }
@@ -124,8 +141,11 @@ public final class AdaptiveOgdRegret {
     double[] out = new double[horizons.size()];
     int h = 0;
     try (Arena arena = Arena.ofConfined();
-        AdaptiveOgdBallOptimizer aogd = Double.isNaN(eta)
-            ? new AdaptiveOgdBallOptimizer(D, ElementType.DOUBLE, AdaptiveOgdParams.radius(RADIUS)) : null) {
+        AdaptiveOgdBallOptimizer aogd =
+            Double.isNaN(eta)
+                ? new AdaptiveOgdBallOptimizer(
+                    D, ElementType.DOUBLE, AdaptiveOgdParams.radius(RADIUS))
+                : null) {
       MemorySegment g = arena.allocate(D * 8L);
       MemorySegment ws = arena.allocate(D * 8L);
       double hCurv = strong ? 1 : 0;

@@ -15,10 +15,10 @@ import org.onlinekernels.trainer.Table;
 
 /**
  * Experiment 2, Orabona (2013) section 5: the synthetic sequence of the proof of Theorem 2 —
- * identical unit-norm inputs ({@code d = 1}, {@code x = 1}), labels {@code +1} for even
- * {@code t} and {@code -1} for odd {@code t}, absolute loss — for which the best predictor is
- * {@code u = 0} and the regret {@code sum |yhat_t - y_t| - T} is exact. DFEG ({@code a = 0.882},
- * {@code L = 1}, {@code delta = 1}) against OGD with {@code eta/sqrt(t)} for several {@code eta}.
+ * identical unit-norm inputs ({@code d = 1}, {@code x = 1}), labels {@code +1} for even {@code t}
+ * and {@code -1} for odd {@code t}, absolute loss — for which the best predictor is {@code u = 0}
+ * and the regret {@code sum |yhat_t - y_t| - T} is exact. DFEG ({@code a = 0.882}, {@code L = 1},
+ * {@code delta = 1}) against OGD with {@code eta/sqrt(t)} for several {@code eta}.
  */
 public final class DfegSynthetic {
   static final double[] ETAS = {0.01, 0.1, 1, 10};
@@ -26,7 +26,8 @@ public final class DfegSynthetic {
   private DfegSynthetic() {}
 
   /** Runs and writes the report. */
-  public static void run(Path out, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, boolean quick, String command, PrintStream log)
+      throws Exception {
     int tMax = quick ? 10_000 : 100_000;
     List<AlgorithmSpec> algs = new ArrayList<>();
     algs.add(AlgorithmSpec.of("dfeg"));
@@ -80,12 +81,16 @@ public final class DfegSynthetic {
       t.add(row);
     }
     Report rep = new Report(out, "DFEG sec. 5: regret on the synthetic sequence", command);
-    rep.text("Setup: d = 1, x_t = 1 for all t, y_t = +1 for even t and -1 for odd t, absolute loss, double elements."
-        + " Regret against u = 0 (the best fixed predictor, loss T): sum_t |yhat_t - y_t| - T, one run of " + tMax
-        + " rounds read off at each horizon T. DFEG with a = 0.882, L = 1, delta = 1 (the paper's settings);"
-        + " OGD: w_{t+1} = w_t - eta/sqrt(t) * g_t x_t, no projection.");
+    rep.text(
+        "Setup: d = 1, x_t = 1 for all t, y_t = +1 for even t and -1 for odd t, absolute loss, double elements."
+            + " Regret against u = 0 (the best fixed predictor, loss T): sum_t |yhat_t - y_t| - T, one run of "
+            + tMax
+            + " rounds read off at each horizon T. DFEG with a = 0.882, L = 1, delta = 1 (the paper's settings);"
+            + " OGD: w_{t+1} = w_t - eta/sqrt(t) * g_t x_t, no projection.");
     rep.table("regret", t);
-    LineChart p = new LineChart("Regret vs T on the synthetic sequence", "T", "regret against u = 0", true, true);
+    LineChart p =
+        new LineChart(
+            "Regret vs T on the synthetic sequence", "T", "regret against u = 0", true, true);
     for (int a = 0; a < algs.size(); a++) {
       p.line(algs.get(a).label(), xs, regret[a]);
     }

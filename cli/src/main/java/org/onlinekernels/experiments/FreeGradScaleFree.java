@@ -26,12 +26,19 @@ public final class FreeGradScaleFree {
   private FreeGradScaleFree() {}
 
   /** Runs and writes the report. */
-  public static void run(Path out, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, boolean quick, String command, PrintStream log)
+      throws Exception {
     int rounds = quick ? 1_000 : 10_000;
     double[][] g = gradients(rounds);
     double[][] base = weights(g, 0);
-    Table t = new Table(0, "k (gradients times 2^k)", "rounds", "weights compared", "weights differing in any bit",
-        "largest |w| seen");
+    Table t =
+        new Table(
+            0,
+            "k (gradients times 2^k)",
+            "rounds",
+            "weights compared",
+            "weights differing in any bit",
+            "largest |w| seen");
     long allDiffering = 0;
     for (int k = -30; k <= 30; k += quick ? 10 : 1) {
       double[][] w = k == 0 ? base : weights(g, k);
@@ -39,20 +46,33 @@ public final class FreeGradScaleFree {
       double largest = 0;
       for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < D; i++) {
-          differing += Double.doubleToRawLongBits(w[r][i]) == Double.doubleToRawLongBits(base[r][i]) ? 0 : 1;
+          differing +=
+              Double.doubleToRawLongBits(w[r][i]) == Double.doubleToRawLongBits(base[r][i]) ? 0 : 1;
           largest = Math.max(largest, Math.abs(w[r][i]));
         }
       }
       allDiffering += differing;
-      t.add(Integer.toString(k), Integer.toString(rounds), Long.toString((long) rounds * D), Long.toString(differing),
+      t.add(
+          Integer.toString(k),
+          Integer.toString(rounds),
+          Long.toString((long) rounds * D),
+          Long.toString(differing),
           Report.g(largest));
     }
-    Report rep = new Report(out, "FreeGrad (Mhammedi & Koolen 2020): scale-freeness, bit for bit", command);
-    rep.text("Setup: `freegrad` with eps = 1, gradient form (`FreeGradOptimizer.step`), double elements, d = " + D
-        + ", " + rounds + " rounds; gradient of coordinate i at round t: 2^(-20 + 40 i / " + (D - 1)
-        + ") times a standard Gaussian (java.util.Random(1)), the same stream multiplied by 2^k for each k."
-        + " After every round the weights are read (`readWeights`) and compared with the k = 0 run's, bit for bit."
-        + " Weights differing, over every k: " + allDiffering + ".");
+    Report rep =
+        new Report(out, "FreeGrad (Mhammedi & Koolen 2020): scale-freeness, bit for bit", command);
+    rep.text(
+        "Setup: `freegrad` with eps = 1, gradient form (`FreeGradOptimizer.step`), double elements, d = "
+            + D
+            + ", "
+            + rounds
+            + " rounds; gradient of coordinate i at round t: 2^(-20 + 40 i / "
+            + (D - 1)
+            + ") times a standard Gaussian (java.util.Random(1)), the same stream multiplied by 2^k for each k."
+            + " After every round the weights are read (`readWeights`) and compared with the k = 0 run's, bit for bit."
+            + " Weights differing, over every k: "
+            + allDiffering
+            + ".");
     rep.table("scale_free", t);
     rep.finish();
     log.print(t.text());
@@ -73,7 +93,8 @@ public final class FreeGradScaleFree {
   private static double[][] weights(double[][] g, int k) {
     double[][] w = new double[g.length][];
     try (Arena arena = Arena.ofConfined();
-        GradientOptimizer o = new FreeGradOptimizer(D, ElementType.DOUBLE, FreeGradParams.defaults())) {
+        GradientOptimizer o =
+            new FreeGradOptimizer(D, ElementType.DOUBLE, FreeGradParams.defaults())) {
       MemorySegment grad = arena.allocate(ValueLayout.JAVA_DOUBLE, D);
       MemorySegment read = arena.allocate(ValueLayout.JAVA_DOUBLE, D);
       for (int t = 0; t < g.length; t++) {

@@ -27,7 +27,8 @@ public final class LineChart {
   }
 
   private static final BasicStroke DASHED =
-      new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+      new BasicStroke(
+          1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
 
   private final XYChart chart;
   private final boolean logX;
@@ -35,8 +36,14 @@ public final class LineChart {
 
   /** An empty chart with the given title and axis titles, each axis linear or logarithmic. */
   public LineChart(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
-    this.chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel)
-        .build();
+    this.chart =
+        new XYChartBuilder()
+            .width(900)
+            .height(540)
+            .title(title)
+            .xAxisTitle(xLabel)
+            .yAxisTitle(yLabel)
+            .build();
     this.logX = logX;
     this.logY = logY;
     Styler s = chart.getStyler();
@@ -65,7 +72,8 @@ public final class LineChart {
 
   private XYSeries add(String name, double[] x, double[] y) {
     if (x.length != y.length) {
-      throw new IllegalArgumentException(name + ": " + x.length + " x values but " + y.length + " y values");
+      throw new IllegalArgumentException(
+          name + ": " + x.length + " x values but " + y.length + " y values");
     }
     List<Double> xs = new ArrayList<>();
     List<Double> ys = new ArrayList<>();

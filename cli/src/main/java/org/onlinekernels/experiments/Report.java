@@ -8,8 +8,8 @@ import java.util.Locale;
 import org.onlinekernels.trainer.Table;
 
 /**
- * Writes an experiment's outputs into its directory: {@code README.md} (the command that made
- * it, the setup, the Markdown tables and links to the charts), CSV files and PNG charts.
+ * Writes an experiment's outputs into its directory: {@code README.md} (the command that made it,
+ * the setup, the Markdown tables and links to the charts), CSV files and PNG charts.
  */
 public final class Report {
   private final Path dir;
@@ -21,7 +21,8 @@ public final class Report {
     Files.createDirectories(dir);
     md.append("# ").append(title).append("\n\n");
     md.append("Made by (from the repository root):\n\n```\n").append(command).append("\n```\n\n");
-    md.append("Generated file; do not edit by hand. See docs/EXPERIMENTS.md for the discussion.\n\n");
+    md.append(
+        "Generated file; do not edit by hand. See docs/EXPERIMENTS.md for the discussion.\n\n");
   }
 
   /** Appends Markdown text. */
@@ -60,6 +61,7 @@ public final class Report {
     if (!Double.isFinite(v)) {
       return Double.toString(v);
     }
-    return String.format(Locale.ROOT, Math.abs(v) >= 1e5 || (v != 0 && Math.abs(v) < 1e-3) ? "%.3e" : "%.4f", v);
+    return String.format(
+        Locale.ROOT, Math.abs(v) >= 1e5 || (v != 0 && Math.abs(v) < 1e-3) ? "%.3e" : "%.4f", v);
   }
 }

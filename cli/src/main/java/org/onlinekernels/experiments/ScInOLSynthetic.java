@@ -21,21 +21,23 @@ import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingData;
 
 /**
- * Experiment 1, Kempka, Kotlowski and Warmuth (2019) section 4.1: average test cross-entropy on
- * the synthetic problem of ScInOL1/2 (untuned) against AdaGrad and SGD ({@code eta/sqrt(t)})
- * over the paper's learning-rate grid, 10 training sets, with the zero vector's and the true
- * model's test loss as reference lines. One pass over 5,000 training examples in file order,
- * test loss on 100,000 examples every {@value #EVERY} iterations.
+ * Experiment 1, Kempka, Kotlowski and Warmuth (2019) section 4.1: average test cross-entropy on the
+ * synthetic problem of ScInOL1/2 (untuned) against AdaGrad and SGD ({@code eta/sqrt(t)}) over the
+ * paper's learning-rate grid, 10 training sets, with the zero vector's and the true model's test
+ * loss as reference lines. One pass over 5,000 training examples in file order, test loss on
+ * 100,000 examples every {@value #EVERY} iterations.
  */
 public final class ScInOLSynthetic {
   /** The paper's learning-rate grid. */
   public static final double[] RATES = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10};
+
   static final int EVERY = 250;
 
   private ScInOLSynthetic() {}
 
   /** Runs and writes the report; {@code quick} uses 2 seeds and smaller sets (for tests). */
-  public static void run(Path out, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, boolean quick, String command, PrintStream log)
+      throws Exception {
     int seeds = quick ? 2 : 10;
     int nTrain = quick ? 1000 : SyntheticScInOL.PAPER_TRAIN_SIZE;
     int nTest = quick ? 5000 : SyntheticScInOL.PAPER_TEST_SIZE;
@@ -53,37 +55,66 @@ public final class ScInOLSynthetic {
     double[][][] curves = new double[algs.size()][seeds][points];
     double[] zero = new double[seeds];
     double[] truth = new double[seeds];
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(seeds, Runtime.getRuntime().availableProcessors())));
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(seeds, Runtime.getRuntime().availableProcessors())));
     try {
       List<Future<?>> jobs = new ArrayList<>();
       for (int s = 0; s < seeds; s++) {
         final int si = s;
-        jobs.add(pool.submit(() -> {
-          long seed = si + 1;
-          SparseDataset train = SyntheticScInOL.generate(nTrain, seed);
-          TrainingData test = TrainingData.of(SyntheticScInOL.generate(nTest, seed, 1));
-          zero[si] = Metrics.evaluate(new LinearModel(AlgorithmSpec.of("ogd"), ElementType.DOUBLE, Loss.LOGISTIC,
-              false, new double[1][SyntheticScInOL.DIMENSION]), test).meanLoss();
-          truth[si] = Metrics.evaluate(new LinearModel(AlgorithmSpec.of("ogd"), ElementType.DOUBLE, Loss.LOGISTIC,
-              false, new double[][] {SyntheticScInOL.trueWeights(seed)}), test).meanLoss();
-          TrainingData prepared = TrainingData.of(train);
-          for (int a = 0; a < algs.size(); a++) {
-            final int ai = a;
-            TrainerConfig cfg = TrainerConfig.of(algs.get(a)).withType(ElementType.DOUBLE).withShuffle(false, 0);
-            try (OnlineTrainer t = new OnlineTrainer(cfg, SyntheticScInOL.DIMENSION, false, 1)) {
-              t.fit(prepared, null, EVERY, (seen, tr) -> {
-                curves[ai][si][(int) (seen / EVERY) - 1] = Metrics.evaluate(tr.model(), test).meanLoss();
-              });
-            } catch (OnlineTrainer.TrainingException e) {
-              for (int p = 0; p < points; p++) {
-                if (curves[ai][si][p] == 0) {
-                  curves[ai][si][p] = Double.NaN;
-                }
-              }
-            }
-          }
-          return null;
-        }));
+        jobs.add(
+            pool.submit(
+                () -> {
+                  long seed = si + 1;
+                  SparseDataset train = SyntheticScInOL.generate(nTrain, seed);
+                  TrainingData test = TrainingData.of(SyntheticScInOL.generate(nTest, seed, 1));
+                  zero[si] =
+                      Metrics.evaluate(
+                              new LinearModel(
+                                  AlgorithmSpec.of("ogd"),
+                                  ElementType.DOUBLE,
+                                  Loss.LOGISTIC,
+                                  false,
+                                  new double[1][SyntheticScInOL.DIMENSION]),
+                              test)
+                          .meanLoss();
+                  truth[si] =
+                      Metrics.evaluate(
+                              new LinearModel(
+                                  AlgorithmSpec.of("ogd"),
+                                  ElementType.DOUBLE,
+                                  Loss.LOGISTIC,
+                                  false,
+                                  new double[][] {SyntheticScInOL.trueWeights(seed)}),
+                              test)
+                          .meanLoss();
+                  TrainingData prepared = TrainingData.of(train);
+                  for (int a = 0; a < algs.size(); a++) {
+                    final int ai = a;
+                    TrainerConfig cfg =
+                        TrainerConfig.of(algs.get(a))
+                            .withType(ElementType.DOUBLE)
+                            .withShuffle(false, 0);
+                    try (OnlineTrainer t =
+                        new OnlineTrainer(cfg, SyntheticScInOL.DIMENSION, false, 1)) {
+                      t.fit(
+                          prepared,
+                          null,
+                          EVERY,
+                          (seen, tr) -> {
+                            curves[ai][si][(int) (seen / EVERY) - 1] =
+                                Metrics.evaluate(tr.model(), test).meanLoss();
+                          });
+                    } catch (OnlineTrainer.TrainingException e) {
+                      for (int p = 0; p < points; p++) {
+                        if (curves[ai][si][p] == 0) {
+                          curves[ai][si][p] = Double.NaN;
+                        }
+                      }
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : jobs) {
         f.get();
@@ -93,8 +124,15 @@ public final class ScInOLSynthetic {
     }
     double zeroMean = mean(zero);
     double truthMean = mean(truth);
-    Table t = new Table(2, "algorithm", "rate", "final test CE (mean)", "std over seeds", "best-checkpoint CE",
-        "worse than zero vector");
+    Table t =
+        new Table(
+            2,
+            "algorithm",
+            "rate",
+            "final test CE (mean)",
+            "std over seeds",
+            "best-checkpoint CE",
+            "worse than zero vector");
     double[] finals = new double[algs.size()];
     for (int a = 0; a < algs.size(); a++) {
       double[] fin = new double[seeds];
@@ -111,8 +149,13 @@ public final class ScInOLSynthetic {
       }
       finals[a] = mean(fin);
       AlgorithmSpec sp = algs.get(a);
-      t.add(sp.name(), sp.params().containsKey("eta") ? Report.g(sp.params().get("eta")) : "(none)",
-          Report.g(finals[a]), Report.g(std(fin)), Report.g(best), finals[a] > zeroMean ? "yes" : "no");
+      t.add(
+          sp.name(),
+          sp.params().containsKey("eta") ? Report.g(sp.params().get("eta")) : "(none)",
+          Report.g(finals[a]),
+          Report.g(std(fin)),
+          Report.g(best),
+          finals[a] > zeroMean ? "yes" : "no");
     }
     t.add("zero vector", "-", Report.g(zeroMean), Report.g(std(zero)), "-", "-");
     t.add("true model u", "-", Report.g(truthMean), Report.g(std(truth)), "-", "-");
@@ -123,21 +166,41 @@ public final class ScInOLSynthetic {
       worseSgd += finals[2 + RATES.length + i] > zeroMean ? 1 : 0;
     }
     Report rep = new Report(out, "ScInOL sec. 4.1: synthetic problem, test cross-entropy", command);
-    rep.text(String.format(java.util.Locale.ROOT,
-        "Setup: %d training sets (seeds 1..%d, a fresh true model u per seed), %d training and %d test examples,"
-            + " one online pass in generation order, logistic loss, double elements, kernels: %s. Test cross-entropy"
-            + " of the current weights every %d iterations. ScInOL1/2 with eps=1 (untuned); AdaGrad with eta over the"
-            + " grid, delta=0, Q0=0, no box; SGD = OGD with eta/sqrt(t), no projection.",
-        seeds, seeds, nTrain, nTest, KernelProvider.get().name(), EVERY));
+    rep.text(
+        String.format(
+            java.util.Locale.ROOT,
+            "Setup: %d training sets (seeds 1..%d, a fresh true model u per seed), %d training and %d test examples,"
+                + " one online pass in generation order, logistic loss, double elements, kernels: %s. Test cross-entropy"
+                + " of the current weights every %d iterations. ScInOL1/2 with eps=1 (untuned); AdaGrad with eta over the"
+                + " grid, delta=0, Q0=0, no box; SGD = OGD with eta/sqrt(t), no projection.",
+            seeds,
+            seeds,
+            nTrain,
+            nTest,
+            KernelProvider.get().name(),
+            EVERY));
     rep.table("final_test_loss", t);
-    rep.text(String.format(java.util.Locale.ROOT,
-        "Summary: ScInOL2 final test CE %s vs true model %s and zero vector %s; ScInOL1 %s."
-            + " AdaGrad is worse than the zero vector at %d of %d rates, SGD at %d of %d.",
-        Report.g(finals[1]), Report.g(truthMean), Report.g(zeroMean), Report.g(finals[0]), worseAda, RATES.length,
-        worseSgd, RATES.length));
+    rep.text(
+        String.format(
+            java.util.Locale.ROOT,
+            "Summary: ScInOL2 final test CE %s vs true model %s and zero vector %s; ScInOL1 %s."
+                + " AdaGrad is worse than the zero vector at %d of %d rates, SGD at %d of %d.",
+            Report.g(finals[1]),
+            Report.g(truthMean),
+            Report.g(zeroMean),
+            Report.g(finals[0]),
+            worseAda,
+            RATES.length,
+            worseSgd,
+            RATES.length));
     // Plot 1: final loss vs rate.
-    LineChart p = new LineChart("Final test cross-entropy vs learning rate (mean of " + seeds + " seeds)", "learning rate eta",
-        "test cross-entropy", true, true);
+    LineChart p =
+        new LineChart(
+            "Final test cross-entropy vs learning rate (mean of " + seeds + " seeds)",
+            "learning rate eta",
+            "test cross-entropy",
+            true,
+            true);
     double[] ada = new double[RATES.length];
     double[] sgd = new double[RATES.length];
     for (int i = 0; i < RATES.length; i++) {
@@ -145,7 +208,8 @@ public final class ScInOLSynthetic {
       sgd[i] = finals[2 + RATES.length + i];
     }
     double[] ends = {RATES[0], RATES[RATES.length - 1]};
-    p.line("AdaGrad", RATES, ada).line("SGD eta/sqrt(t)", RATES, sgd)
+    p.line("AdaGrad", RATES, ada)
+        .line("SGD eta/sqrt(t)", RATES, sgd)
         .line("ScInOL1 (no rate)", ends, new double[] {finals[0], finals[0]})
         .line("ScInOL2 (no rate)", ends, new double[] {finals[1], finals[1]})
         .dashed("zero vector", ends, new double[] {zeroMean, zeroMean})
@@ -156,8 +220,13 @@ public final class ScInOLSynthetic {
     for (int i = 0; i < points; i++) {
       xs[i] = (i + 1) * (double) EVERY;
     }
-    LineChart c = new LineChart("Test cross-entropy during training (mean of " + seeds + " seeds)", "iteration",
-        "test cross-entropy", false, true);
+    LineChart c =
+        new LineChart(
+            "Test cross-entropy during training (mean of " + seeds + " seeds)",
+            "iteration",
+            "test cross-entropy",
+            false,
+            true);
     for (int a : new int[] {0, 1, 2 + 4, 2 + 6, 2 + RATES.length + 4, 2 + RATES.length + 6}) {
       double[] y = new double[points];
       for (int q = 0; q < points; q++) {
@@ -169,8 +238,10 @@ public final class ScInOLSynthetic {
       }
       c.line(algs.get(a).label(), xs, y);
     }
-    c.dashed("zero vector", new double[] {xs[0], xs[points - 1]}, new double[] {zeroMean, zeroMean});
-    c.dashed("true model u", new double[] {xs[0], xs[points - 1]}, new double[] {truthMean, truthMean});
+    c.dashed(
+        "zero vector", new double[] {xs[0], xs[points - 1]}, new double[] {zeroMean, zeroMean});
+    c.dashed(
+        "true model u", new double[] {xs[0], xs[points - 1]}, new double[] {truthMean, truthMean});
     rep.plot("test_loss_curves", c);
     rep.finish();
     log.print(t.text());

@@ -18,10 +18,11 @@ import org.onlinekernels.trainer.TrainerConfig;
 /**
  * Experiment 3, Streeter and McMahan (2010) section 5.1: per-coordinate against global learning
  * rate, box {@code [-R, R]}, {@code R = 100}, hinge loss, one shuffled pass with progressive
- * validation. Their tuning: the per-coordinate rate (Theorem 3, {@code eta_i = D_i / sqrt(sum g^2)},
- * {@code D_i = 2R}) scaled by {@code 0.6/R}; the global rate (Theorem 2) scaled by {@code 0.2/R}.
- * Data: {@code austen_lines.train} (each class against the rest) and {@code breast_cancer}, with
- * rows as read and with rows scaled to unit length (the paper's preprocessing of its text data).
+ * validation. Their tuning: the per-coordinate rate (Theorem 3, {@code eta_i = D_i / sqrt(sum
+ * g^2)}, {@code D_i = 2R}) scaled by {@code 0.6/R}; the global rate (Theorem 2) scaled by {@code
+ * 0.2/R}. Data: {@code austen_lines.train} (each class against the rest) and {@code breast_cancer},
+ * with rows as read and with rows scaled to unit length (the paper's preprocessing of its text
+ * data).
  */
 public final class StreeterMcMahan {
   static final double R = 100;
@@ -29,7 +30,8 @@ public final class StreeterMcMahan {
   private StreeterMcMahan() {}
 
   /** Runs and writes the report; needs the data directory. */
-  public static void run(Path out, Path dataDir, boolean quick, String command, PrintStream log) throws Exception {
+  public static void run(Path out, Path dataDir, boolean quick, String command, PrintStream log)
+      throws Exception {
     int seeds = quick ? 2 : 10;
     AlgorithmSpec perCoord = AlgorithmSpec.of("adagrad").with("alpha", 0.6 / R).with("R", R);
     AlgorithmSpec global = AlgorithmSpec.of("adagrad-global").with("alpha", 0.2 / R).with("R", R);
@@ -51,25 +53,59 @@ public final class StreeterMcMahan {
     sets.add(bc);
     names.add("breast_cancer, unit rows");
     sets.add(Datasets.normalizeRows(bc));
-    Table t = new Table(1, "data set", "Global hinge", "Per-Coord hinge", "Global error", "Per-Coord error",
-        "Per-Coord wins (hinge)");
+    Table t =
+        new Table(
+            1,
+            "data set",
+            "Global hinge",
+            "Per-Coord hinge",
+            "Global error",
+            "Per-Coord error",
+            "Per-Coord wins (hinge)");
     int wins = 0;
     for (int i = 0; i < sets.size(); i++) {
       double[] g = meanOver(global, sets.get(i), seeds);
       double[] p = meanOver(perCoord, sets.get(i), seeds);
       wins += p[0] < g[0] ? 1 : 0;
-      t.add(names.get(i), Report.g(g[0]), Report.g(p[0]), Report.g(g[1]), Report.g(p[1]), p[0] < g[0] ? "yes" : "no");
+      t.add(
+          names.get(i),
+          Report.g(g[0]),
+          Report.g(p[0]),
+          Report.g(g[1]),
+          Report.g(p[1]),
+          p[0] < g[0] ? "yes" : "no");
     }
-    Report rep = new Report(out, "Streeter & McMahan sec. 5.1: per-coordinate vs global learning rate", command);
-    rep.text("Setup: hinge loss, feasible set [-" + (int) R + ", " + (int) R + "]^d, float elements, one pass in a"
-        + " shuffled order with progressive validation (loss and error on each example before training on it),"
-        + " mean over " + seeds + " shuffles (seeds 1.." + seeds + ")" + (quick ? ", first 5000 austen rows" : "")
-        + ". Per-Coord = `" + perCoord.label() + "` (eta_i = alpha * D_i = 0.6/R * 2R);"
-        + " Global = `" + global.label() + "` with D the box's Euclidean diameter 2R sqrt(d)"
-        + " (the paper estimated D online from the number of attributes seen so far; the library takes a fixed D)."
-        + " Error: wrong sign, a zero score counts half.");
+    Report rep =
+        new Report(
+            out, "Streeter & McMahan sec. 5.1: per-coordinate vs global learning rate", command);
+    rep.text(
+        "Setup: hinge loss, feasible set [-"
+            + (int) R
+            + ", "
+            + (int) R
+            + "]^d, float elements, one pass in a"
+            + " shuffled order with progressive validation (loss and error on each example before training on it),"
+            + " mean over "
+            + seeds
+            + " shuffles (seeds 1.."
+            + seeds
+            + ")"
+            + (quick ? ", first 5000 austen rows" : "")
+            + ". Per-Coord = `"
+            + perCoord.label()
+            + "` (eta_i = alpha * D_i = 0.6/R * 2R);"
+            + " Global = `"
+            + global.label()
+            + "` with D the box's Euclidean diameter 2R sqrt(d)"
+            + " (the paper estimated D online from the number of attributes seen so far; the library takes a fixed D)."
+            + " Error: wrong sign, a zero score counts half.");
     rep.table("hinge_and_error", t);
-    rep.text("Per-Coord has the lower mean hinge loss on " + wins + " of " + sets.size() + " data sets.");
+    rep.text(
+        "Per-Coord has the lower mean hinge loss on "
+            + wins
+            + " of "
+            + sets.size()
+            + " data sets.");
     rep.finish();
     log.print(t.text());
   }
@@ -78,7 +114,11 @@ public final class StreeterMcMahan {
     double loss = 0;
     double err = 0;
     for (int s = 1; s <= seeds; s++) {
-      TrainerConfig cfg = TrainerConfig.of(spec).withLoss(Loss.HINGE).withType(ElementType.FLOAT).withShuffle(true, s);
+      TrainerConfig cfg =
+          TrainerConfig.of(spec)
+              .withLoss(Loss.HINGE)
+              .withType(ElementType.FLOAT)
+              .withShuffle(true, s);
       TrainResult r = OnlineTrainer.train(cfg, data, null, null);
       loss += r.progressive().meanLoss() / seeds;
       err += r.progressive().errorRate() / seeds;

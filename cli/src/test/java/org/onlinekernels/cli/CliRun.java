@@ -9,8 +9,11 @@ record CliRun(int code, String out, String err) {
   static CliRun of(String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(o, true, StandardCharsets.UTF_8),
-        new PrintStream(e, true, StandardCharsets.UTF_8));
+    int code =
+        Main.run(
+            args,
+            new PrintStream(o, true, StandardCharsets.UTF_8),
+            new PrintStream(e, true, StandardCharsets.UTF_8));
     return new CliRun(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
   }
 
@@ -39,9 +42,21 @@ record CliRun(int code, String out, String err) {
 
   /** Asserts a usage or file error: the code and one line starting with {@code error: } + text. */
   CliRun assertError(int expectedCode, String text) {
-    if (code != expectedCode || !err.startsWith("error: " + text) || err.lines().count() != 1 || !out.isEmpty()) {
-      throw new AssertionError("expected exit " + expectedCode + " and one line 'error: " + text + "...', got exit "
-          + code + ", stderr: " + err + ", stdout: " + out);
+    if (code != expectedCode
+        || !err.startsWith("error: " + text)
+        || err.lines().count() != 1
+        || !out.isEmpty()) {
+      throw new AssertionError(
+          "expected exit "
+              + expectedCode
+              + " and one line 'error: "
+              + text
+              + "...', got exit "
+              + code
+              + ", stderr: "
+              + err
+              + ", stdout: "
+              + out);
     }
     return this;
   }

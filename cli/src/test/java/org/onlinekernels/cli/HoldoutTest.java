@@ -18,14 +18,13 @@ import org.onlinekernels.trainer.Metrics;
 class HoldoutTest {
   private static final int PERIOD = 3;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
    * A file whose held-out row {@code 3k} is a copy of the row after it, {@code 3k + 1}: held out
    * after {@code 2k} trained rows, it is scored by the model that gives row {@code 3k + 1} its
-   * progressive prediction. So the holdout loss is the mean loss of those progressive
-   * predictions, and the model is that of the file without its held-out rows.
+   * progressive prediction. So the holdout loss is the mean loss of those progressive predictions,
+   * and the model is that of the file without its held-out rows.
    */
   @Test
   void heldOutRowsAreScoredWhereTheyStandAndNeverTrained() throws IOException {
@@ -40,12 +39,24 @@ class HoldoutTest {
     Files.write(trainedOnly, kept);
     Path prog = dir.resolve("h.prog");
     String opts = " --algorithm adagrad --type double --no-shuffle --json";
-    CliRun h = CliRun.line("train --data " + withHoldout + opts + " --holdout-period " + PERIOD + " --progressive-out "
-        + prog + " --model " + dir.resolve("h.model"));
+    CliRun h =
+        CliRun.line(
+            "train --data "
+                + withHoldout
+                + opts
+                + " --holdout-period "
+                + PERIOD
+                + " --progressive-out "
+                + prog
+                + " --model "
+                + dir.resolve("h.model"));
     assertEquals(0, h.code(), h.err());
-    CliRun t = CliRun.line("train --data " + trainedOnly + opts + " --model " + dir.resolve("t.model"));
+    CliRun t =
+        CliRun.line("train --data " + trainedOnly + opts + " --model " + dir.resolve("t.model"));
     assertEquals(0, t.code(), t.err());
-    assertArrayEquals(Files.readAllBytes(dir.resolve("t.model")), Files.readAllBytes(dir.resolve("h.model")),
+    assertArrayEquals(
+        Files.readAllBytes(dir.resolve("t.model")),
+        Files.readAllBytes(dir.resolve("h.model")),
         "the held-out rows were trained on");
     assertEquals(rows.size() / PERIOD, (int) h.json("\"holdout\"", "examples"));
     assertEquals(PERIOD, (int) h.json("\"holdout\"", "period"));
@@ -57,7 +68,13 @@ class HoldoutTest {
       int row = Integer.parseInt(f[1]);
       assertTrue(row % PERIOD != 0, "held-out row " + row + " has a progressive prediction");
       if (row % PERIOD == 1 && row > 1) {
-        sum += Metrics.loss(Loss.LOGISTIC, false, Double.parseDouble(f[2]), new double[] {Double.parseDouble(f[3])}, 1);
+        sum +=
+            Metrics.loss(
+                Loss.LOGISTIC,
+                false,
+                Double.parseDouble(f[2]),
+                new double[] {Double.parseDouble(f[3])},
+                1);
         count++;
       }
     }
@@ -66,7 +83,9 @@ class HoldoutTest {
     // kernel: the same products summed in another order, so equal to rounding.
     assertEquals(sum / count, h.json("\"holdout\"", "loss"), 1e-12 * (sum / count));
     CliRun text = CliRun.line("train --data " + withHoldout + " --holdout-period " + PERIOD);
-    assertTrue(text.out().contains("holdout (rows 3, 6, ...; n = " + rows.size() / PERIOD + "): "), text.out());
+    assertTrue(
+        text.out().contains("holdout (rows 3, 6, ...; n = " + rows.size() / PERIOD + "): "),
+        text.out());
   }
 
   @Test
@@ -74,7 +93,8 @@ class HoldoutTest {
     Path f = dir.resolve("d.svm");
     Files.writeString(f, "1 1:1\n-1 2:1\n");
     CliRun.line("train --data " + f + " --holdout-period 1")
-        .assertError(2, "--holdout-period must be at least 2 (1 would hold out every example), got 1");
+        .assertError(
+            2, "--holdout-period must be at least 2 (1 would hold out every example), got 1");
     CliRun.line("train --data " + f + " --holdout-period 0").assertError(2, "--holdout-period");
     CliRun.line("train --data " + f + " --holdout-period x").assertError(2, "--holdout-period");
   }

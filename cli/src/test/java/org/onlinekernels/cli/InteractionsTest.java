@@ -20,13 +20,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 
-/** VW namespaces: {@code --interactions} / {@code -q}, {@code ::}, {@code --ignore}, {@code --keep}. */
+/**
+ * VW namespaces: {@code --interactions} / {@code -q}, {@code ::}, {@code --ignore}, {@code --keep}.
+ */
 class InteractionsTest {
   private static final int BITS = 18;
   private static final int MASK = (1 << BITS) - 1;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static int h(String s, int seed) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
@@ -68,26 +69,52 @@ class InteractionsTest {
   }
 
   @Test
-  void aCrossedFeatureIsVwsFnvCombinationOfTheTwoHashesWithTheProductOfTheValues() throws Exception {
+  void aCrossedFeatureIsVwsFnvCombinationOfTheTwoHashesWithTheProductOfTheValues()
+      throws Exception {
     int x = feature("animal", "cat");
     int y = feature("b", "red");
     int z = feature("b", "big");
-    assertEquals(row(x, v(1), y, v(0.5), z, v(2), (VwRow.FNV_PRIME * x) ^ y, v(0.5), (VwRow.FNV_PRIME * x) ^ z, v(2)),
+    assertEquals(
+        row(
+            x,
+            v(1),
+            y,
+            v(0.5),
+            z,
+            v(2),
+            (VwRow.FNV_PRIME * x) ^ y,
+            v(0.5),
+            (VwRow.FNV_PRIME * x) ^ z,
+            v(2)),
         read("1 |animal cat |b red:0.5 big:2", "ab"));
     // Order matters as in VW: ba hashes b's feature first.
-    assertEquals(row(x, v(1), y, v(0.5), (VwRow.FNV_PRIME * y) ^ x, v(0.5)), read("1 |animal cat |b red:0.5", "ba"));
+    assertEquals(
+        row(x, v(1), y, v(0.5), (VwRow.FNV_PRIME * y) ^ x, v(0.5)),
+        read("1 |animal cat |b red:0.5", "ba"));
   }
 
   @Test
   void aNamespaceWithItselfCrossesEachFeatureWithItselfAndThoseAfterIt() throws Exception {
     int p = feature("a", "p");
     int q = feature("a", "q");
-    assertEquals(row(p, v(2), q, v(3), (VwRow.FNV_PRIME * p) ^ p, v(4), (VwRow.FNV_PRIME * p) ^ q, v(6),
-        (VwRow.FNV_PRIME * q) ^ q, v(9)), read("1 |a p:2 q:3", "aa"));
+    assertEquals(
+        row(
+            p,
+            v(2),
+            q,
+            v(3),
+            (VwRow.FNV_PRIME * p) ^ p,
+            v(4),
+            (VwRow.FNV_PRIME * p) ^ q,
+            v(6),
+            (VwRow.FNV_PRIME * q) ^ q,
+            v(9)),
+        read("1 |a p:2 q:3", "aa"));
   }
 
   @Test
-  void allPairsCrossesEveryPairOfPresentNamespacesInByteOrderTheDefaultOneIncluded() throws Exception {
+  void allPairsCrossesEveryPairOfPresentNamespacesInByteOrderTheDefaultOneIncluded()
+      throws Exception {
     String line = "1 |b u |a s | t";
     Map<Integer, Double> all = read(line, "::");
     assertEquals(read(line, " a", " b", "  ", "aa", "ab", "bb"), all);
@@ -98,25 +125,33 @@ class InteractionsTest {
   void ignoreAndKeepDropNamespacesByTheirFirstLetter() throws Exception {
     Path f = dir.resolve("k.vw");
     Files.writeString(f, "1 |apple x |avocado y |b z | w\n");
-    SparseDataset ignored = VwReader.read(f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of(), "a", null), null));
+    SparseDataset ignored =
+        VwReader.read(f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of(), "a", null), null));
     assertEquals(2, ignored.nnz(0));
-    SparseDataset kept = VwReader.read(f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of(), null, "a "), null));
+    SparseDataset kept =
+        VwReader.read(
+            f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of(), null, "a "), null));
     assertEquals(3, kept.nnz(0));
-    SparseDataset keptB = VwReader.read(f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of("bb"), null, "b"), null));
+    SparseDataset keptB =
+        VwReader.read(
+            f, BITS, new VwRow(BITS, true, Namespaces.parse(List.of("bb"), null, "b"), null));
     assertEquals(2, keptB.nnz(0), "b's feature and its square");
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "-q a|--interactions takes two namespace letters (e.g. ab) or ::, got 'a'",
-      "-q abc|--interactions takes two namespace letters (e.g. ab) or ::, got 'abc': only pairs are crossed",
-      "-q ab -q ba|--interactions ba given twice (ab and ba are the same pair)",
-      "-q :: -q ab|--interactions :: crosses every pair of namespaces already; give it alone",
-      "-q a:|--interactions 'a:': ':' is not a namespace letter",
-      "--ignore a --keep b|--ignore and --keep exclude each other",
-      "-q ab --ignore b|--interactions ab names namespace 'b', which --ignore drops",
-      "-q ab --keep a|--interactions ab names namespace 'b', which --keep leaves out",
-      "--ignore aé|--ignore 'aé': '\\ue9' is not a namespace letter"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "-q a|--interactions takes two namespace letters (e.g. ab) or ::, got 'a'",
+        "-q abc|--interactions takes two namespace letters (e.g. ab) or ::, got 'abc': only pairs are crossed",
+        "-q ab -q ba|--interactions ba given twice (ab and ba are the same pair)",
+        "-q :: -q ab|--interactions :: crosses every pair of namespaces already; give it alone",
+        "-q a:|--interactions 'a:': ':' is not a namespace letter",
+        "--ignore a --keep b|--ignore and --keep exclude each other",
+        "-q ab --ignore b|--interactions ab names namespace 'b', which --ignore drops",
+        "-q ab --keep a|--interactions ab names namespace 'b', which --keep leaves out",
+        "--ignore aé|--ignore 'aé': '\\ue9' is not a namespace letter"
+      })
   void aWrongNamespaceIsAUsageErrorNamingTheFlag(String flags, String message) throws IOException {
     Path f = dir.resolve("d.vw");
     Files.writeString(f, "1 |a x |b y\n");
@@ -127,16 +162,24 @@ class InteractionsTest {
   void namespaceFlagsApplyToVwInputOnly() throws IOException {
     Path f = dir.resolve("d.svm");
     Files.writeString(f, "1 1:1\n");
-    CliRun.line("train --data " + f + " --format libsvm -q ab").assertError(2, "--interactions applies to --format vw only");
-    CliRun.line("train --data " + f + " --keep a").assertError(2, "--interactions, --ignore and --keep"
-        + " apply to Vowpal Wabbit files");
+    CliRun.line("train --data " + f + " --format libsvm -q ab")
+        .assertError(2, "--interactions applies to --format vw only");
+    CliRun.line("train --data " + f + " --keep a")
+        .assertError(2, "--interactions, --ignore and --keep" + " apply to Vowpal Wabbit files");
   }
 
   @Test
   void predictAppliesTheInteractionsOfTraining() throws IOException {
     StreamFiles.Parts p = StreamFiles.vw(dir, "p", 200, 50, 0, 3);
     Path model = dir.resolve("q.model");
-    CliRun t = CliRun.line("train --data " + p.a() + " --bits 12 -q ab --test " + p.b() + " --json --model " + model);
+    CliRun t =
+        CliRun.line(
+            "train --data "
+                + p.a()
+                + " --bits 12 -q ab --test "
+                + p.b()
+                + " --json --model "
+                + model);
     assertEquals(0, t.code(), t.err());
     CliRun with = CliRun.line("predict --model " + model + " --data " + p.b() + " -q ab --json");
     CliRun without = CliRun.line("predict --model " + model + " --data " + p.b() + " --json");
@@ -144,7 +187,10 @@ class InteractionsTest {
     assertTrue(t.json("\"test\"", "loss") != without.json("\"test\"", "loss"), without.out());
   }
 
-  /** Rows of 64 entries and more take the radix sort: the same stable order and sums as a plain stable sort. */
+  /**
+   * Rows of 64 entries and more take the radix sort: the same stable order and sums as a plain
+   * stable sort.
+   */
   @Test
   void largeRowsAreSortedStablyAndSummedInReadingOrder() {
     java.util.Random r = new java.util.Random(9);
@@ -167,7 +213,10 @@ class InteractionsTest {
     }
   }
 
-  /** The crossing runs in the row builder's own arrays: no allocation per row once they are large enough. */
+  /**
+   * The crossing runs in the row builder's own arrays: no allocation per row once they are large
+   * enough.
+   */
   @Test
   void buildingARowWithInteractionsAllocatesNothing() throws UsageException {
     VwRow row = new VwRow(BITS, true, Namespaces.parse(List.of("ab", "aa"), null, null), null);
@@ -175,7 +224,8 @@ class InteractionsTest {
     for (int k = 0; k < 12; k++) {
       names.add("f" + k);
     }
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long sum = 0;
     long before = 0;
     for (int round = 0; round < 2; round++) {

@@ -14,12 +14,15 @@ import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * {@code train --threads T|auto [--deterministic] [--merge-every N]}: runs in the mode asked for (or
- * the fastest), reports it, writes a model; bad values are usage errors.
+ * {@code train --threads T|auto [--deterministic] [--merge-every N]}: runs in the mode asked for
+ * (or the fastest), reports it, writes a model; bad values are usage errors.
  */
 class ParallelTrainCommandTest {
   private static int run(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
-    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return Main.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   @Test
@@ -40,27 +43,80 @@ class ParallelTrainCommandTest {
     Path model = tmp.resolve("m.model");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = run(out, err, "train", "--data", data.toString(), "--threads", "2", "--merge-every", "500", "--model",
-        model.toString());
+    int code =
+        run(
+            out,
+            err,
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--merge-every",
+            "500",
+            "--model",
+            model.toString());
     assertEquals(0, code, err.toString());
-    assertTrue(out.toString().contains("threads: 2, parameter mixing, learners merged every 500 examples"),
+    assertTrue(
+        out.toString().contains("threads: 2, parameter mixing, learners merged every 500 examples"),
         out.toString());
     // Without --deterministic or --merge-every: the fastest mode, shared state for ScInOL2.
     ByteArrayOutputStream fast = new ByteArrayOutputStream();
-    assertEquals(0, run(fast, err, "train", "--data", data.toString(), "--threads", "auto", "--json"), err.toString());
+    assertEquals(
+        0,
+        run(fast, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        err.toString());
     assertTrue(fast.toString().contains("\"mode\": \"shared\""), fast.toString());
     assertTrue(fast.toString().contains("\"merge_every\": null"), fast.toString());
     ByteArrayOutputStream det = new ByteArrayOutputStream();
-    assertEquals(0, run(det, err, "train", "--data", data.toString(), "--threads", "2", "--deterministic", "--json"),
+    assertEquals(
+        0,
+        run(
+            det,
+            err,
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--deterministic",
+            "--json"),
         err.toString());
     assertTrue(det.toString().contains("\"mode\": \"mixing\""), det.toString());
     assertTrue(det.toString().contains("\"threads\": 2"), det.toString());
     assertEquals(SyntheticScInOL.DIMENSION, LinearModel.load(model).dimension());
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "0"));
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "2", "--merge-every", "-5"));
-    assertEquals(2, run(new ByteArrayOutputStream(), new ByteArrayOutputStream(), "train", "--data", data.toString(),
-        "--threads", "2", "--dense"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "0"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--merge-every",
+            "-5"));
+    assertEquals(
+        2,
+        run(
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream(),
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--dense"));
   }
 }

@@ -19,8 +19,7 @@ import org.onlinekernels.trainer.LinearModel;
 
 /** {@code train --invert-hash} and {@code predict --audit}. */
 class ReadableModelsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static int h(String s, int seed) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
@@ -32,7 +31,14 @@ class ReadableModelsTest {
     StreamFiles.Parts p = StreamFiles.vw(dir, "i", 100, 0, 3, 4);
     Path inv = dir.resolve("inv.tsv");
     Path model = dir.resolve("m.model");
-    CliRun r = CliRun.line("train --data " + p.a() + " --bits 14 -q ab --invert-hash " + inv + " --model " + model);
+    CliRun r =
+        CliRun.line(
+            "train --data "
+                + p.a()
+                + " --bits 14 -q ab --invert-hash "
+                + inv
+                + " --model "
+                + model);
     assertEquals(0, r.code(), r.err());
     LinearModel m = LinearModel.load(model);
     List<String> lines = Files.readAllLines(inv);
@@ -49,8 +55,12 @@ class ReadableModelsTest {
     String v = first.split("\\|b ")[1].split(":")[0];
     int hw = h(w, h("animal", 0));
     int hv = h(v, h("b", 0));
-    for (Object[] e : new Object[][] {{"animal^" + w, hw}, {"b^" + v, hv},
-        {"animal^" + w + "*b^" + v, (VwRow.FNV_PRIME * hw) ^ hv}}) {
+    for (Object[] e :
+        new Object[][] {
+          {"animal^" + w, hw},
+          {"b^" + v, hv},
+          {"animal^" + w + "*b^" + v, (VwRow.FNV_PRIME * hw) ^ hv}
+        }) {
       String[] f = byName.get((String) e[0]);
       int hash = (Integer) e[1];
       assertEquals(Integer.toString(hash & ((1 << 14) - 1)), f[1], (String) e[0]);
@@ -78,25 +88,34 @@ class ReadableModelsTest {
   void invertHashBadOutputIsRefusedBeforeTraining() throws IOException {
     Path f = dir.resolve("l.svm");
     Files.writeString(f, "1 2:1 5:2\n");
-    CliRun.line("train --data " + f + " --invert-hash " + f).assertError(2, "--invert-hash " + f + " is the --data file");
+    CliRun.line("train --data " + f + " --invert-hash " + f)
+        .assertError(2, "--invert-hash " + f + " is the --data file");
     Path nowhere = dir.resolve("none/inv.tsv");
-    CliRun.line("train --data " + f + " --invert-hash " + nowhere).assertError(1, "cannot write " + nowhere);
+    CliRun.line("train --data " + f + " --invert-hash " + nowhere)
+        .assertError(1, "cannot write " + nowhere);
   }
 
-  /** Each audited contribution is weight * value, and summed in index order they are the prediction exactly. */
+  /**
+   * Each audited contribution is weight * value, and summed in index order they are the prediction
+   * exactly.
+   */
   @Test
   void auditShowsEveryFeatureWeightAndContributionSummingToThePrediction() throws IOException {
     StreamFiles.Parts p = StreamFiles.vw(dir, "a", 80, 20, 0, 8);
     Path state = dir.resolve("a.okst");
-    assertEquals(0, CliRun.line("train --data " + p.a() + " --bits 16 -q ab --save-state " + state).code());
+    assertEquals(
+        0, CliRun.line("train --data " + p.a() + " --bits 16 -q ab --save-state " + state).code());
     CliRun audit = CliRun.line("predict --model " + state + " --data " + p.b() + " --audit");
     assertEquals(0, audit.code(), audit.err());
     assertTrue(audit.err().contains("n = 20"), "the metrics go to stderr: " + audit.err());
-    CliRun plain = CliRun.line("predict --model " + state + " --data " + p.b() + " --out " + dir.resolve("p.txt"));
+    CliRun plain =
+        CliRun.line(
+            "predict --model " + state + " --data " + p.b() + " --out " + dir.resolve("p.txt"));
     assertEquals(0, plain.code(), plain.err());
     List<String> predictions = Files.readAllLines(dir.resolve("p.txt"));
     List<String> lines = audit.out().lines().toList();
-    assertTrue(lines.get(0).startsWith("# feature\tindex\tvalue\tweight\tcontribution"), lines.get(0));
+    assertTrue(
+        lines.get(0).startsWith("# feature\tindex\tvalue\tweight\tcontribution"), lines.get(0));
     int example = -1;
     Map<Integer, double[]> entries = new TreeMap<>();
     List<Double> sums = new ArrayList<>();
@@ -115,7 +134,10 @@ class ReadableModelsTest {
       double weight = Float.parseFloat(f[3]); // a float model: its weights printed as floats
       assertEquals(weight * value, Double.parseDouble(f[4]), 0.0, line);
       // Summed per index in reading order first, as the reader sums colliding features.
-      entries.merge(Integer.parseInt(f[1]), new double[] {weight, value}, (a, b) -> new double[] {a[0], a[1] + b[1]});
+      entries.merge(
+          Integer.parseInt(f[1]),
+          new double[] {weight, value},
+          (a, b) -> new double[] {a[0], a[1] + b[1]});
     }
     sums.add(sum(entries));
     assertEquals(20, sums.size());

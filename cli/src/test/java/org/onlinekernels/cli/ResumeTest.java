@@ -19,13 +19,12 @@ import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.rules.Rules;
 
 /**
- * {@code train --save-state} then {@code train --initial}: training on A, saving, then
- * continuing on B gives, bit for bit, the model and the progressive predictions of one run on A
- * followed by B, for every rule of the registry, both element types, LIBSVM and VW input.
+ * {@code train --save-state} then {@code train --initial}: training on A, saving, then continuing
+ * on B gives, bit for bit, the model and the progressive predictions of one run on A followed by B,
+ * for every rule of the registry, both element types, LIBSVM and VW input.
  */
 class ResumeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static Stream<Arguments> everyRuleTypeAndFormat() {
     List<Arguments> cases = new ArrayList<>();
@@ -41,11 +40,19 @@ class ResumeTest {
 
   @ParameterizedTest(name = "{0} {1} {2}")
   @MethodSource("everyRuleTypeAndFormat")
-  void continuingFromAStateEqualsOneUninterruptedRun(String rule, String type, String format) throws IOException {
-    StreamFiles.Parts p = format.equals("vw") ? StreamFiles.vw(dir, "s", 150, 100, 0, 7)
-        : StreamFiles.libsvm(dir, "s", 150, 100, 40, 0, 7);
-    String opts = " --algorithm " + rule + " --type " + type + " --no-shuffle"
-        + (format.equals("vw") ? " --bits 10 -q ab" : "");
+  void continuingFromAStateEqualsOneUninterruptedRun(String rule, String type, String format)
+      throws IOException {
+    StreamFiles.Parts p =
+        format.equals("vw")
+            ? StreamFiles.vw(dir, "s", 150, 100, 0, 7)
+            : StreamFiles.libsvm(dir, "s", 150, 100, 40, 0, 7);
+    String opts =
+        " --algorithm "
+            + rule
+            + " --type "
+            + type
+            + " --no-shuffle"
+            + (format.equals("vw") ? " --bits 10 -q ab" : "");
     assertContinuationEqualsOneRun(p, opts, "");
   }
 
@@ -62,8 +69,12 @@ class ResumeTest {
     assertContinuationEqualsOneRun(v, " --no-shuffle --bits 9 --ignore b", "");
   }
 
-  /** Rewrites the labels of a +1/-1 VW file: {@code neg} becomes {@code negTo}, {@code pos} {@code posTo}. */
-  private static void relabel(Path file, String neg, String negTo, String pos, String posTo) throws IOException {
+  /**
+   * Rewrites the labels of a +1/-1 VW file: {@code neg} becomes {@code negTo}, {@code pos} {@code
+   * posTo}.
+   */
+  private static void relabel(Path file, String neg, String negTo, String pos, String posTo)
+      throws IOException {
     List<String> out = new ArrayList<>();
     for (String line : Files.readAllLines(file)) {
       int sp = line.indexOf(' ');
@@ -73,7 +84,8 @@ class ResumeTest {
     Files.write(file, out);
   }
 
-  private void assertContinuationEqualsOneRun(StreamFiles.Parts p, String opts, String resumeOpts) throws IOException {
+  private void assertContinuationEqualsOneRun(StreamFiles.Parts p, String opts, String resumeOpts)
+      throws IOException {
     Path state = dir.resolve("state.okst");
     Path resumed = dir.resolve("resumed.model");
     Path whole = dir.resolve("whole.model");
@@ -81,17 +93,38 @@ class ResumeTest {
     Path progWhole = dir.resolve("whole.prog");
     CliRun first = CliRun.line("train --data " + p.a() + opts + " --save-state " + state);
     assertEquals(0, first.code(), first.err());
-    CliRun second = CliRun.line("train --initial " + state + " --data " + p.b() + " --no-shuffle --model " + resumed
-        + " --progressive-out " + progResumed + resumeOpts + " --save-state " + state);
+    CliRun second =
+        CliRun.line(
+            "train --initial "
+                + state
+                + " --data "
+                + p.b()
+                + " --no-shuffle --model "
+                + resumed
+                + " --progressive-out "
+                + progResumed
+                + resumeOpts
+                + " --save-state "
+                + state);
     assertEquals(0, second.code(), second.err());
-    CliRun one = CliRun.line("train --data " + p.ab() + opts + " --model " + whole + " --progressive-out " + progWhole);
+    CliRun one =
+        CliRun.line(
+            "train --data "
+                + p.ab()
+                + opts
+                + " --model "
+                + whole
+                + " --progressive-out "
+                + progWhole);
     assertEquals(0, one.code(), one.err());
-    assertArrayEquals(Files.readAllBytes(whole), Files.readAllBytes(resumed), "models differ:\n" + second.out());
+    assertArrayEquals(
+        Files.readAllBytes(whole), Files.readAllBytes(resumed), "models differ:\n" + second.out());
     List<String> a = scores(progResumed, 0);
     List<String> b = scores(progWhole, Files.readAllLines(p.a()).size());
     assertEquals(b, a, "progressive predictions on B differ");
     assertTrue(second.out().contains("examples trained in all"), second.out());
-    assertEquals(Files.readAllLines(p.ab()).size(),
+    assertEquals(
+        Files.readAllLines(p.ab()).size(),
         Long.parseLong(TrainingStateTestAccess.setting(state, "examples")));
   }
 

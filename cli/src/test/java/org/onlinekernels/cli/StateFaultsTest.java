@@ -20,8 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * each refusal is one line naming the file or flag, nothing is trained or written.
  */
 class StateFaultsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private StreamFiles.Parts svm;
   private Path state;
 
@@ -29,7 +28,9 @@ class StateFaultsTest {
   void aState() throws IOException {
     svm = StreamFiles.libsvm(dir, "s", 60, 40, 20, 0, 5);
     state = dir.resolve("s.okst");
-    CliRun r = CliRun.line("train --data " + svm.a() + " --algorithm adagrad --type double --save-state " + state);
+    CliRun r =
+        CliRun.line(
+            "train --data " + svm.a() + " --algorithm adagrad --type double --save-state " + state);
     assertEquals(0, r.code(), r.err());
   }
 
@@ -45,7 +46,8 @@ class StateFaultsTest {
     assertEquals(0, CliRun.line("train --data " + svm.a() + " --model " + model).code());
     CliRun.line("train --initial " + model + " --data " + svm.b())
         .assertError(1, model + ": not an online-kernels state file");
-    CliRun.line("train --initial " + dir + " --data " + svm.b()).assertError(1, "cannot read " + dir + ": it is a directory");
+    CliRun.line("train --initial " + dir + " --data " + svm.b())
+        .assertError(1, "cannot read " + dir + ": it is a directory");
   }
 
   @Test
@@ -56,25 +58,31 @@ class StateFaultsTest {
       c[at] ^= 0x10;
       Path bad = dir.resolve("bad" + at + ".okst");
       Files.write(bad, c);
-      CliRun.line("train --initial " + bad + " --data " + svm.b()).assertError(1, bad + ": checksum mismatch");
-      CliRun.line("predict --model " + bad + " --data " + svm.b()).assertError(1, bad + ": checksum mismatch");
+      CliRun.line("train --initial " + bad + " --data " + svm.b())
+          .assertError(1, bad + ": checksum mismatch");
+      CliRun.line("predict --model " + bad + " --data " + svm.b())
+          .assertError(1, bad + ": checksum mismatch");
     }
     Path cut = dir.resolve("cut.okst");
     Files.write(cut, java.util.Arrays.copyOf(b, b.length - 40));
-    CliRun.line("train --initial " + cut + " --data " + svm.b()).assertError(1, cut + ": checksum mismatch");
+    CliRun.line("train --initial " + cut + " --data " + svm.b())
+        .assertError(1, cut + ": checksum mismatch");
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "--algorithm scinol2|--algorithm scinol2: the state in STATE was trained with adagrad",
-      "--algorithm adagrad --param eta=2|--param eta=2: the state in STATE was trained with adagrad",
-      "--type float|--type float: the state in STATE was trained with double",
-      "--loss hinge|--loss hinge: the state in STATE was trained with logistic",
-      "--labels 1,-1|--labels 1,-1: the state in STATE was trained with the labels as they are",
-      "--dense|--dense: the state in STATE was trained with sparse rows",
-      "--dimension 50|--dimension 50: the state in STATE was trained with d = 20",
-      "--normalize|--normalize: the state in STATE was trained with rows as they are",
-      "--format vw|--format vw: the state in STATE was trained with libsvm input"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--algorithm scinol2|--algorithm scinol2: the state in STATE was trained with adagrad",
+        "--algorithm adagrad --param eta=2|--param eta=2: the state in STATE was trained with adagrad",
+        "--type float|--type float: the state in STATE was trained with double",
+        "--loss hinge|--loss hinge: the state in STATE was trained with logistic",
+        "--labels 1,-1|--labels 1,-1: the state in STATE was trained with the labels as they are",
+        "--dense|--dense: the state in STATE was trained with sparse rows",
+        "--dimension 50|--dimension 50: the state in STATE was trained with d = 20",
+        "--normalize|--normalize: the state in STATE was trained with rows as they are",
+        "--format vw|--format vw: the state in STATE was trained with libsvm input"
+      })
   void aStateOfAnotherRuleTypeOrLabelMapIsRefusedNamingTheFlag(String flags, String message) {
     resume(" " + flags).assertError(2, message.replace("STATE", state.toString()));
   }
@@ -90,16 +98,19 @@ class StateFaultsTest {
     Path wide = dir.resolve("wide.svm");
     Files.writeString(wide, "1 1:1\n-1 3:1 21:0.5\n");
     CliRun r = CliRun.line("train --initial " + state + " --data " + wide);
-    r.assertError(1, wide + ":2: feature index 21 exceeds 20, the dimension of the state in " + state);
+    r.assertError(
+        1, wide + ":2: feature index 21 exceeds 20, the dimension of the state in " + state);
   }
 
   @Test
   void saveStateIsCheckedBeforeTraining() throws IOException {
     Path nowhere = dir.resolve("no/such/dir/s.okst");
-    CliRun.line("train --data " + svm.a() + " --save-state " + nowhere).assertError(1, "cannot write " + nowhere);
+    CliRun.line("train --data " + svm.a() + " --save-state " + nowhere)
+        .assertError(1, "cannot write " + nowhere);
     CliRun.line("train --data " + svm.a() + " --save-state " + svm.a())
         .assertError(2, "--save-state " + svm.a() + " is the --data file");
-    CliRun.line("train --data " + svm.a() + " --algorithm ogd --save-state " + dir.resolve("o.okst"))
+    CliRun.line(
+            "train --data " + svm.a() + " --algorithm ogd --save-state " + dir.resolve("o.okst"))
         .assertError(2, "ogd (the baseline) keeps no resumable state");
     CliRun.line("train --data " + svm.a() + " --threads 2 --save-state " + dir.resolve("t.okst"))
         .assertError(2, "--save-state, --initial and --holdout-period train on one thread");
@@ -115,8 +126,17 @@ class StateFaultsTest {
 
   /** A state with a valid checksum but a value no run writes: refused naming the setting. */
   @ParameterizedTest
-  @CsvSource({"d,-5", "outputs,0", "classes,3", "algorithm,sgd", "precision,half", "bits,7", "labels,'1,x'", "examples,-1",
-      "interactions,abc"})
+  @CsvSource({
+    "d,-5",
+    "outputs,0",
+    "classes,3",
+    "algorithm,sgd",
+    "precision,half",
+    "bits,7",
+    "labels,'1,x'",
+    "examples,-1",
+    "interactions,abc"
+  })
   void hostileSettingsWithAValidChecksumAreRefused(String key, String value) throws Exception {
     TrainingState s = TrainingState.load(state);
     Map<String, String> m = new LinkedHashMap<>(s.settings());
@@ -135,7 +155,8 @@ class StateFaultsTest {
     m.put("algorithm", "scinol2");
     Path other = dir.resolve("other.okst");
     new TrainingState(m, s.optimizers()).save(other);
-    CliRun.line("train --initial " + other + " --data " + svm.b()).assertError(1, other + ": holds adagrad state");
+    CliRun.line("train --initial " + other + " --data " + svm.b())
+        .assertError(1, other + ": holds adagrad state");
   }
 
   @Test
@@ -144,6 +165,7 @@ class StateFaultsTest {
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("\"algorithm\": \"adagrad\""), r.out());
     CliRun.line("predict --model " + state + " --data " + svm.b() + " --labels 0,1")
-        .assertError(2, "--labels 0,1: the state in " + state + " was trained with the labels as they are");
+        .assertError(
+            2, "--labels 0,1: the state in " + state + " was trained with the labels as they are");
   }
 }

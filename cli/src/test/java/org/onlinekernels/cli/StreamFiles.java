@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Seeded example streams for the command line's tests, written as a first part A, a second
- * part B and their concatenation AB (A's lines, then B's): LIBSVM and Vowpal Wabbit text.
+ * Seeded example streams for the command line's tests, written as a first part A, a second part B
+ * and their concatenation AB (A's lines, then B's): LIBSVM and Vowpal Wabbit text.
  */
 final class StreamFiles {
   private StreamFiles() {}
@@ -24,14 +24,18 @@ final class StreamFiles {
    *
    * @param classes 0 for labels +1/-1, else classes 0..classes-1
    */
-  static Parts libsvm(Path dir, String name, int na, int nb, int d, int classes, long seed) throws IOException {
+  static Parts libsvm(Path dir, String name, int na, int nb, int d, int classes, long seed)
+      throws IOException {
     Random r = new Random(seed);
     List<String> rows = new ArrayList<>();
     for (int i = 0; i < na + nb; i++) {
       StringBuilder sb = new StringBuilder(label(r, classes));
       int f = i == 0 ? d : 1 + r.nextInt(3);
       for (; f <= d; f += 1 + r.nextInt(4)) {
-        sb.append(' ').append(f).append(':').append(String.format(Locale.ROOT, "%.4f", 4 * r.nextGaussian()));
+        sb.append(' ')
+            .append(f)
+            .append(':')
+            .append(String.format(Locale.ROOT, "%.4f", 4 * r.nextGaussian()));
       }
       if (i == 0 && !sb.toString().contains(" " + d + ":")) {
         sb.append(' ').append(d).append(":1");
@@ -41,8 +45,12 @@ final class StreamFiles {
     return write(dir, name, ".svm", rows, na);
   }
 
-  /** VW rows: namespaces {@code a}, {@code b} (values) and the default one, words from a small vocabulary. */
-  static Parts vw(Path dir, String name, int na, int nb, int classes, long seed) throws IOException {
+  /**
+   * VW rows: namespaces {@code a}, {@code b} (values) and the default one, words from a small
+   * vocabulary.
+   */
+  static Parts vw(Path dir, String name, int na, int nb, int classes, long seed)
+      throws IOException {
     Random r = new Random(seed);
     List<String> rows = new ArrayList<>();
     for (int i = 0; i < na + nb; i++) {
@@ -52,7 +60,9 @@ final class StreamFiles {
       }
       sb.append(" |b");
       for (int k = 0; k < 2; k++) {
-        sb.append(" v").append(r.nextInt(40)).append(':')
+        sb.append(" v")
+            .append(r.nextInt(40))
+            .append(':')
             .append(String.format(Locale.ROOT, "%.3f", r.nextGaussian()));
       }
       sb.append(" | x").append(r.nextInt(10));
@@ -65,7 +75,8 @@ final class StreamFiles {
     return classes == 0 ? (r.nextBoolean() ? "1" : "-1") : Integer.toString(r.nextInt(classes));
   }
 
-  private static Parts write(Path dir, String name, String ext, List<String> rows, int na) throws IOException {
+  private static Parts write(Path dir, String name, String ext, List<String> rows, int na)
+      throws IOException {
     Path a = dir.resolve(name + "-a" + ext);
     Path b = dir.resolve(name + "-b" + ext);
     Path ab = dir.resolve(name + "-ab" + ext);

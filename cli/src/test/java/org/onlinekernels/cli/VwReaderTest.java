@@ -20,10 +20,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.data.SparseDataset;
 
-/** The Vowpal Wabbit text reader with feature hashing, and the command line's --format/--bits/--hash. */
+/**
+ * The Vowpal Wabbit text reader with feature hashing, and the command line's
+ * --format/--bits/--hash.
+ */
 class VwReaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path write(String name, String text) throws IOException {
     Path p = dir.resolve(name);
@@ -36,7 +38,9 @@ class VwReaderTest {
     return MurmurHash3.hash32x86(b, 0, b.length, seed);
   }
 
-  /** The index and signed value VW-style hashing gives feature {@code f} of namespace {@code ns}. */
+  /**
+   * The index and signed value VW-style hashing gives feature {@code f} of namespace {@code ns}.
+   */
   private static double[] entry(String ns, String f, double v, int bits) {
     int hash = h(f, ns.isEmpty() ? 0 : h(ns, 0));
     return new double[] {hash & ((1 << bits) - 1), hash < 0 ? -v : v};
@@ -50,8 +54,13 @@ class VwReaderTest {
     assertEquals(1 << 18, d.dimension());
     assertEquals(1.0, d.label(0));
     assertEquals(-1.0, d.label(1));
-    List<double[]> expected = new ArrayList<>(List.of(entry("w", "the", 1, 18), entry("w", "quick", 2, 18),
-        entry("w", "fox", 1, 18), entry("m", "len", 4 * 0.5, 18)));
+    List<double[]> expected =
+        new ArrayList<>(
+            List.of(
+                entry("w", "the", 1, 18),
+                entry("w", "quick", 2, 18),
+                entry("w", "fox", 1, 18),
+                entry("m", "len", 4 * 0.5, 18)));
     expected.sort((a, b) -> Double.compare(a[0], b[0]));
     int[] idx = d.indices();
     double[] val = d.values();
@@ -100,19 +109,22 @@ class VwReaderTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiterString = "=>", quoteCharacter = '"', value = {
-      "1 a b c                  => 1: no '|': a line is LABEL |NAMESPACE FEATURE ...",
-      "|w a                     => 1: no label before '|' (unlabelled examples cannot be trained or scored)",
-      "'tag|w a                 => 1: no label before '|'",
-      "x |w a                   => 1: label 'x' is not a finite number",
-      "1 2 |w a                 => 1: importance weight 2 is not supported (every example counts once)",
-      "1 1 3 |w a               => 1: '1 1 3' is not LABEL [IMPORTANCE] ['TAG]",
-      "1 |w a:x                 => 1: value of feature 'a' 'x' is not a finite number",
-      "1 |w a:NaN               => 1: value of feature 'a' 'NaN' is not a finite number",
-      "1 |w :3                  => 1: a feature value without a feature name",
-      "1 |w:y a                 => 1: namespace scale 'y' is not a finite number",
-      "0.5 |w a                 => 1: bad label '0.5': must be +1/-1 or a class number 0..K-1",
-  })
+  @CsvSource(
+      delimiterString = "=>",
+      quoteCharacter = '"',
+      value = {
+        "1 a b c                  => 1: no '|': a line is LABEL |NAMESPACE FEATURE ...",
+        "|w a                     => 1: no label before '|' (unlabelled examples cannot be trained or scored)",
+        "'tag|w a                 => 1: no label before '|'",
+        "x |w a                   => 1: label 'x' is not a finite number",
+        "1 2 |w a                 => 1: importance weight 2 is not supported (every example counts once)",
+        "1 1 3 |w a               => 1: '1 1 3' is not LABEL [IMPORTANCE] ['TAG]",
+        "1 |w a:x                 => 1: value of feature 'a' 'x' is not a finite number",
+        "1 |w a:NaN               => 1: value of feature 'a' 'NaN' is not a finite number",
+        "1 |w :3                  => 1: a feature value without a feature name",
+        "1 |w:y a                 => 1: namespace scale 'y' is not a finite number",
+        "0.5 |w a                 => 1: bad label '0.5': must be +1/-1 or a class number 0..K-1",
+      })
   void badLinesNameFileAndLine(String line, String message) throws IOException {
     Path f = write("bad.vw", line + "\n");
     IOException e = assertThrows(IOException.class, () -> VwReader.read(f, 18, true));
@@ -122,14 +134,16 @@ class VwReaderTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "--bits 0            | --bits must be at least 1, got 0",
-      "--bits 31           | --bits must be 1..30, got 31",
-      "--bits x            | --bits must be a whole number, got 'x'",
-      "--hash signd        | --hash must be signed or unsigned, got 'signd' (did you mean 'signed'?)",
-      "--format vv         | --format must be libsvm or vw, got 'vv' (did you mean 'vw'?)",
-      "--format libsvm --bits 4 | --bits applies to --format vw only",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--bits 0            | --bits must be at least 1, got 0",
+        "--bits 31           | --bits must be 1..30, got 31",
+        "--bits x            | --bits must be a whole number, got 'x'",
+        "--hash signd        | --hash must be signed or unsigned, got 'signd' (did you mean 'signed'?)",
+        "--format vv         | --format must be libsvm or vw, got 'vv' (did you mean 'vw'?)",
+        "--format libsvm --bits 4 | --bits applies to --format vw only",
+      })
   void badHashingOptionsAreUsageErrors(String options, String message) throws IOException {
     Path f = write("ok.vw", "1 |w a\n-1 |w b\n");
     CliRun.line("train --data " + f + " " + options).assertError(2, message + " (see --help)");
@@ -138,7 +152,8 @@ class VwReaderTest {
   @Test
   void bitsOnALibsvmFileIsAUsageError() throws IOException {
     Path f = write("d.svm", "+1 1:1\n");
-    CliRun.line("train --data " + f + " --bits 4").assertError(2, "--bits and --hash apply to Vowpal Wabbit files");
+    CliRun.line("train --data " + f + " --bits 4")
+        .assertError(2, "--bits and --hash apply to Vowpal Wabbit files");
   }
 
   @Test
@@ -151,13 +166,13 @@ class VwReaderTest {
     CliRun p = CliRun.line("predict --model " + model + " --data " + f + " --json");
     assertEquals(0, p.code(), p.err());
     assertEquals(0.0, p.json("test", "error"));
-    CliRun.line("predict --model " + model + " --data " + f + " --bits 10").assertError(1,
-        model + " has d = 4096 weights, but --bits 10 hashes into 2^10");
+    CliRun.line("predict --model " + model + " --data " + f + " --bits 10")
+        .assertError(1, model + " has d = 4096 weights, but --bits 10 hashes into 2^10");
   }
 
   /**
-   * Jane Austen lines rebuilt as text from the data folder's vocabulary (the first 4,000 training and
-   * 2,000 test lines, VW text with one namespace) learn as well hashed into 2^18 weights as
+   * Jane Austen lines rebuilt as text from the data folder's vocabulary (the first 4,000 training
+   * and 2,000 test lines, VW text with one namespace) learn as well hashed into 2^18 weights as
    * with the exact vocabulary indices of the LIBSVM files.
    */
   @Test
@@ -180,8 +195,10 @@ class VwReaderTest {
           for (int j = 1; j < f.length; j++) {
             int colon = f[j].indexOf(':');
             // LIBSVM indices are 1-based: index k is line k of the vocabulary.
-            b.append(" ").append(vocab.get(Integer.parseInt(f[j].substring(0, colon)) - 1))
-                .append(':').append(f[j].substring(colon + 1));
+            b.append(" ")
+                .append(vocab.get(Integer.parseInt(f[j].substring(0, colon)) - 1))
+                .append(':')
+                .append(f[j].substring(colon + 1));
           }
           b.append('\n');
         }
@@ -189,10 +206,14 @@ class VwReaderTest {
       Files.writeString(svm[s], a);
       Files.writeString(vw[s], b);
     }
-    CliRun exact = CliRun.line("train --data " + svm[0] + " --test " + svm[1] + " --epochs 2 --json");
-    CliRun hashed = CliRun.line("train --data " + vw[0] + " --test " + vw[1] + " --epochs 2 --json");
+    CliRun exact =
+        CliRun.line("train --data " + svm[0] + " --test " + svm[1] + " --epochs 2 --json");
+    CliRun hashed =
+        CliRun.line("train --data " + vw[0] + " --test " + vw[1] + " --epochs 2 --json");
     assertEquals(0, hashed.code(), hashed.err());
-    assertTrue(hashed.out().contains("\"d\": 262144") && hashed.out().contains("\"outputs\": 6"), hashed.out());
+    assertTrue(
+        hashed.out().contains("\"d\": 262144") && hashed.out().contains("\"outputs\": 6"),
+        hashed.out());
     double e = exact.json("\"test\"", "error");
     double h = hashed.json("\"test\"", "error");
     assertTrue(e < 0.75, "six books, chance 0.78: " + exact.out());

@@ -7,11 +7,11 @@ import java.util.function.Function;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
 /**
- * The plain-Java forms on block state (float and double): state as one segment, field {@code f}
- * of coordinate {@code i} at element {@code f * step + i * stride} (planar: {@code step = d,
- * stride = 1}; interleaved: {@code step = 1, stride = FIELDS}), rows as arrays. The fused round
- * entry by entry ({@code predictBlock} writes nothing but per-entry scratch; {@code updateBlock}
- * writes every new value) and gathered (records into arrays, computed there, changed fields back).
+ * The plain-Java forms on block state (float and double): state as one segment, field {@code f} of
+ * coordinate {@code i} at element {@code f * step + i * stride} (planar: {@code step = d, stride =
+ * 1}; interleaved: {@code step = 1, stride = FIELDS}), rows as arrays. The fused round entry by
+ * entry ({@code predictBlock} writes nothing but per-entry scratch; {@code updateBlock} writes
+ * every new value) and gathered (records into arrays, computed there, changed fields back).
  */
 final class BlockForms extends PlainForms {
   BlockForms(LaneRule rule, Flavor flavor, JavaWriter out) {
@@ -31,37 +31,92 @@ final class BlockForms extends PlainForms {
 
     out.blank();
     out.line("/**");
-    out.line(" * Predict half of a fused round over entries {@code [from, from + nnz)} on block state: returns");
-    out.line(" * {@code yhat}; writes only the per-entry scratch (" + (kept.isEmpty() ? "none" : keptNames()) + ").");
+    out.line(
+        " * Predict half of a fused round over entries {@code [from, from + nnz)} on block state: returns");
+    out.line(
+        " * {@code yhat}; writes only the per-entry scratch ("
+            + (kept.isEmpty() ? "none" : keptNames())
+            + ").");
     out.line(" */");
-    out.line("static " + t + " predictBlock(" + state + ", " + row + scratchParams() + uniformParams(false) + ") {");
+    out.line(
+        "static "
+            + t
+            + " predictBlock("
+            + state
+            + ", "
+            + row
+            + scratchParams()
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
-    String derived = rule.phase(Phase.UNIFORM).stream().map(f -> ", " + f.name()).reduce("", String::concat);
-    partialSums(j -> "predictBlockEntry(st, step, stride, idx, val, from, " + j + scratchArgs() + uniformArgs(false) + derived + ")");
+    String derived =
+        rule.phase(Phase.UNIFORM).stream().map(f -> ", " + f.name()).reduce("", String::concat);
+    partialSums(
+        j ->
+            "predictBlockEntry(st, step, stride, idx, val, from, "
+                + j
+                + scratchArgs()
+                + uniformArgs(false)
+                + derived
+                + ")");
     out.line("}");
 
     out.blank();
     out.line("/**");
-    out.line(" * {@link #predictBlock} summed as a separate sparse predict always was: two partial sums, entry");
+    out.line(
+        " * {@link #predictBlock} summed as a separate sparse predict always was: two partial sums, entry");
     out.line(" * {@code j} into sum {@code j mod 2}, combined as {@code s0 + s1}.");
     out.line(" */");
-    out.line("static " + t + " predictBlockSeparate(" + state + ", " + row + scratchParams() + uniformParams(false) + ") {");
+    out.line(
+        "static "
+            + t
+            + " predictBlockSeparate("
+            + state
+            + ", "
+            + row
+            + scratchParams()
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     out.line(t + " a0 = 0, a1 = 0;");
     out.line("int j = 0;");
     out.line("for (; j + 1 < nnz; j += 2) {");
-    out.line("a0 += predictBlockEntry(st, step, stride, idx, val, from, j" + scratchArgs() + uniformArgs(false) + derived + ");");
-    out.line("a1 += predictBlockEntry(st, step, stride, idx, val, from, j + 1" + scratchArgs() + uniformArgs(false) + derived + ");");
+    out.line(
+        "a0 += predictBlockEntry(st, step, stride, idx, val, from, j"
+            + scratchArgs()
+            + uniformArgs(false)
+            + derived
+            + ");");
+    out.line(
+        "a1 += predictBlockEntry(st, step, stride, idx, val, from, j + 1"
+            + scratchArgs()
+            + uniformArgs(false)
+            + derived
+            + ");");
     out.line("}");
     out.line("if (j < nnz) {");
-    out.line("a0 += predictBlockEntry(st, step, stride, idx, val, from, j" + scratchArgs() + uniformArgs(false) + derived + ");");
+    out.line(
+        "a0 += predictBlockEntry(st, step, stride, idx, val, from, j"
+            + scratchArgs()
+            + uniformArgs(false)
+            + derived
+            + ");");
     out.line("}");
     out.line("return a0 + a1;");
     out.line("}");
 
     out.blank();
-    out.line("private static " + t + " predictBlockEntry(" + state + ", " + row.replace("int nnz", "int j")
-        + scratchParams() + uniformParams(false) + derivedParams() + ") {");
+    out.line(
+        "private static "
+            + t
+            + " predictBlockEntry("
+            + state
+            + ", "
+            + row.replace("int nnz", "int j")
+            + scratchParams()
+            + uniformParams(false)
+            + derivedParams()
+            + ") {");
     out.line("long b = idx[from + j] * stride;");
     out.line(t + " x = val[from + j];");
     CoordinateCode c = new CoordinateCode(rule, flavor, out, blockLoad()).bind("x", "x");
@@ -75,8 +130,14 @@ final class BlockForms extends PlainForms {
 
     if (!rule.predictFieldOutputs().isEmpty()) {
       out.blank();
-      out.doc("Writes the predict's new field values from the scratch: a predict whose update comes as a separate call.");
-      out.line("static void commitBlock(" + state + ", int[] idx, int from, int nnz" + scratchParams() + ") {");
+      out.doc(
+          "Writes the predict's new field values from the scratch: a predict whose update comes as a separate call.");
+      out.line(
+          "static void commitBlock("
+              + state
+              + ", int[] idx, int from, int nnz"
+              + scratchParams()
+              + ") {");
       out.line("for (int j = 0; j < nnz; j++) {");
       out.line("long b = idx[from + j] * stride;");
       for (String f : rule.predictFieldOutputs()) {
@@ -87,15 +148,32 @@ final class BlockForms extends PlainForms {
     }
 
     out.blank();
-    out.doc("Update half of the fused round {@link #predictBlock} began, with the loss derivative {@code g}.");
-    out.line("static " + updateReturns() + " updateBlock(" + state + ", " + row + scratchParams() + ", " + t + " g" + uniformParams(false) + ") {");
+    out.doc(
+        "Update half of the fused round {@link #predictBlock} began, with the loss derivative {@code g}.");
+    out.line(
+        "static "
+            + updateReturns()
+            + " updateBlock("
+            + state
+            + ", "
+            + row
+            + scratchParams()
+            + ", "
+            + t
+            + " g"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     sumInit();
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("long b = idx[from + j] * stride;");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    c = new CoordinateCode(rule, flavor, out, blockLoad()).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    c =
+        new CoordinateCode(rule, flavor, out, blockLoad())
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
@@ -108,15 +186,31 @@ final class BlockForms extends PlainForms {
     out.line("}");
 
     out.blank();
-    out.doc("Update after a separate predict that committed its field values: the values the update reads are recomputed from the state.");
-    out.line("static " + updateReturns() + " updateBlockRecompute(" + state + ", " + row + ", " + t + " g" + uniformParams(false) + ") {");
+    out.doc(
+        "Update after a separate predict that committed its field values: the values the update reads are recomputed from the state.");
+    out.line(
+        "static "
+            + updateReturns()
+            + " updateBlockRecompute("
+            + state
+            + ", "
+            + row
+            + ", "
+            + t
+            + " g"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     sumInit();
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("long b = idx[from + j] * stride;");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    c = new CoordinateCode(rule, flavor, out, blockLoad()).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    c =
+        new CoordinateCode(rule, flavor, out, blockLoad())
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c);
     recompute(c);
     c.calls(rule.phase(Phase.UPDATE));
@@ -128,7 +222,12 @@ final class BlockForms extends PlainForms {
 
     out.blank();
     out.doc("Weight read-out of coordinates {@code [0, n)} into {@code out} (contiguous).");
-    out.line("static void weightsBlock(" + state + ", MemorySegment out, int n" + uniformParams(false) + ") {");
+    out.line(
+        "static void weightsBlock("
+            + state
+            + ", MemorySegment out, int n"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     out.line("for (int i = 0; i < n; i++) {");
     out.line("long b = i * stride;");
@@ -151,7 +250,8 @@ final class BlockForms extends PlainForms {
     String recArgs = String.join(", ", rule.fields.stream().map(ScalarForms::record).toList());
 
     out.blank();
-    out.doc("Loads the records of entries {@code [from, from + nnz)}: field {@code f} of entry {@code j} into {@code rec<f>[j]}.");
+    out.doc(
+        "Loads the records of entries {@code [from, from + nnz)}: field {@code f} of entry {@code j} into {@code rec<f>[j]}.");
     out.line("static void gather(" + state + ", int[] idx, int from, int nnz, " + recs + ") {");
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("long b = idx[from + j] * stride;");
@@ -163,15 +263,28 @@ final class BlockForms extends PlainForms {
 
     out.blank();
     out.line("/**");
-    out.line(" * Predict half of a gathered round over entries {@code [jFrom, jTo)}: the kept values into their");
-    out.line(" * scratch, each entry's contribution {@code x w} into {@code contrib} (summed by the caller).");
+    out.line(
+        " * Predict half of a gathered round over entries {@code [jFrom, jTo)}: the kept values into their");
+    out.line(
+        " * scratch, each entry's contribution {@code x w} into {@code contrib} (summed by the caller).");
     out.line(" */");
-    out.line("static void predictGathered(" + recs + ", " + t + "[] val, int from, int jFrom, int jTo" + scratchParams() + ", " + t
-        + "[] contrib" + uniformParams(false) + ") {");
+    out.line(
+        "static void predictGathered("
+            + recs
+            + ", "
+            + t
+            + "[] val, int from, int jFrom, int jTo"
+            + scratchParams()
+            + ", "
+            + t
+            + "[] contrib"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     out.line("for (int j = jFrom; j < jTo; j++) {");
     out.line(t + " x = val[from + j];");
-    CoordinateCode cc = new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x");
+    CoordinateCode cc =
+        new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x");
     bindDerived(cc);
     cc.calls(predictForContribution());
     for (LaneRule.Function f : kept) {
@@ -183,17 +296,35 @@ final class BlockForms extends PlainForms {
 
     out.blank();
     out.line("/**");
-    out.line(" * Update half of a gathered round over entries {@code [jFrom, jTo)}, with the loss derivative");
-    out.line(" * {@code g}: the fields the update changes get their new values in their record arrays.");
+    out.line(
+        " * Update half of a gathered round over entries {@code [jFrom, jTo)}, with the loss derivative");
+    out.line(
+        " * {@code g}: the fields the update changes get their new values in their record arrays.");
     out.line(" */");
-    out.line("static " + updateReturns() + " updateGathered(" + recs + ", " + t + "[] val, int from, int jFrom, int jTo" + scratchParams()
-        + ", " + t + " g" + uniformParams(false) + ") {");
+    out.line(
+        "static "
+            + updateReturns()
+            + " updateGathered("
+            + recs
+            + ", "
+            + t
+            + "[] val, int from, int jFrom, int jTo"
+            + scratchParams()
+            + ", "
+            + t
+            + " g"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     sumInit();
     out.line("for (int j = jFrom; j < jTo; j++) {");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    cc = new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x").bind("g", "g").bind("gx", "gx");
+    cc =
+        new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]")
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(cc);
     for (LaneRule.Function f : kept) {
       cc.bind(f.name(), scratch(f.name()) + "[j]");
@@ -212,12 +343,19 @@ final class BlockForms extends PlainForms {
     List<String> changed = changedFields(rule);
     out.blank();
     out.line("/**");
-    out.line(" * Writes a gathered round's changed fields back to the records of entries {@code [from, from + nnz)}:");
-    out.line(" * " + String.join(", ", changed.stream().map(f -> "{@code " + f + "}").toList())
-        + " (an update's new value, else the predict's).");
+    out.line(
+        " * Writes a gathered round's changed fields back to the records of entries {@code [from, from + nnz)}:");
+    out.line(
+        " * "
+            + String.join(", ", changed.stream().map(f -> "{@code " + f + "}").toList())
+            + " (an update's new value, else the predict's).");
     out.line(" */");
-    out.line("static void scatter(" + state + ", int[] idx, int from, int nnz"
-        + changed.stream().map(f -> ", " + t + "[] " + f + "New").reduce("", String::concat) + ") {");
+    out.line(
+        "static void scatter("
+            + state
+            + ", int[] idx, int from, int nnz"
+            + changed.stream().map(f -> ", " + t + "[] " + f + "New").reduce("", String::concat)
+            + ") {");
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("long b = idx[from + j] * stride;");
     for (String f : changed) {
@@ -240,7 +378,9 @@ final class BlockForms extends PlainForms {
     return "st.setAtIndex(" + Flavor.layout(t) + ", " + blockOffset(field) + ", " + value + ");";
   }
 
-  /** Stores every field written by the update, and the predict's kept field values not overwritten. */
+  /**
+   * Stores every field written by the update, and the predict's kept field values not overwritten.
+   */
   void storeBlock(CoordinateCode c, List<String> fromPredict) {
     Set<String> store = new LinkedHashSet<>(fromPredict);
     store.addAll(c.written());

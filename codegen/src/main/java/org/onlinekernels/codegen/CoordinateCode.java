@@ -8,17 +8,19 @@ import java.util.function.Function;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
 /**
- * The scalar code of one coordinate: calls of lane functions in order, each argument bound by
- * name to a field's latest value (loaded on first use), an input, a uniform or an earlier value.
- * Locals are named after what they hold: {@code G0} the loaded field {@code G}, {@code G1} its new
- * value, {@code w} a value of a function named {@code w}.
+ * The scalar code of one coordinate: calls of lane functions in order, each argument bound by name
+ * to a field's latest value (loaded on first use), an input, a uniform or an earlier value. Locals
+ * are named after what they hold: {@code G0} the loaded field {@code G}, {@code G1} its new value,
+ * {@code w} a value of a function named {@code w}.
  */
 final class CoordinateCode {
   private final LaneRule rule;
   private final Flavor flavor;
   private final JavaWriter out;
+
   /** How to load a field (or a per-coordinate uniform): its Java expression. */
   private final Function<String, String> load;
+
   private final Map<String, String> bound = new LinkedHashMap<>();
   private final List<String> written = new ArrayList<>();
 
@@ -29,7 +31,10 @@ final class CoordinateCode {
     this.load = load;
   }
 
-  /** Binds {@code name} to a Java expression already in scope (an input, a uniform, a scratch element). */
+  /**
+   * Binds {@code name} to a Java expression already in scope (an input, a uniform, a scratch
+   * element).
+   */
   CoordinateCode bind(String name, String expr) {
     bound.put(name, expr);
     return this;
@@ -63,10 +68,21 @@ final class CoordinateCode {
     }
     String local = rule.fields.contains(f.name()) ? f.name() + "1" : f.name();
     if (bound.containsValue(local)) {
-      throw new GeneratorException(rule.where() + ": " + f.name() + " is computed twice in one pass");
+      throw new GeneratorException(
+          rule.where() + ": " + f.name() + " is computed twice in one pass");
     }
     String type = f.type().equals("float") ? flavor.t : f.type();
-    out.line(type + " " + local + " = " + flavor.lanesClass(rule) + "." + f.name() + "(" + String.join(", ", args) + ");");
+    out.line(
+        type
+            + " "
+            + local
+            + " = "
+            + flavor.lanesClass(rule)
+            + "."
+            + f.name()
+            + "("
+            + String.join(", ", args)
+            + ");");
     bound.put(f.name(), local);
     if (rule.fields.contains(f.name())) {
       written.add(f.name());
@@ -87,12 +103,24 @@ final class CoordinateCode {
     return written.stream().distinct().toList();
   }
 
-  /** The derived uniforms ({@code @Uniform} functions), computed once per call from the uniforms. */
+  /**
+   * The derived uniforms ({@code @Uniform} functions), computed once per call from the uniforms.
+   */
   static void uniforms(LaneRule rule, Flavor flavor, JavaWriter out, boolean perCoordinate) {
     for (LaneRule.Function f : rule.uniformFunctions(perCoordinate)) {
       List<String> args = new ArrayList<>(f.params());
       String type = f.type().equals("float") ? flavor.t : f.type();
-      out.line(type + " " + f.name() + " = " + flavor.lanesClass(rule) + "." + f.name() + "(" + String.join(", ", args) + ");");
+      out.line(
+          type
+              + " "
+              + f.name()
+              + " = "
+              + flavor.lanesClass(rule)
+              + "."
+              + f.name()
+              + "("
+              + String.join(", ", args)
+              + ");");
     }
   }
 }

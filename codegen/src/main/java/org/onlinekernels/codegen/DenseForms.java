@@ -26,13 +26,26 @@ final class DenseForms extends PlainForms {
     if (rule.computesWeight()) {
       out.blank();
       out.line("/**");
-      out.line(" * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code V}): commits the");
-      out.line(" * predict's field values, writes {@code w_i} to {@code wOut} unless null, and fuses each");
-      out.line(" * {@code x_i w_i} (0 where {@code x_i == 0}) into lane {@code p[i mod V]}: the virtual lanes' order");
+      out.line(
+          " * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code V}): commits the");
+      out.line(
+          " * predict's field values, writes {@code w_i} to {@code wOut} unless null, and fuses each");
+      out.line(
+          " * {@code x_i w_i} (0 where {@code x_i == 0}) into lane {@code p[i mod V]}: the virtual lanes' order");
       out.line(" * with one accumulator, the vector forms' bits; also their tail.");
       out.line(" */");
-      out.line("static void predictDense" + sfx + "(" + segs + ", " + x + ", int from, int to, MemorySegment wOut, "
-          + t + "[] p" + uniformParams(perCoordinate) + ") {");
+      out.line(
+          "static void predictDense"
+              + sfx
+              + "("
+              + segs
+              + ", "
+              + x
+              + ", int from, int to, MemorySegment wOut, "
+              + t
+              + "[] p"
+              + uniformParams(perCoordinate)
+              + ") {");
       CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
       out.line("for (int i = from; i < to; i++) {");
       out.line(t + " x = " + xLoad + ";");
@@ -51,13 +64,29 @@ final class DenseForms extends PlainForms {
     }
 
     out.blank();
-    out.doc("Dense update over {@code [from, to)}, recomputing the predict values it reads from the state; also the vector forms' tail.");
-    out.line("static void updateDense" + sfx + "(" + segs + ", " + x + ", int from, int to, " + t + " g" + uniformParams(perCoordinate) + ") {");
+    out.doc(
+        "Dense update over {@code [from, to)}, recomputing the predict values it reads from the state; also the vector forms' tail.");
+    out.line(
+        "static void updateDense"
+            + sfx
+            + "("
+            + segs
+            + ", "
+            + x
+            + ", int from, int to, "
+            + t
+            + " g"
+            + uniformParams(perCoordinate)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
     out.line("for (int i = from; i < to; i++) {");
     out.line(t + " x = " + xLoad + ";");
     out.line(t + " gx = g * x;");
-    CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    CoordinateCode c =
+        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c, perCoordinate);
     recompute(c);
     c.calls(rule.updatesWithoutSums());
@@ -67,15 +96,30 @@ final class DenseForms extends PlainForms {
 
     if (storedWeight()) {
       out.blank();
-      out.doc("Dense update over {@code [from, to)} with the weights a storing predict wrote to {@code w}; also the vector forms' tail.");
-      out.line("static void updateDenseStored" + sfx + "(" + segs + ", MemorySegment wIn, " + x + ", int from, int to, " + t + " g"
-          + uniformParams(perCoordinate) + ") {");
+      out.doc(
+          "Dense update over {@code [from, to)} with the weights a storing predict wrote to {@code w}; also the vector forms' tail.");
+      out.line(
+          "static void updateDenseStored"
+              + sfx
+              + "("
+              + segs
+              + ", MemorySegment wIn, "
+              + x
+              + ", int from, int to, "
+              + t
+              + " g"
+              + uniformParams(perCoordinate)
+              + ") {");
       CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
       out.line("for (int i = from; i < to; i++) {");
       out.line(t + " x = " + xLoad + ";");
       out.line(t + " gx = g * x;");
-      c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx")
-          .bind("w", "wIn.getAtIndex(" + Flavor.layout(t) + ", i)");
+      c =
+          new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+              .bind("x", "x")
+              .bind("g", "g")
+              .bind("gx", "gx")
+              .bind("w", "wIn.getAtIndex(" + Flavor.layout(t) + ", i)");
       bindDerived(c, perCoordinate);
       c.calls(rule.updatesWithoutSums());
       storeFields(c, List.of(), "i");
@@ -85,7 +129,14 @@ final class DenseForms extends PlainForms {
 
     out.blank();
     out.doc("Weight read-out over {@code [from, to)}; also the vector forms' tail.");
-    out.line("static void weights" + sfx + "(" + segs + ", MemorySegment out, int from, int to" + uniformParams(perCoordinate) + ") {");
+    out.line(
+        "static void weights"
+            + sfx
+            + "("
+            + segs
+            + ", MemorySegment out, int from, int to"
+            + uniformParams(perCoordinate)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
     out.line("for (int i = from; i < to; i++) {");
     c = new CoordinateCode(rule, flavor, out, fieldLoad("i"));

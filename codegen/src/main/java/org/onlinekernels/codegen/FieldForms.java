@@ -27,7 +27,14 @@ final class FieldForms extends PlainForms {
     if (!rule.predictFieldOutputs().isEmpty()) {
       out.blank();
       out.doc("Writes the predict's new field values from the scratch.");
-      out.line("static void commitRows" + sfx + "(" + segs + ", int[] idx, int from, int nnz" + scratchParams() + ") {");
+      out.line(
+          "static void commitRows"
+              + sfx
+              + "("
+              + segs
+              + ", int[] idx, int from, int nnz"
+              + scratchParams()
+              + ") {");
       out.line("for (int j = 0; j < nnz; j++) {");
       out.line("int i = idx[from + j];");
       for (String f : rule.predictFieldOutputs()) {
@@ -39,14 +46,32 @@ final class FieldForms extends PlainForms {
 
     out.blank();
     out.doc("Update after {@link #predictRows" + sfx + "} with its scratch.");
-    out.line("static " + updateReturns() + " updateRows" + sfx + "(" + segs + ", " + row + scratchParams() + ", " + t + " g" + uniformParams(perCoordinate) + ") {");
+    out.line(
+        "static "
+            + updateReturns()
+            + " updateRows"
+            + sfx
+            + "("
+            + segs
+            + ", "
+            + row
+            + scratchParams()
+            + ", "
+            + t
+            + " g"
+            + uniformParams(perCoordinate)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
     sumInit();
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("int i = idx[from + j];");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    CoordinateCode c =
+        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c, perCoordinate);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
@@ -59,15 +84,33 @@ final class FieldForms extends PlainForms {
     out.line("}");
 
     out.blank();
-    out.doc("Update after a separate predict that committed its field values (values recomputed from the state).");
-    out.line("static " + updateReturns() + " updateRowsRecompute" + sfx + "(" + segs + ", " + row + ", " + t + " g" + uniformParams(perCoordinate) + ") {");
+    out.doc(
+        "Update after a separate predict that committed its field values (values recomputed from the state).");
+    out.line(
+        "static "
+            + updateReturns()
+            + " updateRowsRecompute"
+            + sfx
+            + "("
+            + segs
+            + ", "
+            + row
+            + ", "
+            + t
+            + " g"
+            + uniformParams(perCoordinate)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
     sumInit();
     out.line("for (int j = 0; j < nnz; j++) {");
     out.line("int i = idx[from + j];");
     out.line(t + " x = val[from + j];");
     out.line(t + " gx = g * x;");
-    c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx");
+    c =
+        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c, perCoordinate);
     recompute(c);
     c.calls(rule.phase(Phase.UPDATE));
@@ -79,17 +122,36 @@ final class FieldForms extends PlainForms {
 
     if (storedWeight()) {
       out.blank();
-      out.doc("Update after a separate predict that committed its field values, with its weights {@code wIn[j]} (compact, entry {@code j}).");
-      out.line("static " + updateReturns() + " updateRowsStored" + sfx + "(" + segs + ", " + t + "[] wIn, " + row + ", " + t + " g"
-          + uniformParams(perCoordinate) + ") {");
+      out.doc(
+          "Update after a separate predict that committed its field values, with its weights {@code wIn[j]} (compact, entry {@code j}).");
+      out.line(
+          "static "
+              + updateReturns()
+              + " updateRowsStored"
+              + sfx
+              + "("
+              + segs
+              + ", "
+              + t
+              + "[] wIn, "
+              + row
+              + ", "
+              + t
+              + " g"
+              + uniformParams(perCoordinate)
+              + ") {");
       CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
       sumInit();
       out.line("for (int j = 0; j < nnz; j++) {");
       out.line("int i = idx[from + j];");
       out.line(t + " x = val[from + j];");
       out.line(t + " gx = g * x;");
-      c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x").bind("g", "g").bind("gx", "gx")
-          .bind("w", "wIn[j]");
+      c =
+          new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+              .bind("x", "x")
+              .bind("g", "g")
+              .bind("gx", "gx")
+              .bind("w", "wIn[j]");
       bindDerived(c, perCoordinate);
       c.calls(rule.phase(Phase.UPDATE));
       sumAdd(c);
@@ -109,11 +171,27 @@ final class FieldForms extends PlainForms {
   void predictRows(boolean perCoordinate, String sfx, String segs, String row) {
     out.blank();
     out.line("/**");
-    out.line(" * Predict over entries {@code [from, from + nnz)} on one segment per field" + (perCoordinate
-        ? " (per-coordinate " + String.join(", ", rule.perCoordinate) + ")" : "") + ": returns {@code yhat}");
-    out.line(" * summed in two partial sums (entry {@code j} into sum {@code j mod 2}); writes only the per-entry scratch.");
+    out.line(
+        " * Predict over entries {@code [from, from + nnz)} on one segment per field"
+            + (perCoordinate
+                ? " (per-coordinate " + String.join(", ", rule.perCoordinate) + ")"
+                : "")
+            + ": returns {@code yhat}");
+    out.line(
+        " * summed in two partial sums (entry {@code j} into sum {@code j mod 2}); writes only the per-entry scratch.");
     out.line(" */");
-    out.line("static " + t + " predictRows" + sfx + "(" + segs + ", " + row + scratchParams() + uniformParams(perCoordinate) + ") {");
+    out.line(
+        "static "
+            + t
+            + " predictRows"
+            + sfx
+            + "("
+            + segs
+            + ", "
+            + row
+            + scratchParams()
+            + uniformParams(perCoordinate)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
     out.line(t + " a0 = 0, a1 = 0;");
     out.line("for (int j = 0; j < nnz; j++) {");
@@ -135,5 +213,4 @@ final class FieldForms extends PlainForms {
     out.line("return a0 + a1;");
     out.line("}");
   }
-
 }

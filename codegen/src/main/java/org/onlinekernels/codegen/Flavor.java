@@ -2,8 +2,8 @@ package org.onlinekernels.codegen;
 
 /**
  * The element types a rule is generated for: {@code FLOAT} and {@code DOUBLE} state, inputs and
- * arithmetic; {@code MIXED}: float inputs and weights, the rule's {@code mixed} fields in float
- * and the others in double, arithmetic in double (the double lanes).
+ * arithmetic; {@code MIXED}: float inputs and weights, the rule's {@code mixed} fields in float and
+ * the others in double, arithmetic in double (the double lanes).
  */
 enum Flavor {
   FLOAT("Float", "float", "float", "Float"),
@@ -12,10 +12,13 @@ enum Flavor {
 
   /** Class-name prefix of this flavor's generated classes. */
   final String prefix;
+
   /** Arithmetic type of the lane functions. */
   final String t;
+
   /** Type of inputs {@code x} and of weights read out. */
   final String in;
+
   /** Prefix of the lanes class and of the engine's typed helpers (virtual lanes, lane math). */
   final String lanes;
 

@@ -28,7 +28,9 @@ final class FormsAdapter {
   }
 
   private List<Flavor> flavors() {
-    return rule.hasMixed() ? List.of(Flavor.FLOAT, Flavor.DOUBLE, Flavor.MIXED) : List.of(Flavor.FLOAT, Flavor.DOUBLE);
+    return rule.hasMixed()
+        ? List.of(Flavor.FLOAT, Flavor.DOUBLE, Flavor.MIXED)
+        : List.of(Flavor.FLOAT, Flavor.DOUBLE);
   }
 
   String source() {
@@ -41,27 +43,47 @@ final class FormsAdapter {
     out.line("import org.onlinekernels.kernel.lanes.RuleShape;");
     out.blank();
     out.line("/**");
-    out.line(" * " + rule.name + "'s generated forms behind {@link RuleForms}: one instance per element type, provider and");
+    out.line(
+        " * "
+            + rule.name
+            + "'s generated forms behind {@link RuleForms}: one instance per element type, provider and");
     out.line(" * variant, each method dispatching to the forms of {@link " + rule.ruleClass + "}.");
     out.line(" */");
     out.line("final class " + name + " implements RuleForms {");
     out.doc("Element types: the flavor numbers of {@link #of}.");
-    out.line("static final int FLOAT = RuleShape.FLOAT, DOUBLE = RuleShape.DOUBLE, MIXED = RuleShape.MIXED;");
+    out.line(
+        "static final int FLOAT = RuleShape.FLOAT, DOUBLE = RuleShape.DOUBLE, MIXED = RuleShape.MIXED;");
     out.doc("Uniforms in {@code u} order.");
-    out.line("static final String[] UNIFORMS = {" + String.join(", ", rule.uniforms().keySet().stream()
-        .filter(k -> rule.uniforms().get(k).equals("float")).map(k -> "\"" + k + "\"").toList()) + "};");
+    out.line(
+        "static final String[] UNIFORMS = {"
+            + String.join(
+                ", ",
+                rule.uniforms().keySet().stream()
+                    .filter(k -> rule.uniforms().get(k).equals("float"))
+                    .map(k -> "\"" + k + "\"")
+                    .toList())
+            + "};");
     out.doc("Per-coordinate uniforms, the buffers after the fields in the per-coordinate variant.");
-    out.line("static final String[] PER_COORDINATE = {" + String.join(", ", rule.perCoordinate.stream().map(k -> "\"" + k + "\"").toList()) + "};");
+    out.line(
+        "static final String[] PER_COORDINATE = {"
+            + String.join(", ", rule.perCoordinate.stream().map(k -> "\"" + k + "\"").toList())
+            + "};");
     out.doc("The state fields in record order.");
-    out.line("static final String[] FIELDS = {" + String.join(", ", rule.fields.stream().map(k -> "\"" + k + "\"").toList()) + "};");
+    out.line(
+        "static final String[] FIELDS = {"
+            + String.join(", ", rule.fields.stream().map(k -> "\"" + k + "\"").toList())
+            + "};");
     out.doc("Whether the rule has a mixed-precision form.");
     out.line("static final boolean HAS_MIXED = " + rule.hasMixed() + ";");
     out.doc("Predict values a fused round keeps per entry.");
     out.line("static final int KEPT = " + kept + ";");
     out.doc("The rule as the optimizers' engine sees it.");
-    out.line("static final RuleShape SHAPE = new RuleShape(List.of(FIELDS), List.of(" + String.join(", ",
-        rule.mixedFloatFields.stream().map(k -> "\"" + k + "\"").toList()) + "), List.of(UNIFORMS), List.of(PER_COORDINATE), KEPT, "
-        + name + "::of);");
+    out.line(
+        "static final RuleShape SHAPE = new RuleShape(List.of(FIELDS), List.of("
+            + String.join(", ", rule.mixedFloatFields.stream().map(k -> "\"" + k + "\"").toList())
+            + "), List.of(UNIFORMS), List.of(PER_COORDINATE), KEPT, "
+            + name
+            + "::of);");
     out.blank();
     out.line("private final int flavor;");
     out.line("private final boolean vector;");
@@ -73,7 +95,8 @@ final class FormsAdapter {
     out.line("this.perCoordinate = perCoordinate;");
     out.line("}");
     out.blank();
-    out.doc("The forms for element type {@code flavor} ({@link #FLOAT}, {@link #DOUBLE}, {@link #MIXED}), on the vector provider or not, in the per-coordinate variant or not.");
+    out.doc(
+        "The forms for element type {@code flavor} ({@link #FLOAT}, {@link #DOUBLE}, {@link #MIXED}), on the vector provider or not, in the per-coordinate variant or not.");
     out.line("static " + name + " of(int flavor, boolean vector, boolean perCoordinate) {");
     out.line("if (flavor == MIXED && !HAS_MIXED || perCoordinate && PER_COORDINATE.length == 0) {");
     out.line("throw new IllegalArgumentException(\"" + rule.name + " has no such form\");");
@@ -82,89 +105,336 @@ final class FormsAdapter {
     out.line("}");
     simple("int fields()", Integer.toString(rule.fields.size()));
     simple("boolean computesWeight()", Boolean.toString(rule.computesWeight()));
-    simple("int weightField()", Integer.toString(rule.computesWeight() ? -1 : rule.fields.indexOf(rule.weightField)));
+    simple(
+        "int weightField()",
+        Integer.toString(rule.computesWeight() ? -1 : rule.fields.indexOf(rule.weightField)));
     simple("boolean perCoordinate()", "perCoordinate");
     simple("boolean storesWeights()", Boolean.toString(stored));
 
     String block = "MemorySegment st, long step, long stride";
     String rows = "int[] idx, float[] vf, double[] vd, int from, int nnz";
-    method("double predictBlock(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> "return "
-        + forms(f) + ".predictBlock(st, step, stride, idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, false) + ");");
-    method("double predictBlockSeparate(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> "return "
-        + forms(f) + ".predictBlockSeparate(st, step, stride, idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, false) + ");");
-    method("void commitBlock(" + block + ", int[] idx, int from, int nnz, RoundScratch s)", true, false,
-        f -> rule.predictFieldOutputs().isEmpty() ? "return;" : forms(f) + ".commitBlock(st, step, stride, idx, from, nnz" + scratch(f) + ");");
-    method("double updateBlock(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)", true, false, f -> sum(
-        forms(f) + ".updateBlock(st, step, stride, idx, " + vals(f) + ", from, nnz" + scratch(f) + ", " + cast(f) + "g" + uniforms(f, false) + ")"));
-    method("double updateBlockRecompute(" + block + ", " + rows + ", double g, double[] u)", true, false, f -> sum(
-        forms(f) + ".updateBlockRecompute(st, step, stride, idx, " + vals(f) + ", from, nnz, " + cast(f) + "g" + uniforms(f, false) + ")"));
-    method("void weightsBlock(" + block + ", MemorySegment out, int n, double[] u)", true, false,
+    method(
+        "double predictBlock(" + block + ", " + rows + ", RoundScratch s, double[] u)",
+        true,
+        false,
+        f ->
+            "return "
+                + forms(f)
+                + ".predictBlock(st, step, stride, idx, "
+                + vals(f)
+                + ", from, nnz"
+                + scratch(f)
+                + uniforms(f, false)
+                + ");");
+    method(
+        "double predictBlockSeparate(" + block + ", " + rows + ", RoundScratch s, double[] u)",
+        true,
+        false,
+        f ->
+            "return "
+                + forms(f)
+                + ".predictBlockSeparate(st, step, stride, idx, "
+                + vals(f)
+                + ", from, nnz"
+                + scratch(f)
+                + uniforms(f, false)
+                + ");");
+    method(
+        "void commitBlock(" + block + ", int[] idx, int from, int nnz, RoundScratch s)",
+        true,
+        false,
+        f ->
+            rule.predictFieldOutputs().isEmpty()
+                ? "return;"
+                : forms(f) + ".commitBlock(st, step, stride, idx, from, nnz" + scratch(f) + ");");
+    method(
+        "double updateBlock(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)",
+        true,
+        false,
+        f ->
+            sum(
+                forms(f)
+                    + ".updateBlock(st, step, stride, idx, "
+                    + vals(f)
+                    + ", from, nnz"
+                    + scratch(f)
+                    + ", "
+                    + cast(f)
+                    + "g"
+                    + uniforms(f, false)
+                    + ")"));
+    method(
+        "double updateBlockRecompute(" + block + ", " + rows + ", double g, double[] u)",
+        true,
+        false,
+        f ->
+            sum(
+                forms(f)
+                    + ".updateBlockRecompute(st, step, stride, idx, "
+                    + vals(f)
+                    + ", from, nnz, "
+                    + cast(f)
+                    + "g"
+                    + uniforms(f, false)
+                    + ")"));
+    method(
+        "void weightsBlock(" + block + ", MemorySegment out, int n, double[] u)",
+        true,
+        false,
         f -> forms(f) + ".weightsBlock(st, step, stride, out, n" + uniforms(f, false) + ");");
 
-    String recs = String.join("", java.util.stream.IntStream.range(0, rule.fields.size()).mapToObj(k -> ", s.%s(" + (kept + k) + ")").toList());
+    String recs =
+        String.join(
+            "",
+            java.util.stream.IntStream.range(0, rule.fields.size())
+                .mapToObj(k -> ", s.%s(" + (kept + k) + ")")
+                .toList());
     String contributions = ", s.%s(" + (kept + rule.fields.size()) + ")";
-    method("double predictGathered(" + block + ", " + rows + ", RoundScratch s, double[] u)", true, false, f -> {
-      String a = f.t.equals("float") ? "f" : "d";
-      String r = recs.formatted(repeat(a, rule.fields.size()));
-      return forms(f) + ".gather(st, step, stride, idx, from, nnz" + r + ");\n"
-          + "if (vector) {\n" + VectorForms.className(rule, f) + ".predictGathered(" + r.substring(2) + ", " + vals(f) + ", from, nnz"
-          + scratch(f) + contributions.formatted(a) + uniforms(f, false) + ");\n} else {\n"
-          + forms(f) + ".predictGathered(" + r.substring(2) + ", " + vals(f) + ", from, 0, nnz" + scratch(f) + contributions.formatted(a)
-          + uniforms(f, false) + ");\n}\n"
-          + "return org.onlinekernels.kernel.lanes." + f.lanes + "RowSums.sum4(s." + a + "(" + (kept + rule.fields.size()) + "), nnz);";
-    });
-    method("double updateGathered(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)", true, false, f -> {
-      String a = f.t.equals("float") ? "f" : "d";
-      String r = recs.formatted(repeat(a, rule.fields.size()));
-      String scalar = forms(f) + ".updateGathered(" + r.substring(2) + ", " + vals(f) + ", from, 0, nnz" + scratch(f) + ", " + cast(f) + "g"
-          + uniforms(f, false) + ")";
-      String update = rule.sums().isEmpty()
-          ? "if (vector) {\n" + VectorForms.className(rule, f) + ".updateGathered(" + r.substring(2) + ", " + vals(f) + ", from, nnz"
-              + scratch(f) + ", " + cast(f) + "g" + uniforms(f, false) + ");\n} else {\n" + scalar + ";\n}\n"
-          : f.t + " sum = " + scalar + ";\n";
-      StringBuilder changed = new StringBuilder();
-      List<String> updated = rule.updateFieldOutputs();
-      List<String> keptNames = ScalarForms.kept(rule);
-      for (String field : ScalarForms.changedFields(rule)) {
-        int k = updated.contains(field) ? kept + rule.fields.indexOf(field) : keptNames.indexOf(field);
-        changed.append(", s.").append(a).append('(').append(k).append(')');
-      }
-      return update + forms(f) + ".scatter(st, step, stride, idx, from, nnz" + changed + ");\n"
-          + (rule.sums().isEmpty() ? "return 0;" : "return sum;");
-    });
+    method(
+        "double predictGathered(" + block + ", " + rows + ", RoundScratch s, double[] u)",
+        true,
+        false,
+        f -> {
+          String a = f.t.equals("float") ? "f" : "d";
+          String r = recs.formatted(repeat(a, rule.fields.size()));
+          return forms(f)
+              + ".gather(st, step, stride, idx, from, nnz"
+              + r
+              + ");\n"
+              + "if (vector) {\n"
+              + VectorForms.className(rule, f)
+              + ".predictGathered("
+              + r.substring(2)
+              + ", "
+              + vals(f)
+              + ", from, nnz"
+              + scratch(f)
+              + contributions.formatted(a)
+              + uniforms(f, false)
+              + ");\n} else {\n"
+              + forms(f)
+              + ".predictGathered("
+              + r.substring(2)
+              + ", "
+              + vals(f)
+              + ", from, 0, nnz"
+              + scratch(f)
+              + contributions.formatted(a)
+              + uniforms(f, false)
+              + ");\n}\n"
+              + "return org.onlinekernels.kernel.lanes."
+              + f.lanes
+              + "RowSums.sum4(s."
+              + a
+              + "("
+              + (kept + rule.fields.size())
+              + "), nnz);";
+        });
+    method(
+        "double updateGathered(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)",
+        true,
+        false,
+        f -> {
+          String a = f.t.equals("float") ? "f" : "d";
+          String r = recs.formatted(repeat(a, rule.fields.size()));
+          String scalar =
+              forms(f)
+                  + ".updateGathered("
+                  + r.substring(2)
+                  + ", "
+                  + vals(f)
+                  + ", from, 0, nnz"
+                  + scratch(f)
+                  + ", "
+                  + cast(f)
+                  + "g"
+                  + uniforms(f, false)
+                  + ")";
+          String update =
+              rule.sums().isEmpty()
+                  ? "if (vector) {\n"
+                      + VectorForms.className(rule, f)
+                      + ".updateGathered("
+                      + r.substring(2)
+                      + ", "
+                      + vals(f)
+                      + ", from, nnz"
+                      + scratch(f)
+                      + ", "
+                      + cast(f)
+                      + "g"
+                      + uniforms(f, false)
+                      + ");\n} else {\n"
+                      + scalar
+                      + ";\n}\n"
+                  : f.t + " sum = " + scalar + ";\n";
+          StringBuilder changed = new StringBuilder();
+          List<String> updated = rule.updateFieldOutputs();
+          List<String> keptNames = ScalarForms.kept(rule);
+          for (String field : ScalarForms.changedFields(rule)) {
+            int k =
+                updated.contains(field)
+                    ? kept + rule.fields.indexOf(field)
+                    : keptNames.indexOf(field);
+            changed.append(", s.").append(a).append('(').append(k).append(')');
+          }
+          return update
+              + forms(f)
+              + ".scatter(st, step, stride, idx, from, nnz"
+              + changed
+              + ");\n"
+              + (rule.sums().isEmpty() ? "return 0;" : "return sum;");
+        });
 
     String fs = "MemorySegment[] f";
-    method("double predictRows(" + fs + ", " + rows + ", RoundScratch s, double[] u)", false, true, (f, pc) -> "return "
-        + forms(f) + ".predictRows" + sfx(pc) + "(" + segs(pc) + ", idx, " + vals(f) + ", from, nnz" + scratch(f) + uniforms(f, pc) + ");");
-    method("void commitRows(" + fs + ", int[] idx, int from, int nnz, RoundScratch s)", false, true,
-        (f, pc) -> rule.predictFieldOutputs().isEmpty() ? "return;" : forms(f) + ".commitRows" + sfx(pc) + "(" + segs(pc)
-            + ", idx, from, nnz" + scratch(f) + ");");
-    method("double updateRows(" + fs + ", " + rows + ", RoundScratch s, double g, double[] u)", false, true, (f, pc) -> sum(
-        forms(f) + ".updateRows" + sfx(pc) + "(" + segs(pc) + ", idx, " + vals(f) + ", from, nnz" + scratch(f) + ", " + cast(f) + "g"
-            + uniforms(f, pc) + ")"));
-    method("double updateRowsRecompute(" + fs + ", " + rows + ", double g, double[] u)", false, true, (f, pc) -> sum(
-        forms(f) + ".updateRowsRecompute" + sfx(pc) + "(" + segs(pc) + ", idx, " + vals(f) + ", from, nnz, " + cast(f) + "g"
-            + uniforms(f, pc) + ")"));
+    method(
+        "double predictRows(" + fs + ", " + rows + ", RoundScratch s, double[] u)",
+        false,
+        true,
+        (f, pc) ->
+            "return "
+                + forms(f)
+                + ".predictRows"
+                + sfx(pc)
+                + "("
+                + segs(pc)
+                + ", idx, "
+                + vals(f)
+                + ", from, nnz"
+                + scratch(f)
+                + uniforms(f, pc)
+                + ");");
+    method(
+        "void commitRows(" + fs + ", int[] idx, int from, int nnz, RoundScratch s)",
+        false,
+        true,
+        (f, pc) ->
+            rule.predictFieldOutputs().isEmpty()
+                ? "return;"
+                : forms(f)
+                    + ".commitRows"
+                    + sfx(pc)
+                    + "("
+                    + segs(pc)
+                    + ", idx, from, nnz"
+                    + scratch(f)
+                    + ");");
+    method(
+        "double updateRows(" + fs + ", " + rows + ", RoundScratch s, double g, double[] u)",
+        false,
+        true,
+        (f, pc) ->
+            sum(
+                forms(f)
+                    + ".updateRows"
+                    + sfx(pc)
+                    + "("
+                    + segs(pc)
+                    + ", idx, "
+                    + vals(f)
+                    + ", from, nnz"
+                    + scratch(f)
+                    + ", "
+                    + cast(f)
+                    + "g"
+                    + uniforms(f, pc)
+                    + ")"));
+    method(
+        "double updateRowsRecompute(" + fs + ", " + rows + ", double g, double[] u)",
+        false,
+        true,
+        (f, pc) ->
+            sum(
+                forms(f)
+                    + ".updateRowsRecompute"
+                    + sfx(pc)
+                    + "("
+                    + segs(pc)
+                    + ", idx, "
+                    + vals(f)
+                    + ", from, nnz, "
+                    + cast(f)
+                    + "g"
+                    + uniforms(f, pc)
+                    + ")"));
     if (rule.computesWeight()) {
-      denseMethod("double predictDense(" + fs + ", MemorySegment x, int n, MemorySegment wOut, double[] u)", (f, pc, vec) -> vec
-          ? "return " + VectorForms.className(rule, f) + ".predictDense" + sfx(pc) + "(" + segs(pc) + ", x, n, wOut" + uniforms(f, pc) + ");"
-          : scalarPredict(f, pc));
+      denseMethod(
+          "double predictDense(" + fs + ", MemorySegment x, int n, MemorySegment wOut, double[] u)",
+          (f, pc, vec) ->
+              vec
+                  ? "return "
+                      + VectorForms.className(rule, f)
+                      + ".predictDense"
+                      + sfx(pc)
+                      + "("
+                      + segs(pc)
+                      + ", x, n, wOut"
+                      + uniforms(f, pc)
+                      + ");"
+                  : scalarPredict(f, pc));
     } else {
-      unsupported("double predictDense(" + fs + ", MemorySegment x, int n, MemorySegment wOut, double[] u)");
+      unsupported(
+          "double predictDense("
+              + fs
+              + ", MemorySegment x, int n, MemorySegment wOut, double[] u)");
     }
-    denseMethod("void updateDense(" + fs + ", MemorySegment x, int n, double g, double[] u)", (f, pc, vec) -> (vec
-        ? VectorForms.className(rule, f) + ".updateDense" + sfx(pc) + "(" + segs(pc) + ", x, n, "
-        : forms(f) + ".updateDense" + sfx(pc) + "(" + segs(pc) + ", x, 0, n, ") + cast(f) + "g" + uniforms(f, pc) + ");");
+    denseMethod(
+        "void updateDense(" + fs + ", MemorySegment x, int n, double g, double[] u)",
+        (f, pc, vec) ->
+            (vec
+                    ? VectorForms.className(rule, f)
+                        + ".updateDense"
+                        + sfx(pc)
+                        + "("
+                        + segs(pc)
+                        + ", x, n, "
+                    : forms(f) + ".updateDense" + sfx(pc) + "(" + segs(pc) + ", x, 0, n, ")
+                + cast(f)
+                + "g"
+                + uniforms(f, pc)
+                + ");");
     if (stored) {
-      denseMethod("void updateDenseStored(" + fs + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)", (f, pc, vec) -> (vec
-          ? VectorForms.className(rule, f) + ".updateDenseStored" + sfx(pc) + "(" + segs(pc) + ", w, x, n, "
-          : forms(f) + ".updateDenseStored" + sfx(pc) + "(" + segs(pc) + ", w, x, 0, n, ") + cast(f) + "g" + uniforms(f, pc) + ");");
+      denseMethod(
+          "void updateDenseStored("
+              + fs
+              + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)",
+          (f, pc, vec) ->
+              (vec
+                      ? VectorForms.className(rule, f)
+                          + ".updateDenseStored"
+                          + sfx(pc)
+                          + "("
+                          + segs(pc)
+                          + ", w, x, n, "
+                      : forms(f)
+                          + ".updateDenseStored"
+                          + sfx(pc)
+                          + "("
+                          + segs(pc)
+                          + ", w, x, 0, n, ")
+                  + cast(f)
+                  + "g"
+                  + uniforms(f, pc)
+                  + ");");
     } else {
-      unsupported("void updateDenseStored(" + fs + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)");
+      unsupported(
+          "void updateDenseStored("
+              + fs
+              + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)");
     }
-    denseMethod("void weightsDense(" + fs + ", MemorySegment out, int n, double[] u)", (f, pc, vec) -> (vec
-        ? VectorForms.className(rule, f) + ".weights" + sfx(pc) + "(" + segs(pc) + ", out, n"
-        : forms(f) + ".weights" + sfx(pc) + "(" + segs(pc) + ", out, 0, n") + uniforms(f, pc) + ");");
+    denseMethod(
+        "void weightsDense(" + fs + ", MemorySegment out, int n, double[] u)",
+        (f, pc, vec) ->
+            (vec
+                    ? VectorForms.className(rule, f)
+                        + ".weights"
+                        + sfx(pc)
+                        + "("
+                        + segs(pc)
+                        + ", out, n"
+                    : forms(f) + ".weights" + sfx(pc) + "(" + segs(pc) + ", out, 0, n")
+                + uniforms(f, pc)
+                + ");");
     out.line("}");
     return Generated.header(rule, "the forms behind the engine's RuleForms") + out;
   }
@@ -193,7 +463,11 @@ final class FormsAdapter {
     String of(Flavor f, boolean perCoordinate, boolean vector);
   }
 
-  private void method(String signature, boolean blockOnly, boolean variants, java.util.function.Function<Flavor, String> body) {
+  private void method(
+      String signature,
+      boolean blockOnly,
+      boolean variants,
+      java.util.function.Function<Flavor, String> body) {
     method(signature, blockOnly, variants, (f, pc) -> body.apply(f));
   }
 
@@ -220,7 +494,10 @@ final class FormsAdapter {
       }
       out.line("}");
     }
-    out.line("default -> throw new UnsupportedOperationException(\"" + rule.name + ": no block form in mixed precision\");");
+    out.line(
+        "default -> throw new UnsupportedOperationException(\""
+            + rule.name
+            + ": no block form in mixed precision\");");
     out.line("}");
     if (!signature.startsWith("void")) {
       // every case returns or throws
@@ -229,8 +506,16 @@ final class FormsAdapter {
   }
 
   private void denseMethod(String signature, DenseBody body) {
-    method(signature, false, true, (f, pc) -> "if (vector) {\n" + indent(body.of(f, pc, true)) + "\n} else {\n"
-        + indent(body.of(f, pc, false)) + "\n}");
+    method(
+        signature,
+        false,
+        true,
+        (f, pc) ->
+            "if (vector) {\n"
+                + indent(body.of(f, pc, true))
+                + "\n} else {\n"
+                + indent(body.of(f, pc, false))
+                + "\n}");
   }
 
   private static Object[] repeat(String a, int n) {
@@ -245,8 +530,22 @@ final class FormsAdapter {
 
   private String scalarPredict(Flavor f, boolean pc) {
     String vl = "org.onlinekernels.kernel.lanes." + f.lanes + "VirtualLanes";
-    return f.t + "[] p = " + vl + ".scratch();\n" + vl + ".clear(p, 1);\n" + forms(f) + ".predictDense" + sfx(pc) + "(" + segs(pc)
-        + ", x, 0, n, wOut, p" + uniforms(f, pc) + ");\nreturn " + vl + ".sum(p);";
+    return f.t
+        + "[] p = "
+        + vl
+        + ".scratch();\n"
+        + vl
+        + ".clear(p, 1);\n"
+        + forms(f)
+        + ".predictDense"
+        + sfx(pc)
+        + "("
+        + segs(pc)
+        + ", x, 0, n, wOut, p"
+        + uniforms(f, pc)
+        + ");\nreturn "
+        + vl
+        + ".sum(p);";
   }
 
   private String sum(String call) {
@@ -278,8 +577,13 @@ final class FormsAdapter {
     int k = 0;
     for (var u : rule.uniforms().entrySet()) {
       if (!u.getValue().equals("float")) {
-        throw new GeneratorException(rule.where() + ": uniform " + u.getKey() + " is " + u.getValue()
-            + "; uniforms are numbers (derive a boolean with a @Uniform function)");
+        throw new GeneratorException(
+            rule.where()
+                + ": uniform "
+                + u.getKey()
+                + " is "
+                + u.getValue()
+                + "; uniforms are numbers (derive a boolean with a @Uniform function)");
       }
       if (!(pc && rule.perCoordinate.contains(u.getKey()))) {
         sb.append(", ").append(cast(f)).append("u[").append(k).append(']');

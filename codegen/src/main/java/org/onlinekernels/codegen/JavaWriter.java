@@ -5,7 +5,10 @@ final class JavaWriter {
   private final StringBuilder sb = new StringBuilder();
   private int depth;
 
-  /** Writes a line at the current depth; a line ending in '{' opens a block, one starting with '}' closes it. */
+  /**
+   * Writes a line at the current depth; a line ending in '{' opens a block, one starting with '}'
+   * closes it.
+   */
   JavaWriter line(String s) {
     if (s.contains("\n")) {
       for (String part : s.split("\n")) {

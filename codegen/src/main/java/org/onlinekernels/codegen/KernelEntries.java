@@ -22,8 +22,15 @@ final class KernelEntries {
   }
 
   /** An entry: its name, parameters (declaration and argument lists) and what it returns. */
-  record Entry(String name, String returns, List<String[]> params, String doc, List<String> checks, boolean perCoordinate,
-      Set<String> usedFields, Set<String> usedUniforms) {
+  record Entry(
+      String name,
+      String returns,
+      List<String[]> params,
+      String doc,
+      List<String> checks,
+      boolean perCoordinate,
+      Set<String> usedFields,
+      Set<String> usedUniforms) {
     String signature() {
       return String.join(", ", params.stream().map(p -> p[0] + " " + p[1]).toList());
     }
@@ -45,40 +52,135 @@ final class KernelEntries {
   /** Every entry of the kernel, in the order the class declares them. */
   List<Entry> all() {
     List<Entry> es = new ArrayList<>();
-    for (boolean pc : rule.perCoordinate.isEmpty() ? new boolean[] {false} : new boolean[] {false, true}) {
+    for (boolean pc :
+        rule.perCoordinate.isEmpty() ? new boolean[] {false} : new boolean[] {false, true}) {
       String sfx = pc ? "PerCoordinate" : "";
       String pcDoc = pc ? " with per-coordinate " + String.join(", ", rule.perCoordinate) : "";
       if (rule.computesWeight()) {
-        es.add(entry("predictDense" + sfx, "double", pc, true, false, false, false,
-            "Dense predict" + pcDoc + ": commits the predict's new field values and returns {@code yhat = <w, x>}."));
+        es.add(
+            entry(
+                "predictDense" + sfx,
+                "double",
+                pc,
+                true,
+                false,
+                false,
+                false,
+                "Dense predict"
+                    + pcDoc
+                    + ": commits the predict's new field values and returns {@code yhat = <w, x>}."));
         if (stored) {
-          es.add(entry("predictDenseStoring" + sfx, "double", pc, true, false, false, true,
-              "{@link #predictDense" + sfx + "} that also writes the round's weights into {@code wOut} ({@code n} elements)."));
+          es.add(
+              entry(
+                  "predictDenseStoring" + sfx,
+                  "double",
+                  pc,
+                  true,
+                  false,
+                  false,
+                  true,
+                  "{@link #predictDense"
+                      + sfx
+                      + "} that also writes the round's weights into {@code wOut} ({@code n} elements)."));
         }
-        es.add(entry("predictSparse" + sfx, "double", pc, false, true, false, false,
-            "Sparse predict" + pcDoc + " of {@code nnz} entries of a model of dimension {@code n}; O(nnz)."));
+        es.add(
+            entry(
+                "predictSparse" + sfx,
+                "double",
+                pc,
+                false,
+                true,
+                false,
+                false,
+                "Sparse predict"
+                    + pcDoc
+                    + " of {@code nnz} entries of a model of dimension {@code n}; O(nnz)."));
         if (stored) {
-          es.add(entry("predictSparseStoring" + sfx, "double", pc, false, true, false, true,
-              "{@link #predictSparse" + sfx + "} that also writes the round's weights into {@code wOut}, compact: entry {@code j}'s"
-                  + " weight at {@code j} ({@code nnz} elements)."));
+          es.add(
+              entry(
+                  "predictSparseStoring" + sfx,
+                  "double",
+                  pc,
+                  false,
+                  true,
+                  false,
+                  true,
+                  "{@link #predictSparse"
+                      + sfx
+                      + "} that also writes the round's weights into {@code wOut}, compact: entry {@code j}'s"
+                      + " weight at {@code j} ({@code nnz} elements)."));
         }
       }
-      es.add(entry("updateDense" + sfx, "void", pc, true, false, true, false,
-          "Dense update" + pcDoc + " with the loss derivative (or gradient scale) {@code g}; the predict values it reads are"
-              + " recomputed from the state the predict left."));
+      es.add(
+          entry(
+              "updateDense" + sfx,
+              "void",
+              pc,
+              true,
+              false,
+              true,
+              false,
+              "Dense update"
+                  + pcDoc
+                  + " with the loss derivative (or gradient scale) {@code g}; the predict values it reads are"
+                  + " recomputed from the state the predict left."));
       if (stored) {
-        es.add(entry("updateDenseStored" + sfx, "void", pc, true, false, true, true,
-            "Dense update with the weights {@link #predictDenseStoring" + sfx + "} wrote to {@code w}."));
+        es.add(
+            entry(
+                "updateDenseStored" + sfx,
+                "void",
+                pc,
+                true,
+                false,
+                true,
+                true,
+                "Dense update with the weights {@link #predictDenseStoring"
+                    + sfx
+                    + "} wrote to {@code w}."));
       }
       if (stored) {
-        es.add(entry("updateSparseStored" + sfx, rule.sums().isEmpty() ? "void" : "double", pc, false, true, true, true,
-            "Sparse update with the compact weights {@link #predictSparseStoring" + sfx + "} wrote to {@code w}."));
+        es.add(
+            entry(
+                "updateSparseStored" + sfx,
+                rule.sums().isEmpty() ? "void" : "double",
+                pc,
+                false,
+                true,
+                true,
+                true,
+                "Sparse update with the compact weights {@link #predictSparseStoring"
+                    + sfx
+                    + "} wrote to {@code w}."));
       }
-      es.add(entry("updateSparse" + sfx, rule.sums().isEmpty() ? "void" : "double", pc, false, true, true, false,
-          "Sparse update" + pcDoc + " of {@code nnz} entries; O(nnz)." + (rule.sums().isEmpty() ? ""
-              : " Returns the sum over the entries of " + rule.sums().get(0).name() + ".")));
-      es.add(entry("weights" + sfx, "void", pc, false, false, false, false,
-          "Weight read-out" + pcDoc + " into {@code out} ({@code n} elements): the predict's weight with {@code x = 0}."));
+      es.add(
+          entry(
+              "updateSparse" + sfx,
+              rule.sums().isEmpty() ? "void" : "double",
+              pc,
+              false,
+              true,
+              true,
+              false,
+              "Sparse update"
+                  + pcDoc
+                  + " of {@code nnz} entries; O(nnz)."
+                  + (rule.sums().isEmpty()
+                      ? ""
+                      : " Returns the sum over the entries of "
+                          + rule.sums().get(0).name()
+                          + ".")));
+      es.add(
+          entry(
+              "weights" + sfx,
+              "void",
+              pc,
+              false,
+              false,
+              false,
+              false,
+              "Weight read-out"
+                  + pcDoc
+                  + " into {@code out} ({@code n} elements): the predict's weight with {@code x = 0}."));
     }
     return es;
   }
@@ -96,7 +198,8 @@ final class KernelEntries {
       if (!storedW) {
         fs.addAll(rule.predictValuesForUpdate());
       }
-      fs.addAll(method.startsWith("updateDense") ? rule.updatesWithoutSums() : rule.phase(Phase.UPDATE));
+      fs.addAll(
+          method.startsWith("updateDense") ? rule.updatesWithoutSums() : rule.phase(Phase.UPDATE));
     }
     return fs;
   }
@@ -118,8 +221,15 @@ final class KernelEntries {
     return used;
   }
 
-  private Entry entry(String method, String returns, boolean pc, boolean dense, boolean sparse, boolean update,
-      boolean storedW, String doc) {
+  private Entry entry(
+      String method,
+      String returns,
+      boolean pc,
+      boolean dense,
+      boolean sparse,
+      boolean update,
+      boolean storedW,
+      String doc) {
     List<String[]> ps = new ArrayList<>();
     List<String> checks = new ArrayList<>();
     checks.add("KernelChecks.count(\"n\", n);");
@@ -136,9 +246,20 @@ final class KernelEntries {
         continue;
       }
       ps.add(new String[] {"MemorySegment", f});
-      boolean written = update ? rule.updateFieldOutputs().contains(f) || false
-          : predict && rule.predictFieldOutputs().contains(f);
-      checks.add("KernelChecks." + (written && !weights ? "state" : "input") + "(\"" + f + "\", " + f + ", n, " + typeOf(rule, f) + ");");
+      boolean written =
+          update
+              ? rule.updateFieldOutputs().contains(f) || false
+              : predict && rule.predictFieldOutputs().contains(f);
+      checks.add(
+          "KernelChecks."
+              + (written && !weights ? "state" : "input")
+              + "(\""
+              + f
+              + "\", "
+              + f
+              + ", n, "
+              + typeOf(rule, f)
+              + ");");
     }
     if (pc) {
       for (String u : rule.perCoordinate) {
@@ -146,7 +267,14 @@ final class KernelEntries {
           continue;
         }
         ps.add(new String[] {"MemorySegment", u});
-        checks.add("KernelChecks.input(\"" + u + "\", " + u + ", n, " + (rule.hasMixed() ? "mixed ? ElementType.DOUBLE : type" : "type") + ");");
+        checks.add(
+            "KernelChecks.input(\""
+                + u
+                + "\", "
+                + u
+                + ", n, "
+                + (rule.hasMixed() ? "mixed ? ElementType.DOUBLE : type" : "type")
+                + ");");
       }
     }
     if (storedW && update) {
@@ -183,9 +311,19 @@ final class KernelEntries {
     }
     for (LaneRule.Function c : rule.phase(Phase.CHECK)) {
       // A check runs where the entry takes every uniform it reads (not one kept per coordinate).
-      boolean all = c.params().stream().allMatch(p -> usedUniforms.contains(p) && !(pc && rule.perCoordinate.contains(p)));
+      boolean all =
+          c.params().stream()
+              .allMatch(p -> usedUniforms.contains(p) && !(pc && rule.perCoordinate.contains(p)));
       if (all) {
-        checks.add(rule.ruleClass + "." + rule.lanesClass + "." + c.name() + "(" + String.join(", ", c.params()) + ");");
+        checks.add(
+            rule.ruleClass
+                + "."
+                + rule.lanesClass
+                + "."
+                + c.name()
+                + "("
+                + String.join(", ", c.params())
+                + ");");
       }
     }
     return new Entry(method, returns, ps, doc, checks, pc, usedFields, usedUniforms);

@@ -11,9 +11,9 @@ import org.onlinekernels.codegen.VectorTranslator.Kind;
 import org.onlinekernels.codegen.VectorTranslator.Value;
 
 /**
- * What the writers of a rule's Vector API forms share ({@link VectorForms}, {@link VectorGathered}):
- * the rule, the flavor, the source being written, and the lane values bound by name while one
- * loop body is written ({@link Coordinate}).
+ * What the writers of a rule's Vector API forms share ({@link VectorForms}, {@link
+ * VectorGathered}): the rule, the flavor, the source being written, and the lane values bound by
+ * name while one loop body is written ({@link Coordinate}).
  */
 abstract class LaneForms {
   final LaneRule rule;
@@ -36,7 +36,10 @@ abstract class LaneForms {
     StringBuilder sb = new StringBuilder();
     for (Map.Entry<String, String> u : rule.uniforms().entrySet()) {
       if (!(perCoordinate && rule.perCoordinate.contains(u.getKey()))) {
-        sb.append(", ").append(u.getValue().equals("float") ? flavor.t : u.getValue()).append(' ').append(u.getKey());
+        sb.append(", ")
+            .append(u.getValue().equals("float") ? flavor.t : u.getValue())
+            .append(' ')
+            .append(u.getKey());
       }
     }
     return sb.toString();
@@ -61,7 +64,8 @@ abstract class LaneForms {
   }
 
   String segmentParams(boolean perCoordinate) {
-    return String.join(", ", segments(perCoordinate).stream().map(f -> "MemorySegment " + f).toList());
+    return String.join(
+        ", ", segments(perCoordinate).stream().map(f -> "MemorySegment " + f).toList());
   }
 
   String segmentArgs(boolean perCoordinate) {
@@ -85,8 +89,14 @@ abstract class LaneForms {
 
   String storeCode(String name, String value) {
     boolean f = isFloatStorage(name);
-    return f ? "storeFloat(" + value + ", " + name + ", of);" : value + ".intoMemorySegment(" + name + ", " + offset("double")
-        + ", VectorConstants.ORDER);";
+    return f
+        ? "storeFloat(" + value + ", " + name + ", of);"
+        : value
+            + ".intoMemorySegment("
+            + name
+            + ", "
+            + offset("double")
+            + ", VectorConstants.ORDER);";
   }
 
   String xLoad() {
@@ -106,7 +116,10 @@ abstract class LaneForms {
     final VectorTranslator tr = new VectorTranslator(rule, flavor, out, "S");
     final Map<String, Value> bound = new LinkedHashMap<>();
     final Set<String> written = new LinkedHashSet<>();
-    /** How a field's lanes are loaded: from its segment at the loop's offset, unless set otherwise. */
+
+    /**
+     * How a field's lanes are loaded: from its segment at the loop's offset, unless set otherwise.
+     */
     java.util.function.Function<String, String> loader = LaneForms.this::loadCode;
 
     Value value(String name) {
@@ -125,7 +138,8 @@ abstract class LaneForms {
         bound.put(name, loaded);
         return loaded;
       }
-      throw new GeneratorException(rule.where() + ": nothing binds '" + name + "' in the vector loop");
+      throw new GeneratorException(
+          rule.where() + ": nothing binds '" + name + "' in the vector loop");
     }
 
     void call(LaneRule.Function f) {
@@ -147,11 +161,14 @@ abstract class LaneForms {
     void bindUniforms(boolean perCoordinate) {
       for (Map.Entry<String, String> u : rule.uniforms().entrySet()) {
         if (!(perCoordinate && rule.perCoordinate.contains(u.getKey()))) {
-          bound.put(u.getKey(), new Value(u.getKey(), u.getValue().equals("boolean") ? Kind.BOOLEAN : Kind.NUMBER));
+          bound.put(
+              u.getKey(),
+              new Value(u.getKey(), u.getValue().equals("boolean") ? Kind.BOOLEAN : Kind.NUMBER));
         }
       }
       for (LaneRule.Function f : rule.uniformFunctions(perCoordinate)) {
-        bound.put(f.name(), new Value(f.name(), f.type().equals("boolean") ? Kind.BOOLEAN : Kind.NUMBER));
+        bound.put(
+            f.name(), new Value(f.name(), f.type().equals("boolean") ? Kind.BOOLEAN : Kind.NUMBER));
       }
     }
 

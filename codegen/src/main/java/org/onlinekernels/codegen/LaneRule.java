@@ -20,12 +20,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A rule's per-coordinate math as read from its source: the class annotated {@code @Lanes}
- * nested in the rule's class (see docs/ADDING_A_RULE.md for the conventions it follows). Names
- * bind by convention: a lane function's parameter named like a state field is that field's
- * latest value, {@code x} the input, {@code g} the loss derivative (or gradient scale), {@code gx}
- * the product {@code g * x}, an earlier function's name that function's value, anything else a
- * uniform (one value for every coordinate of a call).
+ * A rule's per-coordinate math as read from its source: the class annotated {@code @Lanes} nested
+ * in the rule's class (see docs/ADDING_A_RULE.md for the conventions it follows). Names bind by
+ * convention: a lane function's parameter named like a state field is that field's latest value,
+ * {@code x} the input, {@code g} the loss derivative (or gradient scale), {@code gx} the product
+ * {@code g * x}, an earlier function's name that function's value, anything else a uniform (one
+ * value for every coordinate of a call).
  */
 final class LaneRule {
   /** Where a lane function runs. */
@@ -50,37 +50,54 @@ final class LaneRule {
   }
 
   final String packageName;
+
   /** The rule's outer class, e.g. {@code ScInOL2}. */
   final String ruleClass;
+
   /** The nested lanes class, e.g. {@code Rule}. */
   final String lanesClass;
+
   /**
    * The name the generated classes carry: the rule's class, followed by the lanes class's name
-   * unless that is {@code Rule} (a file with two rules names the second, e.g. {@code AdaptiveOgdBall}).
+   * unless that is {@code Rule} (a file with two rules names the second, e.g. {@code
+   * AdaptiveOgdBall}).
    */
   final String name;
+
   final ClassOrInterfaceDeclaration lanes;
   final CompilationUnit unit;
   final List<String> fields;
+
   /** The field that is the weight, or null when a predict function {@code w} computes it. */
   final String weightField;
+
   final int accumulators;
+
   /** Fields kept in float under mixed precision (empty: the rule has no mixed form). */
   final List<String> mixedFloatFields;
+
   /** Uniform parameters that the per-coordinate variant keeps in read-only buffers. */
   final List<String> perCoordinate;
+
   /**
    * Whether the update changes every coordinate, a zero input too (Adaptive OGD's ball): a sparse
    * update is then the dense one over the row scattered into zeros.
    */
   final boolean everyCoordinate;
+
   final List<FieldDeclaration> constants = new ArrayList<>();
   final Map<String, Function> functions = new LinkedHashMap<>();
 
-  LaneRule(CompilationUnit unit, ClassOrInterfaceDeclaration outer, ClassOrInterfaceDeclaration lanes) {
+  LaneRule(
+      CompilationUnit unit, ClassOrInterfaceDeclaration outer, ClassOrInterfaceDeclaration lanes) {
     this.unit = unit;
-    this.packageName = unit.getPackageDeclaration().orElseThrow(() -> new GeneratorException(
-        outer.getNameAsString() + ": a rule source needs a package")).getNameAsString();
+    this.packageName =
+        unit.getPackageDeclaration()
+            .orElseThrow(
+                () ->
+                    new GeneratorException(
+                        outer.getNameAsString() + ": a rule source needs a package"))
+            .getNameAsString();
     this.ruleClass = outer.getNameAsString();
     this.lanesClass = lanes.getNameAsString();
     this.name = lanesClass.equals("Rule") ? ruleClass : ruleClass + lanesClass;
@@ -99,21 +116,28 @@ final class LaneRule {
       throw new GeneratorException(where() + ": @Lanes needs at least one field");
     }
     if (accumulators != 1 && accumulators != 2 && accumulators != 4) {
-      throw new GeneratorException(where() + ": accumulators must be 1, 2 or 4, got " + accumulators);
+      throw new GeneratorException(
+          where() + ": accumulators must be 1, 2 or 4, got " + accumulators);
     }
     for (FieldDeclaration f : lanes.getFields()) {
       if (!f.isStatic() || !f.isFinal()) {
-        throw new GeneratorException(where() + ": lane classes hold only static final constants: " + f);
+        throw new GeneratorException(
+            where() + ": lane classes hold only static final constants: " + f);
       }
       constants.add(f);
     }
     for (MethodDeclaration m : lanes.getMethods()) {
-      Phase phase = m.isAnnotationPresent("Predict") ? Phase.PREDICT
-          : m.isAnnotationPresent("Update") ? Phase.UPDATE
-          : m.isAnnotationPresent("Uniform") ? Phase.UNIFORM
-          : m.isAnnotationPresent("Check") ? Phase.CHECK : Phase.HELPER;
+      Phase phase =
+          m.isAnnotationPresent("Predict")
+              ? Phase.PREDICT
+              : m.isAnnotationPresent("Update")
+                  ? Phase.UPDATE
+                  : m.isAnnotationPresent("Uniform")
+                      ? Phase.UNIFORM
+                      : m.isAnnotationPresent("Check") ? Phase.CHECK : Phase.HELPER;
       if (!m.isStatic()) {
-        throw new GeneratorException(where() + ": lane function " + m.getNameAsString() + " must be static");
+        throw new GeneratorException(
+            where() + ": lane function " + m.getNameAsString() + " must be static");
       }
       List<String> params = new ArrayList<>();
       for (Parameter p : m.getParameters()) {
@@ -121,18 +145,22 @@ final class LaneRule {
       }
       Function f = new Function(m.getNameAsString(), phase, m, params);
       if (functions.put(f.name(), f) != null) {
-        throw new GeneratorException(where() + ": lane function " + f.name() + " is defined twice (no overloads)");
+        throw new GeneratorException(
+            where() + ": lane function " + f.name() + " is defined twice (no overloads)");
       }
     }
     if (weightField == null && !functions.containsKey("w")) {
-      throw new GeneratorException(where() + ": name a weight field (@Lanes(weight = ...)) or write a @Predict function w");
+      throw new GeneratorException(
+          where() + ": name a weight field (@Lanes(weight = ...)) or write a @Predict function w");
     }
     if (weightField != null && !fields.contains(weightField)) {
-      throw new GeneratorException(where() + ": weight field " + weightField + " is not one of " + fields);
+      throw new GeneratorException(
+          where() + ": weight field " + weightField + " is not one of " + fields);
     }
     for (String f : mixedFloatFields) {
       if (!fields.contains(f)) {
-        throw new GeneratorException(where() + ": mixed float field " + f + " is not one of " + fields);
+        throw new GeneratorException(
+            where() + ": mixed float field " + f + " is not one of " + fields);
       }
     }
     checkBindings();
@@ -170,7 +198,9 @@ final class LaneRule {
 
   /** Update functions without the summed ones: what a dense update runs. */
   List<Function> updatesWithoutSums() {
-    return phase(Phase.UPDATE).stream().filter(f -> !f.method().isAnnotationPresent("Sum")).toList();
+    return phase(Phase.UPDATE).stream()
+        .filter(f -> !f.method().isAnnotationPresent("Sum"))
+        .toList();
   }
 
   Map<String, String> uniforms() {
@@ -187,8 +217,15 @@ final class LaneRule {
         if (!fields.contains(n) && !INPUTS.contains(n) && !functions.containsKey(n)) {
           String prev = u.put(n, p.getType().asString());
           if (prev != null && !prev.equals(p.getType().asString())) {
-            throw new GeneratorException(where() + ": uniform " + n + " is " + prev + " in one function and "
-                + p.getType() + " in another");
+            throw new GeneratorException(
+                where()
+                    + ": uniform "
+                    + n
+                    + " is "
+                    + prev
+                    + " in one function and "
+                    + p.getType()
+                    + " in another");
           }
         }
       }
@@ -215,7 +252,9 @@ final class LaneRule {
 
   /** The uniform functions computed once per call in the given variant. */
   List<Function> uniformFunctions(boolean perCoordinateVariant) {
-    return phase(Phase.UNIFORM).stream().filter(f -> !(perCoordinateVariant && perCoordinateDependent(f))).toList();
+    return phase(Phase.UNIFORM).stream()
+        .filter(f -> !(perCoordinateVariant && perCoordinateDependent(f)))
+        .toList();
   }
 
   /** Uniforms that a per-coordinate variant reads from buffers instead. */
@@ -230,17 +269,75 @@ final class LaneRule {
    * kernels). Fields are parameters of every form, so a field of one of these names would shadow
    * one of them and the generated source would not compile, or compute something else.
    */
-  private static final Set<String> RESERVED = Set.of(
-      "D", "F", "FS", "L", "P", "S", "V", "FIELDS", "FLOAT", "DOUBLE", "MIXED", "HAS_MIXED", "KEPT", "SHAPE",
-      "UNIFORMS", "PER_COORDINATE", "MIXED_KERNEL", "a0", "a1", "a2", "a3", "acc", "b", "bound", "bound1",
-      "byteOffset", "c", "f", "flavor", "from", "i", "idx", "ix", "j", "lane", "n", "nnz", "o", "out", "p",
-      "perCoordinate", "provider", "s", "st", "step", "stride", "sum", "to", "type", "u", "val", "vd", "vector",
-      "vf", "vx", "wIn", "wOut", "xd", "xs", "xv", "yhat");
+  private static final Set<String> RESERVED =
+      Set.of(
+          "D",
+          "F",
+          "FS",
+          "L",
+          "P",
+          "S",
+          "V",
+          "FIELDS",
+          "FLOAT",
+          "DOUBLE",
+          "MIXED",
+          "HAS_MIXED",
+          "KEPT",
+          "SHAPE",
+          "UNIFORMS",
+          "PER_COORDINATE",
+          "MIXED_KERNEL",
+          "a0",
+          "a1",
+          "a2",
+          "a3",
+          "acc",
+          "b",
+          "bound",
+          "bound1",
+          "byteOffset",
+          "c",
+          "f",
+          "flavor",
+          "from",
+          "i",
+          "idx",
+          "ix",
+          "j",
+          "lane",
+          "n",
+          "nnz",
+          "o",
+          "out",
+          "p",
+          "perCoordinate",
+          "provider",
+          "s",
+          "st",
+          "step",
+          "stride",
+          "sum",
+          "to",
+          "type",
+          "u",
+          "val",
+          "vd",
+          "vector",
+          "vf",
+          "vx",
+          "wIn",
+          "wOut",
+          "xd",
+          "xs",
+          "xv",
+          "yhat");
 
   /**
    * Refuses field names the generated forms cannot carry: a reserved identifier, or any name of the
    * rule (field, uniform, lane function) spelt like a field's loaded or new value (the forms call
-   * field {@code f}'s values {@code f0} and {@code f1}: fields {@code h} and {@code h1} would collide).
+   * field {@code f}'s values {@code f0} and {@code f1}: fields {@code h} and {@code h1} would
+   * collide).
    */
   private void checkNames() {
     Set<String> names = new LinkedHashSet<>(fields);
@@ -252,14 +349,25 @@ final class LaneRule {
     }
     for (String f : fields) {
       if (RESERVED.contains(f)) {
-        throw new GeneratorException(where() + ": field " + f + " is named like an identifier of the generated forms; rename it");
+        throw new GeneratorException(
+            where()
+                + ": field "
+                + f
+                + " is named like an identifier of the generated forms; rename it");
       }
     }
     for (String n : names) {
       for (String f : fields) {
         if (n.equals(f + "0") || n.equals(f + "1")) {
-          throw new GeneratorException(where() + ": the name " + n + " collides with field " + f
-              + "'s value " + n + " in the generated forms; rename one of them");
+          throw new GeneratorException(
+              where()
+                  + ": the name "
+                  + n
+                  + " collides with field "
+                  + f
+                  + "'s value "
+                  + n
+                  + " in the generated forms; rename one of them");
         }
       }
     }
@@ -276,15 +384,31 @@ final class LaneRule {
       if (f.phase() == Phase.PREDICT) {
         for (String p : f.params()) {
           if (p.equals("g") || p.equals("gx")) {
-            throw new GeneratorException(where() + ": predict function " + f.name() + " reads " + p
-                + ", which exists only in the update");
+            throw new GeneratorException(
+                where()
+                    + ": predict function "
+                    + f.name()
+                    + " reads "
+                    + p
+                    + ", which exists only in the update");
           }
-          if (functions.containsKey(p) && functions.get(p).phase() == Phase.UPDATE && !fields.contains(p)) {
-            throw new GeneratorException(where() + ": predict function " + f.name() + " reads update value " + p);
+          if (functions.containsKey(p)
+              && functions.get(p).phase() == Phase.UPDATE
+              && !fields.contains(p)) {
+            throw new GeneratorException(
+                where() + ": predict function " + f.name() + " reads update value " + p);
           }
-          if (functions.containsKey(p) && functions.get(p).phase() == Phase.PREDICT && !seen.contains(p) && !fields.contains(p)) {
-            throw new GeneratorException(where() + ": predict function " + f.name() + " reads " + p
-                + ", which is computed after it; reorder them");
+          if (functions.containsKey(p)
+              && functions.get(p).phase() == Phase.PREDICT
+              && !seen.contains(p)
+              && !fields.contains(p)) {
+            throw new GeneratorException(
+                where()
+                    + ": predict function "
+                    + f.name()
+                    + " reads "
+                    + p
+                    + ", which is computed after it; reorder them");
           }
         }
         seen.add(f.name());
@@ -293,9 +417,17 @@ final class LaneRule {
     for (Function f : functions.values()) {
       if (f.phase() == Phase.UPDATE) {
         for (String p : f.params()) {
-          if (functions.containsKey(p) && functions.get(p).phase() == Phase.UPDATE && !seen.contains(p) && !fields.contains(p)) {
-            throw new GeneratorException(where() + ": update function " + f.name() + " reads " + p
-                + ", which is computed after it; reorder them");
+          if (functions.containsKey(p)
+              && functions.get(p).phase() == Phase.UPDATE
+              && !seen.contains(p)
+              && !fields.contains(p)) {
+            throw new GeneratorException(
+                where()
+                    + ": update function "
+                    + f.name()
+                    + " reads "
+                    + p
+                    + ", which is computed after it; reorder them");
           }
         }
         seen.add(f.name());
@@ -303,7 +435,8 @@ final class LaneRule {
     }
     for (String u : perCoordinate) {
       if (!uniforms().containsKey(u)) {
-        throw new GeneratorException(where() + ": perCoordinate names " + u + ", which is no uniform of the rule");
+        throw new GeneratorException(
+            where() + ": perCoordinate names " + u + ", which is no uniform of the rule");
       }
     }
   }
@@ -334,7 +467,9 @@ final class LaneRule {
       for (Function f : phase(Phase.PREDICT)) {
         if (need.contains(f.name())) {
           for (String p : f.params()) {
-            if (functions.containsKey(p) && functions.get(p).phase() == Phase.PREDICT && need.add(p)) {
+            if (functions.containsKey(p)
+                && functions.get(p).phase() == Phase.PREDICT
+                && need.add(p)) {
               grew = true;
             }
           }
@@ -380,10 +515,16 @@ final class LaneRule {
 
   /** Fields that update functions give new values. */
   List<String> updateFieldOutputs() {
-    return phase(Phase.UPDATE).stream().map(Function::name).filter(fields::contains).distinct().toList();
+    return phase(Phase.UPDATE).stream()
+        .map(Function::name)
+        .filter(fields::contains)
+        .distinct()
+        .toList();
   }
 
-  /** Fields read by the functions in {@code fs} (before any of them wrote it) or written by them. */
+  /**
+   * Fields read by the functions in {@code fs} (before any of them wrote it) or written by them.
+   */
   Set<String> fieldsUsed(List<Function> fs) {
     Set<String> used = new LinkedHashSet<>();
     for (Function f : fs) {

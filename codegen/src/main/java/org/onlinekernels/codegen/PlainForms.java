@@ -20,7 +20,10 @@ abstract class PlainForms {
   final JavaWriter out;
   final String t;
   final String lanes;
-  /** Predict functions the fused round keeps per entry: field outputs and values the update reads. */
+
+  /**
+   * Predict functions the fused round keeps per entry: field outputs and values the update reads.
+   */
   final List<LaneRule.Function> kept;
 
   PlainForms(LaneRule rule, Flavor flavor, JavaWriter out) {
@@ -44,7 +47,10 @@ abstract class PlainForms {
       if (perCoordinate && rule.perCoordinate.contains(u.getKey())) {
         continue;
       }
-      sb.append(", ").append(u.getValue().equals("float") ? t : u.getValue()).append(' ').append(u.getKey());
+      sb.append(", ")
+          .append(u.getValue().equals("float") ? t : u.getValue())
+          .append(' ')
+          .append(u.getKey());
     }
     return sb.toString();
   }
@@ -112,7 +118,10 @@ abstract class PlainForms {
     return rule.fields.contains(name) ? flavor.storage(rule, name) : t;
   }
 
-  /** The weight's contribution {@code x w} of an entry: 0 where {@code x == 0} for a computed weight (it may be infinite). */
+  /**
+   * The weight's contribution {@code x w} of an entry: 0 where {@code x == 0} for a computed weight
+   * (it may be infinite).
+   */
   String contribution(CoordinateCode c) {
     if (rule.computesWeight()) {
       return "x != 0 ? x * " + c.value("w") + " : 0";
@@ -141,7 +150,9 @@ abstract class PlainForms {
     return rule.phase(Phase.PREDICT);
   }
 
-  /** Recomputes, from the state, the predict values the update reads (field outputs are idempotent). */
+  /**
+   * Recomputes, from the state, the predict values the update reads (field outputs are idempotent).
+   */
   void recompute(CoordinateCode c) {
     for (LaneRule.Function f : rule.predictValuesForUpdate()) {
       c.call(f);
@@ -189,7 +200,10 @@ abstract class PlainForms {
     }
   }
 
-  /** The four partial sums of a row, entry {@code j}'s contribution given by {@code entry.apply("j")}. */
+  /**
+   * The four partial sums of a row, entry {@code j}'s contribution given by {@code
+   * entry.apply("j")}.
+   */
   void partialSums(Function<String, String> entry) {
     out.line(t + " a0 = 0, a1 = 0, a2 = 0, a3 = 0;");
     out.line("int j = 0;");
@@ -214,7 +228,10 @@ abstract class PlainForms {
     return rule.sums().isEmpty() ? "void" : t;
   }
 
-  /** Row update forms of a rule with a {@code @Sum} function return that sum, one sum in entry order. */
+  /**
+   * Row update forms of a rule with a {@code @Sum} function return that sum, one sum in entry
+   * order.
+   */
   void sumInit() {
     if (!rule.sums().isEmpty()) {
       out.line(t + " sum = 0;");
@@ -258,8 +275,11 @@ abstract class PlainForms {
    * the only predict value its update reads.
    */
   boolean storedWeight() {
-    return rule.computesWeight() && rule.predictValuesForUpdate().stream().map(LaneRule.Function::name).toList()
-        .equals(rule.closure(Set.of("w")).stream().map(LaneRule.Function::name).toList())
+    return rule.computesWeight()
+        && rule.predictValuesForUpdate().stream()
+            .map(LaneRule.Function::name)
+            .toList()
+            .equals(rule.closure(Set.of("w")).stream().map(LaneRule.Function::name).toList())
         && rule.phase(Phase.UPDATE).stream().anyMatch(f -> f.params().contains("w"));
   }
 }

@@ -16,8 +16,8 @@ import java.util.stream.Stream;
  * Generates every form of every rule: for each source file under the source root whose top-level
  * class nests a class annotated {@code @Lanes}, writes into the output root (same package) the
  * lanes twins, the plain-Java and Vector API forms for float, double and (where the rule has it)
- * mixed precision, and the public stateless kernel. Run by the library's build in
- * {@code generate-sources}; {@code java ... RuleGenerator SRC OUT}.
+ * mixed precision, and the public stateless kernel. Run by the library's build in {@code
+ * generate-sources}; {@code java ... RuleGenerator SRC OUT}.
  */
 public final class RuleGenerator {
   private RuleGenerator() {}
@@ -41,7 +41,8 @@ public final class RuleGenerator {
 
   /** Generates every rule under {@code sources} into {@code output}; returns how many rules. */
   public static int generate(Path sources, Path output) throws IOException {
-    StaticJavaParser.getParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_21);
+    StaticJavaParser.getParserConfiguration()
+        .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_21);
     List<Path> files;
     try (Stream<Path> s = Files.walk(sources)) {
       files = s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
@@ -53,15 +54,20 @@ public final class RuleGenerator {
         continue;
       }
       CompilationUnit cu = StaticJavaParser.parse(text);
-      for (ClassOrInterfaceDeclaration outer : cu.findAll(ClassOrInterfaceDeclaration.class, c -> c.isTopLevelType())) {
-        for (ClassOrInterfaceDeclaration inner : outer.findAll(ClassOrInterfaceDeclaration.class,
-            c -> c != outer && c.isAnnotationPresent("Lanes"))) {
+      for (ClassOrInterfaceDeclaration outer :
+          cu.findAll(ClassOrInterfaceDeclaration.class, c -> c.isTopLevelType())) {
+        for (ClassOrInterfaceDeclaration inner :
+            outer.findAll(
+                ClassOrInterfaceDeclaration.class,
+                c -> c != outer && c.isAnnotationPresent("Lanes"))) {
           LaneRule rule = new LaneRule(cu, outer, inner);
           for (GeneratedFile g : filesOf(rule)) {
-            Path target = output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java");
+            Path target =
+                output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java");
             Files.createDirectories(target.getParent());
             // Unchanged files keep their time stamp, so incremental compilation stays incremental.
-            if (!Files.exists(target) || !Files.readString(target, StandardCharsets.UTF_8).equals(g.text())) {
+            if (!Files.exists(target)
+                || !Files.readString(target, StandardCharsets.UTF_8).equals(g.text())) {
               Files.writeString(target, g.text(), StandardCharsets.UTF_8);
             }
           }
@@ -80,7 +86,10 @@ public final class RuleGenerator {
     List<GeneratedFile> out = new ArrayList<>();
     out.add(new GeneratedFile(Flavor.FLOAT.lanesClass(rule), LanesTwins.floatSource(rule)));
     out.add(new GeneratedFile(Flavor.DOUBLE.lanesClass(rule), LanesTwins.doubleSource(rule)));
-    List<Flavor> flavors = rule.hasMixed() ? List.of(Flavor.FLOAT, Flavor.DOUBLE, Flavor.MIXED) : List.of(Flavor.FLOAT, Flavor.DOUBLE);
+    List<Flavor> flavors =
+        rule.hasMixed()
+            ? List.of(Flavor.FLOAT, Flavor.DOUBLE, Flavor.MIXED)
+            : List.of(Flavor.FLOAT, Flavor.DOUBLE);
     for (Flavor f : flavors) {
       out.add(new GeneratedFile(ScalarForms.className(rule, f), new ScalarForms(rule, f).source()));
       out.add(new GeneratedFile(VectorForms.className(rule, f), new VectorForms(rule, f).source()));

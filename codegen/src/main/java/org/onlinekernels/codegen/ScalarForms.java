@@ -9,10 +9,10 @@ import java.util.List;
  * <ul>
  *   <li><b>Block rows</b> (float, double): state as one segment, field {@code f} of coordinate
  *       {@code i} at element {@code f * step + i * stride} (planar: {@code step = d, stride = 1};
- *       interleaved: {@code step = 1, stride = FIELDS}), rows as arrays. The fused round's
- *       predict writes nothing but per-entry scratch; its update writes every new value.
- *   <li><b>Field rows</b>: one segment per field (every flavor; the per-coordinate variant adds
- *       one read-only segment per per-coordinate uniform).
+ *       interleaved: {@code step = 1, stride = FIELDS}), rows as arrays. The fused round's predict
+ *       writes nothing but per-entry scratch; its update writes every new value.
+ *   <li><b>Field rows</b>: one segment per field (every flavor; the per-coordinate variant adds one
+ *       read-only segment per per-coordinate uniform).
  *   <li><b>Dense</b>: one segment per field, coordinates {@code [from, to)}; the predict sums in
  *       the virtual lanes' order, so the vector forms give the same bits.
  * </ul>
@@ -42,8 +42,16 @@ final class ScalarForms extends PlainForms {
     out.line("import org.onlinekernels.kernel.lanes." + flavor.lanes + "VirtualLanes;");
     out.blank();
     out.line("/**");
-    out.line(" * " + rule.name + "'s plain-Java forms in " + (flavor == Flavor.MIXED
-        ? "mixed precision (float inputs and " + String.join(", ", rule.mixedFloatFields) + "; double arithmetic)" : t) + ":");
+    out.line(
+        " * "
+            + rule.name
+            + "'s plain-Java forms in "
+            + (flavor == Flavor.MIXED
+                ? "mixed precision (float inputs and "
+                    + String.join(", ", rule.mixedFloatFields)
+                    + "; double arithmetic)"
+                : t)
+            + ":");
     out.line(" * every loop calls the lane functions of {@link " + lanes + "}; see ScalarForms in");
     out.line(" * online-kernels-codegen for what each form is.");
     out.line(" */");

@@ -15,22 +15,40 @@ final class VectorGathered extends LaneForms {
   }
 
   /**
-   * The compute steps of a gathered round (ScalarForms' {@code gathered}) lane-wise over the
-   * record arrays: entry {@code j} in lane {@code j mod L}, each lane doing the entry's scalar
-   * operations; the tail, and a rule's summed update values, run the plain-Java forms.
+   * The compute steps of a gathered round (ScalarForms' {@code gathered}) lane-wise over the record
+   * arrays: entry {@code j} in lane {@code j mod L}, each lane doing the entry's scalar operations;
+   * the tail, and a rule's summed update values, run the plain-Java forms.
    */
   void write() {
-    String recs = String.join(", ", rule.fields.stream().map(f -> flavor.t + "[] " + ScalarForms.record(f)).toList());
+    String recs =
+        String.join(
+            ", ", rule.fields.stream().map(f -> flavor.t + "[] " + ScalarForms.record(f)).toList());
     String recArgs = String.join(", ", rule.fields.stream().map(ScalarForms::record).toList());
-    List<LaneRule.Function> kept = ScalarForms.kept(rule).stream().map(rule.functions::get).toList();
-    String keptParams = kept.stream().map(f -> ", " + flavor.t + "[] " + ScalarForms.scratch(f.name())).reduce("", String::concat);
-    String keptArgs = kept.stream().map(f -> ", " + ScalarForms.scratch(f.name())).reduce("", String::concat);
+    List<LaneRule.Function> kept =
+        ScalarForms.kept(rule).stream().map(rule.functions::get).toList();
+    String keptParams =
+        kept.stream()
+            .map(f -> ", " + flavor.t + "[] " + ScalarForms.scratch(f.name()))
+            .reduce("", String::concat);
+    String keptArgs =
+        kept.stream().map(f -> ", " + ScalarForms.scratch(f.name())).reduce("", String::concat);
     String zero = flavor.t.equals("float") ? "0f" : "0.0";
 
     out.blank();
-    out.doc("Predict half of a gathered round over entries {@code [0, nnz)}: kept values and contributions, lane-wise.");
-    out.line("static void predictGathered(" + recs + ", " + flavor.t + "[] val, int from, int nnz" + keptParams + ", " + flavor.t
-        + "[] contrib" + uniformParams(false) + ") {");
+    out.doc(
+        "Predict half of a gathered round over entries {@code [0, nnz)}: kept values and contributions, lane-wise.");
+    out.line(
+        "static void predictGathered("
+            + recs
+            + ", "
+            + flavor.t
+            + "[] val, int from, int nnz"
+            + keptParams
+            + ", "
+            + flavor.t
+            + "[] contrib"
+            + uniformParams(false)
+            + ") {");
     CoordinateCode.uniforms(rule, flavor, out, false);
     out.line("int bound = S.loopBound(nnz);");
     out.line("for (int j = 0; j < bound; j += L) {");
@@ -41,22 +59,43 @@ final class VectorGathered extends LaneForms {
     c.bound.put("x", x);
     c.calls(rule.phase(Phase.PREDICT));
     for (LaneRule.Function f : kept) {
-      out.line(c.bound.get(f.name()).code() + ".intoArray(" + ScalarForms.scratch(f.name()) + ", j);");
+      out.line(
+          c.bound.get(f.name()).code() + ".intoArray(" + ScalarForms.scratch(f.name()) + ", j);");
     }
     String w = rule.computesWeight() ? c.bound.get("w").code() : c.value(rule.weightField).code();
-    String contribution = rule.computesWeight()
-        ? "xv.mul(" + w + ").blend(" + zero + ", xv.compare(VectorOperators.EQ, " + zero + "))"
-        : "xv.mul(" + w + ")";
+    String contribution =
+        rule.computesWeight()
+            ? "xv.mul(" + w + ").blend(" + zero + ", xv.compare(VectorOperators.EQ, " + zero + "))"
+            : "xv.mul(" + w + ")";
     out.line(contribution + ".intoArray(contrib, j);");
     out.line("}");
-    out.line(forms + ".predictGathered(" + recArgs + ", val, from, bound, nnz" + keptArgs + ", contrib" + uniformArgs(false) + ");");
+    out.line(
+        forms
+            + ".predictGathered("
+            + recArgs
+            + ", val, from, bound, nnz"
+            + keptArgs
+            + ", contrib"
+            + uniformArgs(false)
+            + ");");
     out.line("}");
 
     if (rule.sums().isEmpty()) {
       out.blank();
-      out.doc("Update half of a gathered round over entries {@code [0, nnz)}, lane-wise: new field values into the record arrays.");
-      out.line("static void updateGathered(" + recs + ", " + flavor.t + "[] val, int from, int nnz" + keptParams + ", " + flavor.t + " g"
-          + uniformParams(false) + ") {");
+      out.doc(
+          "Update half of a gathered round over entries {@code [0, nnz)}, lane-wise: new field values into the record arrays.");
+      out.line(
+          "static void updateGathered("
+              + recs
+              + ", "
+              + flavor.t
+              + "[] val, int from, int nnz"
+              + keptParams
+              + ", "
+              + flavor.t
+              + " g"
+              + uniformParams(false)
+              + ") {");
       CoordinateCode.uniforms(rule, flavor, out, false);
       out.line("int bound = S.loopBound(nnz);");
       out.line("for (int j = 0; j < bound; j += L) {");
@@ -71,8 +110,12 @@ final class VectorGathered extends LaneForms {
         if (rule.phase(Phase.UPDATE).stream().noneMatch(u -> u.params().contains(f.name()))) {
           continue;
         }
-        c.bound.put(f.name(), c.tr.declare(f.name() + "Kept", new Value(v + ".fromArray(S, " + ScalarForms.scratch(f.name()) + ", j)",
-            Kind.LANE)));
+        c.bound.put(
+            f.name(),
+            c.tr.declare(
+                f.name() + "Kept",
+                new Value(
+                    v + ".fromArray(S, " + ScalarForms.scratch(f.name()) + ", j)", Kind.LANE)));
       }
       c.calls(rule.phase(Phase.UPDATE));
       for (String f : rule.fields) {
@@ -81,7 +124,15 @@ final class VectorGathered extends LaneForms {
         }
       }
       out.line("}");
-      out.line(forms + ".updateGathered(" + recArgs + ", val, from, bound, nnz" + keptArgs + ", g" + uniformArgs(false) + ");");
+      out.line(
+          forms
+              + ".updateGathered("
+              + recArgs
+              + ", val, from, bound, nnz"
+              + keptArgs
+              + ", g"
+              + uniformArgs(false)
+              + ");");
       out.line("}");
     }
   }

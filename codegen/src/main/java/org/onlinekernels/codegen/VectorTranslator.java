@@ -28,21 +28,21 @@ import java.util.Map;
 
 /**
  * Turns a lane function's scalar Java into Vector API statements, written out in the loop that
- * calls it (a vector helper method that C2 compiles on its own is not inlined afterwards and
- * boxes every vector passed to it). Each operation maps to the lane-wise operation with the same
- * IEEE result, so the vector forms give the scalar forms' bits:
+ * calls it (a vector helper method that C2 compiles on its own is not inlined afterwards and boxes
+ * every vector passed to it). Each operation maps to the lane-wise operation with the same IEEE
+ * result, so the vector forms give the scalar forms' bits:
  *
  * <ul>
- *   <li>{@code + - * /}, unary minus, {@code Math.sqrt} (under its cast), {@code abs},
- *       {@code min}, {@code max}, {@code fma} to their lane-wise operations ({@code min}/{@code
- *       max} are Java's: NaN and signed zeros as {@link Math#min});
+ *   <li>{@code + - * /}, unary minus, {@code Math.sqrt} (under its cast), {@code abs}, {@code min},
+ *       {@code max}, {@code fma} to their lane-wise operations ({@code min}/{@code max} are Java's:
+ *       NaN and signed zeros as {@link Math#min});
  *   <li>{@code Math.copySign(m, s)} to the bit operation it is;
  *   <li>comparisons to masks, {@code &&}, {@code ||}, {@code !} to mask logic, {@code c ? a : b}
  *       and an early {@code if (c) return a;} to blends (both sides are computed; neither traps);
- *   <li>calls of the rule's helper functions inlined; {@code FloatLaneMath.expm1} to its
- *       polynomial written out;
- *   <li>values that are one number for the whole call (uniforms, constants, literals) stay
- *       scalars and are broadcast only where an operation needs a vector.
+ *   <li>calls of the rule's helper functions inlined; {@code FloatLaneMath.expm1} to its polynomial
+ *       written out;
+ *   <li>values that are one number for the whole call (uniforms, constants, literals) stay scalars
+ *       and are broadcast only where an operation needs a vector.
  * </ul>
  *
  * Anything else is refused with the place, so a rule that the translation cannot follow fails the
@@ -88,7 +88,9 @@ final class VectorTranslator {
     return "VectorMask<" + flavor.boxed() + ">";
   }
 
-  /** Writes {@code f}'s body applied to {@code args} (by parameter position); returns its result. */
+  /**
+   * Writes {@code f}'s body applied to {@code args} (by parameter position); returns its result.
+   */
   Value call(LaneRule.Function f, List<Value> args, String resultName) {
     MethodDeclaration m = f.method();
     Map<String, Value> env = new HashMap<>();
@@ -102,7 +104,9 @@ final class VectorTranslator {
     return r;
   }
 
-  /** Declares {@code name} holding {@code v} (a local of the loop), returning the name as a value. */
+  /**
+   * Declares {@code name} holding {@code v} (a local of the loop), returning the name as a value.
+   */
   Value declare(String name, Value v) {
     out.line(typeOf(v.kind()) + " " + name + " = " + v.code() + ";");
     return new Value(name, v.kind());
@@ -122,15 +126,23 @@ final class VectorTranslator {
   private Value body(String fn, BlockStmt block, Map<String, Value> env) {
     List<Guard> guards = new ArrayList<>();
     for (Statement s : block.getStatements()) {
-      if (s instanceof ExpressionStmt es && es.getExpression() instanceof VariableDeclarationExpr vd) {
+      if (s instanceof ExpressionStmt es
+          && es.getExpression() instanceof VariableDeclarationExpr vd) {
         for (VariableDeclarator d : vd.getVariables()) {
-          Expression init = d.getInitializer().orElseThrow(() -> refuse(fn, d, "a local needs an initializer"));
+          Expression init =
+              d.getInitializer().orElseThrow(() -> refuse(fn, d, "a local needs an initializer"));
           env.put(d.getNameAsString(), local(fn, d.getNameAsString(), expr(fn, init, env)));
         }
-      } else if (s instanceof ExpressionStmt es && es.getExpression() instanceof AssignExpr a
-          && a.getTarget() instanceof NameExpr target && a.getOperator() == AssignExpr.Operator.ASSIGN) {
-        env.put(target.getNameAsString(), local(fn, target.getNameAsString(), expr(fn, a.getValue(), env)));
-      } else if (s instanceof IfStmt is && is.getElseStmt().isEmpty() && returned(is.getThenStmt()) != null) {
+      } else if (s instanceof ExpressionStmt es
+          && es.getExpression() instanceof AssignExpr a
+          && a.getTarget() instanceof NameExpr target
+          && a.getOperator() == AssignExpr.Operator.ASSIGN) {
+        env.put(
+            target.getNameAsString(),
+            local(fn, target.getNameAsString(), expr(fn, a.getValue(), env)));
+      } else if (s instanceof IfStmt is
+          && is.getElseStmt().isEmpty()
+          && returned(is.getThenStmt()) != null) {
         Value cond = expr(fn, is.getCondition(), env);
         Value then = expr(fn, returned(is.getThenStmt()), env);
         guards.add(new Guard(cond, then));
@@ -141,7 +153,10 @@ final class VectorTranslator {
         }
         return r;
       } else {
-        throw refuse(fn, s, "only locals, assignments, 'if (c) return e;' and a final return are translated");
+        throw refuse(
+            fn,
+            s,
+            "only locals, assignments, 'if (c) return e;' and a final return are translated");
       }
     }
     throw refuse(fn, block, "a lane function ends with a return");
@@ -151,7 +166,9 @@ final class VectorTranslator {
     if (s instanceof ReturnStmt r) {
       return r.getExpression().orElse(null);
     }
-    if (s instanceof BlockStmt b && b.getStatements().size() == 1 && b.getStatement(0) instanceof ReturnStmt r) {
+    if (s instanceof BlockStmt b
+        && b.getStatements().size() == 1
+        && b.getStatement(0) instanceof ReturnStmt r) {
       return r.getExpression().orElse(null);
     }
     return null;
@@ -196,10 +213,15 @@ final class VectorTranslator {
     if (e instanceof UnaryExpr u) {
       Value a = expr(fn, u.getExpression(), env);
       return switch (u.getOperator()) {
-        case MINUS -> a.kind() == Kind.LANE ? new Value(a.code() + ".neg()", Kind.LANE) : new Value("(-" + a.code() + ")", Kind.NUMBER);
+        case MINUS ->
+            a.kind() == Kind.LANE
+                ? new Value(a.code() + ".neg()", Kind.LANE)
+                : new Value("(-" + a.code() + ")", Kind.NUMBER);
         case PLUS -> a;
-        case LOGICAL_COMPLEMENT -> a.kind() == Kind.MASK ? new Value(a.code() + ".not()", Kind.MASK)
-            : new Value("(!" + a.code() + ")", Kind.BOOLEAN);
+        case LOGICAL_COMPLEMENT ->
+            a.kind() == Kind.MASK
+                ? new Value(a.code() + ".not()", Kind.MASK)
+                : new Value("(!" + a.code() + ")", Kind.BOOLEAN);
         default -> throw refuse(fn, u, "operator " + u.getOperator());
       };
     }
@@ -207,7 +229,10 @@ final class VectorTranslator {
       return binary(fn, b, env);
     }
     if (e instanceof ConditionalExpr c) {
-      return select(expr(fn, c.getCondition(), env), expr(fn, c.getThenExpr(), env), expr(fn, c.getElseExpr(), env));
+      return select(
+          expr(fn, c.getCondition(), env),
+          expr(fn, c.getThenExpr(), env),
+          expr(fn, c.getElseExpr(), env));
     }
     if (e instanceof MethodCallExpr m) {
       return call(fn, m, env);
@@ -216,8 +241,11 @@ final class VectorTranslator {
   }
 
   private String number(String literal) {
-    return flavor.t.equals("float") ? literal + "f" : (literal.contains(".") || literal.contains("e") || literal.contains("p")
-        ? literal : literal + ".0");
+    return flavor.t.equals("float")
+        ? literal + "f"
+        : (literal.contains(".") || literal.contains("e") || literal.contains("p")
+            ? literal
+            : literal + ".0");
   }
 
   private Value binary(String fn, BinaryExpr b, Map<String, Value> env) {
@@ -225,12 +253,13 @@ final class VectorTranslator {
     Value r = expr(fn, b.getRight(), env);
     switch (b.getOperator()) {
       case PLUS, MINUS, MULTIPLY, DIVIDE -> {
-        String op = switch (b.getOperator()) {
-          case PLUS -> "add";
-          case MINUS -> "sub";
-          case MULTIPLY -> "mul";
-          default -> "div";
-        };
+        String op =
+            switch (b.getOperator()) {
+              case PLUS -> "add";
+              case MINUS -> "sub";
+              case MULTIPLY -> "mul";
+              default -> "div";
+            };
         String sym = b.getOperator().asString();
         if (l.kind() == Kind.NUMBER && r.kind() == Kind.NUMBER) {
           return new Value("(" + l.code() + " " + sym + " " + r.code() + ")", Kind.NUMBER);
@@ -246,20 +275,38 @@ final class VectorTranslator {
       }
       case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS, EQUALS, NOT_EQUALS -> {
         if (l.kind() == Kind.NUMBER && r.kind() == Kind.NUMBER) {
-          return new Value("(" + l.code() + " " + b.getOperator().asString() + " " + r.code() + ")", Kind.BOOLEAN);
+          return new Value(
+              "(" + l.code() + " " + b.getOperator().asString() + " " + r.code() + ")",
+              Kind.BOOLEAN);
         }
         if (l.kind() == Kind.LANE) {
-          return new Value(l.code() + ".compare(VectorOperators." + comparison(b.getOperator(), false) + ", " + r.code() + ")", Kind.MASK);
+          return new Value(
+              l.code()
+                  + ".compare(VectorOperators."
+                  + comparison(b.getOperator(), false)
+                  + ", "
+                  + r.code()
+                  + ")",
+              Kind.MASK);
         }
         if (r.kind() == Kind.LANE) {
-          return new Value(r.code() + ".compare(VectorOperators." + comparison(b.getOperator(), true) + ", " + l.code() + ")", Kind.MASK);
+          return new Value(
+              r.code()
+                  + ".compare(VectorOperators."
+                  + comparison(b.getOperator(), true)
+                  + ", "
+                  + l.code()
+                  + ")",
+              Kind.MASK);
         }
         throw refuse(fn, b, "comparison of " + l.kind() + " and " + r.kind());
       }
       case AND, OR -> {
         String op = b.getOperator() == BinaryExpr.Operator.AND ? "and" : "or";
         if (l.kind() == Kind.BOOLEAN && r.kind() == Kind.BOOLEAN) {
-          return new Value("(" + l.code() + " " + b.getOperator().asString() + " " + r.code() + ")", Kind.BOOLEAN);
+          return new Value(
+              "(" + l.code() + " " + b.getOperator().asString() + " " + r.code() + ")",
+              Kind.BOOLEAN);
         }
         return new Value(mask(l).code() + "." + op + "(" + mask(r).code() + ")", Kind.MASK);
       }
@@ -286,9 +333,11 @@ final class VectorTranslator {
         return new Value("(" + c.code() + " ? " + a.code() + " : " + b.code() + ")", Kind.NUMBER);
       }
       if (a.kind() == Kind.MASK || b.kind() == Kind.MASK) {
-        return new Value("(" + c.code() + " ? " + mask(a).code() + " : " + mask(b).code() + ")", Kind.MASK);
+        return new Value(
+            "(" + c.code() + " ? " + mask(a).code() + " : " + mask(b).code() + ")", Kind.MASK);
       }
-      return new Value("(" + c.code() + " ? " + lane(a).code() + " : " + lane(b).code() + ")", Kind.LANE);
+      return new Value(
+          "(" + c.code() + " ? " + lane(a).code() + " : " + lane(b).code() + ")", Kind.LANE);
     }
     if (c.kind() != Kind.MASK) {
       throw new GeneratorException(rule.where() + ": a condition is " + c.kind());
@@ -297,14 +346,17 @@ final class VectorTranslator {
     if (a.kind() == Kind.NUMBER) {
       return new Value(lane(b).code() + ".blend(" + a.code() + ", " + c.code() + ")", Kind.LANE);
     }
-    return new Value(lane(b).code() + ".blend(" + lane(a).code() + ", " + c.code() + ")", Kind.LANE);
+    return new Value(
+        lane(b).code() + ".blend(" + lane(a).code() + ", " + c.code() + ")", Kind.LANE);
   }
 
   private Value lane(Value v) {
     return switch (v.kind()) {
       case LANE -> v;
       case NUMBER -> new Value(v() + ".broadcast(" + species + ", " + v.code() + ")", Kind.LANE);
-      default -> throw new GeneratorException(rule.where() + ": a " + v.kind() + " where a number is expected");
+      default ->
+          throw new GeneratorException(
+              rule.where() + ": a " + v.kind() + " where a number is expected");
     };
   }
 
@@ -312,7 +364,9 @@ final class VectorTranslator {
     return switch (v.kind()) {
       case MASK -> v;
       case BOOLEAN -> new Value(species + ".maskAll(" + v.code() + ")", Kind.MASK);
-      default -> throw new GeneratorException(rule.where() + ": a " + v.kind() + " where a condition is expected");
+      default ->
+          throw new GeneratorException(
+              rule.where() + ": a " + v.kind() + " where a condition is expected");
     };
   }
 
@@ -326,16 +380,32 @@ final class VectorTranslator {
     if (scope.equals("Math") || scope.equals("StrictMath") && name.equals("sqrt")) {
       boolean allNumbers = args.stream().allMatch(a -> a.kind() == Kind.NUMBER);
       if (allNumbers) {
-        String call = "Math." + name + "(" + String.join(", ", args.stream().map(Value::code).toList()) + ")";
-        return new Value(name.equals("sqrt") && flavor.t.equals("float") ? "(float) " + call : call, Kind.NUMBER);
+        String call =
+            "Math." + name + "(" + String.join(", ", args.stream().map(Value::code).toList()) + ")";
+        return new Value(
+            name.equals("sqrt") && flavor.t.equals("float") ? "(float) " + call : call,
+            Kind.NUMBER);
       }
       return switch (name) {
-        case "sqrt" -> new Value(lane(args.get(0)).code() + ".lanewise(VectorOperators.SQRT)", Kind.LANE);
+        case "sqrt" ->
+            new Value(lane(args.get(0)).code() + ".lanewise(VectorOperators.SQRT)", Kind.LANE);
         case "abs" -> new Value(lane(args.get(0)).code() + ".abs()", Kind.LANE);
-        case "min", "max" -> args.get(0).kind() == Kind.LANE
-            ? new Value(args.get(0).code() + "." + name + "(" + args.get(1).code() + ")", Kind.LANE)
-            : new Value(lane(args.get(1)).code() + "." + name + "(" + args.get(0).code() + ")", Kind.LANE);
-        case "fma" -> new Value(lane(args.get(0)).code() + ".fma(" + args.get(1).code() + ", " + args.get(2).code() + ")", Kind.LANE);
+        case "min", "max" ->
+            args.get(0).kind() == Kind.LANE
+                ? new Value(
+                    args.get(0).code() + "." + name + "(" + args.get(1).code() + ")", Kind.LANE)
+                : new Value(
+                    lane(args.get(1)).code() + "." + name + "(" + args.get(0).code() + ")",
+                    Kind.LANE);
+        case "fma" ->
+            new Value(
+                lane(args.get(0)).code()
+                    + ".fma("
+                    + args.get(1).code()
+                    + ", "
+                    + args.get(2).code()
+                    + ")",
+                Kind.LANE);
         case "copySign" -> copySign(args.get(0), args.get(1));
         default -> throw refuse(fn, m, "Math." + name + " has no lane-wise translation");
       };
@@ -347,43 +417,133 @@ final class VectorTranslator {
       LaneRule.Function helper = rule.functions.get(name);
       if (args.stream().allMatch(a -> a.kind() == Kind.NUMBER || a.kind() == Kind.BOOLEAN)) {
         // Uniform arguments: the scalar function itself, once per call.
-        return new Value(flavor.lanesClass(rule) + "." + name + "(" + String.join(", ", args.stream().map(Value::code).toList()) + ")",
+        return new Value(
+            flavor.lanesClass(rule)
+                + "."
+                + name
+                + "("
+                + String.join(", ", args.stream().map(Value::code).toList())
+                + ")",
             helper.type().equals("boolean") ? Kind.BOOLEAN : Kind.NUMBER);
       }
       return call(helper, args, null);
     }
-    throw refuse(fn, m, "call not translated (Math.*, FloatLaneMath.expm1 and the rule's own functions are)");
+    throw refuse(
+        fn,
+        m,
+        "call not translated (Math.*, FloatLaneMath.expm1 and the rule's own functions are)");
   }
 
-  /** {@code Math.copySign(m, s)}: the magnitude's bits without their sign, with the sign's sign bit. */
+  /**
+   * {@code Math.copySign(m, s)}: the magnitude's bits without their sign, with the sign's sign bit.
+   */
   private Value copySign(Value m, Value s) {
     boolean f = flavor.t.equals("float");
     String bits = f ? "reinterpretAsInts()" : "reinterpretAsLongs()";
     String back = f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()";
     String abs = f ? "0x7fffffff" : "0x7fffffffffffffffL";
     String sign = f ? "0x80000000" : "0x8000000000000000L";
-    return new Value(lane(m).code() + "." + bits + ".lanewise(VectorOperators.AND, " + abs + ").lanewise(VectorOperators.OR, "
-        + lane(s).code() + "." + bits + ".lanewise(VectorOperators.AND, " + sign + "))." + back, Kind.LANE);
+    return new Value(
+        lane(m).code()
+            + "."
+            + bits
+            + ".lanewise(VectorOperators.AND, "
+            + abs
+            + ").lanewise(VectorOperators.OR, "
+            + lane(s).code()
+            + "."
+            + bits
+            + ".lanewise(VectorOperators.AND, "
+            + sign
+            + "))."
+            + back,
+        Kind.LANE);
   }
 
-  /** {@code expm1(h)} by the lane math's polynomial (FloatLaneMath.expm1, the same operations in the same order). */
+  /**
+   * {@code expm1(h)} by the lane math's polynomial (FloatLaneMath.expm1, the same operations in the
+   * same order).
+   */
   private Value expm1(String fn, Value h) {
     String p = flavor.lanes + "LaneMath";
     String k = fn + "_expm1_" + (fresh++);
     Value hv = declare(k + "_h", h);
     out.line(v() + " " + k + "_kr = " + hv.code() + ".fma(" + p + ".LOG2E, " + p + ".ROUNDER);");
     out.line(v() + " " + k + "_nk = " + k + "_kr.sub(" + p + ".ROUNDER).neg();");
-    out.line(v() + " " + k + "_r = " + k + "_nk.fma(" + v() + ".broadcast(" + species + ", " + p + ".LN2_LO), " + k + "_nk.fma("
-        + v() + ".broadcast(" + species + ", " + p + ".LN2_HI), " + hv.code() + "));");
+    out.line(
+        v()
+            + " "
+            + k
+            + "_r = "
+            + k
+            + "_nk.fma("
+            + v()
+            + ".broadcast("
+            + species
+            + ", "
+            + p
+            + ".LN2_LO), "
+            + k
+            + "_nk.fma("
+            + v()
+            + ".broadcast("
+            + species
+            + ", "
+            + p
+            + ".LN2_HI), "
+            + hv.code()
+            + "));");
     out.line(v() + " " + k + "_p = " + v() + ".broadcast(" + species + ", " + p + ".COEFFS[0]);");
     out.line("for (int c = 1; c < " + p + ".COEFFS.length; c++) {");
-    out.line(k + "_p = " + k + "_p.fma(" + k + "_r, " + v() + ".broadcast(" + species + ", " + p + ".COEFFS[c]));");
+    out.line(
+        k
+            + "_p = "
+            + k
+            + "_p.fma("
+            + k
+            + "_r, "
+            + v()
+            + ".broadcast("
+            + species
+            + ", "
+            + p
+            + ".COEFFS[c]));");
     out.line("}");
     boolean f = flavor.t.equals("float");
     String c = "org.onlinekernels.kernel.lanes.Expm1Constants." + (f ? "FLOAT" : "DOUBLE");
-    out.line(v() + " " + k + "_twoK = " + k + "_kr." + (f ? "reinterpretAsInts()" : "reinterpretAsLongs()") + ".add(" + c
-        + "_BITS_OFFSET).lanewise(VectorOperators.LSHL, " + c + "_SIGNIFICAND_BITS)." + (f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()") + ";");
-    return declare(k, new Value(k + "_r.mul(" + k + "_r).fma(" + k + "_p, " + k + "_r).fma(" + k + "_twoK, " + k + "_twoK.sub(" + number("1") + "))", Kind.LANE));
+    out.line(
+        v()
+            + " "
+            + k
+            + "_twoK = "
+            + k
+            + "_kr."
+            + (f ? "reinterpretAsInts()" : "reinterpretAsLongs()")
+            + ".add("
+            + c
+            + "_BITS_OFFSET).lanewise(VectorOperators.LSHL, "
+            + c
+            + "_SIGNIFICAND_BITS)."
+            + (f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()")
+            + ";");
+    return declare(
+        k,
+        new Value(
+            k
+                + "_r.mul("
+                + k
+                + "_r).fma("
+                + k
+                + "_p, "
+                + k
+                + "_r).fma("
+                + k
+                + "_twoK, "
+                + k
+                + "_twoK.sub("
+                + number("1")
+                + "))",
+            Kind.LANE));
   }
 
   private GeneratorException refuse(String fn, com.github.javaparser.ast.Node at, String why) {

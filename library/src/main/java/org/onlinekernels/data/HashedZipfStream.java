@@ -4,20 +4,23 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * A synthetic stream shaped like hashed text or click features: dimension {@code d}, a fixed
- * number of distinct nonzeros per row, feature ranks drawn from a Zipf law (exponent {@code s})
- * and spread over {@code [0, d)} by a multiplicative hash (so frequent features are not
- * neighbours), values 1, and binary labels drawn from a logistic model whose true weights are
- * sparse (a fraction of the coordinates, Gaussian). Deterministic for a seed; rows of different
- * seeds with the same model seed come from the same true model (a test set: another row seed).
+ * A synthetic stream shaped like hashed text or click features: dimension {@code d}, a fixed number
+ * of distinct nonzeros per row, feature ranks drawn from a Zipf law (exponent {@code s}) and spread
+ * over {@code [0, d)} by a multiplicative hash (so frequent features are not neighbours), values 1,
+ * and binary labels drawn from a logistic model whose true weights are sparse (a fraction of the
+ * coordinates, Gaussian). Deterministic for a seed; rows of different seeds with the same model
+ * seed come from the same true model (a test set: another row seed).
  */
 public final class HashedZipfStream {
   /** Dimension of the parallel-training figures: 2^20. */
   public static final int DIMENSION = 1 << 20;
+
   /** Nonzeros per row of the parallel-training figures. */
   public static final int NONZEROS = 40;
+
   /** Zipf exponent of the parallel-training figures. */
   public static final double EXPONENT = 1.1;
+
   /** Fraction of coordinates with a nonzero true weight. */
   public static final double MODEL_DENSITY = 0.05;
 
@@ -34,7 +37,8 @@ public final class HashedZipfStream {
    */
   public HashedZipfStream(int d, int nnz, double exponent, long modelSeed) {
     if (Integer.bitCount(d) != 1 || nnz < 1 || d < 2 * nnz) {
-      throw new IllegalArgumentException("need d a power of two >= 2 * nnz and nnz >= 1, got d = " + d + ", nnz = " + nnz);
+      throw new IllegalArgumentException(
+          "need d a power of two >= 2 * nnz and nnz >= 1, got d = " + d + ", nnz = " + nnz);
     }
     if (!(exponent > 0) || Double.isInfinite(exponent)) {
       throw new IllegalArgumentException("Zipf exponent must be finite and > 0, got " + exponent);
@@ -59,12 +63,16 @@ public final class HashedZipfStream {
     }
   }
 
-  /** The stream of the parallel-training figures (2^20, 40 nonzeros, exponent 1.1) for a model seed. */
+  /**
+   * The stream of the parallel-training figures (2^20, 40 nonzeros, exponent 1.1) for a model seed.
+   */
   public static HashedZipfStream standard(long modelSeed) {
     return new HashedZipfStream(DIMENSION, NONZEROS, EXPONENT, modelSeed);
   }
 
-  /** The feature index of Zipf rank {@code r}: an odd multiplier is a bijection of {@code [0, d)}. */
+  /**
+   * The feature index of Zipf rank {@code r}: an odd multiplier is a bijection of {@code [0, d)}.
+   */
   private int hash(int rank) {
     return (int) ((rank * 0x9E3779B97F4A7C15L) & (d - 1));
   }

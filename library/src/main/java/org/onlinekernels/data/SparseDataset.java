@@ -10,13 +10,13 @@ import java.util.Arrays;
  * as given (the update kernels treat them like absent features, but a reader should not lose what
  * the file said).
  *
- * <p>Labels: a data set whose labels all lie in {@code {-1, +1}} is <em>binary</em>
- * ({@link #numClasses()} = 2, {@link #isBinary()} true); otherwise every label must be a
- * non-negative integer class number and the data set is <em>multiclass</em> with
- * {@code K = max label + 1} classes. Anything else (fractions, negative labels other than -1,
- * a mix of -1 and class numbers 0 or &ge; 2) is rejected when the data set is built. A data set
- * with labels only in {@code {1}} or only in {@code {-1, 1}} is therefore binary, and one with
- * labels {@code {0, 1}} is multiclass with two classes; an empty data set counts as binary.
+ * <p>Labels: a data set whose labels all lie in {@code {-1, +1}} is <em>binary</em> ({@link
+ * #numClasses()} = 2, {@link #isBinary()} true); otherwise every label must be a non-negative
+ * integer class number and the data set is <em>multiclass</em> with {@code K = max label + 1}
+ * classes. Anything else (fractions, negative labels other than -1, a mix of -1 and class numbers 0
+ * or &ge; 2) is rejected when the data set is built. A data set with labels only in {@code {1}} or
+ * only in {@code {-1, 1}} is therefore binary, and one with labels {@code {0, 1}} is multiclass
+ * with two classes; an empty data set counts as binary.
  *
  * <p>The accessor arrays {@link #indices()} and {@link #values()} are copies; hot loops should
  * fetch them once, not per row.
@@ -30,8 +30,14 @@ public final class SparseDataset {
   private final boolean binary;
   private final int numClasses;
 
-  private SparseDataset(int dimension, double[] labels, int[] rowPtr, int[] indices, double[] values,
-      boolean binary, int numClasses) {
+  private SparseDataset(
+      int dimension,
+      double[] labels,
+      int[] rowPtr,
+      int[] indices,
+      double[] values,
+      boolean binary,
+      int numClasses) {
     this.dimension = dimension;
     this.labels = labels;
     this.rowPtr = rowPtr;
@@ -108,13 +114,17 @@ public final class SparseDataset {
    */
   public SparseDataset withLabels(double[] newLabels) {
     if (newLabels == null || newLabels.length != labels.length) {
-      throw new IllegalArgumentException("need " + labels.length + " labels, got "
-          + (newLabels == null ? "none" : newLabels.length));
+      throw new IllegalArgumentException(
+          "need "
+              + labels.length
+              + " labels, got "
+              + (newLabels == null ? "none" : newLabels.length));
     }
     double[] copy = newLabels.clone();
     for (int r = 0; r < copy.length; r++) {
       if (!Double.isFinite(copy[r])) {
-        throw new IllegalArgumentException("row " + r + ": label " + copy[r] + " is not a finite number");
+        throw new IllegalArgumentException(
+            "row " + r + ": label " + copy[r] + " is not a finite number");
       }
     }
     int k = classes(copy, copy.length);
@@ -122,31 +132,41 @@ public final class SparseDataset {
   }
 
   /**
-   * The same rows labelled by class numbers {@code 0..numClasses-1}, multiclass with
-   * {@code numClasses} classes whichever of them occur: a label map names its classes, and data
-   * holding only some of them (or only class 1, which alone would read as binary {@code +1}) still
-   * has them all.
+   * The same rows labelled by class numbers {@code 0..numClasses-1}, multiclass with {@code
+   * numClasses} classes whichever of them occur: a label map names its classes, and data holding
+   * only some of them (or only class 1, which alone would read as binary {@code +1}) still has them
+   * all.
    *
    * @throws IllegalArgumentException on a wrong count or a label that is not one of the classes
    */
   public SparseDataset withClasses(double[] classNumbers, int numClasses) {
     if (classNumbers == null || classNumbers.length != labels.length || numClasses < 1) {
-      throw new IllegalArgumentException("need " + labels.length + " class numbers and at least one class, got "
-          + (classNumbers == null ? "none" : classNumbers.length) + " and " + numClasses);
+      throw new IllegalArgumentException(
+          "need "
+              + labels.length
+              + " class numbers and at least one class, got "
+              + (classNumbers == null ? "none" : classNumbers.length)
+              + " and "
+              + numClasses);
     }
     double[] copy = classNumbers.clone();
     for (int r = 0; r < copy.length; r++) {
       if (!(copy[r] >= 0 && copy[r] < numClasses && copy[r] == Math.rint(copy[r]))) {
-        throw new IllegalArgumentException("row " + r + ": label " + Builder.formatLabel(copy[r])
-            + " is not a class number 0.." + (numClasses - 1));
+        throw new IllegalArgumentException(
+            "row "
+                + r
+                + ": label "
+                + Builder.formatLabel(copy[r])
+                + " is not a class number 0.."
+                + (numClasses - 1));
       }
     }
     return new SparseDataset(dimension, copy, rowPtr, indices, values, false, numClasses);
   }
 
   /**
-   * 0 when every label of {@code labels[0..rows)} is {@code -1} or {@code +1} (binary), else
-   * {@code K = max + 1} for class numbers {@code 0..K-1}.
+   * 0 when every label of {@code labels[0..rows)} is {@code -1} or {@code +1} (binary), else {@code
+   * K = max + 1} for class numbers {@code 0..K-1}.
    *
    * @throws IllegalArgumentException naming the first row whose label is neither
    */
@@ -166,10 +186,16 @@ public final class SparseDataset {
       for (int r = 0; r < rows; r++) {
         double y = labels[r];
         if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE - 1) {
-          String why = y == -1.0
-              ? "label -1 with class number " + Builder.formatLabel(labels[firstNonBinary]) + " at row " + firstNonBinary
-                  + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
-              : "label " + Builder.formatLabel(y) + " is neither +1/-1 nor a class number 0..K-1";
+          String why =
+              y == -1.0
+                  ? "label -1 with class number "
+                      + Builder.formatLabel(labels[firstNonBinary])
+                      + " at row "
+                      + firstNonBinary
+                      + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
+                  : "label "
+                      + Builder.formatLabel(y)
+                      + " is neither +1/-1 nor a class number 0..K-1";
           throw new IllegalArgumentException("row " + r + ": " + why);
         }
         max = Math.max(max, y);
@@ -192,7 +218,10 @@ public final class SparseDataset {
       into = new double[dimension];
     } else if (into.length != dimension) {
       throw new IllegalArgumentException(
-          "denseRow: array has length " + into.length + " but the data set has dimension " + dimension);
+          "denseRow: array has length "
+              + into.length
+              + " but the data set has dimension "
+              + dimension);
     } else {
       Arrays.fill(into, 0.0);
     }
@@ -210,7 +239,9 @@ public final class SparseDataset {
     Builder b = new Builder().minDimension(dimension);
     for (int r = 0; r < to; r++) {
       int s = rowPtr[r];
-      b.addRow(labels[r], Arrays.copyOfRange(indices, s, rowPtr[r + 1]),
+      b.addRow(
+          labels[r],
+          Arrays.copyOfRange(indices, s, rowPtr[r + 1]),
           Arrays.copyOfRange(values, s, rowPtr[r + 1]));
     }
     return b.build();
@@ -218,13 +249,14 @@ public final class SparseDataset {
 
   private void checkRow(int row) {
     if (row < 0 || row >= labels.length) {
-      throw new IndexOutOfBoundsException("row " + row + " out of range [0, " + labels.length + ")");
+      throw new IndexOutOfBoundsException(
+          "row " + row + " out of range [0, " + labels.length + ")");
     }
   }
 
   /**
-   * A data set from dense rows; zero entries are left out of the sparse form (a dense matrix has
-   * no notion of an explicit zero).
+   * A data set from dense rows; zero entries are left out of the sparse form (a dense matrix has no
+   * notion of an explicit zero).
    *
    * @param x rows, all of the same length (the dimension); at least one row unless {@code y} is
    *     empty too
@@ -283,8 +315,8 @@ public final class SparseDataset {
     public Builder() {}
 
     /**
-     * The built data set gets at least this dimension, even if no row uses the last features
-     * (e.g. a test file read with its training file's dimension).
+     * The built data set gets at least this dimension, even if no row uses the last features (e.g.
+     * a test file read with its training file's dimension).
      */
     public Builder minDimension(int d) {
       if (d < 0) {
@@ -305,8 +337,8 @@ public final class SparseDataset {
         throw new IllegalArgumentException("row " + rows + ": indices and values must not be null");
       }
       if (idx.length != val.length) {
-        throw new IllegalArgumentException("row " + rows + ": " + idx.length + " indices but "
-            + val.length + " values");
+        throw new IllegalArgumentException(
+            "row " + rows + ": " + idx.length + " indices but " + val.length + " values");
       }
       return addRow(label, idx, val, idx.length);
     }
@@ -326,35 +358,51 @@ public final class SparseDataset {
         throw new IllegalArgumentException("row " + rows + ": indices and values must not be null");
       }
       if (count < 0 || count > idx.length || count > val.length) {
-        throw new IllegalArgumentException("row " + rows + ": count " + count
-            + " exceeds the arrays (" + idx.length + " indices, " + val.length + " values)");
+        throw new IllegalArgumentException(
+            "row "
+                + rows
+                + ": count "
+                + count
+                + " exceeds the arrays ("
+                + idx.length
+                + " indices, "
+                + val.length
+                + " values)");
       }
       if (!Double.isFinite(label)) {
-        throw new IllegalArgumentException("row " + rows + ": label " + label + " is not a finite number");
+        throw new IllegalArgumentException(
+            "row " + rows + ": label " + label + " is not a finite number");
       }
       int prev = -1;
       for (int k = 0; k < count; k++) {
         int j = idx[k];
         if (j < 0) {
-          throw new IllegalArgumentException("row " + rows + ": index " + j + " is negative (indices are 0-based)");
+          throw new IllegalArgumentException(
+              "row " + rows + ": index " + j + " is negative (indices are 0-based)");
         }
         if (j == Integer.MAX_VALUE) {
-          throw new IllegalArgumentException("row " + rows + ": index " + j
-              + " is too large (the dimension must fit in an int)");
+          throw new IllegalArgumentException(
+              "row " + rows + ": index " + j + " is too large (the dimension must fit in an int)");
         }
         if (j <= prev) {
-          throw new IllegalArgumentException("row " + rows + ": index " + j + " after " + prev
-              + ": indices must be strictly increasing");
+          throw new IllegalArgumentException(
+              "row "
+                  + rows
+                  + ": index "
+                  + j
+                  + " after "
+                  + prev
+                  + ": indices must be strictly increasing");
         }
         if (!Double.isFinite(val[k])) {
-          throw new IllegalArgumentException("row " + rows + ": value " + val[k] + " at index " + j
-              + " is not a finite number");
+          throw new IllegalArgumentException(
+              "row " + rows + ": value " + val[k] + " at index " + j + " is not a finite number");
         }
         prev = j;
       }
       if ((long) nnz + count > Integer.MAX_VALUE - 8) {
-        throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 8)
-            + " stored entries do not fit in one data set");
+        throw new IllegalStateException(
+            "more than " + (Integer.MAX_VALUE - 8) + " stored entries do not fit in one data set");
       }
       if (rows == labels.length) {
         int cap = grow(labels.length, rows + 1);
@@ -402,9 +450,14 @@ public final class SparseDataset {
       numClasses = binary ? 2 : numClasses;
       built = true;
       // Trim so that the immutable result holds no spare capacity.
-      return new SparseDataset(Math.max(minDimension, maxIndex + 1), Arrays.copyOf(labels, rows),
-          Arrays.copyOf(rowPtr, rows + 1), Arrays.copyOf(indices, nnz), Arrays.copyOf(values, nnz),
-          binary, numClasses);
+      return new SparseDataset(
+          Math.max(minDimension, maxIndex + 1),
+          Arrays.copyOf(labels, rows),
+          Arrays.copyOf(rowPtr, rows + 1),
+          Arrays.copyOf(indices, nnz),
+          Arrays.copyOf(values, nnz),
+          binary,
+          numClasses);
     }
   }
 }

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -12,25 +13,25 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.AccessDeniedException;
 
 /**
  * Crash-safe whole-file writes, shared by model files and checkpoints: the content goes to a
- * temporary file in the target's directory, is forced to the device, and is renamed over the
- * target atomically; the directory is forced last. A crash, a kill or a full disk at any point
- * leaves the target holding either its previous content or the new content, never a mixture;
- * two concurrent writers leave one of the two complete files.
+ * temporary file in the target's directory, is forced to the device, and is renamed over the target
+ * atomically; the directory is forced last. A crash, a kill or a full disk at any point leaves the
+ * target holding either its previous content or the new content, never a mixture; two concurrent
+ * writers leave one of the two complete files.
  *
- * <p>The temporary file is named {@code .okw-<random>.tmp} (short, whatever the target's name, so
- * a target name of any legal length works) and is held under an exclusive {@link FileLock} while
- * it is written. Temporary files of writers that died (a kill, a power cut) are therefore
- * recognisable: their lock is free. Each write removes such leftovers (unlocked and older than
- * ten seconds) from its directory.
- * Errors name the target, never the temporary file, and give the operating system's reason.
+ * <p>The temporary file is named {@code .okw-<random>.tmp} (short, whatever the target's name, so a
+ * target name of any legal length works) and is held under an exclusive {@link FileLock} while it
+ * is written. Temporary files of writers that died (a kill, a power cut) are therefore
+ * recognisable: their lock is free. Each write removes such leftovers (unlocked and older than ten
+ * seconds) from its directory. Errors name the target, never the temporary file, and give the
+ * operating system's reason.
  */
 public final class AtomicFiles {
   private static final String TEMP_PREFIX = ".okw-";
   private static final String TEMP_SUFFIX = ".tmp";
+
   /** A temporary file is only removed when unlocked and at least this old. */
   static final long ABANDONED_AFTER_MILLIS = 10_000;
 
@@ -64,7 +65,9 @@ public final class AtomicFiles {
       throw failure(target, e);
     }
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+      try (FileChannel ch =
+              FileChannel.open(
+                  tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
           FileLock ignored = ch.lock()) {
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
@@ -137,7 +140,8 @@ public final class AtomicFiles {
   static void removeAbandonedTemporaries(Path dir) {
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
       for (Path p : s) {
-        if (Files.getLastModifiedTime(p).toMillis() > System.currentTimeMillis() - ABANDONED_AFTER_MILLIS) {
+        if (Files.getLastModifiedTime(p).toMillis()
+            > System.currentTimeMillis() - ABANDONED_AFTER_MILLIS) {
           continue; // perhaps created a moment ago by a writer that has not locked it yet
         }
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE);
@@ -162,7 +166,9 @@ public final class AtomicFiles {
     }
   }
 
-  /** Makes the rename itself durable; not every platform can open a directory, which is harmless. */
+  /**
+   * Makes the rename itself durable; not every platform can open a directory, which is harmless.
+   */
   private static void forceDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);

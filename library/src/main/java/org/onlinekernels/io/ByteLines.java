@@ -5,12 +5,12 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * The lines of a text data file as byte ranges of one buffer, for the readers that parse bytes
- * by hand (LIBSVM, Vowpal Wabbit text). A line ends at LF; a CR right before it (CRLF) and a
- * UTF-8 byte order mark at the start of the file are not part of a line. What is not a file of
- * lines is an error naming the line as soon as it is seen, never read on: a line longer than the
- * limit, a NUL byte (binary data, {@code /dev/zero}), a CR inside a line (CR-only line ends, which
- * would otherwise make one line of the whole file).
+ * The lines of a text data file as byte ranges of one buffer, for the readers that parse bytes by
+ * hand (LIBSVM, Vowpal Wabbit text). A line ends at LF; a CR right before it (CRLF) and a UTF-8
+ * byte order mark at the start of the file are not part of a line. What is not a file of lines is
+ * an error naming the line as soon as it is seen, never read on: a line longer than the limit, a
+ * NUL byte (binary data, {@code /dev/zero}), a CR inside a line (CR-only line ends, which would
+ * otherwise make one line of the whole file).
  */
 public final class ByteLines {
   /** A line that is not text of the expected format: its 1-based number and the problem. */
@@ -40,20 +40,24 @@ public final class ByteLines {
   private final int maxLineBytes;
   private final String format;
   private byte[] buf = new byte[1 << 16];
+
   /** Start of the unread part (the next line). */
   private int pos;
+
   private int lim;
+
   /** Where the search for the next line break goes on. */
   private int scan;
+
   private boolean eof;
   private long line;
   private int start;
   private int end;
 
   /**
-   * @param in           the (decompressed) bytes; not closed here
+   * @param in the (decompressed) bytes; not closed here
    * @param maxLineBytes longest accepted line, in bytes
-   * @param format       the format's name for messages, e.g. {@code "LIBSVM"}
+   * @param format the format's name for messages, e.g. {@code "LIBSVM"}
    */
   public ByteLines(InputStream in, int maxLineBytes, String format) {
     this.in = in;
@@ -65,7 +69,7 @@ public final class ByteLines {
    * Moves to the next line; false at the end of the input.
    *
    * @throws LineException if the line is not text of lines
-   * @throws IOException   if the input cannot be read
+   * @throws IOException if the input cannot be read
    */
   public boolean next() throws IOException {
     while (true) {
@@ -81,16 +85,23 @@ public final class ByteLines {
           break;
         }
         if (c == 0) {
-          throw new LineException(line + 1, "a NUL byte at byte " + (i - pos + 1) + " of the line: not a " + format
-              + " file (binary data?)");
+          throw new LineException(
+              line + 1,
+              "a NUL byte at byte "
+                  + (i - pos + 1)
+                  + " of the line: not a "
+                  + format
+                  + " file (binary data?)");
         }
         if (c == '\r') {
           if (i + 1 == lim && !eof) {
             break; // whether LF follows is not known yet
           }
           if (i + 1 < lim && buf[i + 1] != '\n') {
-            throw new LineException(line + 1, "a carriage return (CR) inside the line: the file has CR-only line"
-                + " ends (classic Mac OS); convert them to LF, e.g. tr '\\r' '\\n'");
+            throw new LineException(
+                line + 1,
+                "a carriage return (CR) inside the line: the file has CR-only line"
+                    + " ends (classic Mac OS); convert them to LF, e.g. tr '\\r' '\\n'");
           }
         }
       }
@@ -119,8 +130,13 @@ public final class ByteLines {
       }
       if (lim == buf.length) {
         if (lim >= maxLineBytes) {
-          throw new LineException(line + 1, "line longer than " + maxLineBytes + " bytes: not a " + format
-              + " file, or a line break is missing");
+          throw new LineException(
+              line + 1,
+              "line longer than "
+                  + maxLineBytes
+                  + " bytes: not a "
+                  + format
+                  + " file, or a line break is missing");
         }
         // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
         buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, maxLineBytes + 1L));
@@ -139,7 +155,10 @@ public final class ByteLines {
     if (e > s && buf[e - 1] == '\r') {
       e--;
     }
-    if (line == 1 && e - s >= 3 && (buf[s] & 0xff) == 0xef && (buf[s + 1] & 0xff) == 0xbb
+    if (line == 1
+        && e - s >= 3
+        && (buf[s] & 0xff) == 0xef
+        && (buf[s + 1] & 0xff) == 0xbb
         && (buf[s + 2] & 0xff) == 0xbf) {
       s += 3;
     }

@@ -9,9 +9,9 @@ import java.util.zip.ZipException;
 import org.onlinekernels.data.SparseDataset;
 
 /**
- * Reading a LIBSVM/svmlight file by path for an application (the command line, the experiments,
- * the Spark benchmarks): {@link LibSvmReader}'s format and limits, with every failure turned into
- * one {@link DataFileException} whose message is the line to show a user.
+ * Reading a LIBSVM/svmlight file by path for an application (the command line, the experiments, the
+ * Spark benchmarks): {@link LibSvmReader}'s format and limits, with every failure turned into one
+ * {@link DataFileException} whose message is the line to show a user.
  */
 public final class DataFiles {
   private DataFiles() {}
@@ -29,8 +29,8 @@ public final class DataFiles {
    * Reads {@code file} (plain or gzip) whose dimension is at least {@code minDimension}, within
    * {@code limits}.
    *
-   * @throws DataFileException naming the file and the reason (and the line of a malformed one or
-   *     of one beyond a limit)
+   * @throws DataFileException naming the file and the reason (and the line of a malformed one or of
+   *     one beyond a limit)
    */
   public static SparseDataset readLibSvm(Path file, int minDimension, LibSvmReader.Limits limits)
       throws DataFileException {

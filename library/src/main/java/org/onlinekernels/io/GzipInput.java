@@ -15,7 +15,9 @@ import java.util.zip.ZipException;
 public final class GzipInput {
   private GzipInput() {}
 
-  /** The bytes of {@code in}: decompressed if it starts with gzip's magic bytes, else as they are. */
+  /**
+   * The bytes of {@code in}: decompressed if it starts with gzip's magic bytes, else as they are.
+   */
   public static InputStream open(InputStream in, String source) throws IOException {
     PushbackInputStream pin = new PushbackInputStream(in, 2);
     byte[] magic = new byte[2];
@@ -34,11 +36,12 @@ public final class GzipInput {
 
   /**
    * What to report after {@code parseError} on {@code opened} (from {@link #open}): a damaged gzip
-   * body can decompress to text that fails to parse before the member's CRC is reached, so the
-   * rest is read, and damage found there is reported (with the parse error suppressed), not its
-   * symptom ("bad label ':'").
+   * body can decompress to text that fails to parse before the member's CRC is reached, so the rest
+   * is read, and damage found there is reported (with the parse error suppressed), not its symptom
+   * ("bad label ':'").
    */
-  public static IOException damageOr(InputStream opened, IOException parseError) throws IOException {
+  public static IOException damageOr(InputStream opened, IOException parseError)
+      throws IOException {
     if (opened instanceof StrictGzipInputStream) {
       try {
         opened.transferTo(OutputStream.nullOutputStream());

@@ -3,11 +3,10 @@ package org.onlinekernels.io;
 import java.io.IOException;
 
 /**
- * A line of a LIBSVM/svmlight file that does not follow the format. The message has the form
- * {@code <source>:<line>: <problem>}, e.g.
- * {@code breast_cancer.svm:17: index 3 after 5: indices must be strictly increasing}, so that it
- * can be printed as is. It extends {@link IOException} because a bad file is an input problem the
- * caller should expect and report, not a programming error.
+ * A line of a LIBSVM/svmlight file that does not follow the format. The message has the form {@code
+ * <source>:<line>: <problem>}, e.g. {@code breast_cancer.svm:17: index 3 after 5: indices must be
+ * strictly increasing}, so that it can be printed as is. It extends {@link IOException} because a
+ * bad file is an input problem the caller should expect and report, not a programming error.
  */
 public final class LibSvmFormatException extends IOException {
   private static final long serialVersionUID = 1L;
@@ -17,8 +16,8 @@ public final class LibSvmFormatException extends IOException {
   private final String problem;
 
   /**
-   * @param source  the file (or stream) name as given to the reader
-   * @param line    1-based physical line number
+   * @param source the file (or stream) name as given to the reader
+   * @param line 1-based physical line number
    * @param problem what is wrong, without the location
    */
   public LibSvmFormatException(String source, int line, String problem) {

@@ -8,12 +8,12 @@ import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
- * Decompresses gzip data (RFC 1952), one or more concatenated members, and refuses what
- * {@link java.util.zip.GZIPInputStream} passes over in silence: bytes after a member that do not
- * start another member ({@code cat a.gz more.svm > c.gz}) are an error, not the end of the data.
- * Every error is a {@link ZipException} naming the source and the byte offset in the compressed
- * file: a corrupt deflate stream, a CRC32 or length mismatch in a member's trailer, a file that
- * ends inside a member, a header with an unknown method or reserved flags, trailing garbage.
+ * Decompresses gzip data (RFC 1952), one or more concatenated members, and refuses what {@link
+ * java.util.zip.GZIPInputStream} passes over in silence: bytes after a member that do not start
+ * another member ({@code cat a.gz more.svm > c.gz}) are an error, not the end of the data. Every
+ * error is a {@link ZipException} naming the source and the byte offset in the compressed file: a
+ * corrupt deflate stream, a CRC32 or length mismatch in a member's trailer, a file that ends inside
+ * a member, a header with an unknown method or reserved flags, trailing garbage.
  */
 final class StrictGzipInputStream extends InputStream {
   private static final int FHCRC = 2;
@@ -27,8 +27,10 @@ final class StrictGzipInputStream extends InputStream {
   private final byte[] ibuf = new byte[1 << 16];
   private int ipos;
   private int ilen;
+
   /** Offset in the compressed input of {@code ibuf[0]}. */
   private long ibase;
+
   private final Inflater inflater = new Inflater(true);
   private final CRC32 crc = new CRC32();
   private long memberOut;
@@ -37,7 +39,9 @@ final class StrictGzipInputStream extends InputStream {
   private boolean inMember;
   private boolean done;
 
-  /** @param in compressed input, positioned at the first member's magic bytes */
+  /**
+   * @param in compressed input, positioned at the first member's magic bytes
+   */
   StrictGzipInputStream(InputStream in, String source) {
     this.in = in;
     this.source = source;
@@ -64,7 +68,12 @@ final class StrictGzipInputStream extends InputStream {
       try {
         n = inflater.inflate(b, off, len);
       } catch (DataFormatException e) {
-        throw error("corrupt gzip data in the member starting at byte " + memberStart + " (" + e.getMessage() + ")");
+        throw error(
+            "corrupt gzip data in the member starting at byte "
+                + memberStart
+                + " ("
+                + e.getMessage()
+                + ")");
       }
       if (n > 0) {
         crc.update(b, off, n);
@@ -75,10 +84,15 @@ final class StrictGzipInputStream extends InputStream {
         ipos = ilen - inflater.getRemaining();
         finishMember();
       } else if (inflater.needsDictionary()) {
-        throw error("corrupt gzip data in the member starting at byte " + memberStart + " (asks for a dictionary)");
+        throw error(
+            "corrupt gzip data in the member starting at byte "
+                + memberStart
+                + " (asks for a dictionary)");
       } else if (inflater.needsInput()) {
         if (ipos == ilen && !fill()) {
-          throw error("truncated gzip data: the file ends inside the member starting at byte " + memberStart);
+          throw error(
+              "truncated gzip data: the file ends inside the member starting at byte "
+                  + memberStart);
         }
         inflater.setInput(ibuf, ipos, ilen - ipos);
         ipos = ilen;
@@ -120,8 +134,9 @@ final class StrictGzipInputStream extends InputStream {
   private int headerByte() throws IOException {
     int c = rawByte();
     if (c < 0) {
-      throw error("truncated gzip data: the file ends inside the header of the member starting at byte "
-          + memberStart);
+      throw error(
+          "truncated gzip data: the file ends inside the header of the member starting at byte "
+              + memberStart);
     }
     return c;
   }
@@ -135,16 +150,21 @@ final class StrictGzipInputStream extends InputStream {
     }
     int id2 = id1 < 0 ? -1 : rawByte();
     if (id1 != 0x1f || id2 != 0x8b) {
-      throw error(members == 0 ? "not gzip data"
-          : "unexpected data at byte " + memberStart + " after the gzip data (not another gzip member);"
-              + " the file was probably joined from a gzip file and another file");
+      throw error(
+          members == 0
+              ? "not gzip data"
+              : "unexpected data at byte "
+                  + memberStart
+                  + " after the gzip data (not another gzip member);"
+                  + " the file was probably joined from a gzip file and another file");
     }
     if (headerByte() != 8) {
       throw error("gzip member at byte " + memberStart + " uses an unknown compression method");
     }
     int flags = headerByte();
     if ((flags & RESERVED_FLAGS) != 0) {
-      throw error("gzip member at byte " + memberStart + " has reserved header flags set: corrupt data");
+      throw error(
+          "gzip member at byte " + memberStart + " has reserved header flags set: corrupt data");
     }
     for (int k = 0; k < 6; k++) { // MTIME, XFL, OS
       headerByte();
@@ -187,8 +207,10 @@ final class StrictGzipInputStream extends InputStream {
       wantSize |= (long) trailerByte() << (8 * k);
     }
     if (wantCrc != crc.getValue() || wantSize != (memberOut & 0xffffffffL)) {
-      throw error("corrupt gzip data: the CRC or length check of the member starting at byte " + memberStart
-          + " fails (the data decompressed, but not to what was compressed)");
+      throw error(
+          "corrupt gzip data: the CRC or length check of the member starting at byte "
+              + memberStart
+              + " fails (the data decompressed, but not to what was compressed)");
     }
     inMember = false;
   }
@@ -196,8 +218,9 @@ final class StrictGzipInputStream extends InputStream {
   private int trailerByte() throws IOException {
     int c = rawByte();
     if (c < 0) {
-      throw error("truncated gzip data: the file ends inside the trailer of the member starting at byte "
-          + memberStart);
+      throw error(
+          "truncated gzip data: the file ends inside the trailer of the member starting at byte "
+              + memberStart);
     }
     return c;
   }

@@ -3,13 +3,13 @@ package org.onlinekernels.kernel;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Element type of a kernel's buffers: state, weights and dense or sparse input values of one
- * kernel instance share it. Shared scalars (counters, norms, {@code H}, step sizes) stay
- * {@code double} and are rounded to the element type once per call.
+ * Element type of a kernel's buffers: state, weights and dense or sparse input values of one kernel
+ * instance share it. Shared scalars (counters, norms, {@code H}, step sizes) stay {@code double}
+ * and are rounded to the element type once per call.
  *
- * <p>Byte order: every buffer is read and written in the platform's native byte order
- * ({@link java.nio.ByteOrder#nativeOrder()}, little-endian on x86-64 and aarch64), at any byte
- * offset (no alignment is required).
+ * <p>Byte order: every buffer is read and written in the platform's native byte order ({@link
+ * java.nio.ByteOrder#nativeOrder()}, little-endian on x86-64 and aarch64), at any byte offset (no
+ * alignment is required).
  */
 public enum ElementType {
   /** 32-bit IEEE 754 {@code float}. */

@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Validation done once at each public kernel entry, before any state is touched, so a rejected
- * call leaves every buffer bit-identical. The kernel bodies below it do no checks of their own
- * beyond the Vector API's bounds checks, which stay on.
+ * Validation done once at each public kernel entry, before any state is touched, so a rejected call
+ * leaves every buffer bit-identical. The kernel bodies below it do no checks of their own beyond
+ * the Vector API's bounds checks, which stay on.
  */
 public final class KernelChecks {
   private KernelChecks() {}
@@ -31,7 +31,8 @@ public final class KernelChecks {
   public static void state(String name, MemorySegment s, int n, ElementType type) {
     input(name, s, n, type);
     if (s.isReadOnly()) {
-      throw new IllegalArgumentException(name + " is read-only; pass a writable segment for state that the kernel updates");
+      throw new IllegalArgumentException(
+          name + " is read-only; pass a writable segment for state that the kernel updates");
     }
   }
 
@@ -46,11 +47,20 @@ public final class KernelChecks {
     // would otherwise fail at its first access, possibly after the kernel wrote some state.
     if (!s.isAccessibleBy(Thread.currentThread())) {
       throw new WrongThreadException(
-          name + " belongs to a confined arena of another thread; pass a segment this thread may access");
+          name
+              + " belongs to a confined arena of another thread; pass a segment this thread may access");
     }
     if (s.byteSize() < bytes) {
       throw new IllegalArgumentException(
-          name + " holds " + s.byteSize() + " bytes but " + n + " " + what + " elements need " + bytes
+          name
+              + " holds "
+              + s.byteSize()
+              + " bytes but "
+              + n
+              + " "
+              + what
+              + " elements need "
+              + bytes
               + "; pass a larger segment or a smaller count");
     }
   }
@@ -79,15 +89,17 @@ public final class KernelChecks {
   /** A scalar box {@code [lo, hi]} with {@code lo <= hi}, no NaN. */
   public static void box(double lo, double hi) {
     if (Double.isNaN(lo) || Double.isNaN(hi) || !(lo <= hi)) {
-      throw new IllegalArgumentException("box [" + lo + ", " + hi + "] must satisfy lo <= hi with no NaN");
+      throw new IllegalArgumentException(
+          "box [" + lo + ", " + hi + "] must satisfy lo <= hi with no NaN");
     }
   }
 
   /**
-   * Sparse input: {@code nnz} strictly increasing {@code int} indices in {@code [0, n)} and
-   * {@code nnz} values. O(nnz).
+   * Sparse input: {@code nnz} strictly increasing {@code int} indices in {@code [0, n)} and {@code
+   * nnz} values. O(nnz).
    */
-  public static void sparse(MemorySegment idx, MemorySegment val, int nnz, int n, ElementType type) {
+  public static void sparse(
+      MemorySegment idx, MemorySegment val, int nnz, int n, ElementType type) {
     count("nnz", nnz);
     input("indices", idx, (long) nnz * Integer.BYTES, nnz, "int");
     input("values", val, nnz, type);
@@ -97,8 +109,20 @@ public final class KernelChecks {
       if (i <= prev || i >= n) {
         throw new IllegalArgumentException(
             i >= n || i < 0
-                ? "indices[" + j + "] = " + i + " is outside [0, " + n + "); sparse indices must address the model's coordinates"
-                : "indices[" + j + "] = " + i + " after " + prev + ": sparse indices must be strictly increasing");
+                ? "indices["
+                    + j
+                    + "] = "
+                    + i
+                    + " is outside [0, "
+                    + n
+                    + "); sparse indices must address the model's coordinates"
+                : "indices["
+                    + j
+                    + "] = "
+                    + i
+                    + " after "
+                    + prev
+                    + ": sparse indices must be strictly increasing");
       }
       prev = i;
     }

@@ -5,14 +5,14 @@ import java.util.logging.Logger;
 import org.onlinekernels.kernel.scalar.ScalarKernelProvider;
 
 /**
- * Chooses the kernel implementation at run time, in the manner of Lucene's
- * {@code VectorizationProvider}: the Vector API implementation when the incubator module
- * {@code jdk.incubator.vector} is readable, otherwise a plain-Java scalar implementation of the
- * same API, with one warning naming the JVM flag to add.
+ * Chooses the kernel implementation at run time, in the manner of Lucene's {@code
+ * VectorizationProvider}: the Vector API implementation when the incubator module {@code
+ * jdk.incubator.vector} is readable, otherwise a plain-Java scalar implementation of the same API,
+ * with one warning naming the JVM flag to add.
  *
  * <p>The system property {@value #PROPERTY} forces a choice: {@code vector}, {@code scalar} or
- * {@code auto} (the default). Forcing {@code vector} without the module is an error, not a
- * silent fallback, so a benchmark can never measure the wrong thing.
+ * {@code auto} (the default). Forcing {@code vector} without the module is an error, not a silent
+ * fallback, so a benchmark can never measure the wrong thing.
  */
 public abstract class KernelProvider {
   /** System property that forces the implementation: {@code auto | vector | scalar}. */
@@ -20,7 +20,8 @@ public abstract class KernelProvider {
 
   private static final Logger LOG = Logger.getLogger(KernelProvider.class.getName());
   private static final String VECTOR_MODULE = "jdk.incubator.vector";
-  private static final String VECTOR_PROVIDER = "org.onlinekernels.kernel.vector.VectorKernelProvider";
+  private static final String VECTOR_PROVIDER =
+      "org.onlinekernels.kernel.vector.VectorKernelProvider";
 
   /** Implementation constructors are package-internal. */
   protected KernelProvider() {}
@@ -43,7 +44,8 @@ public abstract class KernelProvider {
   public static KernelProvider vector() {
     if (!vectorModulePresent()) {
       throw new UnsupportedOperationException(
-          "the Vector API module is not available; start the JVM with --add-modules " + VECTOR_MODULE);
+          "the Vector API module is not available; start the JVM with --add-modules "
+              + VECTOR_MODULE);
     }
     try {
       return (KernelProvider) Class.forName(VECTOR_PROVIDER).getField("INSTANCE").get(null);
@@ -72,9 +74,11 @@ public abstract class KernelProvider {
         if (vectorModulePresent()) {
           return vector();
         }
-        LOG.warning("Vector API not available: online-kernels falls back to its scalar kernels, "
-            + "which are several times slower. Add the JVM flag --add-modules " + VECTOR_MODULE
-            + " to use the SIMD kernels.");
+        LOG.warning(
+            "Vector API not available: online-kernels falls back to its scalar kernels, "
+                + "which are several times slower. Add the JVM flag --add-modules "
+                + VECTOR_MODULE
+                + " to use the SIMD kernels.");
         return scalar();
       default:
         throw new IllegalArgumentException(

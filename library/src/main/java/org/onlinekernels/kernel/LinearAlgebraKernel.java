@@ -6,9 +6,8 @@ import java.lang.invoke.MethodType;
 
 /**
  * Reductions shared by the predict steps: dot products and squared norms over dense or sparse
- * input. Results are returned in {@code double}; float kernels accumulate in {@code float}
- * (several independent partial sums, then a tree), which the tolerance table in the README
- * accounts for.
+ * input. Results are returned in {@code double}; float kernels accumulate in {@code float} (several
+ * independent partial sums, then a tree), which the tolerance table in the README accounts for.
  */
 public abstract class LinearAlgebraKernel {
   private final ElementType type;
@@ -26,15 +25,76 @@ public abstract class LinearAlgebraKernel {
   /** For implementations. */
   protected LinearAlgebraKernel(ElementType type) {
     this.type = type;
-    dotBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, int.class));
-    dotSparseBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotSparseImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class));
-    sumOfSquaresBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "sumOfSquaresImpl", MethodType.methodType(double.class, MemorySegment.class, int.class));
-    dotAndSumOfSquaresBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotAndSumOfSquaresImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
-    dotAndSumOfSquaresSparseBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotAndSumOfSquaresSparseImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
-    maxAbsBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "maxAbsImpl", MethodType.methodType(double.class, MemorySegment.class, int.class));
-    gramTripleBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "gramTripleImpl", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
-    dotMixedBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "dotMixedImpl", MethodType.methodType(double.class, MemorySegment.class, MemorySegment.class, int.class));
-    scaleBody = KernelBarrier.bind(this, LinearAlgebraKernel.class, "scaleImpl", MethodType.methodType(void.class, MemorySegment.class, double.class, MemorySegment.class, int.class));
+    dotBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "dotImpl",
+            MethodType.methodType(
+                double.class, MemorySegment.class, MemorySegment.class, int.class));
+    dotSparseBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "dotSparseImpl",
+            MethodType.methodType(
+                double.class,
+                MemorySegment.class,
+                MemorySegment.class,
+                MemorySegment.class,
+                int.class));
+    sumOfSquaresBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "sumOfSquaresImpl",
+            MethodType.methodType(double.class, MemorySegment.class, int.class));
+    dotAndSumOfSquaresBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "dotAndSumOfSquaresImpl",
+            MethodType.methodType(
+                void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
+    dotAndSumOfSquaresSparseBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "dotAndSumOfSquaresSparseImpl",
+            MethodType.methodType(
+                void.class,
+                MemorySegment.class,
+                MemorySegment.class,
+                MemorySegment.class,
+                int.class,
+                double[].class));
+    maxAbsBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "maxAbsImpl",
+            MethodType.methodType(double.class, MemorySegment.class, int.class));
+    gramTripleBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "gramTripleImpl",
+            MethodType.methodType(
+                void.class, MemorySegment.class, MemorySegment.class, int.class, double[].class));
+    dotMixedBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "dotMixedImpl",
+            MethodType.methodType(
+                double.class, MemorySegment.class, MemorySegment.class, int.class));
+    scaleBody =
+        KernelBarrier.bind(
+            this,
+            LinearAlgebraKernel.class,
+            "scaleImpl",
+            MethodType.methodType(
+                void.class, MemorySegment.class, double.class, MemorySegment.class, int.class));
   }
 
   /** Element type of the buffers this kernel reads. */
@@ -54,8 +114,12 @@ public abstract class LinearAlgebraKernel {
     }
   }
 
-  /** {@code sum_j val_j w[idx_j]} over {@code nnz} sparse entries of a vector of dimension {@code n}. */
-  public final double dotSparse(MemorySegment w, int n, MemorySegment idx, MemorySegment val, int nnz) {
+  /**
+   * {@code sum_j val_j w[idx_j]} over {@code nnz} sparse entries of a vector of dimension {@code
+   * n}.
+   */
+  public final double dotSparse(
+      MemorySegment w, int n, MemorySegment idx, MemorySegment val, int nnz) {
     KernelChecks.count("n", n);
     KernelChecks.input("w", w, n, type);
     KernelChecks.sparse(idx, val, nnz, n, type);
@@ -78,8 +142,8 @@ public abstract class LinearAlgebraKernel {
   }
 
   /**
-   * Fused pass: writes {@code out[0] = <a, x>} and {@code out[1] = ||x||^2}, reading each
-   * element once (DFEG's predict needs both).
+   * Fused pass: writes {@code out[0] = <a, x>} and {@code out[1] = ||x||^2}, reading each element
+   * once (DFEG's predict needs both).
    */
   public final void dotAndSumOfSquares(MemorySegment a, MemorySegment x, int n, double[] out) {
     KernelChecks.count("n", n);
@@ -93,7 +157,9 @@ public abstract class LinearAlgebraKernel {
     }
   }
 
-  /** Sparse twin of {@link #dotAndSumOfSquares}: {@code out[0] = <a, x>}, {@code out[1] = ||x||^2}. */
+  /**
+   * Sparse twin of {@link #dotAndSumOfSquares}: {@code out[0] = <a, x>}, {@code out[1] = ||x||^2}.
+   */
   public final void dotAndSumOfSquaresSparse(
       MemorySegment a, int n, MemorySegment idx, MemorySegment val, int nnz, double[] out) {
     KernelChecks.count("n", n);
@@ -108,8 +174,8 @@ public abstract class LinearAlgebraKernel {
   }
 
   /**
-   * Fused pass for the ball form of Adaptive OGD: {@code out[0] = ||w||^2},
-   * {@code out[1] = <w, x>}, {@code out[2] = ||x||^2}.
+   * Fused pass for the ball form of Adaptive OGD: {@code out[0] = ||w||^2}, {@code out[1] = <w,
+   * x>}, {@code out[2] = ||x||^2}.
    */
   public final void gramTriple(MemorySegment w, MemorySegment x, int n, double[] out) {
     KernelChecks.count("n", n);
@@ -124,8 +190,8 @@ public abstract class LinearAlgebraKernel {
   }
 
   /**
-   * The input scan of the optimizers' {@code CHECKED} policy: {@code max_{i<n} |x_i|}, or NaN
-   * when some {@code x_i} is NaN or infinite (tested lane-wise as {@code x - x != 0}, which holds
+   * The input scan of the optimizers' {@code CHECKED} policy: {@code max_{i<n} |x_i|}, or NaN when
+   * some {@code x_i} is NaN or infinite (tested lane-wise as {@code x - x != 0}, which holds
    * exactly for the non-finite values), 0 for {@code n == 0}. One read pass, no state. For sparse
    * input pass the value segment and {@code nnz}. So {@code Double.isFinite(maxAbs(x, n))} says
    * whether every element is finite, and the value bounds the magnitude.
@@ -141,9 +207,9 @@ public abstract class LinearAlgebraKernel {
   }
 
   /**
-   * {@code sum_{i<n} w_i x_i} of two float vectors summed in double (two accumulators in the
-   * double virtual lanes' order): the prediction of a mixed-precision rule whose weights are float.
-   * Both segments hold floats, whatever this kernel's element type.
+   * {@code sum_{i<n} w_i x_i} of two float vectors summed in double (two accumulators in the double
+   * virtual lanes' order): the prediction of a mixed-precision rule whose weights are float. Both
+   * segments hold floats, whatever this kernel's element type.
    */
   public final double dotMixed(MemorySegment w, MemorySegment x, int n) {
     KernelChecks.count("n", n);
@@ -156,7 +222,10 @@ public abstract class LinearAlgebraKernel {
     }
   }
 
-  /** {@code out_i = c * x_i} for {@code i < n}, {@code c} rounded to the element type once (a weight read-out). */
+  /**
+   * {@code out_i = c * x_i} for {@code i < n}, {@code c} rounded to the element type once (a weight
+   * read-out).
+   */
   public final void scale(MemorySegment x, double c, MemorySegment out, int n) {
     KernelChecks.count("n", n);
     KernelChecks.input("x", x, n, type);
@@ -179,13 +248,15 @@ public abstract class LinearAlgebraKernel {
   protected abstract double dotImpl(MemorySegment a, MemorySegment b, int n);
 
   /** Unchecked body of {@link #dotSparse}. */
-  protected abstract double dotSparseImpl(MemorySegment w, MemorySegment idx, MemorySegment val, int nnz);
+  protected abstract double dotSparseImpl(
+      MemorySegment w, MemorySegment idx, MemorySegment val, int nnz);
 
   /** Unchecked body of {@link #sumOfSquares}. */
   protected abstract double sumOfSquaresImpl(MemorySegment x, int n);
 
   /** Unchecked body of {@link #dotAndSumOfSquares}. */
-  protected abstract void dotAndSumOfSquaresImpl(MemorySegment a, MemorySegment x, int n, double[] out);
+  protected abstract void dotAndSumOfSquaresImpl(
+      MemorySegment a, MemorySegment x, int n, double[] out);
 
   /** Unchecked body of {@link #dotAndSumOfSquaresSparse}. */
   protected abstract void dotAndSumOfSquaresSparseImpl(

@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
  * the linear-model form of every learner takes).
  *
  * <p>Every value and derivative is computed so that it neither overflows nor loses the result to
- * cancellation for large {@code |yhat|}: the logistic loss is split on the sign of
- * {@code z = y * yhat} so that {@code exp} is only ever taken of a non-positive number. NaN inputs
- * give NaN; the learners refuse a NaN {@code g}, so such an input is caught there.
+ * cancellation for large {@code |yhat|}: the logistic loss is split on the sign of {@code z = y *
+ * yhat} so that {@code exp} is only ever taken of a non-positive number. NaN inputs give NaN; the
+ * learners refuse a NaN {@code g}, so such an input is caught there.
  */
 public enum Loss {
   /** {@code ln(1 + exp(-y yhat))}, derivative {@code -y / (1 + exp(y yhat))}. */
@@ -96,17 +96,17 @@ public enum Loss {
   /**
    * The loss {@code l(y, yhat)}.
    *
-   * @param y    the label ({@code +1/-1} for the classification losses)
+   * @param y the label ({@code +1/-1} for the classification losses)
    * @param yhat the prediction
    * @return the loss, {@code >= 0}
    */
   public abstract double value(double y, double yhat);
 
   /**
-   * The derivative (for hinge and absolute: the subgradient the table fixes)
-   * {@code d l(y, yhat) / d yhat}.
+   * The derivative (for hinge and absolute: the subgradient the table fixes) {@code d l(y, yhat) /
+   * d yhat}.
    *
-   * @param y    the label
+   * @param y the label
    * @param yhat the prediction
    * @return the derivative with respect to {@code yhat}
    */
@@ -114,13 +114,13 @@ public enum Loss {
 
   /**
    * {@link #derivative}, with {@link #value} of the same arguments stored in {@code values[at]}:
-   * the same bits as the two calls, sharing their work where they can (the logistic loss takes
-   * one {@code exp} instead of two). For trainers that report the progressive loss.
+   * the same bits as the two calls, sharing their work where they can (the logistic loss takes one
+   * {@code exp} instead of two). For trainers that report the progressive loss.
    *
-   * @param y      the label
-   * @param yhat   the prediction
+   * @param y the label
+   * @param yhat the prediction
    * @param values receives the loss at {@code at}
-   * @param at     where in {@code values}
+   * @param at where in {@code values}
    * @return the derivative with respect to {@code yhat}
    */
   public double derivativeAndValue(double y, double yhat, double[] values, int at) {
@@ -145,9 +145,10 @@ public enum Loss {
         }
       }
     }
-    String valid = Arrays.stream(values())
-        .map(l -> l.name().toLowerCase(Locale.ROOT))
-        .collect(Collectors.joining(", "));
+    String valid =
+        Arrays.stream(values())
+            .map(l -> l.name().toLowerCase(Locale.ROOT))
+            .collect(Collectors.joining(", "));
     throw new IllegalArgumentException("unknown loss '" + name + "'; valid names: " + valid);
   }
 }

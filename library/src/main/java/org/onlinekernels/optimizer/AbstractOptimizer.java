@@ -7,24 +7,25 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 
 /**
- * The protocol every optimizer shares: the owner thread and closing, input checks, the pairing of
- * a predict with its update, fused rounds and blocks of rounds, read-out, reset, state access and
- * the checkpoint and merge hooks. Storage is a {@link StateStore}; the rule's arithmetic is a
+ * The protocol every optimizer shares: the owner thread and closing, input checks, the pairing of a
+ * predict with its update, fused rounds and blocks of rounds, read-out, reset, state access and the
+ * checkpoint and merge hooks. Storage is a {@link StateStore}; the rule's arithmetic is a
  * subclass's ({@link RuleOptimizer} runs any generated rule).
  *
  * <p>Every public entry validates all of its arguments before it writes anything, so a call that
  * throws leaves every buffer and scalar bit-identical to before: {@link IllegalArgumentException}
- * for a bad argument (size, sparse index order or range, NaN/infinite scalar, and under
- * {@link InputPolicy#CHECKED} a non-finite or too large input element), {@link
- * IllegalStateException} for a closed optimizer, a closed input segment or an update without a
- * pending predict, {@link WrongThreadException} for a call from a thread other than the owner, and
- * {@link ArithmeticException} where an algorithm's own arithmetic would overflow (DFEG's {@code
- * exp}, global AdaGrad's sum, Adaptive OGD's {@code Hsum}, a weight read-out not representable in
- * the element type).
+ * for a bad argument (size, sparse index order or range, NaN/infinite scalar, and under {@link
+ * InputPolicy#CHECKED} a non-finite or too large input element), {@link IllegalStateException} for
+ * a closed optimizer, a closed input segment or an update without a pending predict, {@link
+ * WrongThreadException} for a call from a thread other than the owner, and {@link
+ * ArithmeticException} where an algorithm's own arithmetic would overflow (DFEG's {@code exp},
+ * global AdaGrad's sum, Adaptive OGD's {@code Hsum}, a weight read-out not representable in the
+ * element type).
  *
  * <p>Threads: an optimizer is confined to its owner thread (the creating one, see {@link
  * #transferOwnership}); every entry checks the caller first, whatever arena holds the state.
- */public abstract class AbstractOptimizer extends StatefulOptimizer {
+ */
+public abstract class AbstractOptimizer extends StatefulOptimizer {
   private final InputGuard guard;
 
   // The pending instance between predict and update: references, never copies.
@@ -40,7 +41,8 @@ import org.onlinekernels.loss.Loss;
    *     this optimizer
    * @param kernels implementation; {@code null} means {@link KernelProvider#get()}
    */
-  protected AbstractOptimizer(String algorithm, int d, Precision precision, Arena arena, KernelProvider kernels) {
+  protected AbstractOptimizer(
+      String algorithm, int d, Precision precision, Arena arena, KernelProvider kernels) {
     super(algorithm, d, precision, arena, kernels);
     this.guard = new InputGuard(type, this.kernels);
   }
@@ -90,7 +92,8 @@ import org.onlinekernels.loss.Loss;
   public final void update(double g) {
     checkOpen();
     if (!pending) {
-      throw new IllegalStateException("update(g) needs a pending predict: call predict or predictSparse first");
+      throw new IllegalStateException(
+          "update(g) needs a pending predict: call predict or predictSparse first");
     }
     KernelChecks.finite("g", g);
     guard.checkGradient(g);
@@ -116,7 +119,10 @@ import org.onlinekernels.loss.Loss;
     px = pidx = pval = null;
   }
 
-  /** Entry check of a gradient-form dense step: open, owner thread, size, and under CHECKED the input scan. */
+  /**
+   * Entry check of a gradient-form dense step: open, owner thread, size, and under CHECKED the
+   * input scan.
+   */
   protected final void checkGradient(MemorySegment gradient) {
     checkOpen();
     KernelChecks.input("gradient", gradient, d, type);
@@ -161,7 +167,8 @@ import org.onlinekernels.loss.Loss;
    * leaves the state as it was. Cancels a pending predict.
    */
   @Override
-  public final double round(MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
+  public final double round(
+      MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
     checkOpen();
     if (loss == null) {
       throw new IllegalArgumentException("loss must not be null");
@@ -187,7 +194,14 @@ import org.onlinekernels.loss.Loss;
    */
   @Override
   public final void rounds(
-      SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat, double[] losses) {
+      SparseRows rows,
+      int[] order,
+      int from,
+      int to,
+      double[] y,
+      Loss loss,
+      double[] yhat,
+      double[] losses) {
     checkOpen();
     checkRows(rows, loss);
     RoundBlocks.check(rows, order, from, to, y, yhat, losses);
@@ -212,22 +226,32 @@ import org.onlinekernels.loss.Loss;
       throw new IllegalArgumentException("rows and loss must not be null");
     }
     if (rows.elementType() != type) {
-      throw new IllegalArgumentException("rows hold " + rows.elementType().name().toLowerCase()
-          + " values; this optimizer takes " + type.name().toLowerCase());
+      throw new IllegalArgumentException(
+          "rows hold "
+              + rows.elementType().name().toLowerCase()
+              + " values; this optimizer takes "
+              + type.name().toLowerCase());
     }
     if (rows.dimension() > d) {
-      throw new IllegalArgumentException("rows have indices up to " + (rows.dimension() - 1)
-          + "; this optimizer has dimension " + d);
+      throw new IllegalArgumentException(
+          "rows have indices up to "
+              + (rows.dimension() - 1)
+              + "; this optimizer has dimension "
+              + d);
     }
   }
 
-  /** A round's per-row part on a row known to be in {@code rows}; with {@code losses}, the loss goes to {@code losses[at]}. */
+  /**
+   * A round's per-row part on a row known to be in {@code rows}; with {@code losses}, the loss goes
+   * to {@code losses[at]}.
+   */
   private double roundOn(SparseRows rows, int row, double y, Loss loss, double[] losses, int at) {
     KernelChecks.finite("y", y);
     double maxAbs = rows.maxAbs(row);
     guard.checkRow(row, maxAbs);
     double yhat = roundPredict(rows, row);
-    double g = losses == null ? loss.derivative(y, yhat) : loss.derivativeAndValue(y, yhat, losses, at);
+    double g =
+        losses == null ? loss.derivative(y, yhat) : loss.derivativeAndValue(y, yhat, losses, at);
     KernelChecks.finite("g", g);
     guard.pending(maxAbs);
     guard.checkGradient(g);
@@ -236,14 +260,17 @@ import org.onlinekernels.loss.Loss;
   }
 
   /**
-   * How many rows ahead a block of rounds touches the state records of the row it will train
-   * then ({@link #touchAhead}), so that their cache misses overlap the rounds in between; 0: none.
+   * How many rows ahead a block of rounds touches the state records of the row it will train then
+   * ({@link #touchAhead}), so that their cache misses overlap the rounds in between; 0: none.
    */
   protected int roundsAhead() {
     return 0;
   }
 
-  /** Loads the state records of row {@code row} of {@code rows}, and nothing else (see {@link #roundsAhead}). */
+  /**
+   * Loads the state records of row {@code row} of {@code rows}, and nothing else (see {@link
+   * #roundsAhead}).
+   */
   protected void touchAhead(SparseRows rows, int row) {}
 
   /**
@@ -256,7 +283,9 @@ import org.onlinekernels.loss.Loss;
     return true;
   }
 
-  /** Grows per-entry scratch to rows of {@code maxNnz} entries before a round or a block of rounds. */
+  /**
+   * Grows per-entry scratch to rows of {@code maxNnz} entries before a round or a block of rounds.
+   */
   protected abstract void prepareRounds(int maxNnz);
 
   /** Predict half of a round on row {@code row} (validated): writes only per-entry scratch. */
@@ -265,10 +294,16 @@ import org.onlinekernels.loss.Loss;
   /** Update half of a round, after {@link #roundPredict} of the same row. */
   protected abstract void roundUpdate(SparseRows rows, int row, double g);
 
-  /** Predict half of a round on the caller's row (validated): writes only per-entry scratch and the optimizer's row copy. */
+  /**
+   * Predict half of a round on the caller's row (validated): writes only per-entry scratch and the
+   * optimizer's row copy.
+   */
   protected abstract double roundPredict(MemorySegment indices, MemorySegment values, int nnz);
 
-  /** Update half of a round, after {@link #roundPredict(MemorySegment, MemorySegment, int)}: the row it copied. */
+  /**
+   * Update half of a round, after {@link #roundPredict(MemorySegment, MemorySegment, int)}: the row
+   * it copied.
+   */
   protected abstract void roundUpdate(int nnz, double g);
 
   // ---------------------------------------------------------------- read-out, reset
@@ -281,8 +316,11 @@ import org.onlinekernels.loss.Loss;
     // A post-check of the output only: a saturated or overflowed weight must not reach the
     // caller as infinity without notice.
     if (!guard.allFinite(into, d)) {
-      throw new ArithmeticException(algorithm() + ": a weight is not representable as " + type.name().toLowerCase()
-          + " (overflow in the read-out); the state is unchanged, the contents of 'into' are unspecified");
+      throw new ArithmeticException(
+          algorithm()
+              + ": a weight is not representable as "
+              + type.name().toLowerCase()
+              + " (overflow in the read-out); the state is unchanged, the contents of 'into' are unspecified");
     }
   }
 

@@ -26,22 +26,23 @@ import org.onlinekernels.io.AtomicFiles;
  * <p>Format (version {@value #FORMAT_VERSION}; header integers big-endian, strings in modified
  * UTF-8 as {@link DataOutputStream#writeUTF}): magic {@code "OKCP"}, format version, algorithm,
  * precision ({@code FLOAT} or {@code DOUBLE}: the element type of every buffer; {@code MIXED}: see
- * {@link Precision#MIXED}, float weights and double accumulators), byte order of the buffer data, dimension {@code d}, the parameters as text
- * ({@code params().toString()}), the kernel provider (informational), then every state buffer
- * (name, byte length, raw bytes in the recorded native order), every scalar (name, IEEE 754 bits;
- * sorted by name), and last the CRC32C of everything before it. A pending predict is not part of
- * the state: {@link #save} is refused between predict and update.
+ * {@link Precision#MIXED}, float weights and double accumulators), byte order of the buffer data,
+ * dimension {@code d}, the parameters as text ({@code params().toString()}), the kernel provider
+ * (informational), then every state buffer (name, byte length, raw bytes in the recorded native
+ * order), every scalar (name, IEEE 754 bits; sorted by name), and last the CRC32C of everything
+ * before it. A pending predict is not part of the state: {@link #save} is refused between predict
+ * and update.
  *
  * <p>Crash safety: {@link #save} writes through {@link AtomicFiles} (a temporary file in the
  * target's directory, forced to the device, renamed over the target atomically, the directory
  * forced); a crash at any point leaves either the old or the new complete checkpoint, never a
  * damaged one.
  *
- * <p>{@link #load} reads and verifies the whole file (magic, version, checksum, algorithm,
- * element type, byte order, dimension, parameters, buffer and scalar names and sizes) before it
- * writes anything into the optimizer; any mismatch throws {@link CheckpointException} with the
- * optimizer unchanged. Resuming from a loaded checkpoint with the same kernel provider gives the
- * same predictions, bit for bit, as training without interruption.
+ * <p>{@link #load} reads and verifies the whole file (magic, version, checksum, algorithm, element
+ * type, byte order, dimension, parameters, buffer and scalar names and sizes) before it writes
+ * anything into the optimizer; any mismatch throws {@link CheckpointException} with the optimizer
+ * unchanged. Resuming from a loaded checkpoint with the same kernel provider gives the same
+ * predictions, bit for bit, as training without interruption.
  */
 public final class Checkpoint {
   /** The format version this library writes and reads. */
@@ -49,7 +50,9 @@ public final class Checkpoint {
 
   private static final int MAGIC = 0x4F4B4350; // "OKCP"
 
-  /** Bound on everything but the buffer bytes: header strings (at most 64 KiB each), names, scalars. */
+  /**
+   * Bound on everything but the buffer bytes: header strings (at most 64 KiB each), names, scalars.
+   */
   private static final long HEADER_ALLOWANCE = 1 << 20;
 
   /** Test hook run between fsync of the temporary file and the rename; null in production. */
@@ -116,21 +119,31 @@ public final class Checkpoint {
       most += b.byteSize();
     }
     if (size > most) {
-      throw new CheckpointException(file + ": is " + size + " bytes; a checkpoint of this optimizer ("
-          + optimizer.algorithm() + ", d = " + optimizer.dimension() + ") has at most " + most
-          + " bytes: not its checkpoint, or damaged");
+      throw new CheckpointException(
+          file
+              + ": is "
+              + size
+              + " bytes; a checkpoint of this optimizer ("
+              + optimizer.algorithm()
+              + ", d = "
+              + optimizer.dimension()
+              + ") has at most "
+              + most
+              + " bytes: not its checkpoint, or damaged");
     }
     restore(Files.readAllBytes(file), file.toString(), optimizer);
   }
 
   /**
    * Loads a checkpoint image made by {@link #toBytes} into {@code optimizer}, with every check of
-   * {@link #load}; {@code source} names the image in messages (e.g. {@code "state.okst, output 2"}).
+   * {@link #load}; {@code source} names the image in messages (e.g. {@code "state.okst, output
+   * 2"}).
    *
    * @throws CheckpointException if the image is damaged or does not match the optimizer; the
    *     optimizer is then unchanged
    */
-  public static void restore(byte[] image, String source, AbstractOptimizer optimizer) throws CheckpointException {
+  public static void restore(byte[] image, String source, AbstractOptimizer optimizer)
+      throws CheckpointException {
     if (optimizer == null || image == null || source == null) {
       throw new IllegalArgumentException("image, source and optimizer must not be null");
     }
@@ -138,40 +151,77 @@ public final class Checkpoint {
     Decoded c = decode(image, source);
     String where = source + ": ";
     if (!c.algorithm.equals(optimizer.algorithm())) {
-      throw new CheckpointException(where + "holds " + c.algorithm + " state; this optimizer is "
-          + optimizer.algorithm() + "; load it into a " + c.algorithm + " optimizer");
+      throw new CheckpointException(
+          where
+              + "holds "
+              + c.algorithm
+              + " state; this optimizer is "
+              + optimizer.algorithm()
+              + "; load it into a "
+              + c.algorithm
+              + " optimizer");
     }
     if (!c.elementType.equals(optimizer.precision().name())) {
-      throw new CheckpointException(where + "holds " + c.elementType.toLowerCase() + " state; this optimizer is "
-          + optimizer.precision().name().toLowerCase() + "; create the optimizer with the checkpoint's precision");
+      throw new CheckpointException(
+          where
+              + "holds "
+              + c.elementType.toLowerCase()
+              + " state; this optimizer is "
+              + optimizer.precision().name().toLowerCase()
+              + "; create the optimizer with the checkpoint's precision");
     }
     if (!c.byteOrder.equals(ByteOrder.nativeOrder().toString())) {
-      throw new CheckpointException(where + "was written on a " + c.byteOrder + " machine; this one is "
-          + ByteOrder.nativeOrder());
+      throw new CheckpointException(
+          where
+              + "was written on a "
+              + c.byteOrder
+              + " machine; this one is "
+              + ByteOrder.nativeOrder());
     }
     if (c.d != optimizer.dimension()) {
-      throw new CheckpointException(where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
+      throw new CheckpointException(
+          where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
     }
     String params = paramsOf(optimizer);
     if (!c.params.equals(params)) {
-      throw new CheckpointException(where + "was saved with parameters " + c.params + "; this optimizer has "
-          + params + "; create the optimizer with the checkpoint's parameters");
+      throw new CheckpointException(
+          where
+              + "was saved with parameters "
+              + c.params
+              + "; this optimizer has "
+              + params
+              + "; create the optimizer with the checkpoint's parameters");
     }
     Map<String, MemorySegment> buffers = optimizer.buffers();
     if (!c.buffers.keySet().equals(buffers.keySet())) {
-      throw new CheckpointException(where + "has state buffers " + c.buffers.keySet() + "; this optimizer has "
-          + buffers.keySet() + " (e.g. another storage mode)");
+      throw new CheckpointException(
+          where
+              + "has state buffers "
+              + c.buffers.keySet()
+              + "; this optimizer has "
+              + buffers.keySet()
+              + " (e.g. another storage mode)");
     }
     for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
       long want = buffers.get(e.getKey()).byteSize();
       if (e.getValue().length != want) {
-        throw new CheckpointException(where + "buffer " + e.getKey() + " has " + e.getValue().length
-            + " bytes; expected " + want);
+        throw new CheckpointException(
+            where
+                + "buffer "
+                + e.getKey()
+                + " has "
+                + e.getValue().length
+                + " bytes; expected "
+                + want);
       }
     }
     if (!c.scalars.keySet().equals(new TreeMap<>(optimizer.scalarState()).keySet())) {
-      throw new CheckpointException(where + "has scalars " + c.scalars.keySet() + "; this optimizer has "
-          + optimizer.scalarState().keySet());
+      throw new CheckpointException(
+          where
+              + "has scalars "
+              + c.scalars.keySet()
+              + "; this optimizer has "
+              + optimizer.scalarState().keySet());
     }
     // Values the algorithm could never reach (a valid checksum only says the file is as written).
     for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
@@ -182,15 +232,18 @@ public final class Checkpoint {
     }
     for (Map.Entry<String, Double> e : c.scalars.entrySet()) {
       double v = e.getValue();
-      String broken = Double.isNaN(v) ? e.getKey() + " is not NaN" : optimizer.brokenInvariant(e.getKey(), v);
+      String broken =
+          Double.isNaN(v) ? e.getKey() + " is not NaN" : optimizer.brokenInvariant(e.getKey(), v);
       if (broken != null) {
-        throw new CheckpointException(where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
+        throw new CheckpointException(
+            where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
       }
     }
     // Everything verified: only now is the optimizer written.
     optimizer.reset();
     for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
-      MemorySegment.copy(MemorySegment.ofArray(e.getValue()), 0, buffers.get(e.getKey()), 0, e.getValue().length);
+      MemorySegment.copy(
+          MemorySegment.ofArray(e.getValue()), 0, buffers.get(e.getKey()), 0, e.getValue().length);
     }
     c.scalars.forEach(optimizer::restoreScalar);
   }
@@ -234,13 +287,19 @@ public final class Checkpoint {
   }
 
   private record Decoded(
-      String algorithm, String elementType, String byteOrder, int d, String params,
-      Map<String, byte[]> buffers, Map<String, Double> scalars) {}
+      String algorithm,
+      String elementType,
+      String byteOrder,
+      int d,
+      String params,
+      Map<String, byte[]> buffers,
+      Map<String, Double> scalars) {}
 
   private static Decoded decode(byte[] bytes, String source) throws CheckpointException {
     String where = source + ": ";
     if (bytes.length < 12) {
-      throw new CheckpointException(where + "is truncated (" + bytes.length + " bytes); not a complete checkpoint");
+      throw new CheckpointException(
+          where + "is truncated (" + bytes.length + " bytes); not a complete checkpoint");
     }
     ByteBuffer head = ByteBuffer.wrap(bytes);
     if (head.getInt(0) != MAGIC) {
@@ -248,15 +307,21 @@ public final class Checkpoint {
     }
     int version = head.getInt(4);
     if (version != FORMAT_VERSION) {
-      throw new CheckpointException(where + "has format version " + version + "; this library reads version "
-          + FORMAT_VERSION);
+      throw new CheckpointException(
+          where
+              + "has format version "
+              + version
+              + "; this library reads version "
+              + FORMAT_VERSION);
     }
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if ((int) crc.getValue() != head.getInt(bytes.length - 4)) {
-      throw new CheckpointException(where + "checksum mismatch: the file is damaged or truncated; use an older checkpoint");
+      throw new CheckpointException(
+          where + "checksum mismatch: the file is damaged or truncated; use an older checkpoint");
     }
-    try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
+    try (DataInputStream in =
+        new DataInputStream(new java.io.ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
       String algorithm = in.readUTF();
       String type = in.readUTF();
       String order = in.readUTF();
@@ -272,7 +337,8 @@ public final class Checkpoint {
         String name = in.readUTF();
         long len = in.readLong();
         if (len < 0 || len > in.available()) {
-          throw new CheckpointException(where + "buffer " + name + " declares " + len + " bytes; the file is damaged");
+          throw new CheckpointException(
+              where + "buffer " + name + " declares " + len + " bytes; the file is damaged");
         }
         byte[] raw = new byte[(int) len];
         in.readFully(raw);
@@ -287,7 +353,8 @@ public final class Checkpoint {
         scalars.put(name, Double.longBitsToDouble(in.readLong()));
       }
       if (in.available() != 0) {
-        throw new CheckpointException(where + "has " + in.available() + " unexpected trailing bytes");
+        throw new CheckpointException(
+            where + "has " + in.available() + " unexpected trailing bytes");
       }
       return new Decoded(algorithm, type, order, d, params, buffers, scalars);
     } catch (EOFException e) {
@@ -309,8 +376,10 @@ public final class Checkpoint {
         StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
         for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
           Object v = c.getAccessor().invoke(r);
-          sb.append(c.getName()).append('=')
-              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)).append(';');
+          sb.append(c.getName())
+              .append('=')
+              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v))
+              .append(';');
         }
         return sb.append(']').toString();
       }

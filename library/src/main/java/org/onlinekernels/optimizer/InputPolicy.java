@@ -4,24 +4,25 @@ import org.onlinekernels.kernel.ElementType;
 
 /**
  * What an optimizer checks of the vector input (instances {@code x}, gradients, sparse values)
- * before it changes any state. Scalars ({@code g}, {@code H_t}) and shapes (sizes, sparse
- * indices, closed or read-only segments, threads) are checked under both policies.
+ * before it changes any state. Scalars ({@code g}, {@code H_t}) and shapes (sizes, sparse indices,
+ * closed or read-only segments, threads) are checked under both policies.
  *
  * <p>Set with {@link AbstractOptimizer#setInputPolicy}; {@link #CHECKED} is the default.
  */
 public enum InputPolicy {
   /**
-   * Every input vector is scanned once ({@link org.onlinekernels.kernel.LinearAlgebraKernel#maxAbs},
-   * vectorized) and the call is refused with {@link IllegalArgumentException}, state unchanged,
-   * when an element is NaN or infinite or its magnitude exceeds {@link #magnitudeLimit}; at
-   * {@code update(g)} also when {@code |g|} or {@code |g| * max|x_i|} exceeds it. The limit keeps
-   * every square of a gradient entry, and 2^40 rounds of them summed, inside the element type's
-   * range, so a single accepted call cannot overflow an accumulator.
+   * Every input vector is scanned once ({@link
+   * org.onlinekernels.kernel.LinearAlgebraKernel#maxAbs}, vectorized) and the call is refused with
+   * {@link IllegalArgumentException}, state unchanged, when an element is NaN or infinite or its
+   * magnitude exceeds {@link #magnitudeLimit}; at {@code update(g)} also when {@code |g|} or {@code
+   * |g| * max|x_i|} exceeds it. The limit keeps every square of a gradient entry, and 2^40 rounds
+   * of them summed, inside the element type's range, so a single accepted call cannot overflow an
+   * accumulator.
    */
   CHECKED,
   /**
-   * No scan: the caller promises finite inputs of moderate size and saves one read pass per call.
-   * A NaN or infinity that gets in spreads into the state for good (e.g. AdaGrad's {@code Q} and
+   * No scan: the caller promises finite inputs of moderate size and saves one read pass per call. A
+   * NaN or infinity that gets in spreads into the state for good (e.g. AdaGrad's {@code Q} and
    * {@code w}, ScInOL's {@code G} and {@code S2}, DFEG's {@code theta}); later predictions are then
    * NaN and only {@link AbstractOptimizer#reset} or loading a checkpoint recovers.
    */
@@ -29,7 +30,8 @@ public enum InputPolicy {
 
   /**
    * Largest accepted magnitude of an input element and of {@code g * x_i} under {@link #CHECKED}:
-   * {@code 2^40} (about {@code 1.1e12}) for float, {@code 2^480} (about {@code 3.1e144}) for double.
+   * {@code 2^40} (about {@code 1.1e12}) for float, {@code 2^480} (about {@code 3.1e144}) for
+   * double.
    */
   public static double magnitudeLimit(ElementType type) {
     return type == ElementType.FLOAT ? 0x1p40 : 0x1p480;

@@ -38,6 +38,8 @@ public final class Invariants {
 
   /** Null if {@code |v| <= cap}. */
   public static String within(double v, double cap, String what) {
-    return Math.abs(v) <= cap ? null : what + " is finite and within +-" + cap + " (its saturation bound)";
+    return Math.abs(v) <= cap
+        ? null
+        : what + " is finite and within +-" + cap + " (its saturation bound)";
   }
 }

@@ -4,21 +4,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The merge rules of one algorithm (docs/MERGING.md) as data: which rule combines each state
- * buffer and scalar of K learners that started from one state. Each optimizer builds its plan;
- * {@link StateMerger} carries it out. Buffers not named here (box bounds, radii, ScInOL2's stored
- * weights scratch) are parameters or scratch and keep the start's contents.
+ * The merge rules of one algorithm (docs/MERGING.md) as data: which rule combines each state buffer
+ * and scalar of K learners that started from one state. Each optimizer builds its plan; {@link
+ * StateMerger} carries it out. Buffers not named here (box bounds, radii, ScInOL2's stored weights
+ * scratch) are parameters or scratch and keep the start's contents.
  */
 public final class MergePlan {
   /** How the K values of one state element combine; see docs/MERGING.md. */
   enum Rule {
-    /** Accumulated statistic: the first contributor's value plus the other contributors' increments. */
+    /**
+     * Accumulated statistic: the first contributor's value plus the other contributors' increments.
+     */
     SUM,
     /** Running maximum (ScInOL's {@code M}). */
     MAX,
-    /** Position of a dual or parameter-free learner: the contributors' mean (start plus mean increment). */
+    /**
+     * Position of a dual or parameter-free learner: the contributors' mean (start plus mean
+     * increment).
+     */
     AVERAGE,
-    /** Weights: the contributors' mean weighted by their increments of the step-size accumulator. */
+    /**
+     * Weights: the contributors' mean weighted by their increments of the step-size accumulator.
+     */
     MEAN
   }
 
@@ -29,17 +36,25 @@ public final class MergePlan {
     double apply(int i, double v);
   }
 
-  /** One state buffer or scalar and its rule ({@link Rule#SUM} or {@link Rule#AVERAGE} for scalars). */
+  /**
+   * One state buffer or scalar and its rule ({@link Rule#SUM} or {@link Rule#AVERAGE} for scalars).
+   */
   record Buffer(String name, Rule rule) {}
 
   final List<Buffer> buffers = new ArrayList<>();
   final List<Buffer> scalars = new ArrayList<>();
-  /** {@link Rule#MEAN}: the per-coordinate accumulator whose increment weighs a learner, or null. */
+
+  /**
+   * {@link Rule#MEAN}: the per-coordinate accumulator whose increment weighs a learner, or null.
+   */
   String meanWeightBuffer;
+
   /** {@link Rule#MEAN}: scalar accumulators whose increments add to every coordinate's weight. */
   final List<String> meanWeightScalars = new ArrayList<>();
+
   /** {@link Rule#MEAN}: box clamp of an averaged coordinate. */
   Clamp clamp = (i, v) -> v;
+
   /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
   double ballRadius = Double.NaN;
 
@@ -69,7 +84,8 @@ public final class MergePlan {
    * Weights {@code name} merged by {@link Rule#MEAN}, weighted per coordinate by the increment of
    * {@code weightBuffer} (may be null) plus the increments of {@code weightScalars}.
    */
-  public MergePlan mean(String name, String weightBuffer, List<String> weightScalars, Clamp boxClamp) {
+  public MergePlan mean(
+      String name, String weightBuffer, List<String> weightScalars, Clamp boxClamp) {
     buffers.add(new Buffer(name, Rule.MEAN));
     meanWeightBuffer = weightBuffer;
     meanWeightScalars.addAll(weightScalars);

@@ -13,25 +13,24 @@ import org.onlinekernels.kernel.ElementType;
  * The merge of a group of learners (docs/MERGING.md) held as the sums and counts its rules need
  * rather than as the learners' states: {@code O(d)} whatever the group's size, so that groups can
  * be combined two at a time ({@link #then}) up a tree and only the root reaches the optimizer
- * holding the start ({@link #mergeInto}). Per element it keeps the number of contributors
- * (learners whose value differs from the start's), the first one's value and the sums of the
- * increments (SUM, AVERAGE), the sums of {@code c w}, {@code c} and {@code w} (MEAN) or the
- * maximum (MAX); per group the number of learners whose state differs from the start.
+ * holding the start ({@link #mergeInto}). Per element it keeps the number of contributors (learners
+ * whose value differs from the start's), the first one's value and the sums of the increments (SUM,
+ * AVERAGE), the sums of {@code c w}, {@code c} and {@code w} (MEAN) or the maximum (MAX); per group
+ * the number of learners whose state differs from the start.
  *
  * <p>Exactness: {@link #of} folds its learners in the canonical order of {@link
  * AbstractOptimizer#merge}, with the same operations in the same order, so {@code of(start,
  * learners).mergeInto(start)} is {@code start.merge(learners)} bit for bit. Combining groups with
- * {@link #then} adds their sums in the order the groups are given: the result is the merge with
- * the same terms summed in that order instead of the canonical one (MAX exactly; SUM, AVERAGE and
- * MEAN within the rounding of a sum of {@code m} terms; two learners give the canonical bits for
- * every rule but SUM, since {@code a + b == b + a}). The order of {@link #then} is the caller's:
- * a fixed tree gives the same bits on every run. A single learner whose state differs from the
- * start is copied as {@code merge} copies it, buffers of the plan and every scalar; buffers
- * outside the plan (parameters, ScInOL2's stored-weights scratch) keep the start's contents.
+ * {@link #then} adds their sums in the order the groups are given: the result is the merge with the
+ * same terms summed in that order instead of the canonical one (MAX exactly; SUM, AVERAGE and MEAN
+ * within the rounding of a sum of {@code m} terms; two learners give the canonical bits for every
+ * rule but SUM, since {@code a + b == b + a}). The order of {@link #then} is the caller's: a fixed
+ * tree gives the same bits on every run. A single learner whose state differs from the start is
+ * copied as {@code merge} copies it, buffers of the plan and every scalar; buffers outside the plan
+ * (parameters, ScInOL2's stored-weights scratch) keep the start's contents.
  *
- * <p>A summary records a checksum of the start state it was made against; {@link #then} and
- * {@link #mergeInto} refuse summaries of another start, algorithm, dimension, precision or
- * parameters.
+ * <p>A summary records a checksum of the start state it was made against; {@link #then} and {@link
+ * #mergeInto} refuse summaries of another start, algorithm, dimension, precision or parameters.
  */
 public final class MergeSummary implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -40,22 +39,47 @@ public final class MergeSummary implements Serializable {
   private final int d;
   private final Precision precision;
   private final String params;
+
   /** CRC32C of the start state: the plan's buffers and scalars, raw. */
   private final long start;
+
   /** Learners whose state differs from the start. */
   private final long learners;
+
   /** Every scalar of the only such learner (copied as {@code merge} copies it), else null. */
   private final LinkedHashMap<String, Double> soleScalars;
+
   private final Part[] buffers;
   private final Part[] scalars;
 
-  private MergeSummary(MergeSummary shape, long learners, LinkedHashMap<String, Double> soleScalars, Part[] buffers,
+  private MergeSummary(
+      MergeSummary shape,
+      long learners,
+      LinkedHashMap<String, Double> soleScalars,
+      Part[] buffers,
       Part[] scalars) {
-    this(shape.algorithm, shape.d, shape.precision, shape.params, shape.start, learners, soleScalars, buffers, scalars);
+    this(
+        shape.algorithm,
+        shape.d,
+        shape.precision,
+        shape.params,
+        shape.start,
+        learners,
+        soleScalars,
+        buffers,
+        scalars);
   }
 
-  private MergeSummary(String algorithm, int d, Precision precision, String params, long start, long learners,
-      LinkedHashMap<String, Double> soleScalars, Part[] buffers, Part[] scalars) {
+  private MergeSummary(
+      String algorithm,
+      int d,
+      Precision precision,
+      String params,
+      long start,
+      long learners,
+      LinkedHashMap<String, Double> soleScalars,
+      Part[] buffers,
+      Part[] scalars) {
     this.algorithm = algorithm;
     this.d = d;
     this.precision = precision;
@@ -75,7 +99,8 @@ public final class MergeSummary implements Serializable {
    * @param learners at least one learner
    * @throws UnsupportedOperationException for an algorithm without a merge rule
    */
-  public static MergeSummary of(AbstractOptimizer start, List<? extends AbstractOptimizer> learners) {
+  public static MergeSummary of(
+      AbstractOptimizer start, List<? extends AbstractOptimizer> learners) {
     MergePlan plan = planOf(start);
     List<AbstractOptimizer> ordered = StateMerger.contributors(start, learners, plan);
     MergeSummary acc = null;
@@ -96,7 +121,8 @@ public final class MergeSummary implements Serializable {
   }
 
   /** One learner (or, given the start itself, none) against the start. */
-  private static MergeSummary single(AbstractOptimizer start, AbstractOptimizer learner, MergePlan plan) {
+  private static MergeSummary single(
+      AbstractOptimizer start, AbstractOptimizer learner, MergePlan plan) {
     Part[] bufs = new Part[plan.buffers.size()];
     double sw = StateMerger.scalarWeight(start, learner, plan);
     String wb = plan.meanWeightBuffer;
@@ -104,8 +130,17 @@ public final class MergeSummary implements Serializable {
       String name = plan.buffers.get(b).name();
       boolean f = start.stateType(name) == ElementType.FLOAT;
       boolean cf = wb != null && start.stateType(wb) == ElementType.FLOAT;
-      bufs[b] = Part.single(plan.buffers.get(b).rule(), start.d, start.buffers().get(name), learner.buffers().get(name),
-          f, wb == null ? null : start.buffers().get(wb), wb == null ? null : learner.buffers().get(wb), cf, sw);
+      bufs[b] =
+          Part.single(
+              plan.buffers.get(b).rule(),
+              start.d,
+              start.buffers().get(name),
+              learner.buffers().get(name),
+              f,
+              wb == null ? null : start.buffers().get(wb),
+              wb == null ? null : learner.buffers().get(wb),
+              cf,
+              sw);
     }
     Part[] sc = new Part[plan.scalars.size()];
     for (int s = 0; s < sc.length; s++) {
@@ -115,8 +150,16 @@ public final class MergeSummary implements Serializable {
       sc[s] = Part.single(plan.scalars.get(s).rule(), 1, x0, x, false, null, null, false, 0);
     }
     boolean differs = learner != start && StateMerger.compareStates(learner, start, plan) != 0;
-    return new MergeSummary(start.algorithm(), start.d, start.precision(), Checkpoint.paramsOf(start),
-        fingerprint(start, plan), differs ? 1 : 0, differs ? new LinkedHashMap<>(learner.scalarState()) : null, bufs, sc);
+    return new MergeSummary(
+        start.algorithm(),
+        start.d,
+        start.precision(),
+        Checkpoint.paramsOf(start),
+        fingerprint(start, plan),
+        differs ? 1 : 0,
+        differs ? new LinkedHashMap<>(learner.scalarState()) : null,
+        bufs,
+        sc);
   }
 
   /**
@@ -126,14 +169,23 @@ public final class MergeSummary implements Serializable {
    * @throws IllegalArgumentException if {@code later} was made against another start or optimizer
    */
   public MergeSummary then(MergeSummary later) {
-    if (later == null || !algorithm.equals(later.algorithm) || d != later.d || precision != later.precision
-        || !params.equals(later.params) || buffers.length != later.buffers.length || scalars.length != later.scalars.length) {
-      throw new IllegalArgumentException("the summaries are of different optimizers: " + describe() + " and "
-          + (later == null ? "null" : later.describe()));
+    if (later == null
+        || !algorithm.equals(later.algorithm)
+        || d != later.d
+        || precision != later.precision
+        || !params.equals(later.params)
+        || buffers.length != later.buffers.length
+        || scalars.length != later.scalars.length) {
+      throw new IllegalArgumentException(
+          "the summaries are of different optimizers: "
+              + describe()
+              + " and "
+              + (later == null ? "null" : later.describe()));
     }
     if (start != later.start) {
-      throw new IllegalArgumentException("the summaries were made against different start states; every learner"
-          + " of a merge must start from the state it is merged into");
+      throw new IllegalArgumentException(
+          "the summaries were made against different start states; every learner"
+              + " of a merge must start from the state it is merged into");
     }
     Part[] bufs = new Part[buffers.length];
     for (int b = 0; b < bufs.length; b++) {
@@ -144,7 +196,8 @@ public final class MergeSummary implements Serializable {
       sc[s] = scalars[s].then(later.scalars[s]);
     }
     long n = learners + later.learners;
-    return new MergeSummary(this, n, n != 1 ? null : learners == 1 ? soleScalars : later.soleScalars, bufs, sc);
+    return new MergeSummary(
+        this, n, n != 1 ? null : learners == 1 ? soleScalars : later.soleScalars, bufs, sc);
   }
 
   /** Learners whose state differs from the start (those that take part in the merge). */
@@ -157,22 +210,36 @@ public final class MergeSummary implements Serializable {
   }
 
   /**
-   * Writes the merge into {@code start}, the optimizer the summarized learners started from, in
-   * its state of then (cancels its pending predict). A merged value the element type cannot hold
-   * is refused with {@link ArithmeticException} before anything is written.
+   * Writes the merge into {@code start}, the optimizer the summarized learners started from, in its
+   * state of then (cancels its pending predict). A merged value the element type cannot hold is
+   * refused with {@link ArithmeticException} before anything is written.
    *
    * @throws IllegalArgumentException if {@code start} is not the optimizer and state this summary
    *     was made against
    */
   public void mergeInto(AbstractOptimizer start) {
     MergePlan plan = planOf(start);
-    if (!algorithm.equals(start.algorithm()) || d != start.d || precision != start.precision()
-        || !params.equals(Checkpoint.paramsOf(start)) || buffers.length != plan.buffers.size()) {
-      throw new IllegalArgumentException("this summary is of " + describe() + ", the optimizer is " + start.algorithm()
-          + " (d = " + start.d + ", " + start.precision() + ", " + Checkpoint.paramsOf(start) + ")");
+    if (!algorithm.equals(start.algorithm())
+        || d != start.d
+        || precision != start.precision()
+        || !params.equals(Checkpoint.paramsOf(start))
+        || buffers.length != plan.buffers.size()) {
+      throw new IllegalArgumentException(
+          "this summary is of "
+              + describe()
+              + ", the optimizer is "
+              + start.algorithm()
+              + " (d = "
+              + start.d
+              + ", "
+              + start.precision()
+              + ", "
+              + Checkpoint.paramsOf(start)
+              + ")");
     }
     if (fingerprint(start, plan) != this.start) {
-      throw new IllegalArgumentException("the optimizer's state is not the start state this summary was made against");
+      throw new IllegalArgumentException(
+          "the optimizer's state is not the start state this summary was made against");
     }
     Map<String, Double> s0 = start.scalarState();
     if (learners <= 1) {
@@ -194,8 +261,16 @@ public final class MergeSummary implements Serializable {
         for (int i = 0; i < d; i++) {
           double v = buffers[b].merged(i, at.get(i));
           if (!Double.isFinite(at.isFloat ? (float) v : v)) {
-            throw new ArithmeticException("merged " + at.name + "[" + i + "] = " + v + " overflows "
-                + (at.isFloat ? "float" : "double") + "; the state was left unchanged");
+            throw new ArithmeticException(
+                "merged "
+                    + at.name
+                    + "["
+                    + i
+                    + "] = "
+                    + v
+                    + " overflows "
+                    + (at.isFloat ? "float" : "double")
+                    + "; the state was left unchanged");
           }
         }
       }
@@ -206,7 +281,8 @@ public final class MergeSummary implements Serializable {
       String name = plan.scalars.get(s).name();
       merged[s] = scalars[s].merged(0, s0.get(name));
       if (!Double.isFinite(merged[s])) {
-        throw new ArithmeticException("merged scalar " + name + " overflows; the state was left unchanged");
+        throw new ArithmeticException(
+            "merged scalar " + name + " overflows; the state was left unchanged");
       }
     }
     start.stateReplaced();
@@ -256,7 +332,9 @@ public final class MergeSummary implements Serializable {
     return p.m[i] >= 2 ? plan.clamp.apply(i, v) : v;
   }
 
-  /** CRC32C of what identifies a start state: the plan's buffers (raw bytes) and scalars (raw bits). */
+  /**
+   * CRC32C of what identifies a start state: the plan's buffers (raw bytes) and scalars (raw bits).
+   */
   private static long fingerprint(AbstractOptimizer o, MergePlan plan) {
     CRC32C crc = new CRC32C();
     for (MergePlan.Buffer b : plan.buffers) {
@@ -295,22 +373,30 @@ public final class MergeSummary implements Serializable {
   }
 
   /**
-   * One state buffer (or scalar, {@code n = 1}) of a group: per element the contributors' count
-   * and what the buffer's rule needs of them; arrays a rule does not use are null.
+   * One state buffer (or scalar, {@code n = 1}) of a group: per element the contributors' count and
+   * what the buffer's rule needs of them; arrays a rule does not use are null.
    */
   static final class Part implements Serializable {
     private static final long serialVersionUID = 1L;
     final MergePlan.Rule rule;
+
     /** Contributors (SUM, AVERAGE, MEAN). */
     final int[] m;
+
     /** The first contributor's value (SUM, AVERAGE, MEAN). */
     final double[] first;
-    /** Sum of every contributor's increment (SUM, AVERAGE), or of their weights {@code w} (MEAN). */
+
+    /**
+     * Sum of every contributor's increment (SUM, AVERAGE), or of their weights {@code w} (MEAN).
+     */
     final double[] all;
+
     /** Sum of the increments of all contributors but the first (SUM), or of {@code c w} (MEAN). */
     final double[] others;
+
     /** Sum of the mixture weights {@code c} (MEAN). */
     final double[] sumC;
+
     /** The largest value (MAX). */
     final double[] max;
 
@@ -320,7 +406,8 @@ public final class MergeSummary implements Serializable {
       this.m = counted ? new int[n] : null;
       this.first = counted ? new double[n] : null;
       this.all = counted ? new double[n] : null;
-      this.others = rule == MergePlan.Rule.SUM || rule == MergePlan.Rule.MEAN ? new double[n] : null;
+      this.others =
+          rule == MergePlan.Rule.SUM || rule == MergePlan.Rule.MEAN ? new double[n] : null;
       this.sumC = rule == MergePlan.Rule.MEAN ? new double[n] : null;
       this.max = counted ? null : new double[n];
     }
@@ -329,8 +416,16 @@ public final class MergeSummary implements Serializable {
      * One learner's buffer {@code x} against the start's {@code x0}; for MEAN also the weighting
      * buffer ({@code c}, {@code c0}; null without one) and the scalar weight {@code sw}.
      */
-    static Part single(MergePlan.Rule rule, int n, MemorySegment x0, MemorySegment x, boolean f, MemorySegment c0,
-        MemorySegment c, boolean cf, double sw) {
+    static Part single(
+        MergePlan.Rule rule,
+        int n,
+        MemorySegment x0,
+        MemorySegment x,
+        boolean f,
+        MemorySegment c0,
+        MemorySegment c,
+        boolean cf,
+        double sw) {
       Part p = new Part(rule, n);
       for (int i = 0; i < n; i++) {
         double v0 = StateMerger.get(x0, f, i);
@@ -340,10 +435,15 @@ public final class MergeSummary implements Serializable {
           continue;
         }
         // The sums start at 0 and take each term as merge's loops add it: 0 + term.
-        double cw = rule == MergePlan.Rule.MEAN
-            ? StateMerger.meanWeight(c0 == null ? 0 : StateMerger.get(c, cf, i) - StateMerger.get(c0, cf, i), sw) : 0;
-        boolean contributes = rule == MergePlan.Rule.MEAN ? !(StateMerger.same(v, v0) && !(cw > 0))
-            : !StateMerger.same(v, v0);
+        double cw =
+            rule == MergePlan.Rule.MEAN
+                ? StateMerger.meanWeight(
+                    c0 == null ? 0 : StateMerger.get(c, cf, i) - StateMerger.get(c0, cf, i), sw)
+                : 0;
+        boolean contributes =
+            rule == MergePlan.Rule.MEAN
+                ? !(StateMerger.same(v, v0) && !(cw > 0))
+                : !StateMerger.same(v, v0);
         if (contributes) {
           p.m[i] = 1;
           p.first[i] = v;
@@ -404,9 +504,18 @@ public final class MergeSummary implements Serializable {
     double merged(int i, double x0) {
       return switch (rule) {
         case MAX -> Math.max(x0, max[i]);
-        case SUM, AVERAGE -> StateMerger.finish(x0, m[i] == 0 ? x0 : first[i], all[i], others == null ? 0 : others[i],
-            m[i], rule == MergePlan.Rule.AVERAGE);
-        case MEAN -> m[i] == 0 ? x0 : m[i] == 1 ? first[i] : StateMerger.mean(m[i], others[i], sumC[i], all[i]);
+        case SUM, AVERAGE ->
+            StateMerger.finish(
+                x0,
+                m[i] == 0 ? x0 : first[i],
+                all[i],
+                others == null ? 0 : others[i],
+                m[i],
+                rule == MergePlan.Rule.AVERAGE);
+        case MEAN ->
+            m[i] == 0
+                ? x0
+                : m[i] == 1 ? first[i] : StateMerger.mean(m[i], others[i], sumC[i], all[i]);
       };
     }
   }

@@ -12,7 +12,7 @@ public final class ParameterRangeException extends IllegalArgumentException {
 
   /**
    * @param parameter the parameter, as named in its params record
-   * @param message   the whole one-line message
+   * @param message the whole one-line message
    */
   public ParameterRangeException(String parameter, String message) {
     super(message);
@@ -29,15 +29,35 @@ public final class ParameterRangeException extends IllegalArgumentException {
    * arithmetic in {@code type} finite; for constructors, before any state is allocated.
    *
    * @param name the parameter, as named in its params record
-   * @param why  what would go wrong beyond it, e.g. {@code "3 R^2 would overflow"}
+   * @param why what would go wrong beyond it, e.g. {@code "3 R^2 would overflow"}
    * @throws ParameterRangeException if {@code |value| > limit}
    */
-  public static void check(String algorithm, org.onlinekernels.kernel.ElementType type, String name, double value,
-      double limit, String why) {
+  public static void check(
+      String algorithm,
+      org.onlinekernels.kernel.ElementType type,
+      String name,
+      double value,
+      double limit,
+      String why) {
     if (Double.isFinite(value) && Math.abs(value) > limit) {
-      throw new ParameterRangeException(name, algorithm + ": " + name + " = " + value + " is too large for "
-          + type.name().toLowerCase() + " elements (" + why + "); |" + name + "| must be at most " + limit
-          + (type == org.onlinekernels.kernel.ElementType.FLOAT ? ", or use double elements" : ""));
+      throw new ParameterRangeException(
+          name,
+          algorithm
+              + ": "
+              + name
+              + " = "
+              + value
+              + " is too large for "
+              + type.name().toLowerCase()
+              + " elements ("
+              + why
+              + "); |"
+              + name
+              + "| must be at most "
+              + limit
+              + (type == org.onlinekernels.kernel.ElementType.FLOAT
+                  ? ", or use double elements"
+                  : ""));
     }
   }
 }

@@ -5,9 +5,9 @@ import org.onlinekernels.kernel.ElementType;
 /**
  * Precision of an optimizer's buffers. {@link #FLOAT} and {@link #DOUBLE} use one element type for
  * every buffer; {@link #MIXED} keeps weights and inputs in {@code float} (half the memory traffic
- * of double for {@code w} and {@code x}) and the accumulators in {@code double}, so long runs do not
- * stall (docs/GUARANTEES.md, "Long runs in float"). Offered by the rules whose
- * {@link RuleInfo#mixed()} is true (AdaGrad, and ScInOL2 in recompute mode).
+ * of double for {@code w} and {@code x}) and the accumulators in {@code double}, so long runs do
+ * not stall (docs/GUARANTEES.md, "Long runs in float"). Offered by the rules whose {@link
+ * RuleInfo#mixed()} is true (AdaGrad, and ScInOL2 in recompute mode).
  */
 public enum Precision {
   /** Every buffer float. */

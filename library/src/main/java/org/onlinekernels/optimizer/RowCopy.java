@@ -5,9 +5,9 @@ import org.onlinekernels.kernel.ElementType;
 
 /**
  * An optimizer's copy of the row in hand, as the row forms take it (arrays: C2's range checks on
- * int array indices need no speculation, while a segment offset that moves from row to row made
- * its profiled loop predicates deoptimize every few thousand rows), with a segment view of the
- * values for reductions. Grown to the longest row, never per call.
+ * int array indices need no speculation, while a segment offset that moves from row to row made its
+ * profiled loop predicates deoptimize every few thousand rows), with a segment view of the values
+ * for reductions. Grown to the longest row, never per call.
  */
 final class RowCopy {
   private final ElementType type;
@@ -20,7 +20,8 @@ final class RowCopy {
 
   RowCopy(ElementType type) {
     this.type = type;
-    this.valView = type == ElementType.FLOAT ? MemorySegment.ofArray(vf) : MemorySegment.ofArray(vd);
+    this.valView =
+        type == ElementType.FLOAT ? MemorySegment.ofArray(vf) : MemorySegment.ofArray(vd);
   }
 
   void ensure(int n) {
@@ -68,7 +69,10 @@ final class RowCopy {
     System.arraycopy(rows.indices(), from, idx, 0, nnz);
   }
 
-  /** Copies values {@code [from, from + nnz)} of {@code vf} or {@code vd} (by element type); none when they are this copy's. */
+  /**
+   * Copies values {@code [from, from + nnz)} of {@code vf} or {@code vd} (by element type); none
+   * when they are this copy's.
+   */
   void values(float[] vf, double[] vd, int from, int nnz) {
     ensure(nnz);
     if (type == ElementType.FLOAT) {
@@ -80,7 +84,10 @@ final class RowCopy {
     }
   }
 
-  /** Copies row entries {@code [from, from + nnz)} held in arrays, indices and values; none when they are this copy's. */
+  /**
+   * Copies row entries {@code [from, from + nnz)} held in arrays, indices and values; none when
+   * they are this copy's.
+   */
   void copy(int[] idx, float[] vf, double[] vd, int from, int nnz) {
     values(vf, vd, from, nnz);
     if (idx != this.idx || from != 0) {
@@ -110,7 +117,10 @@ final class RowCopy {
     return valView;
   }
 
-  /** The indices {@code 0 .. d-1}, made on first use: dense input on interleaved state runs the row forms over it. */
+  /**
+   * The indices {@code 0 .. d-1}, made on first use: dense input on interleaved state runs the row
+   * forms over it.
+   */
   int[] identity(int d) {
     if (identity == null) {
       identity = new int[d];

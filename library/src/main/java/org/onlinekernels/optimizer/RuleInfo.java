@@ -7,8 +7,8 @@ import java.util.Set;
 import org.onlinekernels.kernel.KernelProvider;
 
 /**
- * A rule as the command line, the trainers, the test kit and the benchmarks know it: its name,
- * its parameters (as named on the command line) with one help line each, whether it has a
+ * A rule as the command line, the trainers, the test kit and the benchmarks know it: its name, its
+ * parameters (as named on the command line) with one help line each, whether it has a
  * mixed-precision form, and how to make its optimizer from parameters given as text. Each rule's
  * optimizer declares one; {@code org.onlinekernels.rules.Rules} lists them.
  *
@@ -18,7 +18,8 @@ import org.onlinekernels.kernel.KernelProvider;
  * @param mixed whether it has a {@link Precision#MIXED} form
  * @param factory makes its optimizer
  */
-public record RuleInfo(String name, List<String> help, Set<String> parameters, boolean mixed, Factory factory) {
+public record RuleInfo(
+    String name, List<String> help, Set<String> parameters, boolean mixed, Factory factory) {
   /** Copies the collections. */
   public RuleInfo {
     help = List.copyOf(help);
@@ -36,7 +37,12 @@ public record RuleInfo(String name, List<String> help, Set<String> parameters, b
      *     stays planar)
      * @throws IllegalArgumentException when a parameter value is invalid (the message names it)
      */
-    AbstractOptimizer create(int d, Precision precision, StateLayout layout, Arena arena, KernelProvider kernels,
+    AbstractOptimizer create(
+        int d,
+        Precision precision,
+        StateLayout layout,
+        Arena arena,
+        KernelProvider kernels,
         Params params);
   }
 

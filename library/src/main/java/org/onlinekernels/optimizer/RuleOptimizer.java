@@ -18,38 +18,50 @@ import org.onlinekernels.kernel.lanes.RuleShape;
  * parameters, uniforms ({@link #u}), scalar state and the steps between the passes ({@link
  * #finishPredict}, {@link #beforeUpdate}, {@link #afterUpdate}).
  *
- * <p>State shapes: float and double state without per-coordinate buffers is one block, planar
- * (one slice per field: the dense forms stream it) or {@link StateLayout#INTERLEAVED} (a
- * coordinate's fields adjacent, on the heap where it fits: a random coordinate costs one cache
- * line); mixed precision and the per-coordinate variant keep one buffer per field (planar).
+ * <p>State shapes: float and double state without per-coordinate buffers is one block, planar (one
+ * slice per field: the dense forms stream it) or {@link StateLayout#INTERLEAVED} (a coordinate's
+ * fields adjacent, on the heap where it fits: a random coordinate costs one cache line); mixed
+ * precision and the per-coordinate variant keep one buffer per field (planar).
  */
 public abstract class RuleOptimizer extends AbstractOptimizer {
   /** The rule's forms for this element type, provider and variant. */
   protected final RuleForms forms;
-  /** The uniforms, in the rule's order ({@link RuleShape#uniforms}); the rule's optimizer keeps them current. */
+
+  /**
+   * The uniforms, in the rule's order ({@link RuleShape#uniforms}); the rule's optimizer keeps them
+   * current.
+   */
   protected final double[] u;
+
   private final RuleShape shape;
   private final StateLayout layout;
+
   /** The fields as one block (float and double without per-coordinate buffers), else null. */
   private final MemorySegment block;
+
   private final long step;
   private final long stride;
+
   /** One segment per field, then the per-coordinate buffers; null when interleaved. */
   private final MemorySegment[] segments;
+
   /** Stored weights (the stored-weights mode), else null. */
   private final MemorySegment storedWeights;
+
   private final RoundScratch scratch;
   private final RowCopy row;
   private final LinearAlgebraKernel linalg;
   private final boolean needsInputNorm;
   private final boolean needsInputNormAtUpdate;
   private final RoundTuning tuning;
+
   /**
    * Whether the scratch holds the kept values of the last {@link #predictSparse} and {@code row}
    * its row, untouched since: its update then runs the round's update half on them instead of
    * recomputing them from the state (the same bits: the predict committed what it changed).
    */
   private boolean keptValid;
+
   private double inputNorm;
 
   /**
@@ -59,8 +71,16 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    *     {@code w} that the dense update reads instead of recomputing them (planar state)
    * @throws IllegalArgumentException for a layout or mode the rule cannot hold
    */
-  protected RuleOptimizer(String algorithm, int d, Precision precision, StateLayout layout, boolean perCoordinate,
-      boolean storeWeights, Arena arena, KernelProvider kernels, RuleShape shape) {
+  protected RuleOptimizer(
+      String algorithm,
+      int d,
+      Precision precision,
+      StateLayout layout,
+      boolean perCoordinate,
+      boolean storeWeights,
+      Arena arena,
+      KernelProvider kernels,
+      RuleShape shape) {
     super(algorithm, d, precision, arena, kernels);
     if (layout == null) {
       throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
@@ -70,29 +90,38 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       throw new IllegalArgumentException(algorithm + " has no mixed-precision form");
     }
     if (layout == StateLayout.INTERLEAVED && (mixed || perCoordinate || storeWeights)) {
-      throw new IllegalArgumentException("the interleaved layout takes float or double state"
-          + (mixed ? "; MIXED keeps its accumulators in separate double buffers"
-              : perCoordinate ? " with one value per parameter for all coordinates; per-coordinate parameters keep buffers of their own"
-              : " in recompute mode"));
+      throw new IllegalArgumentException(
+          "the interleaved layout takes float or double state"
+              + (mixed
+                  ? "; MIXED keeps its accumulators in separate double buffers"
+                  : perCoordinate
+                      ? " with one value per parameter for all coordinates; per-coordinate parameters keep buffers of their own"
+                      : " in recompute mode"));
     }
     this.shape = shape;
     this.layout = layout;
-    int flavor = mixed ? RuleShape.MIXED : type == ElementType.FLOAT ? RuleShape.FLOAT : RuleShape.DOUBLE;
+    int flavor =
+        mixed ? RuleShape.MIXED : type == ElementType.FLOAT ? RuleShape.FLOAT : RuleShape.DOUBLE;
     this.forms = shape.forms().of(flavor, this.kernels.isVector(), perCoordinate);
     this.u = new double[shape.uniforms().size()];
     this.linalg = this.kernels.linearAlgebra(type);
     List<String> fields = shape.fields();
     if (mixed || perCoordinate) {
       this.block = null;
-      this.segments = new MemorySegment[fields.size() + (perCoordinate ? shape.perCoordinate().size() : 0)];
+      this.segments =
+          new MemorySegment[fields.size() + (perCoordinate ? shape.perCoordinate().size() : 0)];
       for (int k = 0; k < fields.size(); k++) {
         String f = fields.get(k);
-        segments[k] = store.allocate(f, mixed && !shape.mixedFloatFields().contains(f) ? ElementType.DOUBLE : type);
+        segments[k] =
+            store.allocate(
+                f, mixed && !shape.mixedFloatFields().contains(f) ? ElementType.DOUBLE : type);
       }
       if (perCoordinate) {
         for (int k = 0; k < shape.perCoordinate().size(); k++) {
-          // Per-coordinate parameters in the arithmetic type (double under MIXED, like the accumulators).
-          segments[fields.size() + k] = store.allocate(shape.perCoordinate().get(k), precision.accumulatorType());
+          // Per-coordinate parameters in the arithmetic type (double under MIXED, like the
+          // accumulators).
+          segments[fields.size() + k] =
+              store.allocate(shape.perCoordinate().get(k), precision.accumulatorType());
         }
       }
       this.step = 0;
@@ -117,7 +146,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
     this.storedWeights = storeWeights ? store.allocate("w", type) : null;
     // Kept values, then (gathered rounds) one record array per field and the contributions.
-    this.scratch = new RoundScratch(shape.kept() + fields.size() + 1, precision.accumulatorType() == ElementType.FLOAT);
+    this.scratch =
+        new RoundScratch(
+            shape.kept() + fields.size() + 1, precision.accumulatorType() == ElementType.FLOAT);
     this.row = new RowCopy(type);
     this.needsInputNorm = needsInputNorm();
     this.needsInputNormAtUpdate = needsInputNormAtUpdate();
@@ -134,7 +165,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     return layout == StateLayout.INTERLEAVED;
   }
 
-  /** The rule's state field or buffer {@code name} as one segment (planar state or separate buffers). */
+  /**
+   * The rule's state field or buffer {@code name} as one segment (planar state or separate
+   * buffers).
+   */
   protected final MemorySegment segment(String name) {
     int k = shape.fields().indexOf(name);
     if (k < 0) {
@@ -143,7 +177,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     return segments[k];
   }
 
-  // ---------------------------------------------------------------- the rule's steps between the passes
+  // ---------------------------------------------------------------- the rule's steps between the
+  // passes
 
   /**
    * Whether the predict needs {@link #inputSquaredNorm} ({@code ||x||^2} of the instance in hand);
@@ -153,7 +188,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     return false;
   }
 
-  /** Whether the update needs {@link #inputSquaredNorm} (a gradient-form step has no predict before it); called once. */
+  /**
+   * Whether the update needs {@link #inputSquaredNorm} (a gradient-form step has no predict before
+   * it); called once.
+   */
   protected boolean needsInputNormAtUpdate() {
     return false;
   }
@@ -163,7 +201,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     return inputNorm;
   }
 
-  /** {@code yhat} from the prediction's sum {@code sum x_i w_i} (DFEG scales it); the default is the sum. */
+  /**
+   * {@code yhat} from the prediction's sum {@code sum x_i w_i} (DFEG scales it); the default is the
+   * sum.
+   */
   protected double finishPredict(double sum) {
     return sum;
   }
@@ -182,8 +223,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   /**
    * Whether fused rounds on a large state load records ahead of their use ({@link RecordTouch},
-   * {@code RoundTuning}): the rule's default, where it measured faster. Called by the
-   * constructor: a constant.
+   * {@code RoundTuning}): the rule's default, where it measured faster. Called by the constructor:
+   * a constant.
    */
   protected boolean touchRecordsFirst() {
     return false;
@@ -212,9 +253,14 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     return finishPredict(sum);
   }
 
-  /** {@code <w, x>} of a weight field: the linear-algebra kernel's dot (mixed: float weights, double sum). */
+  /**
+   * {@code <w, x>} of a weight field: the linear-algebra kernel's dot (mixed: float weights, double
+   * sum).
+   */
   private double denseDot(MemorySegment w, MemorySegment x) {
-    return precision == Precision.MIXED ? kernels.linearAlgebra(ElementType.FLOAT).dotMixed(w, x, d) : linalg.dot(w, x, d);
+    return precision == Precision.MIXED
+        ? kernels.linearAlgebra(ElementType.FLOAT).dotMixed(w, x, d)
+        : linalg.dot(w, x, d);
   }
 
   @Override
@@ -229,9 +275,12 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
     // on planar state; interleaved state runs the fused round's body and order, as it always has.
     if (block != null) {
-      sum = interleaved()
-          ? forms.predictBlock(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u)
-          : forms.predictBlockSeparate(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
+      sum =
+          interleaved()
+              ? forms.predictBlock(
+                  block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u)
+              : forms.predictBlockSeparate(
+                  block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
       forms.commitBlock(block, step, stride, row.idx(), 0, nnz, scratch);
     } else {
       sum = forms.predictRows(segments, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
@@ -242,7 +291,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   }
 
   @Override
-  protected final void updateAfterPredictSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
+  protected final void updateAfterPredictSparse(
+      MemorySegment idx, MemorySegment val, int nnz, double g) {
     if (!keptValid || !separateUpdateKeepsPredict()) {
       updateSparse(idx, val, nnz, g);
       return;
@@ -275,7 +325,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
     if (segments == null) {
       row.values(x, d);
-      double sum = forms.updateBlockRecompute(block, step, stride, row.identity(d), row.vf(), row.vd(), 0, d, g, u);
+      double sum =
+          forms.updateBlockRecompute(
+              block, step, stride, row.identity(d), row.vf(), row.vd(), 0, d, g, u);
       afterUpdate(sum, true);
       return;
     }
@@ -298,9 +350,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       return;
     }
     row.copy(idx, val, nnz);
-    double sum = block != null
-        ? forms.updateBlockRecompute(block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, g, u)
-        : forms.updateRowsRecompute(segments, row.idx(), row.vf(), row.vd(), 0, nnz, g, u);
+    double sum =
+        block != null
+            ? forms.updateBlockRecompute(
+                block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, g, u)
+            : forms.updateRowsRecompute(segments, row.idx(), row.vf(), row.vd(), 0, nnz, g, u);
     afterUpdate(sum, false);
   }
 
@@ -334,8 +388,14 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   }
 
   private void touchRecords(int[] idx, int from, int nnz) {
-    RecordTouch.touch(block, step * type.bytes(), layout == StateLayout.PLANAR ? shape.fields().size() : 1,
-        stride * type.bytes(), idx, from, nnz);
+    RecordTouch.touch(
+        block,
+        step * type.bytes(),
+        layout == StateLayout.PLANAR ? shape.fields().size() : 1,
+        stride * type.bytes(),
+        idx,
+        from,
+        nnz);
   }
 
   @Override
@@ -375,9 +435,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       if (tuning.touchesOwnRow()) {
         touchRecords(idx, from, nnz);
       }
-      sum = tuning.gathered()
-          ? forms.predictGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, u)
-          : forms.predictBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
+      sum =
+          tuning.gathered()
+              ? forms.predictGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, u)
+              : forms.predictBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
     } else {
       sum = forms.predictRows(segments, idx, vf, vd, from, nnz, scratch, u);
     }
@@ -392,8 +453,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     updateFromScratch(idx, vf, vd, from, nnz, g, tuning.gathered());
   }
 
-  /** The update half on the kept values in the scratch (and, {@code gathered}, its record arrays). */
-  private void updateFromScratch(int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
+  /**
+   * The update half on the kept values in the scratch (and, {@code gathered}, its record arrays).
+   */
+  private void updateFromScratch(
+      int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
     if (!beforeUpdate(g)) {
       // The predict's new field values stand, as after a separate predict.
       if (block != null) {
@@ -404,11 +468,12 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       afterUpdate(0, false);
       return;
     }
-    double sum = gathered
-        ? forms.updateGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
-        : block != null
-        ? forms.updateBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
-        : forms.updateRows(segments, idx, vf, vd, from, nnz, scratch, g, u);
+    double sum =
+        gathered
+            ? forms.updateGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
+            : block != null
+                ? forms.updateBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
+                : forms.updateRows(segments, idx, vf, vd, from, nnz, scratch, g, u);
     afterUpdate(sum, false);
   }
 }

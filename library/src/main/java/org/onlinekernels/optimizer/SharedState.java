@@ -11,27 +11,26 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 
 /**
- * One optimizer state trained by several threads at once: shared-state ("Hogwild", Niu, Recht,
- * Ré and Wright 2011) training. An <b>owner</b> holds the state; each of {@code T} <b>views</b>
- * is an optimizer of the same rule and parameters whose state buffers are the owner's (the same
- * memory), with its own scratch, row copy, uniforms and scalars, used by one worker thread
- * (hand it over with {@link AbstractOptimizer#transferOwnership}). docs/parallel/README.md says
- * what a race can do to each rule and why none can produce NaN, infinity or a state the
- * invariant checks refuse.
+ * One optimizer state trained by several threads at once: shared-state ("Hogwild", Niu, Recht, Ré
+ * and Wright 2011) training. An <b>owner</b> holds the state; each of {@code T} <b>views</b> is an
+ * optimizer of the same rule and parameters whose state buffers are the owner's (the same memory),
+ * with its own scratch, row copy, uniforms and scalars, used by one worker thread (hand it over
+ * with {@link AbstractOptimizer#transferOwnership}). docs/parallel/README.md says what a race can
+ * do to each rule and why none can produce NaN, infinity or a state the invariant checks refuse.
  *
- * <p><b>Per-coordinate state</b> is read and written with plain accesses, no locks, no fences:
- * a round gathers each field of its row's records once, computes on its own copy and writes
- * the records back, so a race loses another round's update or mixes two rounds' fields within
- * one record; every rule's fields keep their invariants under any such mix. Each element is
- * read and written whole: 32-bit floats by the Java Memory Model, 64-bit doubles because an
- * aligned plain access through a memory segment is single-copy atomic on 64-bit platforms
- * (checked here: double state is refused elsewhere, and every buffer must be aligned).
+ * <p><b>Per-coordinate state</b> is read and written with plain accesses, no locks, no fences: a
+ * round gathers each field of its row's records once, computes on its own copy and writes the
+ * records back, so a race loses another round's update or mixes two rounds' fields within one
+ * record; every rule's fields keep their invariants under any such mix. Each element is read and
+ * written whole: 32-bit floats by the Java Memory Model, 64-bit doubles because an aligned plain
+ * access through a memory segment is single-copy atomic on 64-bit platforms (checked here: double
+ * state is refused elsewhere, and every buffer must be aligned).
  *
- * <p><b>Scalars</b> (round counters, sums of curvatures or squared gradients, DFEG's {@code H}
- * and {@code ||theta||^2}) are per view: a view advances its own copy, and {@link #sync} adds
- * the view's increments since its last sync to the shared value and refreshes the view's copy,
- * in a short critical section once per block of rounds. A view so sees the others' increments
- * up to one block late and none is lost (a round counter ends exact).
+ * <p><b>Scalars</b> (round counters, sums of curvatures or squared gradients, DFEG's {@code H} and
+ * {@code ||theta||^2}) are per view: a view advances its own copy, and {@link #sync} adds the
+ * view's increments since its last sync to the shared value and refreshes the view's copy, in a
+ * short critical section once per block of rounds. A view so sees the others' increments up to one
+ * block late and none is lost (a round counter ends exact).
  *
  * <p><b>Rules whose round writes every coordinate</b> ({@link
  * AbstractOptimizer#roundsWriteOnlyTheirRow} false: Adaptive OGD on the ball, whose projection
@@ -44,12 +43,16 @@ public final class SharedState implements AutoCloseable {
   private final AbstractOptimizer[] views;
   private final boolean lockFree;
   private final String[] scalars;
+
   /** The shared value of each scalar. */
   private final double[] shared;
+
   /** Per view, each scalar as of its last sync. */
   private final double[][] synced;
+
   /** Per view, one-round arrays for locked rounds. */
   private final double[][] one;
+
   private final Object lock = new Object();
 
   private SharedState(SharingArena arena, AbstractOptimizer owner, AbstractOptimizer[] views) {
@@ -65,14 +68,15 @@ public final class SharedState implements AutoCloseable {
   }
 
   /**
-   * A shared state and {@code views} views of it, each made by {@code maker} (called with the
-   * arena the state must come from; it makes one fresh optimizer of the rule and parameters, as
-   * {@code AlgorithmSpec.create} does). The calling thread owns all of them.
+   * A shared state and {@code views} views of it, each made by {@code maker} (called with the arena
+   * the state must come from; it makes one fresh optimizer of the rule and parameters, as {@code
+   * AlgorithmSpec.create} does). The calling thread owns all of them.
    *
-   * @throws IllegalArgumentException if {@code views < 1}, if {@code maker} makes an optimizer
-   *     that is not one of the library's, or one whose state does not come from the arena
+   * @throws IllegalArgumentException if {@code views < 1}, if {@code maker} makes an optimizer that
+   *     is not one of the library's, or one whose state does not come from the arena
    */
-  public static SharedState create(Function<Arena, ? extends LinearModelOptimizer> maker, int views) {
+  public static SharedState create(
+      Function<Arena, ? extends LinearModelOptimizer> maker, int views) {
     if (views < 1) {
       throw new IllegalArgumentException("a shared state needs at least one view, got " + views);
     }
@@ -95,11 +99,14 @@ public final class SharedState implements AutoCloseable {
     }
   }
 
-  private static AbstractOptimizer library(LinearModelOptimizer o, List<LinearModelOptimizer> made) {
+  private static AbstractOptimizer library(
+      LinearModelOptimizer o, List<LinearModelOptimizer> made) {
     made.add(o);
     if (!(o instanceof AbstractOptimizer a)) {
-      throw new IllegalArgumentException("algorithm " + o.algorithm()
-          + " is not one of the library's optimizers; shared-state training needs one");
+      throw new IllegalArgumentException(
+          "algorithm "
+              + o.algorithm()
+              + " is not one of the library's optimizers; shared-state training needs one");
     }
     return a;
   }
@@ -109,38 +116,54 @@ public final class SharedState implements AutoCloseable {
     Map<String, MemorySegment> a = owner.buffers();
     Map<String, MemorySegment> b = view.buffers();
     if (!a.keySet().equals(b.keySet())) {
-      throw new IllegalArgumentException("a view has buffers " + b.keySet() + ", the owner " + a.keySet());
+      throw new IllegalArgumentException(
+          "a view has buffers " + b.keySet() + ", the owner " + a.keySet());
     }
-    a.forEach((name, s) -> {
-      if (!s.equals(b.get(name))) {
-        throw new IllegalArgumentException("buffer '" + name + "' of a view is not the owner's; "
-            + owner.algorithm() + " allocates state outside its store");
-      }
-    });
+    a.forEach(
+        (name, s) -> {
+          if (!s.equals(b.get(name))) {
+            throw new IllegalArgumentException(
+                "buffer '"
+                    + name
+                    + "' of a view is not the owner's; "
+                    + owner.algorithm()
+                    + " allocates state outside its store");
+          }
+        });
   }
 
   /**
-   * Every element is accessed whole: double buffers need a 64-bit platform (where an aligned
-   * plain access is single-copy atomic) and every buffer the alignment of its element type.
+   * Every element is accessed whole: double buffers need a 64-bit platform (where an aligned plain
+   * access is single-copy atomic) and every buffer the alignment of its element type.
    */
   private static void checkAtomic(AbstractOptimizer owner) {
-    owner.buffers().forEach((name, s) -> {
-      // A buffer is one variable, or an interleaved block named after its variables.
-      String variable = name.replace(" (interleaved)", "").split("\\+")[0];
-      boolean dbl = owner.stateType(variable) == ElementType.DOUBLE;
-      long bytes = dbl ? Double.BYTES : Float.BYTES;
-      if (dbl && ValueLayout.ADDRESS.byteSize() < 8) {
-        throw new IllegalArgumentException("double state on a 32-bit platform could be torn by a race;"
-            + " train shared state in float, or use parameter mixing");
-      }
-      if (s.maxByteAlignment() < bytes || s.address() % bytes != 0) {
-        throw new IllegalArgumentException("state buffer '" + name + "' is not aligned to its " + bytes
-            + "-byte elements; a race could tear them");
-      }
-    });
+    owner
+        .buffers()
+        .forEach(
+            (name, s) -> {
+              // A buffer is one variable, or an interleaved block named after its variables.
+              String variable = name.replace(" (interleaved)", "").split("\\+")[0];
+              boolean dbl = owner.stateType(variable) == ElementType.DOUBLE;
+              long bytes = dbl ? Double.BYTES : Float.BYTES;
+              if (dbl && ValueLayout.ADDRESS.byteSize() < 8) {
+                throw new IllegalArgumentException(
+                    "double state on a 32-bit platform could be torn by a race;"
+                        + " train shared state in float, or use parameter mixing");
+              }
+              if (s.maxByteAlignment() < bytes || s.address() % bytes != 0) {
+                throw new IllegalArgumentException(
+                    "state buffer '"
+                        + name
+                        + "' is not aligned to its "
+                        + bytes
+                        + "-byte elements; a race could tear them");
+              }
+            });
   }
 
-  /** The optimizer that holds the state: read it out, checkpoint or restore it between trainings. */
+  /**
+   * The optimizer that holds the state: read it out, checkpoint or restore it between trainings.
+   */
   public AbstractOptimizer owner() {
     return owner;
   }
@@ -162,16 +185,16 @@ public final class SharedState implements AutoCloseable {
 
   /**
    * Whether {@code o}'s rule runs shared-state rounds lock-free: whether its sparse rounds write
-   * only their row's coordinates ({@link AbstractOptimizer#roundsWriteOnlyTheirRow}), which is
-   * also what lets a merge visit only the coordinates the rows named.
+   * only their row's coordinates ({@link AbstractOptimizer#roundsWriteOnlyTheirRow}), which is also
+   * what lets a merge visit only the coordinates the rows named.
    */
   public static boolean lockFree(AbstractOptimizer o) {
     return o.roundsWriteOnlyTheirRow();
   }
 
   /**
-   * Starts training from the owner's state as it is now: the shared scalars and every view's
-   * copy take the owner's values. Call it with no view in use.
+   * Starts training from the owner's state as it is now: the shared scalars and every view's copy
+   * take the owner's values. Call it with no view in use.
    */
   public void begin() {
     Map<String, Double> s = owner.scalarState();
@@ -187,10 +210,10 @@ public final class SharedState implements AutoCloseable {
   }
 
   /**
-   * Adds view {@code j}'s scalar increments since its last sync to the shared scalars and gives
-   * the view the shared values; called from view {@code j}'s thread. A shared value that would
-   * break its invariant (a sum of changes of DFEG's norm that drifted below 0) takes the view's
-   * own value, which holds it.
+   * Adds view {@code j}'s scalar increments since its last sync to the shared scalars and gives the
+   * view the shared values; called from view {@code j}'s thread. A shared value that would break
+   * its invariant (a sum of changes of DFEG's norm that drifted below 0) takes the view's own
+   * value, which holds it.
    */
   public void sync(int j) {
     if (scalars.length == 0) {
@@ -216,7 +239,15 @@ public final class SharedState implements AutoCloseable {
    * Rounds ({@link LinearModelOptimizer#rounds}) of view {@code j} on its thread, then {@link
    * #sync}: lock-free, or round by round under the lock, synced before and after each.
    */
-  public void rounds(int j, SparseRows rows, int[] order, int from, int to, double[] y, Loss loss, double[] yhat,
+  public void rounds(
+      int j,
+      SparseRows rows,
+      int[] order,
+      int from,
+      int to,
+      double[] y,
+      Loss loss,
+      double[] yhat,
       double[] losses) {
     AbstractOptimizer v = views[j];
     if (lockFree) {
@@ -248,9 +279,9 @@ public final class SharedState implements AutoCloseable {
   }
 
   /**
-   * Ends training: the owner takes the shared scalars and recomputes what it derives from its
-   * state (DFEG: {@code ||theta||^2}, which races let drift). Call it with no view in use, from
-   * the owner's thread.
+   * Ends training: the owner takes the shared scalars and recomputes what it derives from its state
+   * (DFEG: {@code ||theta||^2}, which races let drift). Call it with no view in use, from the
+   * owner's thread.
    */
   public void end() {
     owner.checkOpen();

@@ -9,15 +9,18 @@ import java.util.function.Supplier;
 /**
  * The arena through which the optimizers of one {@link SharedState} get their state buffers: the
  * first optimizer made through it allocates them (on the heap or in a shared arena, as any
- * optimizer does) and the buffers are recorded by name; every optimizer made after {@link
- * #adopt} gets the recorded buffers instead of new ones, so all of them hold one state.
+ * optimizer does) and the buffers are recorded by name; every optimizer made after {@link #adopt}
+ * gets the recorded buffers instead of new ones, so all of them hold one state.
  */
 final class SharingArena implements Arena {
   private final Arena inner = Arena.ofShared();
   private final Map<String, MemorySegment> recorded = new LinkedHashMap<>();
   private boolean adopting;
 
-  /** Buffer {@code name} of {@code bytes} bytes: allocated and recorded, or (adopting) the recorded one. */
+  /**
+   * Buffer {@code name} of {@code bytes} bytes: allocated and recorded, or (adopting) the recorded
+   * one.
+   */
   MemorySegment share(String name, long bytes, Supplier<MemorySegment> allocate) {
     if (!adopting) {
       MemorySegment s = allocate.get();
@@ -26,8 +29,14 @@ final class SharingArena implements Arena {
     }
     MemorySegment s = recorded.get(name);
     if (s == null || s.byteSize() != bytes) {
-      throw new IllegalStateException("a view asked for state buffer '" + name + "' of " + bytes
-          + " bytes; the shared state has " + recorded.keySet() + " (the views must be made as the owner was)");
+      throw new IllegalStateException(
+          "a view asked for state buffer '"
+              + name
+              + "' of "
+              + bytes
+              + " bytes; the shared state has "
+              + recorded.keySet()
+              + " (the views must be made as the owner was)");
     }
     return s;
   }

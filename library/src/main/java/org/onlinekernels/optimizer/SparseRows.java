@@ -4,28 +4,37 @@ import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.ElementType;
 
 /**
- * Sparse rows validated once, for {@link LinearModelOptimizer#round}: a compressed sparse row
- * (CSR) copy of the caller's arrays with the values rounded to one element type, in heap arrays.
+ * Sparse rows validated once, for {@link LinearModelOptimizer#round}: a compressed sparse row (CSR)
+ * copy of the caller's arrays with the values rounded to one element type, in heap arrays.
  *
- * <p>Everything a round would otherwise check on every call is checked here, once, in O(nnz):
- * row offsets non-decreasing and within the arrays, indices non-negative and strictly increasing
- * within each row, values finite in the element type. Each row's {@code max |x_j|} is kept, so
- * {@link InputPolicy#CHECKED} costs a round one comparison instead of a scan. Immutable and
- * thread-safe: one instance can feed any number of optimizers on any threads.
+ * <p>Everything a round would otherwise check on every call is checked here, once, in O(nnz): row
+ * offsets non-decreasing and within the arrays, indices non-negative and strictly increasing within
+ * each row, values finite in the element type. Each row's {@code max |x_j|} is kept, so {@link
+ * InputPolicy#CHECKED} costs a round one comparison instead of a scan. Immutable and thread-safe:
+ * one instance can feed any number of optimizers on any threads.
  */
 public final class SparseRows {
   private final ElementType type;
   private final int[] start;
   private final int[] indices;
+
   /** The values, one of the two by element type. */
   private final float[] floats;
+
   private final double[] doubles;
   private final double[] maxAbs;
   private final int dimension;
   private final int maxNnz;
 
-  private SparseRows(ElementType type, int[] start, int[] indices, float[] floats, double[] doubles, double[] maxAbs,
-      int dimension, int maxNnz) {
+  private SparseRows(
+      ElementType type,
+      int[] start,
+      int[] indices,
+      float[] floats,
+      double[] doubles,
+      double[] maxAbs,
+      int dimension,
+      int maxNnz) {
     this.type = type;
     this.start = start;
     this.indices = indices;
@@ -37,9 +46,9 @@ public final class SparseRows {
   }
 
   /**
-   * Rows {@code r = 0 .. rowStart.length - 2}: row {@code r} is the entries
-   * {@code rowStart[r] .. rowStart[r+1] - 1} of {@code indices} and {@code values} (0-based feature
-   * indices). The arrays are copied; the values are rounded to {@code type}.
+   * Rows {@code r = 0 .. rowStart.length - 2}: row {@code r} is the entries {@code rowStart[r] ..
+   * rowStart[r+1] - 1} of {@code indices} and {@code values} (0-based feature indices). The arrays
+   * are copied; the values are rounded to {@code type}.
    *
    * @throws IllegalArgumentException naming the row and entry of the first violation
    */
@@ -48,13 +57,22 @@ public final class SparseRows {
       throw new IllegalArgumentException("rowStart, indices, values and type must not be null");
     }
     if (rowStart.length < 1) {
-      throw new IllegalArgumentException("rowStart needs at least one element (rows + 1 offsets), got none");
+      throw new IllegalArgumentException(
+          "rowStart needs at least one element (rows + 1 offsets), got none");
     }
     int n = rowStart.length - 1;
     int end = rowStart[n];
     if (rowStart[0] < 0 || end > indices.length || end > values.length) {
-      throw new IllegalArgumentException("rows span entries " + rowStart[0] + ".." + end + " but indices has "
-          + indices.length + " and values " + values.length + " entries");
+      throw new IllegalArgumentException(
+          "rows span entries "
+              + rowStart[0]
+              + ".."
+              + end
+              + " but indices has "
+              + indices.length
+              + " and values "
+              + values.length
+              + " entries");
     }
     double limit = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
     double[] rowMax = new double[n];
@@ -64,24 +82,50 @@ public final class SparseRows {
       int s = rowStart[r];
       int e = rowStart[r + 1];
       if (e < s) {
-        throw new IllegalArgumentException("rowStart[" + (r + 1) + "] = " + e + " < rowStart[" + r + "] = " + s
-            + "; row offsets must not decrease");
+        throw new IllegalArgumentException(
+            "rowStart["
+                + (r + 1)
+                + "] = "
+                + e
+                + " < rowStart["
+                + r
+                + "] = "
+                + s
+                + "; row offsets must not decrease");
       }
       longest = Math.max(longest, e - s);
       double m = 0;
       for (int j = s; j < e; j++) {
         int i = indices[j];
         if (i < 0) {
-          throw new IllegalArgumentException("row " + r + ", entry " + (j - s) + ": index " + i + " is negative");
+          throw new IllegalArgumentException(
+              "row " + r + ", entry " + (j - s) + ": index " + i + " is negative");
         }
         if (j > s && i <= indices[j - 1]) {
-          throw new IllegalArgumentException("row " + r + ", entry " + (j - s) + ": index " + i
-              + " does not follow " + indices[j - 1] + "; indices must be strictly increasing within a row");
+          throw new IllegalArgumentException(
+              "row "
+                  + r
+                  + ", entry "
+                  + (j - s)
+                  + ": index "
+                  + i
+                  + " does not follow "
+                  + indices[j - 1]
+                  + "; indices must be strictly increasing within a row");
         }
         double a = Math.abs(values[j]);
         if (!(a <= limit)) {
-          throw new IllegalArgumentException("row " + r + ", entry " + (j - s) + " (index " + i + "): value " + values[j]
-              + " is not finite as " + type.name().toLowerCase());
+          throw new IllegalArgumentException(
+              "row "
+                  + r
+                  + ", entry "
+                  + (j - s)
+                  + " (index "
+                  + i
+                  + "): value "
+                  + values[j]
+                  + " is not finite as "
+                  + type.name().toLowerCase());
         }
         m = Math.max(m, type == ElementType.FLOAT ? Math.abs((float) values[j]) : a);
         dim = Math.max(dim, i + 1);
@@ -124,7 +168,9 @@ public final class SparseRows {
     return start[r + 1] - start[r];
   }
 
-  /** One more than the largest index of any row (0 without entries): the smallest model they fit. */
+  /**
+   * One more than the largest index of any row (0 without entries): the smallest model they fit.
+   */
   public int dimension() {
     return dimension;
   }
@@ -155,17 +201,22 @@ public final class SparseRows {
    * rounds do not use it).
    */
   public MemorySegment indexSlice(int r) {
-    return MemorySegment.ofArray(indices).asSlice((long) start[r] * Integer.BYTES, (long) nnz(r) * Integer.BYTES)
+    return MemorySegment.ofArray(indices)
+        .asSlice((long) start[r] * Integer.BYTES, (long) nnz(r) * Integer.BYTES)
         .asReadOnly();
   }
 
   /** Row {@code r}'s values as a read-only view (allocates the view, like {@link #indexSlice}). */
   public MemorySegment valueSlice(int r) {
-    MemorySegment all = type == ElementType.FLOAT ? MemorySegment.ofArray(floats) : MemorySegment.ofArray(doubles);
+    MemorySegment all =
+        type == ElementType.FLOAT ? MemorySegment.ofArray(floats) : MemorySegment.ofArray(doubles);
     return all.asSlice((long) start[r] * type.bytes(), (long) nnz(r) * type.bytes()).asReadOnly();
   }
 
-  /** Position of row {@code r}'s first entry in {@link #indices}, {@link #floats} and {@link #doubles}. */
+  /**
+   * Position of row {@code r}'s first entry in {@link #indices}, {@link #floats} and {@link
+   * #doubles}.
+   */
   int offset(int r) {
     return start[r];
   }

@@ -17,9 +17,9 @@ import java.util.Map;
  * coordinates is the same order, and every rule but the ball projection is one coordinate at a
  * time, so both give the same bits. The coordinates are visited in ranges {@code [lo, hi)} of the
  * list, which may run on several threads at once: buffer by buffer within a range (the weights
- * first: their rule reads the start's accumulator). Only the SUM rule can overflow, so its
- * buffers get a checking pass over every range first, and a ball projection a pass for the norm;
- * a refused merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
+ * first: their rule reads the start's accumulator). Only the SUM rule can overflow, so its buffers
+ * get a checking pass over every range first, and a ball projection a pass for the norm; a refused
+ * merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -28,20 +28,34 @@ final class StateMerger {
   private final AbstractOptimizer into;
   private final MergePlan plan;
   private final int k;
-  /** The learners that differ from the start, in canonical order (two or more), or the one that does, or none. */
+
+  /**
+   * The learners that differ from the start, in canonical order (two or more), or the one that
+   * does, or none.
+   */
   private final List<AbstractOptimizer> ordered;
+
   /** Every learner given, contributors or not. */
   private final List<? extends AbstractOptimizer> learners;
+
   /** Per learner: the summed increments of the plan's weight scalars. */
   private final double[] scalarWeight;
+
   /** The coordinates, ascending, or null for all {@code d}. */
   private final int[] coords;
+
   private final int n;
+
   /** The merged scalars (two or more contributors), set by {@link #finish}. */
   private final double[] scalars;
 
-  private StateMerger(AbstractOptimizer into, List<? extends AbstractOptimizer> learners, List<AbstractOptimizer> ordered,
-      MergePlan plan, int[] coords, int n) {
+  private StateMerger(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      List<AbstractOptimizer> ordered,
+      MergePlan plan,
+      int[] coords,
+      int n) {
     this.into = into;
     this.learners = learners;
     this.plan = plan;
@@ -66,7 +80,8 @@ final class StateMerger {
       }
       scalars[s] = combine(s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
       if (!Double.isFinite(scalars[s])) {
-        throw new ArithmeticException("merged scalar " + name + " overflows; the state was left unchanged");
+        throw new ArithmeticException(
+            "merged scalar " + name + " overflows; the state was left unchanged");
       }
     }
   }
@@ -83,11 +98,15 @@ final class StateMerger {
   }
 
   /**
-   * Checks the learners against {@code into} (owned by the calling thread; with {@code owners},
-   * the learners too), drops those equal to it over {@code coords[0..n)} (or all coordinates),
-   * sorts the rest canonically and merges the scalars; nothing is written yet.
+   * Checks the learners against {@code into} (owned by the calling thread; with {@code owners}, the
+   * learners too), drops those equal to it over {@code coords[0..n)} (or all coordinates), sorts
+   * the rest canonically and merges the scalars; nothing is written yet.
    */
-  static StateMerger prepare(AbstractOptimizer into, List<? extends AbstractOptimizer> learners, int[] coords, int n,
+  static StateMerger prepare(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      int[] coords,
+      int n,
       boolean owners) {
     MergePlan plan = into.mergePlan();
     if (plan == null) {
@@ -103,21 +122,30 @@ final class StateMerger {
    * Validates {@code learners} against {@code into} and returns those whose state differs from it
    * (a learner that saw nothing takes no part) in the canonical order.
    */
-  static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
-      MergePlan plan) {
+  static List<AbstractOptimizer> contributors(
+      AbstractOptimizer into, List<? extends AbstractOptimizer> learners, MergePlan plan) {
     return contributors(into, learners, plan, null, into.d, true);
   }
 
-  /** {@link #contributors(AbstractOptimizer, List, MergePlan)} over {@code coords[0..n)} (null: all). */
-  private static List<AbstractOptimizer> contributors(AbstractOptimizer into, List<? extends AbstractOptimizer> learners,
-      MergePlan plan, int[] coords, int n, boolean owners) {
+  /**
+   * {@link #contributors(AbstractOptimizer, List, MergePlan)} over {@code coords[0..n)} (null:
+   * all).
+   */
+  private static List<AbstractOptimizer> contributors(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      MergePlan plan,
+      int[] coords,
+      int n,
+      boolean owners) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
     for (int j = 0; j < learners.size(); j++) {
       checkCompatible(into, learners.get(j), "learner " + j, owners);
       if (learners.get(j).hasPending()) {
-        throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
+        throw new IllegalStateException(
+            "learner " + j + " has a pending predict; call update(g) first");
       }
     }
     List<AbstractOptimizer> ordered = new ArrayList<>();
@@ -154,7 +182,9 @@ final class StateMerger {
    * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
    */
   static double mean(int count, double sumCw, double sumC, double sumW) {
-    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / count;
+    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw)
+        ? sumCw / sumC
+        : sumW / count;
   }
 
   /** The number of coordinates merged. */
@@ -197,7 +227,7 @@ final class StateMerger {
           case SUM -> sumBuffer(b.name(), lo, hi, true);
           case AVERAGE -> averageBuffer(b.name(), lo, hi);
           case MAX -> maxBuffer(b.name(), lo, hi);
-          case MEAN -> { }
+          case MEAN -> {}
         }
       }
     }
@@ -242,12 +272,16 @@ final class StateMerger {
     }
   }
 
-  /** Same class, dimension, precision, parameters and buffers; open, and (with {@code owner}) owned by the caller. */
+  /**
+   * Same class, dimension, precision, parameters and buffers; open, and (with {@code owner}) owned
+   * by the caller.
+   */
   static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what) {
     checkCompatible(into, other, what, true);
   }
 
-  private static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what, boolean owner) {
+  private static void checkCompatible(
+      AbstractOptimizer into, AbstractOptimizer other, String what, boolean owner) {
     if (other == null) {
       throw new IllegalArgumentException(what + " is null");
     }
@@ -255,16 +289,34 @@ final class StateMerger {
       other.checkOpen();
     }
     if (other.getClass() != into.getClass()) {
-      throw new IllegalArgumentException(what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
+      throw new IllegalArgumentException(
+          what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
     }
     if (other.d != into.d || other.precision != into.precision) {
-      throw new IllegalArgumentException(what + " has dimension " + other.d + " and precision " + other.precision
-          + ", this one " + into.d + " and " + into.precision);
+      throw new IllegalArgumentException(
+          what
+              + " has dimension "
+              + other.d
+              + " and precision "
+              + other.precision
+              + ", this one "
+              + into.d
+              + " and "
+              + into.precision);
     }
     if (!Checkpoint.paramsOf(other).equals(Checkpoint.paramsOf(into))
         || !other.buffers().keySet().equals(into.buffers().keySet())) {
-      throw new IllegalArgumentException(what + " has other parameters (" + Checkpoint.paramsOf(other) + " "
-          + other.buffers().keySet() + ") than this one (" + Checkpoint.paramsOf(into) + " " + into.buffers().keySet() + ")");
+      throw new IllegalArgumentException(
+          what
+              + " has other parameters ("
+              + Checkpoint.paramsOf(other)
+              + " "
+              + other.buffers().keySet()
+              + ") than this one ("
+              + Checkpoint.paramsOf(into)
+              + " "
+              + into.buffers().keySet()
+              + ")");
     }
   }
 
@@ -313,8 +365,16 @@ final class StateMerger {
       if (write) {
         s0.set(i, v);
       } else if (!Double.isFinite(f ? (float) v : v)) {
-        throw new ArithmeticException("merged " + name + "[" + i + "] = " + v + " overflows "
-            + (f ? "float" : "double") + "; the state was left unchanged");
+        throw new ArithmeticException(
+            "merged "
+                + name
+                + "["
+                + i
+                + "] = "
+                + v
+                + " overflows "
+                + (f ? "float" : "double")
+                + "; the state was left unchanged");
       }
     }
   }
@@ -357,7 +417,8 @@ final class StateMerger {
       return 1.0;
     }
     if (coords != null) {
-      throw new IllegalStateException(into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
+      throw new IllegalStateException(
+          into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
     }
     for (MergePlan.Buffer b : plan.buffers) {
       if (b.rule() == MergePlan.Rule.MEAN) {
@@ -371,10 +432,11 @@ final class StateMerger {
   }
 
   /**
-   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into
-   * {@code normSq[0]}. Returns whether any coordinate had two or more contributors.
+   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into {@code
+   * normSq[0]}. Returns whether any coordinate had two or more contributors.
    */
-  private boolean meanBuffer(String name, int lo, int hi, double scale, boolean write, double[] normSq) {
+  private boolean meanBuffer(
+      String name, int lo, int hi, double scale, boolean write, double[] normSq) {
     StateStore.Field s0 = startField(name);
     StateStore.Field[] fs = learnerFields(name);
     String wb = plan.meanWeightBuffer;
@@ -428,10 +490,10 @@ final class StateMerger {
   }
 
   /**
-   * The contributors' combination from their count {@code m}, the first one's value and the sums
-   * of the increments of all of them and of all but the first: none, the start; one, its value as
-   * is; several, the first contributor plus the others' increments (SUM), or the start plus the
-   * mean increment (AVERAGE).
+   * The contributors' combination from their count {@code m}, the first one's value and the sums of
+   * the increments of all of them and of all but the first: none, the start; one, its value as is;
+   * several, the first contributor plus the others' increments (SUM), or the start plus the mean
+   * increment (AVERAGE).
    */
   static double finish(double x0, double first, double all, double others, int m, boolean average) {
     if (m <= 1) {
@@ -465,22 +527,30 @@ final class StateMerger {
     return compareStates(a, b, plan, null, a.d);
   }
 
-  /** {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code coords[0..n)} (null: all). */
-  private static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
+  /**
+   * {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code
+   * coords[0..n)} (null: all).
+   */
+  private static int compareStates(
+      AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
     for (MergePlan.Buffer buf : plan.buffers) {
       StateStore.Field fa = a.store.field(buf.name());
       StateStore.Field fb = b.store.field(buf.name());
       for (int q = 0; q < n; q++) {
         int i = coords == null ? q : coords[q];
-        int c = Long.compare(Double.doubleToRawLongBits(fa.get(i)), Double.doubleToRawLongBits(fb.get(i)));
+        int c =
+            Long.compare(
+                Double.doubleToRawLongBits(fa.get(i)), Double.doubleToRawLongBits(fb.get(i)));
         if (c != 0) {
           return c;
         }
       }
     }
     for (MergePlan.Buffer s : plan.scalars) {
-      int c = Long.compare(Double.doubleToRawLongBits(a.scalarState().get(s.name())),
-          Double.doubleToRawLongBits(b.scalarState().get(s.name())));
+      int c =
+          Long.compare(
+              Double.doubleToRawLongBits(a.scalarState().get(s.name())),
+              Double.doubleToRawLongBits(b.scalarState().get(s.name())));
       if (c != 0) {
         return c;
       }

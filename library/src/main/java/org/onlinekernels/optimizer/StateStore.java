@@ -22,8 +22,8 @@ public final class StateStore {
   private static final long MAX_HEAP_ELEMENTS = Integer.MAX_VALUE - 8;
 
   /**
-   * Test seam run before every state buffer allocation with the arena and the size (it may throw
-   * to simulate a failed allocation); null in production.
+   * Test seam run before every state buffer allocation with the arena and the size (it may throw to
+   * simulate a failed allocation); null in production.
    */
   static volatile BiConsumer<Arena, Long> beforeAllocate;
 
@@ -31,8 +31,10 @@ public final class StateStore {
   private final int d;
   private final Arena arena;
   private final boolean ownsArena;
+
   /** Physical buffers, as a checkpoint stores them. */
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
+
   /** State variables by name, where they live in the buffers. */
   private final Map<String, Field> fields = new LinkedHashMap<>();
 
@@ -62,7 +64,10 @@ public final class StateStore {
     this.ownsArena = ownsArena;
   }
 
-  /** A zeroed buffer of {@code d} elements of {@code type}, registered as variable and buffer {@code name}. */
+  /**
+   * A zeroed buffer of {@code d} elements of {@code type}, registered as variable and buffer {@code
+   * name}.
+   */
   public MemorySegment allocate(String name, ElementType type) {
     MemorySegment s = allocateRaw(name, (long) d * type.bytes(), null);
     buffers.put(name, s);
@@ -81,7 +86,9 @@ public final class StateStore {
   public MemorySegment allocateBlock(String[] names, ElementType type, StateLayout layout) {
     int f = names.length;
     long bytes = (long) f * d * type.bytes();
-    MemorySegment s = allocateRaw(String.join("+", names), bytes, layout == StateLayout.INTERLEAVED ? type : null);
+    MemorySegment s =
+        allocateRaw(
+            String.join("+", names), bytes, layout == StateLayout.INTERLEAVED ? type : null);
     if (layout == StateLayout.PLANAR) {
       for (int k = 0; k < f; k++) {
         MemorySegment slice = s.asSlice((long) k * d * type.bytes(), (long) d * type.bytes());
@@ -119,7 +126,9 @@ public final class StateStore {
       }
       if (heapType != null && bytes / heapType.bytes() <= MAX_HEAP_ELEMENTS) {
         int n = (int) (bytes / heapType.bytes());
-        return heapType == ElementType.FLOAT ? MemorySegment.ofArray(new float[n]) : MemorySegment.ofArray(new double[n]);
+        return heapType == ElementType.FLOAT
+            ? MemorySegment.ofArray(new float[n])
+            : MemorySegment.ofArray(new double[n]);
       }
       return arena.allocate(bytes, ALIGN);
     } catch (OutOfMemoryError | RuntimeException e) {
@@ -130,15 +139,30 @@ public final class StateStore {
       if (ownsArena) {
         arena.close();
       }
-      OutOfMemoryError oom = new OutOfMemoryError(algorithm + " with d = " + d + ": cannot allocate state buffer '"
-          + name + "' of " + bytes + " bytes (" + (held + bytes) + " bytes of state so far)"
-          + (ownsArena ? "; what was allocated is freed" : "; what was allocated stays in the caller's arena"));
+      OutOfMemoryError oom =
+          new OutOfMemoryError(
+              algorithm
+                  + " with d = "
+                  + d
+                  + ": cannot allocate state buffer '"
+                  + name
+                  + "' of "
+                  + bytes
+                  + " bytes ("
+                  + (held + bytes)
+                  + " bytes of state so far)"
+                  + (ownsArena
+                      ? "; what was allocated is freed"
+                      : "; what was allocated stays in the caller's arena"));
       oom.initCause(e);
       throw oom;
     }
   }
 
-  /** Where variable {@code name} lives (null for none): for merges, which read and write single elements. */
+  /**
+   * Where variable {@code name} lives (null for none): for merges, which read and write single
+   * elements.
+   */
   Field field(String name) {
     return fields.get(name);
   }
@@ -152,7 +176,8 @@ public final class StateStore {
   public ElementType type(String name) {
     Field f = fields.get(name);
     if (f == null) {
-      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + fields.keySet());
+      throw new IllegalArgumentException(
+          "no state buffer '" + name + "'; this optimizer has " + fields.keySet());
     }
     return f.type();
   }
@@ -187,7 +212,8 @@ public final class StateStore {
   void write(String name, double[] values, Invariants.Check invariants) {
     Field f = fields.get(name);
     if (f == null) {
-      throw new IllegalArgumentException("no state buffer '" + name + "'; this optimizer has " + fields.keySet());
+      throw new IllegalArgumentException(
+          "no state buffer '" + name + "'; this optimizer has " + fields.keySet());
     }
     if (values == null || values.length != d) {
       throw new IllegalArgumentException("state '" + name + "' needs " + d + " values");
@@ -198,13 +224,20 @@ public final class StateStore {
         throw new IllegalArgumentException("state '" + name + "'[" + i + "] is NaN");
       }
       if (isFloat && Double.isFinite(values[i]) && Float.isInfinite((float) values[i])) {
-        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i]
-            + " overflows float; pass a value within +-" + Float.MAX_VALUE);
+        throw new IllegalArgumentException(
+            "state '"
+                + name
+                + "'["
+                + i
+                + "] = "
+                + values[i]
+                + " overflows float; pass a value within +-"
+                + Float.MAX_VALUE);
       }
       String broken = invariants.broken(name, values[i]);
       if (broken != null) {
-        throw new IllegalArgumentException("state '" + name + "'[" + i + "] = " + values[i] + " breaks its invariant: "
-            + broken);
+        throw new IllegalArgumentException(
+            "state '" + name + "'[" + i + "] = " + values[i] + " breaks its invariant: " + broken);
       }
     }
     for (int i = 0; i < d; i++) {
@@ -220,19 +253,26 @@ public final class StateStore {
   /** Read-only views of the variables; copies where a variable is not contiguous (interleaved). */
   Map<String, MemorySegment> views() {
     Map<String, MemorySegment> views = new LinkedHashMap<>();
-    fields.forEach((k, f) -> {
-      if (f.stride() == 1) {
-        views.put(k, f.segment().asSlice(f.offset() * f.type().bytes(), (long) d * f.type().bytes()).asReadOnly());
-      } else {
-        MemorySegment copy = f.type() == ElementType.FLOAT
-            ? MemorySegment.ofArray(new float[d]) : MemorySegment.ofArray(new double[d]);
-        Field out = new Field(copy, 0, 1, f.type());
-        for (int i = 0; i < d; i++) {
-          out.set(i, f.get(i));
-        }
-        views.put(k, copy.asReadOnly());
-      }
-    });
+    fields.forEach(
+        (k, f) -> {
+          if (f.stride() == 1) {
+            views.put(
+                k,
+                f.segment()
+                    .asSlice(f.offset() * f.type().bytes(), (long) d * f.type().bytes())
+                    .asReadOnly());
+          } else {
+            MemorySegment copy =
+                f.type() == ElementType.FLOAT
+                    ? MemorySegment.ofArray(new float[d])
+                    : MemorySegment.ofArray(new double[d]);
+            Field out = new Field(copy, 0, 1, f.type());
+            for (int i = 0; i < d; i++) {
+              out.set(i, f.get(i));
+            }
+            views.put(k, copy.asReadOnly());
+          }
+        });
     return views;
   }
 
@@ -258,12 +298,17 @@ public final class StateStore {
    * belongs to variable {@code k mod (number of variables)}.
    */
   String checkImage(String name, MemorySegment image, Invariants.Check invariants) {
-    String[] names = fields.containsKey(name) ? new String[] {name} : name.replace(" (interleaved)", "").split("\\+");
+    String[] names =
+        fields.containsKey(name)
+            ? new String[] {name}
+            : name.replace(" (interleaved)", "").split("\\+");
     boolean isFloat = fields.get(names[0]).type() == ElementType.FLOAT;
     long n = image.byteSize() / (isFloat ? Float.BYTES : Double.BYTES);
     for (long i = 0; i < n; i++) {
-      double v = isFloat ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-          : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+      double v =
+          isFloat
+              ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+              : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
       String field = names[(int) (i % names.length)];
       String broken = Double.isNaN(v) ? field + " is not NaN" : invariants.broken(field, v);
       if (broken != null) {

@@ -17,16 +17,24 @@ import org.onlinekernels.kernel.KernelProvider;
  */
 public abstract class StatefulOptimizer implements LinearModelOptimizer {
   private final String algorithm;
+
   /** Model dimension. */
   protected final int d;
-  /** Element type of the inputs, the weights and (unless {@link Precision#MIXED}) of every buffer. */
+
+  /**
+   * Element type of the inputs, the weights and (unless {@link Precision#MIXED}) of every buffer.
+   */
   protected final ElementType type;
+
   /** Precision of the buffers: {@code MIXED} keeps the accumulators in double. */
   protected final Precision precision;
+
   /** Kernel implementation in use. */
   protected final KernelProvider kernels;
+
   /** The state buffers. */
   protected final StateStore store;
+
   private final Arena arena;
   private final boolean ownsArena;
   private Thread owner = Thread.currentThread();
@@ -37,7 +45,8 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    *     this optimizer
    * @param kernels implementation; {@code null} means {@link KernelProvider#get()}
    */
-  StatefulOptimizer(String algorithm, int d, Precision precision, Arena arena, KernelProvider kernels) {
+  StatefulOptimizer(
+      String algorithm, int d, Precision precision, Arena arena, KernelProvider kernels) {
     if (d < 1) {
       throw new IllegalArgumentException("dimension d must be >= 1, got " + d);
     }
@@ -79,7 +88,10 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     return kernels;
   }
 
-  /** The layout of the state: {@link StateLayout#PLANAR} unless created {@link StateLayout#INTERLEAVED}. */
+  /**
+   * The layout of the state: {@link StateLayout#PLANAR} unless created {@link
+   * StateLayout#INTERLEAVED}.
+   */
   public StateLayout layout() {
     return StateLayout.PLANAR;
   }
@@ -103,8 +115,10 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
       throw new IllegalArgumentException("newOwner must not be null");
     }
     if (!store.accessibleBy(newOwner)) {
-      throw new IllegalStateException("the state lives in a confined arena of " + owner.getName()
-          + "; create the optimizer with a shared arena to move it between threads");
+      throw new IllegalStateException(
+          "the state lives in a confined arena of "
+              + owner.getName()
+              + "; create the optimizer with a shared arena to move it between threads");
     }
     owner = newOwner;
   }
@@ -112,8 +126,11 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   @Override
   public void close() {
     if (!closed && Thread.currentThread() != owner) {
-      throw new WrongThreadException(algorithm + " optimizer belongs to thread " + owner.getName()
-          + "; close it there (or transferOwnership first)");
+      throw new WrongThreadException(
+          algorithm
+              + " optimizer belongs to thread "
+              + owner.getName()
+              + "; close it there (or transferOwnership first)");
     }
     if (ownsArena && arena.scope().isAlive()) {
       arena.close();
@@ -122,17 +139,21 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * Throws {@link IllegalStateException} once closed and {@link WrongThreadException} for a
-   * caller other than the owner: the first thing every entry does, so neither can change state.
+   * Throws {@link IllegalStateException} once closed and {@link WrongThreadException} for a caller
+   * other than the owner: the first thing every entry does, so neither can change state.
    */
   protected final void checkOpen() {
     if (closed || !arena.scope().isAlive()) {
       throw new IllegalStateException(algorithm + " optimizer is closed; create a new one");
     }
     if (Thread.currentThread() != owner) {
-      throw new WrongThreadException(algorithm + " optimizer is confined to thread " + owner.getName()
-          + " and was called from " + Thread.currentThread().getName()
-          + "; use one optimizer per thread, or transferOwnership from the owner");
+      throw new WrongThreadException(
+          algorithm
+              + " optimizer is confined to thread "
+              + owner.getName()
+              + " and was called from "
+              + Thread.currentThread().getName()
+              + "; use one optimizer per thread, or transferOwnership from the owner");
     }
   }
 
@@ -149,11 +170,11 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * The invariant {@code value} would break as an element of state buffer {@code name} or as
-   * scalar {@code name}, as a phrase naming the quantity and the rule ({@link Invariants}), or
-   * {@code null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link
-   * Checkpoint#load} refuse a value that breaks one, so no state the algorithm could never reach
-   * gets in. The default allows anything but NaN.
+   * The invariant {@code value} would break as an element of state buffer {@code name} or as scalar
+   * {@code name}, as a phrase naming the quantity and the rule ({@link Invariants}), or {@code
+   * null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link Checkpoint#load}
+   * refuse a value that breaks one, so no state the algorithm could never reach gets in. The
+   * default allows anything but NaN.
    */
   protected String brokenInvariant(String name, double value) {
     return Double.isNaN(value) ? name + " is not NaN" : null;
@@ -162,8 +183,8 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   // ---------------------------------------------------------------- state access
 
   /**
-   * Element type of the state buffer {@code name} (one of {@link #state()}'s keys): the
-   * {@link #elementType()} unless {@link Precision#MIXED}, where the accumulators are double.
+   * Element type of the state buffer {@code name} (one of {@link #state()}'s keys): the {@link
+   * #elementType()} unless {@link Precision#MIXED}, where the accumulators are double.
    */
   public final ElementType stateType(String name) {
     return store.type(name);
@@ -185,11 +206,10 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * Overwrites the state buffer {@code name} (one of {@link #state()}'s keys) with
-   * {@code values}, rounded to the element type: for restoring a checkpoint, and for tests that
-   * start kernel and reference from the same state. Refuses NaN, values the element type cannot
-   * hold and values that break the buffer's invariant, before writing anything. Cancels a pending
-   * predict.
+   * Overwrites the state buffer {@code name} (one of {@link #state()}'s keys) with {@code values},
+   * rounded to the element type: for restoring a checkpoint, and for tests that start kernel and
+   * reference from the same state. Refuses NaN, values the element type cannot hold and values that
+   * break the buffer's invariant, before writing anything. Cancels a pending predict.
    */
   public final void writeState(String name, double[] values) {
     checkOpen();
@@ -197,18 +217,23 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     stateReplaced();
   }
 
-  /** Sets the scalar state {@code name} (one of {@link #scalarState()}'s keys). Cancels a pending predict. */
+  /**
+   * Sets the scalar state {@code name} (one of {@link #scalarState()}'s keys). Cancels a pending
+   * predict.
+   */
   public final void writeScalarState(String name, double value) {
     checkOpen();
     if (!scalarState().containsKey(name)) {
-      throw new IllegalArgumentException("no scalar state '" + name + "'; this optimizer has " + scalarState().keySet());
+      throw new IllegalArgumentException(
+          "no scalar state '" + name + "'; this optimizer has " + scalarState().keySet());
     }
     if (Double.isNaN(value)) {
       throw new IllegalArgumentException("scalar state '" + name + "' must not be NaN");
     }
     String broken = brokenInvariant(name, value);
     if (broken != null) {
-      throw new IllegalArgumentException("scalar state '" + name + "' = " + value + " breaks its invariant: " + broken);
+      throw new IllegalArgumentException(
+          "scalar state '" + name + "' = " + value + " breaks its invariant: " + broken);
     }
     setScalar(name, value);
     stateReplaced();
@@ -219,7 +244,9 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     throw new IllegalArgumentException("no scalar state '" + name + "'");
   }
 
-  /** The state was replaced from outside the protocol: a pending predict of the old state is void. */
+  /**
+   * The state was replaced from outside the protocol: a pending predict of the old state is void.
+   */
   abstract void stateReplaced();
 
   /** Whether a predict waits for its update (a checkpoint is refused then). */
@@ -232,12 +259,17 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     return store.buffers();
   }
 
-  /** Checks a buffer image about to replace buffer {@code name}: null, or the first broken invariant. */
+  /**
+   * Checks a buffer image about to replace buffer {@code name}: null, or the first broken
+   * invariant.
+   */
   final String checkBufferImage(String name, MemorySegment image) {
     return store.checkImage(name, image, this::brokenInvariant);
   }
 
-  /** Sets a scalar without the NaN check and without cancelling anything, for {@link Checkpoint}. */
+  /**
+   * Sets a scalar without the NaN check and without cancelling anything, for {@link Checkpoint}.
+   */
   final void restoreScalar(String name, double value) {
     setScalar(name, value);
   }
@@ -262,11 +294,11 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * Makes this optimizer's state a copy of {@code source}'s (every buffer and scalar, bit for
-   * bit): how a learner starts from a merged state. Cancels a pending predict.
+   * Makes this optimizer's state a copy of {@code source}'s (every buffer and scalar, bit for bit):
+   * how a learner starts from a merged state. Cancels a pending predict.
    *
-   * @param source an optimizer of the same algorithm, dimension, precision and parameters, owned
-   *     by the calling thread
+   * @param source an optimizer of the same algorithm, dimension, precision and parameters, owned by
+   *     the calling thread
    */
   public final void copyStateFrom(AbstractOptimizer source) {
     checkOpen();
@@ -276,7 +308,9 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     }
     Map<String, Double> scalars = source.scalarState();
     stateReplaced();
-    source.buffers().forEach((name, seg) -> MemorySegment.copy(seg, 0, buffers().get(name), 0, seg.byteSize()));
+    source
+        .buffers()
+        .forEach((name, seg) -> MemorySegment.copy(seg, 0, buffers().get(name), 0, seg.byteSize()));
     scalars.forEach(this::setScalar);
   }
 

@@ -1,14 +1,14 @@
 package org.onlinekernels.params;
 
 /**
- * Parameters of the per-coordinate AdaGrad rule (ALGORITHMS.md section 1):
- * {@code Q_i += g_i^2; w_i = clamp(w_i - eta_i g_i / (delta + sqrt(Q_i)), a_i, b_i)}.
+ * Parameters of the per-coordinate AdaGrad rule (ALGORITHMS.md section 1): {@code Q_i += g_i^2; w_i
+ * = clamp(w_i - eta_i g_i / (delta + sqrt(Q_i)), a_i, b_i)}.
  *
- * @param rate    {@code eta} when {@code rateFromWidth} is false, else {@code alpha}
+ * @param rate {@code eta} when {@code rateFromWidth} is false, else {@code alpha}
  * @param rateFromWidth when true, {@code eta_i = alpha * D_i} with {@code D_i} the box width
- * @param delta   additive constant of the denominator, {@code >= 0}
- * @param q0      initial value of every {@code Q_i}, {@code >= 0}
- * @param box     feasible box (must be finite when {@code rateFromWidth})
+ * @param delta additive constant of the denominator, {@code >= 0}
+ * @param q0 initial value of every {@code Q_i}, {@code >= 0}
+ * @param box feasible box (must be finite when {@code rateFromWidth})
  */
 public record AdaGradParams(double rate, boolean rateFromWidth, double delta, double q0, Box box) {
   public AdaGradParams {

@@ -3,11 +3,11 @@ package org.onlinekernels.params;
 /**
  * Parameters of Adaptive Online Gradient Descent (Bartlett, Hazan and Rakhlin 2007, Algorithm 2).
  *
- * <p>Ball form: the L2 ball of radius {@code radius}. Per-coordinate form: the box
- * {@code [-R_i, R_i]} with {@code R_i = radii[i]} when {@code radii} is given, else {@code radius}.
+ * <p>Ball form: the L2 ball of radius {@code radius}. Per-coordinate form: the box {@code [-R_i,
+ * R_i]} with {@code R_i = radii[i]} when {@code radii} is given, else {@code radius}.
  *
  * @param radius half-width / ball radius {@code R}, finite and {@code > 0}
- * @param radii  optional per-coordinate half-widths (per-coordinate form only), or {@code null}
+ * @param radii optional per-coordinate half-widths (per-coordinate form only), or {@code null}
  */
 public record AdaptiveOgdParams(double radius, double[] radii) {
   public AdaptiveOgdParams {

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * bounds are copied in and out.
  */
 public final class Box {
-  private static final Box NONE = new Box(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, null, null);
+  private static final Box NONE =
+      new Box(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, null, null);
 
   private final double lo;
   private final double hi;
@@ -45,7 +46,11 @@ public final class Box {
     }
     if (lo.length != hi.length) {
       throw new IllegalArgumentException(
-          "box: lo has " + lo.length + " entries but hi has " + hi.length + "; give one pair per coordinate");
+          "box: lo has "
+              + lo.length
+              + " entries but hi has "
+              + hi.length
+              + "; give one pair per coordinate");
     }
     for (int i = 0; i < lo.length; i++) {
       checkInterval("box", i, lo[i], hi[i]);
@@ -59,16 +64,19 @@ public final class Box {
       throw new IllegalArgumentException(where + ": bounds must not be NaN");
     }
     if (!(lo <= hi)) {
-      throw new IllegalArgumentException(where + ": lower bound " + lo + " exceeds upper bound " + hi);
+      throw new IllegalArgumentException(
+          where + ": lower bound " + lo + " exceeds upper bound " + hi);
     }
     if (lo == Double.POSITIVE_INFINITY || hi == Double.NEGATIVE_INFINITY) {
-      throw new IllegalArgumentException(where + ": the interval [" + lo + ", " + hi + "] is empty of finite points");
+      throw new IllegalArgumentException(
+          where + ": the interval [" + lo + ", " + hi + "] is empty of finite points");
     }
   }
 
   /** True when no coordinate is constrained. */
   public boolean isNone() {
-    return this == NONE || (los == null && lo == Double.NEGATIVE_INFINITY && hi == Double.POSITIVE_INFINITY);
+    return this == NONE
+        || (los == null && lo == Double.NEGATIVE_INFINITY && hi == Double.POSITIVE_INFINITY);
   }
 
   /** True when the bounds differ per coordinate. */

@@ -6,8 +6,8 @@ package org.onlinekernels.params;
  * lambda1} puts exact zeros into the weights (a coordinate whose {@code |z|} stays within it),
  * {@code lambda2} shrinks them.
  *
- * @param alpha   the rate's scale, finite and {@code > 0} (default 0.5; data-dependent, worth tuning)
- * @param beta    added to the rate's denominator, finite and {@code >= 0} (default 1)
+ * @param alpha the rate's scale, finite and {@code > 0} (default 0.5; data-dependent, worth tuning)
+ * @param beta added to the rate's denominator, finite and {@code >= 0} (default 1)
  * @param lambda1 L1 strength, finite and {@code >= 0} (default 0)
  * @param lambda2 L2 strength, finite and {@code >= 0} (default 0)
  */
@@ -19,7 +19,9 @@ public record FtrlParams(double alpha, double beta, double lambda1, double lambd
     Checks.nonNegativeFinite("lambda2", lambda2);
   }
 
-  /** {@code alpha = 0.5, beta = 1, lambda1 = lambda2 = 0}: Vowpal Wabbit's {@code --ftrl} defaults. */
+  /**
+   * {@code alpha = 0.5, beta = 1, lambda1 = lambda2 = 0}: Vowpal Wabbit's {@code --ftrl} defaults.
+   */
   public static FtrlParams defaults() {
     return new FtrlParams(0.5, 1, 0, 0);
   }

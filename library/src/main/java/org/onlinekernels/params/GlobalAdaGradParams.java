@@ -1,14 +1,15 @@
 package org.onlinekernels.params;
 
 /**
- * Parameters of the global-rate AdaGrad variant (Streeter and McMahan, Theorem 2):
- * {@code eta_t = alpha * D / (delta + sqrt(2 * sum_{s<=t} ||g_s||^2))}, then
- * {@code w_i = clamp(w_i - eta_t g_i, a_i, b_i)}.
+ * Parameters of the global-rate AdaGrad variant (Streeter and McMahan, Theorem 2): {@code eta_t =
+ * alpha * D / (delta + sqrt(2 * sum_{s<=t} ||g_s||^2))}, then {@code w_i = clamp(w_i - eta_t g_i,
+ * a_i, b_i)}.
  *
- * @param alpha    tuning factor, {@code > 0} (default 1)
- * @param delta    {@code >= 0} (default 0)
- * @param box      feasible box
- * @param diameter {@code D}; {@code NaN} means the box's Euclidean diameter (then the box must be finite)
+ * @param alpha tuning factor, {@code > 0} (default 1)
+ * @param delta {@code >= 0} (default 0)
+ * @param box feasible box
+ * @param diameter {@code D}; {@code NaN} means the box's Euclidean diameter (then the box must be
+ *     finite)
  */
 public record GlobalAdaGradParams(double alpha, double delta, Box box, double diameter) {
   public GlobalAdaGradParams {

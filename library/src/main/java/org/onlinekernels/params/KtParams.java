@@ -7,7 +7,8 @@ package org.onlinekernels.params;
  * entries are clipped).
  *
  * @param epsilon initial wealth, finite and {@code > 0} (default 1)
- * @param lg      the gradient bound {@code Lg}, finite and {@code > 0} (default 1: 1-Lipschitz losses, {@code |x_i| <= 1})
+ * @param lg the gradient bound {@code Lg}, finite and {@code > 0} (default 1: 1-Lipschitz losses,
+ *     {@code |x_i| <= 1})
  */
 public record KtParams(double epsilon, double lg) {
   public KtParams {

@@ -1,13 +1,13 @@
 package org.onlinekernels.reference;
 
 /**
- * The linear-model form of ALGORITHMS.md: predict {@code x -> yhat = <w, x>}, then
- * {@code update(g)} with {@code g = d loss / d yhat}; the gradient with respect to {@code w} is
- * {@code g * x}.
+ * The linear-model form of ALGORITHMS.md: predict {@code x -> yhat = <w, x>}, then {@code
+ * update(g)} with {@code g = d loss / d yhat}; the gradient with respect to {@code w} is {@code g *
+ * x}.
  *
  * <p>Instances are validated at entry: a wrong length, a non-finite value, or a sparse index list
- * that is not strictly increasing inside {@code [0, d)} is refused with an
- * {@link IllegalArgumentException} naming the argument, before any state changes.
+ * that is not strictly increasing inside {@code [0, d)} is refused with an {@link
+ * IllegalArgumentException} naming the argument, before any state changes.
  */
 public interface ReferenceLinearModel {
   /**
@@ -46,8 +46,8 @@ public interface ReferenceLinearModel {
   void update(double g);
 
   /**
-   * The current weights, as a fresh copy. The read-out is the one ALGORITHMS.md fixes per
-   * algorithm (ScInOL: the predict formulas with {@code x = 0}; DFEG: the current {@code H}).
+   * The current weights, as a fresh copy. The read-out is the one ALGORITHMS.md fixes per algorithm
+   * (ScInOL: the predict formulas with {@code x = 0}; DFEG: the current {@code H}).
    *
    * @return a new array of length {@link #dimension()}
    */

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The merge rules of docs/MERGING.md, written literally on values: the reference every
- * optimizer's {@code merge} is tested against. A "contributor" at an element is a learner whose
- * value there differs (in its bits) from the common start.
+ * The merge rules of docs/MERGING.md, written literally on values: the reference every optimizer's
+ * {@code merge} is tested against. A "contributor" at an element is a learner whose value there
+ * differs (in its bits) from the common start.
  */
 public final class ReferenceMerge {
   private ReferenceMerge() {}
@@ -21,7 +21,8 @@ public final class ReferenceMerge {
    * Validates the learners and returns them in the canonical order: the lexicographic order of
    * their state sequences, element by element, compared as raw double bits (signed).
    */
-  public static <T extends ReferenceModel> List<T> canonical(ReferenceModel start, List<T> learners, StateOf<T> state) {
+  public static <T extends ReferenceModel> List<T> canonical(
+      ReferenceModel start, List<T> learners, StateOf<T> state) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
@@ -31,11 +32,17 @@ public final class ReferenceMerge {
         throw new IllegalArgumentException("learner " + j + " is null");
       }
       if (l.getClass() != start.getClass() || l.dimension() != start.dimension()) {
-        throw new IllegalArgumentException("learner " + j + " is not a " + start.getClass().getSimpleName()
-            + " of dimension " + start.dimension());
+        throw new IllegalArgumentException(
+            "learner "
+                + j
+                + " is not a "
+                + start.getClass().getSimpleName()
+                + " of dimension "
+                + start.dimension());
       }
       if (l.hasPending()) {
-        throw new IllegalStateException("learner " + j + " has a pending predict; call update(g) first");
+        throw new IllegalStateException(
+            "learner " + j + " has a pending predict; call update(g) first");
       }
     }
     List<T> sorted = new ArrayList<>(learners);
@@ -47,7 +54,8 @@ public final class ReferenceMerge {
   private static int compare(double[][] a, double[][] b) {
     for (int p = 0; p < a.length; p++) {
       for (int i = 0; i < a[p].length; i++) {
-        int c = Long.compare(Double.doubleToRawLongBits(a[p][i]), Double.doubleToRawLongBits(b[p][i]));
+        int c =
+            Long.compare(Double.doubleToRawLongBits(a[p][i]), Double.doubleToRawLongBits(b[p][i]));
         if (c != 0) {
           return c;
         }
@@ -153,7 +161,9 @@ public final class ReferenceMerge {
       sumC += e[1];
       sumW += e[0];
     }
-    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw) ? sumCw / sumC : sumW / c.size();
+    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw)
+        ? sumCw / sumC
+        : sumW / c.size();
   }
 
   /** How many learners contribute to {@link #mean}. */

@@ -3,13 +3,14 @@ package org.onlinekernels.reference;
 /**
  * What every reference learner shares: its dimension and the predict -> update pairing. Both
  * predicts reduce the input to its nonzero entries ({@link SparseVec}), so dense and sparse input
- * run one code path and agree bit for bit; an instance becomes pending only once its prediction
- * has succeeded, so a refused predict (DFEG's overflow) leaves nothing for {@code update}.
+ * run one code path and agree bit for bit; an instance becomes pending only once its prediction has
+ * succeeded, so a refused predict (DFEG's overflow) leaves nothing for {@code update}.
  */
 public abstract class ReferenceModel implements ReferenceLinearModel {
   /** Number of coordinates. */
   /** Model dimension. */
   protected final int d;
+
   private SparseVec pending;
 
   protected ReferenceModel(int d) {
@@ -51,7 +52,10 @@ public abstract class ReferenceModel implements ReferenceLinearModel {
     pending = null;
   }
 
-  /** The algorithm's predict step on the instance's nonzero entries; may throw before changing state. */
+  /**
+   * The algorithm's predict step on the instance's nonzero entries; may throw before changing
+   * state.
+   */
   protected abstract double predictOn(SparseVec x);
 
   /**
@@ -62,7 +66,8 @@ public abstract class ReferenceModel implements ReferenceLinearModel {
   protected final SparseVec takePending(double g) {
     SparseVec.checkFinite("g", g);
     if (pending == null) {
-      throw new IllegalStateException("update(g) needs a preceding predict(x) or predictSparse(...)");
+      throw new IllegalStateException(
+          "update(g) needs a preceding predict(x) or predictSparse(...)");
     }
     SparseVec x = pending;
     pending = null;

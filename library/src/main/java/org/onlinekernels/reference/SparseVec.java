@@ -12,8 +12,10 @@ package org.onlinekernels.reference;
 public final class SparseVec {
   /** Indices, strictly increasing. */
   public final int[] idx;
+
   /** Values. */
   public final double[] val;
+
   /** Number of entries. */
   public final int nnz;
 
@@ -42,7 +44,8 @@ public final class SparseVec {
   /** Validates a curvature {@code H_t}: finite and {@code >= 0}. */
   public static double checkCurvature(String name, double h) {
     if (!(h >= 0) || !Double.isFinite(h)) {
-      throw new IllegalArgumentException(name + " (curvature H_t) must be finite and >= 0, got " + h);
+      throw new IllegalArgumentException(
+          name + " (curvature H_t) must be finite and >= 0, got " + h);
     }
     return h;
   }
@@ -77,7 +80,8 @@ public final class SparseVec {
   }
 
   /** A copy of the nonzero entries of a sparse vector, after validating it. */
-  public static SparseVec ofSparse(String idxName, String valName, int[] idx, double[] val, int nnz, int d) {
+  public static SparseVec ofSparse(
+      String idxName, String valName, int[] idx, double[] val, int nnz, int d) {
     if (idx == null) {
       throw new IllegalArgumentException(idxName + " must not be null");
     }
@@ -85,8 +89,18 @@ public final class SparseVec {
       throw new IllegalArgumentException(valName + " must not be null");
     }
     if (nnz < 0 || nnz > idx.length || nnz > val.length) {
-      throw new IllegalArgumentException("nnz = " + nnz + " must lie in [0, min(" + idxName + ".length = "
-          + idx.length + ", " + valName + ".length = " + val.length + ")]");
+      throw new IllegalArgumentException(
+          "nnz = "
+              + nnz
+              + " must lie in [0, min("
+              + idxName
+              + ".length = "
+              + idx.length
+              + ", "
+              + valName
+              + ".length = "
+              + val.length
+              + ")]");
     }
     int n = 0;
     for (int k = 0; k < nnz; k++) {
@@ -95,8 +109,20 @@ public final class SparseVec {
             idxName + "[" + k + "] = " + idx[k] + " is outside [0, " + d + ")");
       }
       if (k > 0 && idx[k] <= idx[k - 1]) {
-        throw new IllegalArgumentException(idxName + " must be strictly increasing, but " + idxName + "["
-            + (k - 1) + "] = " + idx[k - 1] + " and " + idxName + "[" + k + "] = " + idx[k]);
+        throw new IllegalArgumentException(
+            idxName
+                + " must be strictly increasing, but "
+                + idxName
+                + "["
+                + (k - 1)
+                + "] = "
+                + idx[k - 1]
+                + " and "
+                + idxName
+                + "["
+                + k
+                + "] = "
+                + idx[k]);
       }
       if (!Double.isFinite(val[k])) {
         throw new IllegalArgumentException(valName + "[" + k + "] must be finite, got " + val[k]);

@@ -17,9 +17,9 @@
  *       {@code >= 0}.
  *   <li>ScInOL1 uses {@code Math.expm1(|theta|/2)} for {@code exp(|theta|/2) - 1}; its round
  *       counter {@code t} is a double and advances in {@code update}.
- *   <li>DFEG computes {@code H^(3/2)} as {@code H * sqrt(H)}, clamps the incrementally kept
- *       {@code ||theta||^2} at 0, and throws {@link java.lang.ArithmeticException} (state
- *       unchanged) when {@code exp} or {@code theta} would overflow.
+ *   <li>DFEG computes {@code H^(3/2)} as {@code H * sqrt(H)}, clamps the incrementally kept {@code
+ *       ||theta||^2} at 0, and throws {@link java.lang.ArithmeticException} (state unchanged) when
+ *       {@code exp} or {@code theta} would overflow.
  *   <li>Adaptive OGD computes {@code c} as {@code 8 * G2 / (3 * (R * R))} with {@code G2} the
  *       squared norm summed directly (no square root and re-squaring).
  * </ul>

@@ -14,24 +14,25 @@ import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
- * Every rule, once: what the command line lists, the trainers and {@code AlgorithmSpec} create,
- * the test kit and the benchmarks iterate. A new rule is one line here (docs/ADDING_A_RULE.md).
+ * Every rule, once: what the command line lists, the trainers and {@code AlgorithmSpec} create, the
+ * test kit and the benchmarks iterate. A new rule is one line here (docs/ADDING_A_RULE.md).
  */
 public final class Rules {
   private Rules() {}
 
   /** Every rule, in display order. */
-  public static final List<RuleInfo> ALL = List.of(
-      AdaGradOptimizer.INFO,
-      GlobalAdaGradOptimizer.INFO,
-      AdaptiveOgdBallOptimizer.INFO,
-      AdaptiveOgdCoordinateOptimizer.INFO,
-      ScInOL1Optimizer.INFO,
-      ScInOL2Optimizer.INFO,
-      DfegOptimizer.INFO,
-      FtrlOptimizer.INFO,
-      KtOptimizer.INFO,
-      FreeGradOptimizer.INFO);
+  public static final List<RuleInfo> ALL =
+      List.of(
+          AdaGradOptimizer.INFO,
+          GlobalAdaGradOptimizer.INFO,
+          AdaptiveOgdBallOptimizer.INFO,
+          AdaptiveOgdCoordinateOptimizer.INFO,
+          ScInOL1Optimizer.INFO,
+          ScInOL2Optimizer.INFO,
+          DfegOptimizer.INFO,
+          FtrlOptimizer.INFO,
+          KtOptimizer.INFO,
+          FreeGradOptimizer.INFO);
 
   /** The rule named {@code name}, or null. */
   public static RuleInfo find(String name) {

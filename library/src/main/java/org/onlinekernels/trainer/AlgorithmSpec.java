@@ -20,13 +20,13 @@ import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.rules.Rules;
 
 /**
- * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with
- * {@code eta=0.1, delta=1e-8}: what the command line and the model file carry, turned into an
- * optimizer by {@link #create}. The names and parameters are the rules' own ({@link Rules}), plus
- * the {@code ogd} baseline; parameters not given take the defaults listed in {@link #HELP};
- * unknown names and bad values are refused with a message naming the parameter.
+ * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with {@code
+ * eta=0.1, delta=1e-8}: what the command line and the model file carry, turned into an optimizer by
+ * {@link #create}. The names and parameters are the rules' own ({@link Rules}), plus the {@code
+ * ogd} baseline; parameters not given take the defaults listed in {@link #HELP}; unknown names and
+ * bad values are refused with a message naming the parameter.
  *
- * @param name   one of {@link #NAMES}
+ * @param name one of {@link #NAMES}
  * @param params parameter name to value, in the order given (unmodifiable)
  */
 public record AlgorithmSpec(String name, Map<String, Double> params) {
@@ -34,10 +34,16 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   public static final List<String> NAMES =
       Stream.concat(Rules.names().stream(), Stream.of("ogd")).toList();
 
-  /** One or two lines per algorithm: name, parameters with defaults, meaning. Shown by {@code train --help}. */
-  public static final String HELP = Stream.concat(Rules.ALL.stream().flatMap(r -> r.help().stream()),
-      Stream.of("  ogd             eta=1, R=inf                       baseline: OGD/SGD with rate eta/sqrt(t), L2 ball R"))
-      .collect(Collectors.joining("\n"));
+  /**
+   * One or two lines per algorithm: name, parameters with defaults, meaning. Shown by {@code train
+   * --help}.
+   */
+  public static final String HELP =
+      Stream.concat(
+              Rules.ALL.stream().flatMap(r -> r.help().stream()),
+              Stream.of(
+                  "  ogd             eta=1, R=inf                       baseline: OGD/SGD with rate eta/sqrt(t), L2 ball R"))
+          .collect(Collectors.joining("\n"));
 
   private static final Set<String> OGD_KEYS = Set.of("eta", "R");
 
@@ -53,7 +59,8 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   public static List<String> parameterNames(String name) {
     Set<String> keys = keys(name);
     if (keys == null) {
-      throw new IllegalArgumentException("unknown algorithm '" + name + "'; valid names: " + String.join(", ", NAMES));
+      throw new IllegalArgumentException(
+          "unknown algorithm '" + name + "'; valid names: " + String.join(", ", NAMES));
     }
     return keys.stream().sorted().toList();
   }
@@ -69,8 +76,13 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
       if (!keys(name).contains(e.getKey())) {
         List<String> valid = new ArrayList<>(keys(name));
         Collections.sort(valid);
-        throw new IllegalArgumentException("algorithm " + name + " has no parameter '" + e.getKey()
-            + "'; its parameters: " + String.join(", ", valid));
+        throw new IllegalArgumentException(
+            "algorithm "
+                + name
+                + " has no parameter '"
+                + e.getKey()
+                + "'; its parameters: "
+                + String.join(", ", valid));
       }
       if (e.getValue() == null || Double.isNaN(e.getValue())) {
         throw new IllegalArgumentException("parameter " + e.getKey() + " must be a number");
@@ -107,7 +119,8 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
         try {
           v = Double.parseDouble(value);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("parameter " + key + " must be a number, got '" + value + "'");
+          throw new IllegalArgumentException(
+              "parameter " + key + " must be a number, got '" + value + "'");
         }
         if (p.put(key, v) != null) {
           throw new IllegalArgumentException("parameter " + key + " given twice");
@@ -124,15 +137,19 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     return new AlgorithmSpec(name, p);
   }
 
-  /** The parameters as given, {@code k=v,k=v} (empty string for all defaults); parsed back by {@link #parse}. */
+  /**
+   * The parameters as given, {@code k=v,k=v} (empty string for all defaults); parsed back by {@link
+   * #parse}.
+   */
   public String paramString() {
     StringBuilder sb = new StringBuilder();
-    params.forEach((k, v) -> {
-      if (!sb.isEmpty()) {
-        sb.append(',');
-      }
-      sb.append(k).append('=').append(num(v));
-    });
+    params.forEach(
+        (k, v) -> {
+          if (!sb.isEmpty()) {
+            sb.append(',');
+          }
+          sb.append(k).append('=').append(num(v));
+        });
     return sb.toString();
   }
 
@@ -161,8 +178,8 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   }
 
   /**
-   * Same with a kernel implementation ({@code null}: {@link KernelProvider#get()}); the
-   * {@code ogd} baseline has no kernels and ignores it.
+   * Same with a kernel implementation ({@code null}: {@link KernelProvider#get()}); the {@code ogd}
+   * baseline has no kernels and ignores it.
    */
   public LinearModelOptimizer create(int d, ElementType type, Arena arena, KernelProvider kernels) {
     return create(d, Precision.of(type), StateLayout.PLANAR, arena, kernels);
@@ -172,13 +189,20 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * Same with the state in {@code layout} where the rule offers it (a rule with one field, and
    * AdaGrad or Adaptive OGD with per-coordinate parameters, stay planar).
    */
-  public LinearModelOptimizer create(int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
+  public LinearModelOptimizer create(
+      int d, ElementType type, StateLayout layout, Arena arena, KernelProvider kernels) {
     return create(d, Precision.of(type), layout, arena, kernels);
   }
 
-  /** The algorithms with a {@link Precision#MIXED} form (float weights and inputs, double accumulators). */
+  /**
+   * The algorithms with a {@link Precision#MIXED} form (float weights and inputs, double
+   * accumulators).
+   */
   public static final Set<String> MIXED =
-      Rules.ALL.stream().filter(RuleInfo::mixed).map(RuleInfo::name).collect(Collectors.toUnmodifiableSet());
+      Rules.ALL.stream()
+          .filter(RuleInfo::mixed)
+          .map(RuleInfo::name)
+          .collect(Collectors.toUnmodifiableSet());
 
   /**
    * Same with a precision; {@link Precision#MIXED} exists for the algorithms in {@link #MIXED},
@@ -187,17 +211,21 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
    * @throws IllegalArgumentException when a parameter value is invalid (the message names it as
    *     given here, e.g. {@code eps}), or MIXED is asked of another algorithm
    */
-  public LinearModelOptimizer create(int d, Precision precision, StateLayout layout, Arena arena,
-      KernelProvider kernels) {
+  public LinearModelOptimizer create(
+      int d, Precision precision, StateLayout layout, Arena arena, KernelProvider kernels) {
     if (precision == Precision.MIXED && !MIXED.contains(name)) {
-      throw new IllegalArgumentException("mixed precision exists for " + String.join(" and ", MIXED.stream().sorted().toList())
-          + ", not for " + name);
+      throw new IllegalArgumentException(
+          "mixed precision exists for "
+              + String.join(" and ", MIXED.stream().sorted().toList())
+              + ", not for "
+              + name);
     }
     try {
       return createChecked(d, precision, layout, arena, kernels);
     } catch (ParameterRangeException e) {
       // Keeps its type, so that callers can name the flag and the element type.
-      ParameterRangeException renamed = new ParameterRangeException(e.parameter(), ownNames(e.getMessage()));
+      ParameterRangeException renamed =
+          new ParameterRangeException(e.parameter(), ownNames(e.getMessage()));
       renamed.initCause(e);
       throw renamed;
     } catch (IllegalArgumentException e) {
@@ -205,7 +233,10 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     }
   }
 
-  /** The parameter records' names where they differ from this class's keys ({@code epsilon} is {@code eps} here). */
+  /**
+   * The parameter records' names where they differ from this class's keys ({@code epsilon} is
+   * {@code eps} here).
+   */
   private static String ownNames(String message) {
     if (message == null) {
       return null;
@@ -218,11 +249,14 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     return message;
   }
 
-  private LinearModelOptimizer createChecked(int d, Precision precision, StateLayout layout, Arena arena,
-      KernelProvider kernels) {
+  private LinearModelOptimizer createChecked(
+      int d, Precision precision, StateLayout layout, Arena arena, KernelProvider kernels) {
     if (name.equals("ogd")) {
-      return new OgdOptimizer(d, precision.inputType(), get("eta", 1), get("R", Double.POSITIVE_INFINITY), arena);
+      return new OgdOptimizer(
+          d, precision.inputType(), get("eta", 1), get("R", Double.POSITIVE_INFINITY), arena);
     }
-    return Rules.find(name).factory().create(d, precision, layout, arena, kernels, new RuleInfo.Params(params));
+    return Rules.find(name)
+        .factory()
+        .create(d, precision, layout, arena, kernels, new RuleInfo.Params(params));
   }
 }

@@ -8,18 +8,19 @@ public final class Datasets {
   private Datasets() {}
 
   /**
-   * Rows whose largest magnitude lies in {@code [2^-480, 2^480]} take the plain sum of squares
-   * (no square that matters leaves the normal range, the sum of up to 2^31 of them stays finite);
+   * Rows whose largest magnitude lies in {@code [2^-480, 2^480]} take the plain sum of squares (no
+   * square that matters leaves the normal range, the sum of up to 2^31 of them stays finite);
    * others are scaled by that magnitude first.
    */
   private static final double SQUARES_SAFE_LOW = 0x1p-480;
+
   private static final double SQUARES_SAFE_HIGH = 0x1p480;
 
   /**
-   * Every row scaled to unit Euclidean norm (all-zero rows unchanged), as Streeter and McMahan
-   * did with their bag-of-words vectors (section 5.1, footnote 3). The norm is computed without
-   * overflow or underflow at any scale: {@code 1e200} and {@code 1e-200} both become 1,
-   * {@code (1e160, 1e160)} becomes {@code (0.7071.., 0.7071..)}.
+   * Every row scaled to unit Euclidean norm (all-zero rows unchanged), as Streeter and McMahan did
+   * with their bag-of-words vectors (section 5.1, footnote 3). The norm is computed without
+   * overflow or underflow at any scale: {@code 1e200} and {@code 1e-200} both become 1, {@code
+   * (1e160, 1e160)} becomes {@code (0.7071.., 0.7071..)}.
    */
   public static SparseDataset normalizeRows(SparseDataset data) {
     int[] idx = data.indices();
@@ -64,7 +65,10 @@ public final class Datasets {
     return b.build();
   }
 
-  /** Binary {@code +1/-1} labels: {@code +1} for class {@code positive}, {@code -1} for every other class. */
+  /**
+   * Binary {@code +1/-1} labels: {@code +1} for class {@code positive}, {@code -1} for every other
+   * class.
+   */
   public static SparseDataset oneVsRest(SparseDataset data, int positive) {
     return map(data, null, r -> data.label(r) == positive ? 1.0 : -1.0);
   }
@@ -75,9 +79,9 @@ public final class Datasets {
   }
 
   /**
-   * A seeded random split: the first {@code round(fraction * n)} rows of a
-   * {@code new Random(seed)} Fisher-Yates permutation, and the rest; used for the data sets that
-   * ship without a test part (the data README's 2/3 rule, with Java's generator instead of numpy's).
+   * A seeded random split: the first {@code round(fraction * n)} rows of a {@code new Random(seed)}
+   * Fisher-Yates permutation, and the rest; used for the data sets that ship without a test part
+   * (the data README's 2/3 rule, with Java's generator instead of numpy's).
    */
   public static SparseDataset[] split(SparseDataset data, double fraction, long seed) {
     int n = data.size();
@@ -117,7 +121,8 @@ public final class Datasets {
     return m;
   }
 
-  private static SparseDataset map(SparseDataset data, int[] rows, java.util.function.IntToDoubleFunction label) {
+  private static SparseDataset map(
+      SparseDataset data, int[] rows, java.util.function.IntToDoubleFunction label) {
     int[] idx = data.indices();
     double[] val = data.values();
     SparseDataset.Builder b = new SparseDataset.Builder().minDimension(data.dimension());
@@ -126,7 +131,9 @@ public final class Datasets {
       int r = rows == null ? q : rows[q];
       int s = data.rowStart(r);
       int e = data.rowEnd(r);
-      b.addRow(label.applyAsDouble(r), java.util.Arrays.copyOfRange(idx, s, e),
+      b.addRow(
+          label.applyAsDouble(r),
+          java.util.Arrays.copyOfRange(idx, s, e),
           java.util.Arrays.copyOfRange(val, s, e));
     }
     return b.build();

@@ -13,31 +13,33 @@ import org.onlinekernels.optimizer.Precision;
  * C2 has compiled it, which takes seconds; plain Java is fast much sooner. A short run on the
  * vector kernels is therefore slower than on the scalar ones. So a trainer whose JVM chose the
  * vector kernels starts on the scalar kernels (unless its rows are dense, or it has nothing to
- * gain: see the property below). Once it has run for 0.2 s (shorter runs finish on
- * the scalar kernels, the faster choice for them), a background thread ({@code VectorWarmup})
- * races both implementations on a small private problem of the same configuration; once the
- * vector kernels win (clearly faster), the trainer copies each optimizer's state, bit for bit,
- * into a vector optimizer between two examples and goes on there. A tie (both as fast: sparse
- * rounds run the same plain-Java loops under both providers) leaves it on the scalar kernels. The two implementations compute the same
- * bits (sparse rows run the same plain-Java loops under both; dense kernels and reductions agree
- * bit for bit once every kernel does, see README), so <em>when</em> the handover happens never
- * changes a result, only the speed; tests force it at chosen examples to hold that.
+ * gain: see the property below). Once it has run for 0.2 s (shorter runs finish on the scalar
+ * kernels, the faster choice for them), a background thread ({@code VectorWarmup}) races both
+ * implementations on a small private problem of the same configuration; once the vector kernels win
+ * (clearly faster), the trainer copies each optimizer's state, bit for bit, into a vector optimizer
+ * between two examples and goes on there. A tie (both as fast: sparse rounds run the same
+ * plain-Java loops under both providers) leaves it on the scalar kernels. The two implementations
+ * compute the same bits (sparse rows run the same plain-Java loops under both; dense kernels and
+ * reductions agree bit for bit once every kernel does, see README), so <em>when</em> the handover
+ * happens never changes a result, only the speed; tests force it at chosen examples to hold that.
  *
- * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default, when the JVM
- * chose the vector kernels: sparse rows of ScInOL2, AdaGrad, ScInOL1 and DFEG, whose loops are
- * the same plain Java under both providers, stay on the scalar kernels without a race; other
- * sparse rows race; dense rows, measured fastest on the vector kernels from the first example,
- * get no handover), {@code off} (the chosen kernels from the first example, as
- * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
- * tests and measurements; 0 is the vector kernels from the start through a handover). Once a
- * race has been decided in a JVM for a configuration (algorithm, precision, sparse or dense),
- * later trainers of that configuration start on its winner directly, without a race.
+ * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default, when the JVM chose
+ * the vector kernels: sparse rows of ScInOL2, AdaGrad, ScInOL1 and DFEG, whose loops are the same
+ * plain Java under both providers, stay on the scalar kernels without a race; other sparse rows
+ * race; dense rows, measured fastest on the vector kernels from the first example, get no
+ * handover), {@code off} (the chosen kernels from the first example, as before), or a number {@code
+ * N} (switch after exactly {@code N} examples, without a race: for tests and measurements; 0 is the
+ * vector kernels from the start through a handover). Once a race has been decided in a JVM for a
+ * configuration (algorithm, precision, sparse or dense), later trainers of that configuration start
+ * on its winner directly, without a race.
  */
 public final class KernelHandover {
   /** System property: {@code auto | off | N}. */
   public static final String PROPERTY = "onlinekernels.handover";
+
   /** Examples between two looks at the clock or at the race's outcome. */
   static final int CHECK_EVERY = 64;
+
   /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
   static final long RACE_AFTER_NANOS = 200_000_000L;
 
@@ -55,9 +57,9 @@ public final class KernelHandover {
   }
 
   /**
-   * The handover for a trainer of {@code config} in this JVM, from {@value #PROPERTY}, or null
-   * when the trainer should run the chosen kernels from the start (the JVM chose the scalar
-   * kernels, the property is {@code off}, or the configuration has already been warmed up).
+   * The handover for a trainer of {@code config} in this JVM, from {@value #PROPERTY}, or null when
+   * the trainer should run the chosen kernels from the start (the JVM chose the scalar kernels, the
+   * property is {@code off}, or the configuration has already been warmed up).
    */
   static KernelHandover forConfig(TrainerConfig config) {
     String mode = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
@@ -95,10 +97,13 @@ public final class KernelHandover {
    */
   static boolean samePlainLoops(TrainerConfig c) {
     String a = c.algorithm().name();
-    return !c.dense() && (SAME_PLAIN_LOOPS.contains(a) && !(a.equals("adagrad") && c.precision() == Precision.MIXED));
+    return !c.dense()
+        && (SAME_PLAIN_LOOPS.contains(a)
+            && !(a.equals("adagrad") && c.precision() == Precision.MIXED));
   }
 
-  private static final Set<String> SAME_PLAIN_LOOPS = Set.of("scinol2", "adagrad", "scinol1", "dfeg");
+  private static final Set<String> SAME_PLAIN_LOOPS =
+      Set.of("scinol2", "adagrad", "scinol1", "dfeg");
 
   /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
   static long parse(String mode) {
@@ -113,10 +118,14 @@ public final class KernelHandover {
     } catch (NumberFormatException e) {
       // Falls through to the error below.
     }
-    throw new IllegalArgumentException(PROPERTY + " must be auto, off or a number of examples >= 0, got '" + mode + "'");
+    throw new IllegalArgumentException(
+        PROPERTY + " must be auto, off or a number of examples >= 0, got '" + mode + "'");
   }
 
-  /** A handover to {@code target} decided by the race (as {@code auto} does, without the JVM-wide memory). */
+  /**
+   * A handover to {@code target} decided by the race (as {@code auto} does, without the JVM-wide
+   * memory).
+   */
   static KernelHandover race(KernelProvider target) {
     return new KernelHandover(target, -1, "");
   }

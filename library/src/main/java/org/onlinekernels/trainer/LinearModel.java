@@ -15,18 +15,20 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 
 /**
- * A trained linear model: {@code K} weight vectors of dimension {@code d} ({@code K = 1} for
- * binary labels {@code +1/-1}; {@code K} = number of classes, one-vs-rest, for multiclass labels
- * {@code 0..K-1}), with what produced them. The weights are the optimizers' read-out after the
- * last update (ALGORITHMS.md "weight read-out"), exactly representable in {@link #type()}.
+ * A trained linear model: {@code K} weight vectors of dimension {@code d} ({@code K = 1} for binary
+ * labels {@code +1/-1}; {@code K} = number of classes, one-vs-rest, for multiclass labels {@code
+ * 0..K-1}), with what produced them. The weights are the optimizers' read-out after the last update
+ * (ALGORITHMS.md "weight read-out"), exactly representable in {@link #type()}.
  *
- * <p>Scoring ({@link #scores}) is {@code <w_k, x>} summed in {@code double} over the stored
- * entries of {@code x} in index order; the trainer's test evaluation and the {@code predict}
- * command both call it, so a saved and re-loaded model predicts bit-for-bit what the trainer
- * measured. Features with an index {@code >= d} (never seen in training) have weight 0.
+ * <p>Scoring ({@link #scores}) is {@code <w_k, x>} summed in {@code double} over the stored entries
+ * of {@code x} in index order; the trainer's test evaluation and the {@code predict} command both
+ * call it, so a saved and re-loaded model predicts bit-for-bit what the trainer measured. Features
+ * with an index {@code >= d} (never seen in training) have weight 0.
  *
  * <h2>File format ({@code online-kernels-model 2}; docs/MODEL_FORMAT.md)</h2>
+ *
  * UTF-8 text, one item per line, in this order:
+ *
  * <pre>
  * online-kernels-model 2
  * algorithm scinol2
@@ -39,19 +41,21 @@ import org.onlinekernels.optimizer.LinearModelOptimizer;
  * w 0.25 -1.5 ...         (K lines, each "w" and d numbers)
  * crc32c 1a2b3c4d         (CRC32C of every byte before this line, 8 lower-case hex digits)
  * </pre>
- * Numbers are written by {@link Float#toString} for {@code float} models and
- * {@link Double#toString} for {@code double} ones: the shortest text that parses back to the
- * same value, so the round trip is exact. Text rather than binary because models here are small
- * (d x K numbers), diffable, and readable from any language without a byte-order convention.
  *
- * @param algorithm  the algorithm and its parameters
- * @param type       element type the model was trained in
- * @param loss       training loss (also used to score a test set)
- * @param multiclass whether labels are classes {@code 0..K-1} (one-vs-rest) rather than {@code +1/-1}
- * @param weights    {@code K} arrays of {@code d} weights (not copied)
+ * Numbers are written by {@link Float#toString} for {@code float} models and {@link
+ * Double#toString} for {@code double} ones: the shortest text that parses back to the same value,
+ * so the round trip is exact. Text rather than binary because models here are small (d x K
+ * numbers), diffable, and readable from any language without a byte-order convention.
+ *
+ * @param algorithm the algorithm and its parameters
+ * @param type element type the model was trained in
+ * @param loss training loss (also used to score a test set)
+ * @param multiclass whether labels are classes {@code 0..K-1} (one-vs-rest) rather than {@code
+ *     +1/-1}
+ * @param weights {@code K} arrays of {@code d} weights (not copied)
  */
-public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, boolean multiclass,
-    double[][] weights) {
+public record LinearModel(
+    AlgorithmSpec algorithm, ElementType type, Loss loss, boolean multiclass, double[][] weights) {
   /** The format version this library writes and reads. */
   public static final int FORMAT_VERSION = 2;
 
@@ -85,7 +89,8 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
    * The current weights of {@code optimizers} (one per output, read out per ALGORITHMS.md; their
    * state does not change) as the model {@code config} trains.
    */
-  public static LinearModel readOut(TrainerConfig config, boolean multiclass, LinearModelOptimizer... optimizers) {
+  public static LinearModel readOut(
+      TrainerConfig config, boolean multiclass, LinearModelOptimizer... optimizers) {
     int d = optimizers[0].dimension();
     ElementType type = config.type();
     double[][] w = new double[optimizers.length][d];
@@ -94,8 +99,10 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
       for (int c = 0; c < optimizers.length; c++) {
         optimizers[c].readWeights(buf);
         for (int i = 0; i < d; i++) {
-          w[c][i] = type == ElementType.FLOAT ? buf.getAtIndex(ValueLayout.JAVA_FLOAT, i)
-              : buf.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
+          w[c][i] =
+              type == ElementType.FLOAT
+                  ? buf.getAtIndex(ValueLayout.JAVA_FLOAT, i)
+                  : buf.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
         }
       }
     }
@@ -114,9 +121,9 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
 
   /**
    * Writes {@code <w_k, x>} for every output into {@code out[0..K)}, {@code x} given by the first
-   * {@code nnz} entries of {@code idx}/{@code val} (indices {@code >= d} ignored). Allocates nothing.
-   * A sum that leaves double's range on the way (weights near {@code 1e308}: an infinity, or
-   * {@code inf - inf = NaN}) is summed again scaled by powers of two, so that terms which cancel
+   * {@code nnz} entries of {@code idx}/{@code val} (indices {@code >= d} ignored). Allocates
+   * nothing. A sum that leaves double's range on the way (weights near {@code 1e308}: an infinity,
+   * or {@code inf - inf = NaN}) is summed again scaled by powers of two, so that terms which cancel
    * give their finite result; a result beyond double's range is {@code +-Double.MAX_VALUE}.
    */
   public void scores(int[] idx, double[] val, int from, int nnz, double[] out) {
@@ -177,12 +184,14 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
     for (double[] w : weights) {
       sb.append('w');
       for (double v : w) {
-        sb.append(' ').append(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
+        sb.append(' ')
+            .append(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
       }
       sb.append('\n');
     }
     byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
-    byte[] sum = (CHECKSUM_KEY + crc32c(body, body.length) + "\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] sum =
+        (CHECKSUM_KEY + crc32c(body, body.length) + "\n").getBytes(StandardCharsets.US_ASCII);
     byte[] all = Arrays.copyOf(body, body.length + sum.length);
     System.arraycopy(sum, 0, all, body.length, sum.length);
     AtomicFiles.write(file, all);
@@ -207,8 +216,8 @@ public record LinearModel(AlgorithmSpec algorithm, ElementType type, Loss loss, 
    * Loads a file written by {@link #save}. The magic line and the checksum are verified before
    * anything else is parsed, so a truncated or damaged file is refused as such; a file that is not
    * regular (a device, a pipe) or whose weights would not fit the heap is refused before its
-   * weights are read, and the weights are parsed as they stream in (the memory taken is about
-   * that of the weights' arrays).
+   * weights are read, and the weights are parsed as they stream in (the memory taken is about that
+   * of the weights' arrays).
    *
    * @throws ModelFormatException naming file, line and problem for a file that is not a complete,
    *     intact model of this format version

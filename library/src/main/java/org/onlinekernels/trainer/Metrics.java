@@ -8,13 +8,13 @@ import org.onlinekernels.loss.Loss;
  *
  * <p>Binary ({@code K = 1}, labels {@code +1/-1}): loss {@code l(y, yhat)}; an error is a wrong
  * sign of {@code yhat}, and a tie {@code yhat = 0} counts as half an error (a fair coin), a NaN
- * prediction as a whole one. Multiclass one-vs-rest ({@code K} outputs, labels {@code 0..K-1}):
- * the loss is the sum over {@code k} of {@code l(y_k, yhat_k)} with {@code y_k = +1} for the true
- * class and {@code -1} otherwise (the objective one-vs-rest minimises; with {@code K = 1} it is the
+ * prediction as a whole one. Multiclass one-vs-rest ({@code K} outputs, labels {@code 0..K-1}): the
+ * loss is the sum over {@code k} of {@code l(y_k, yhat_k)} with {@code y_k = +1} for the true class
+ * and {@code -1} otherwise (the objective one-vs-rest minimises; with {@code K = 1} it is the
  * binary loss), and the prediction is the first {@code k} of largest {@code yhat_k}.
  *
- * @param examples  number of examples
- * @param meanLoss  mean loss ({@code NaN} without examples)
+ * @param examples number of examples
+ * @param meanLoss mean loss ({@code NaN} without examples)
  * @param errorRate fraction of errors ({@code NaN} without examples)
  */
 public record Metrics(long examples, double meanLoss, double errorRate) {
@@ -59,15 +59,23 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
       return;
     }
     if (!multiclass && !data.isBinary()) {
-      throw new IllegalArgumentException(what + " has class labels 0.." + (data.numClasses() - 1)
-          + " but the model is binary (+1/-1)");
+      throw new IllegalArgumentException(
+          what
+              + " has class labels 0.."
+              + (data.numClasses() - 1)
+              + " but the model is binary (+1/-1)");
     }
     if (multiclass && data.isBinary()) {
-      throw new IllegalArgumentException(what + " has +1/-1 labels but the model has " + k + " classes");
+      throw new IllegalArgumentException(
+          what + " has +1/-1 labels but the model has " + k + " classes");
     }
     if (multiclass && data.numClasses() > k) {
-      throw new IllegalArgumentException(what + " has class " + (data.numClasses() - 1)
-          + " but the model knows only classes 0.." + (k - 1));
+      throw new IllegalArgumentException(
+          what
+              + " has class "
+              + (data.numClasses() - 1)
+              + " but the model knows only classes 0.."
+              + (k - 1));
     }
   }
 
@@ -77,8 +85,8 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
   }
 
   /**
-   * Evaluates {@code model} on {@code data}; when {@code sink} is not null it receives every
-   * row's scores (the array is reused between calls).
+   * Evaluates {@code model} on {@code data}; when {@code sink} is not null it receives every row's
+   * scores (the array is reused between calls).
    */
   public static Metrics evaluate(LinearModel model, SparseDataset data, ScoreSink sink) {
     checkLabels(data, model.multiclass(), model.outputs(), "the data");
@@ -102,7 +110,8 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
       }
     }
     int n = data.size();
-    return new Metrics(n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
+    return new Metrics(
+        n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
   }
 
   /**
@@ -125,15 +134,24 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
       scaledSum += Math.scalb(l, -SCALE);
       errors += error(model.multiclass(), data.labels[r], yhat, k);
     }
-    return new Metrics(n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
+    return new Metrics(
+        n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
   }
 
-  /** Scale of the second loss sum, which stays finite where losses near Double.MAX_VALUE (saturated scores) add up. */
+  /**
+   * Scale of the second loss sum, which stays finite where losses near Double.MAX_VALUE (saturated
+   * scores) add up.
+   */
   private static final int SCALE = 64;
 
-  /** {@code lossSum / n}, or the scaled sum's mean where the plain sum overflowed but no loss was infinite. */
+  /**
+   * {@code lossSum / n}, or the scaled sum's mean where the plain sum overflowed but no loss was
+   * infinite.
+   */
   private static double mean(double lossSum, double scaledSum, int n) {
-    return Double.isInfinite(lossSum) && Double.isFinite(scaledSum) ? Math.scalb(scaledSum / n, SCALE) : lossSum / n;
+    return Double.isInfinite(lossSum) && Double.isFinite(scaledSum)
+        ? Math.scalb(scaledSum / n, SCALE)
+        : lossSum / n;
   }
 
   /** Receives one row's scores during {@link #evaluate(LinearModel, SparseDataset, ScoreSink)}. */
@@ -143,7 +161,9 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
     void accept(int row, double[] yhat);
   }
 
-  /** The metrics of several passes together: examples summed, loss and error weighted by examples. */
+  /**
+   * The metrics of several passes together: examples summed, loss and error weighted by examples.
+   */
   public static Metrics combine(Metrics[] passes) {
     long n = 0;
     double loss = 0;

@@ -19,20 +19,26 @@ import org.onlinekernels.trainer.LinearModel.ModelFormatException;
 /**
  * Reads a model file ({@link LinearModel#load}) in two streamed passes: the first checks the magic
  * line and the checksum (a damaged file is refused as damaged, whatever else it says), the second
- * parses the header and the weights straight into their arrays. The memory it takes is the
- * weights' arrays and a buffer, so a model loads in about the heap its weights need, and the
- * weights' size is checked against the heap before one is read.
+ * parses the header and the weights straight into their arrays. The memory it takes is the weights'
+ * arrays and a buffer, so a model loads in about the heap its weights need, and the weights' size
+ * is checked against the heap before one is read.
  */
 final class ModelFileReader {
   static final String MAGIC_PREFIX = "online-kernels-model ";
   static final String CHECKSUM_KEY = "crc32c ";
+
   /** Length of the last line: {@code "crc32c "}, 8 hex digits, {@code "\n"}. */
   static final int CHECKSUM_LINE_BYTES = CHECKSUM_KEY.length() + 9;
+
   /** Longest header line read (the {@code params} line is the only long one). */
   private static final int MAX_HEADER_LINE = 1 << 16;
+
   /** Longest number text of a weight ({@link Double#toString} writes at most 24 characters). */
   private static final int MAX_NUMBER = 64;
-  private static final String[] KEYS = {"algorithm", "params", "type", "loss", "d", "outputs", "classes"};
+
+  private static final String[] KEYS = {
+    "algorithm", "params", "type", "loss", "d", "outputs", "classes"
+  };
 
   private final Path file;
   private final long bodyBytes;
@@ -50,13 +56,22 @@ final class ModelFileReader {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       checkFirstLine(file, Channels.newInputStream(ch));
       if (!Files.isRegularFile(file)) {
-        throw new ModelFormatException(file, 1, "is not a regular file (a model file is read twice: for its"
-            + " checksum, then for its weights)");
+        throw new ModelFormatException(
+            file,
+            1,
+            "is not a regular file (a model file is read twice: for its"
+                + " checksum, then for its weights)");
       }
       long size = ch.size();
       if (size > LinearModel.MAX_FILE_BYTES) {
-        throw new ModelFormatException(file, 1, "is " + size + " bytes; a model file of this format holds at most "
-            + LinearModel.MAX_FILE_BYTES + " bytes");
+        throw new ModelFormatException(
+            file,
+            1,
+            "is "
+                + size
+                + " bytes; a model file of this format holds at most "
+                + LinearModel.MAX_FILE_BYTES
+                + " bytes");
       }
       checkChecksum(file, Channels.newInputStream(ch.position(0)), size);
       ModelFileReader r = new ModelFileReader(file, size - CHECKSUM_LINE_BYTES);
@@ -65,7 +80,9 @@ final class ModelFileReader {
     }
   }
 
-  /** The magic line, read alone (at most 64 bytes), so that no device or huge file is read further. */
+  /**
+   * The magic line, read alone (at most 64 bytes), so that no device or huge file is read further.
+   */
   private static void checkFirstLine(Path file, InputStream s) throws IOException {
     byte[] head = new byte[64];
     int n = 0;
@@ -78,20 +95,28 @@ final class ModelFileReader {
     }
     String first = new String(head, 0, eol, StandardCharsets.ISO_8859_1);
     if (!first.startsWith(MAGIC_PREFIX)) {
-      throw new ModelFormatException(file, 1, "not an online-kernels model (first line must be '" + LinearModel.MAGIC
-          + "')");
+      throw new ModelFormatException(
+          file, 1, "not an online-kernels model (first line must be '" + LinearModel.MAGIC + "')");
     }
     if (first.indexOf('\r') >= 0) {
-      throw new ModelFormatException(file, 1, (first.endsWith("\r") && eol < n ? "has CRLF (Windows) line ends"
-          : "has CR line ends") + ", as a text-mode copy or a checkout with Git's autocrlf makes them; the model format"
-          + " has LF line ends and its checksum is of those bytes: restore the file as written (e.g. dos2unix; in Git,"
-          + " '*.model -text' in .gitattributes)");
+      throw new ModelFormatException(
+          file,
+          1,
+          (first.endsWith("\r") && eol < n ? "has CRLF (Windows) line ends" : "has CR line ends")
+              + ", as a text-mode copy or a checkout with Git's autocrlf makes them; the model format"
+              + " has LF line ends and its checksum is of those bytes: restore the file as written (e.g. dos2unix; in Git,"
+              + " '*.model -text' in .gitattributes)");
     }
     String version = first.substring(MAGIC_PREFIX.length());
     if (!version.equals(Integer.toString(LinearModel.FORMAT_VERSION))) {
-      throw new ModelFormatException(file, 1, "has model format version " + version + "; this library reads version "
-          + LinearModel.FORMAT_VERSION + (version.equals("1") ? " (version 1 had no checksum): train the model again"
-          : ""));
+      throw new ModelFormatException(
+          file,
+          1,
+          "has model format version "
+              + version
+              + "; this library reads version "
+              + LinearModel.FORMAT_VERSION
+              + (version.equals("1") ? " (version 1 had no checksum): train the model again" : ""));
     }
   }
 
@@ -120,14 +145,24 @@ final class ModelFileReader {
     int lastLine = (int) Math.min(lines, Integer.MAX_VALUE);
     String t = new String(tail, StandardCharsets.ISO_8859_1);
     if (at != size || bodyEnd <= firstEol || !t.matches(CHECKSUM_KEY + "[0-9a-f]{8}\n")) {
-      throw new ModelFormatException(file, lastLine, "truncated or damaged: the file does not end with its '"
-          + CHECKSUM_KEY + "<8 hex digits>' line (an interrupted write or copy?)");
+      throw new ModelFormatException(
+          file,
+          lastLine,
+          "truncated or damaged: the file does not end with its '"
+              + CHECKSUM_KEY
+              + "<8 hex digits>' line (an interrupted write or copy?)");
     }
     String want = t.substring(CHECKSUM_KEY.length(), CHECKSUM_LINE_BYTES - 1);
     String got = String.format(Locale.ROOT, "%08x", crc.getValue());
     if (!want.equals(got)) {
-      throw new ModelFormatException(file, lastLine - 1, "checksum mismatch (the file says " + want
-          + ", its content gives " + got + "): the file is damaged; use another copy or train again");
+      throw new ModelFormatException(
+          file,
+          lastLine - 1,
+          "checksum mismatch (the file says "
+              + want
+              + ", its content gives "
+              + got
+              + "): the file is damaged; use another copy or train again");
     }
   }
 
@@ -154,7 +189,8 @@ final class ModelFileReader {
     }
     for (; c >= 0 && c != '\n'; c = next()) {
       if (n == MAX_HEADER_LINE) {
-        throw new ModelFormatException(file, line, "header line longer than " + MAX_HEADER_LINE + " bytes");
+        throw new ModelFormatException(
+            file, line, "header line longer than " + MAX_HEADER_LINE + " bytes");
       }
       if (n == b.length) {
         b = java.util.Arrays.copyOf(b, 2 * n);
@@ -174,7 +210,10 @@ final class ModelFileReader {
       if (s == null) {
         throw new ModelFormatException(file, line, "file ends before the '" + key + "' line");
       }
-      h[i] = s.equals(key) ? "" : s.startsWith(key + " ") ? s.substring(key.length() + 1).trim() : null;
+      h[i] =
+          s.equals(key)
+              ? ""
+              : s.startsWith(key + " ") ? s.substring(key.length() + 1).trim() : null;
       if (h[i] == null) {
         throw new ModelFormatException(file, line, "expected a '" + key + "' line");
       }
@@ -198,8 +237,13 @@ final class ModelFileReader {
         ws[o] = weights(d, k, o, type);
       }
       if (next() >= 0) {
-        throw new ModelFormatException(file, line + 1, "unexpected text after the last weight line"
-            + " (expected the '" + CHECKSUM_KEY.trim() + "' line)");
+        throw new ModelFormatException(
+            file,
+            line + 1,
+            "unexpected text after the last weight line"
+                + " (expected the '"
+                + CHECKSUM_KEY.trim()
+                + "' line)");
       }
       return new LinearModel(spec, type, loss, multi, ws);
     } catch (NumberFormatException e) {
@@ -220,16 +264,43 @@ final class ModelFileReader {
       return; // reported with the header's other checks
     }
     long max = Runtime.getRuntime().maxMemory();
-    if (d > 0 && k > 0 && d <= Integer.MAX_VALUE && k <= Integer.MAX_VALUE && (double) d * k * Double.BYTES > max) {
-      throw new ModelFormatException(file, line, "d = " + d + " and " + k + " outputs are " + d * k + " weights, "
-          + (d * k * Double.BYTES >> 20) + " MiB of heap; this JVM may use " + (max >> 20)
-          + " MiB: give Java more memory (-Xmx)");
+    if (d > 0
+        && k > 0
+        && d <= Integer.MAX_VALUE
+        && k <= Integer.MAX_VALUE
+        && (double) d * k * Double.BYTES > max) {
+      throw new ModelFormatException(
+          file,
+          line,
+          "d = "
+              + d
+              + " and "
+              + k
+              + " outputs are "
+              + d * k
+              + " weights, "
+              + (d * k * Double.BYTES >> 20)
+              + " MiB of heap; this JVM may use "
+              + (max >> 20)
+              + " MiB: give Java more memory (-Xmx)");
     }
     // each weight takes at least two bytes (" 0"): a header claiming more than the file holds
     // would otherwise allocate its arrays before the short weight lines are found
     if (d > 0 && k > 0 && 2.0 * d * k > bodyBytes) {
-      throw new ModelFormatException(file, line, "d = " + d + " and " + k + " outputs are " + d * k + " weights, at least "
-          + 2 * d * k + " bytes, but the file has " + bodyBytes + ": the header does not match the weights");
+      throw new ModelFormatException(
+          file,
+          line,
+          "d = "
+              + d
+              + " and "
+              + k
+              + " outputs are "
+              + d * k
+              + " weights, at least "
+              + 2 * d * k
+              + " bytes, but the file has "
+              + bodyBytes
+              + ": the header does not match the weights");
     }
   }
 
@@ -237,7 +308,8 @@ final class ModelFileReader {
   private double[] weights(int d, int k, int o, ElementType type) throws IOException {
     int first = next();
     if (first < 0) {
-      throw new ModelFormatException(file, line, "file ends before weight line " + (o + 1) + " of " + k);
+      throw new ModelFormatException(
+          file, line, "file ends before weight line " + (o + 1) + " of " + k);
     }
     if (first != 'w') {
       throw wrongCount(d);
@@ -252,7 +324,8 @@ final class ModelFileReader {
       int n = 0;
       for (c = next(); c >= 0 && c != ' ' && c != '\n'; c = next()) {
         if (n == MAX_NUMBER) {
-          throw new NumberFormatException("weight " + (i + 1) + " is longer than " + MAX_NUMBER + " characters");
+          throw new NumberFormatException(
+              "weight " + (i + 1) + " is longer than " + MAX_NUMBER + " characters");
         }
         num[n++] = (byte) c;
       }

@@ -39,14 +39,16 @@ public final class OgdOptimizer implements LinearModelOptimizer {
   private MemorySegment pidx;
   private MemorySegment pval;
   private int pnnz;
+
   /** Row copies for {@link #round}, grown to the longest row. */
   private MemorySegment rowIdx;
+
   private MemorySegment rowVal;
 
   /**
-   * @param eta    base rate, {@code > 0}
+   * @param eta base rate, {@code > 0}
    * @param radius ball radius {@code R > 0}, or {@code +inf} for no projection
-   * @param arena  where the weights live; {@code null}: an owned confined arena
+   * @param arena where the weights live; {@code null}: an owned confined arena
    */
   public OgdOptimizer(int d, ElementType type, double eta, double radius, Arena arena) {
     if (d < 1) {
@@ -59,11 +61,18 @@ public final class OgdOptimizer implements LinearModelOptimizer {
       throw new IllegalArgumentException("eta must be positive and finite, got " + eta);
     }
     if (!(radius > 0)) {
-      throw new IllegalArgumentException("R must be positive (or infinite for no ball), got " + radius);
+      throw new IllegalArgumentException(
+          "R must be positive (or infinite for no ball), got " + radius);
     }
-    // the weights are stored in the element type: a rate beyond its range makes the first step infinite
-    ParameterRangeException.check("ogd", type, "eta", eta,
-        type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE, "the first step would overflow");
+    // the weights are stored in the element type: a rate beyond its range makes the first step
+    // infinite
+    ParameterRangeException.check(
+        "ogd",
+        type,
+        "eta",
+        eta,
+        type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
+        "the first step would overflow");
     this.d = d;
     this.type = type;
     this.eta = eta;
@@ -135,7 +144,8 @@ public final class OgdOptimizer implements LinearModelOptimizer {
   public double round(SparseRows rows, int row, double y, Loss loss) {
     checkOpen();
     if (rows.elementType() != type || loss == null || !Double.isFinite(y)) {
-      throw new IllegalArgumentException("round needs " + type + " rows, a loss and a finite label");
+      throw new IllegalArgumentException(
+          "round needs " + type + " rows, a loss and a finite label");
     }
     int nnz = rows.nnz(row);
     if (rowIdx == null || rowIdx.byteSize() < (long) rows.maxNnz() * Integer.BYTES) {
@@ -155,7 +165,8 @@ public final class OgdOptimizer implements LinearModelOptimizer {
   public void update(double g) {
     checkOpen();
     if (!pending) {
-      throw new IllegalStateException("update(g) needs a pending predict: call predict or predictSparse first");
+      throw new IllegalStateException(
+          "update(g) needs a pending predict: call predict or predictSparse first");
     }
     KernelChecks.finite("g", g);
     t++;

@@ -17,12 +17,12 @@ import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 
 /**
- * The fused online trainer: per example, each of the {@code K} optimizers runs one round
- * (predict, loss derivative, update) and the example's loss and error are scored from the
- * rounds' predictions (progressive validation: each prediction is taken before any update on
- * the example).
+ * The fused online trainer: per example, each of the {@code K} optimizers runs one round (predict,
+ * loss derivative, update) and the example's loss and error are scored from the rounds' predictions
+ * (progressive validation: each prediction is taken before any update on the example).
  *
  * <h2>Sparse rows: fused rounds on interleaved state</h2>
+ *
  * The default sparse mode validates the data once ({@link SparseRows}, per element type, kept in
  * the {@link TrainingData}) and calls {@link LinearModelOptimizer#round} per output: no row is
  * copied, nothing is re-validated beyond O(1) per call, and ScInOL2 and AdaGrad keep their state
@@ -33,19 +33,20 @@ import org.onlinekernels.optimizer.StateLayout;
  * updates them.
  *
  * <h2>Multiclass: one-vs-rest with {@code K} outputs sharing one instance</h2>
- * Labels {@code 0..K-1} train {@code K} independent binary learners, output {@code k} on the
- * target {@code +1} for class {@code k} and {@code -1} otherwise, with the configured loss; the
- * prediction is the class of the largest score. We chose one-vs-rest over the K-way softmax
- * because it works with all four losses (Streeter and McMahan's hinge-loss experiments need
- * that), keeps every output a plain instance of the paper's binary algorithm (so its guarantees
- * and the scale invariance of ScInOL hold per output), and needs no coupling between the
- * optimizers.
+ *
+ * Labels {@code 0..K-1} train {@code K} independent binary learners, output {@code k} on the target
+ * {@code +1} for class {@code k} and {@code -1} otherwise, with the configured loss; the prediction
+ * is the class of the largest score. We chose one-vs-rest over the K-way softmax because it works
+ * with all four losses (Streeter and McMahan's hinge-loss experiments need that), keeps every
+ * output a plain instance of the paper's binary algorithm (so its guarantees and the scale
+ * invariance of ScInOL hold per output), and needs no coupling between the optimizers.
  *
  * <h2>No allocation per example</h2>
- * The rows are prepared once per data set and element type, the dense segment once per pass,
- * the shuffling permutation once per run, the score array once; losses and the error are
- * computed by static methods on primitives. Progress lines (only to a terminal) are the only
- * allocation in the loop, at most one per second.
+ *
+ * The rows are prepared once per data set and element type, the dense segment once per pass, the
+ * shuffling permutation once per run, the score array once; losses and the error are computed by
+ * static methods on primitives. Progress lines (only to a terminal) are the only allocation in the
+ * loop, at most one per second.
  *
  * <p>Not thread-safe; confined to the creating thread (the optimizers' state lives in a confined
  * arena closed by {@link #close}).
@@ -54,8 +55,10 @@ public final class OnlineTrainer implements AutoCloseable {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+
   /** How often (in examples) the loop looks at the clock for the progress line. */
   private static final int PROGRESS_CHECK = 4096;
+
   /**
    * Sparse rows per {@code rounds} call: long enough that the per-call checks vanish against the
    * rows (a few ns per row at 256), short enough that the block's labels and scores stay in L1.
@@ -70,42 +73,59 @@ public final class OnlineTrainer implements AutoCloseable {
   private final LinearModelOptimizer[] opt;
   private final Random shuffler;
   private final double[] yhat;
+
   /** Each output's {@code yhat} of the block of sparse rows in progress. */
   private final double[][] blockYhat;
+
   /** Each output's progressive loss of the block of sparse rows in progress. */
   private final double[][] blockLoss;
+
   /** One output's labels for the block of sparse rows in progress. */
   private final double[] blockLabels = new double[BLOCK];
+
   private final StateLayout layout;
   private long seen;
   private ProgressiveSink progressiveSink;
   // The scalar-to-vector handover (KernelHandover): null without one.
   private final KernelHandover handover;
   private VectorWarmup warmup;
+
   /** The value of {@link #seen} at which the loop next looks at the handover; -1: never. */
   private long handoverCheck = -1;
+
   private long handoverAt = -1;
-  /** When the first {@link #fit} started: the race starts {@link KernelHandover#RACE_AFTER_NANOS} later. */
+
+  /**
+   * When the first {@link #fit} started: the race starts {@link KernelHandover#RACE_AFTER_NANOS}
+   * later.
+   */
   private long firstFitNanos;
+
   private long halfNanos;
 
-  /** Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test set. */
+  /**
+   * Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test
+   * set.
+   */
   @FunctionalInterface
   public interface Checkpoint {
-    /** {@code examplesSeen} examples have been trained on; {@code trainer.model()} is the current model. */
+    /**
+     * {@code examplesSeen} examples have been trained on; {@code trainer.model()} is the current
+     * model.
+     */
     void at(long examplesSeen, OnlineTrainer trainer);
   }
 
   /**
-   * Receives every training example's progressive scores (taken before the update on it), e.g.
-   * to write them to a file or to score them by another rule; see {@link #setProgressiveSink}.
+   * Receives every training example's progressive scores (taken before the update on it), e.g. to
+   * write them to a file or to score them by another rule; see {@link #setProgressiveSink}.
    */
   @FunctionalInterface
   public interface ProgressiveSink {
     /**
      * Row {@code row} of the data (0-based, in the data's order) with label {@code label} was
-     * scored {@code yhat[0..k)} in epoch {@code epoch} (1-based); {@code yhat} is only valid
-     * during the call.
+     * scored {@code yhat[0..k)} in epoch {@code epoch} (1-based); {@code yhat} is only valid during
+     * the call.
      */
     void accept(int epoch, int row, double label, double[] yhat, int k);
   }
@@ -113,9 +133,9 @@ public final class OnlineTrainer implements AutoCloseable {
   /**
    * A trainer with fresh optimizers.
    *
-   * @param d          dimension
+   * @param d dimension
    * @param multiclass whether labels are classes (one-vs-rest) rather than {@code +1/-1}
-   * @param classes    number of classes {@code K} when multiclass (ignored otherwise)
+   * @param classes number of classes {@code K} when multiclass (ignored otherwise)
    */
   public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes) {
     this(config, d, multiclass, classes, config.stateLayout(), KernelHandover.forConfig(config));
@@ -125,7 +145,8 @@ public final class OnlineTrainer implements AutoCloseable {
    * Same, with a kernel implementation ({@code null}: {@link KernelProvider#get()}), e.g. the
    * scalar one to compare against or to measure the trainer's own loop.
    */
-  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels) {
+  public OnlineTrainer(
+      TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels) {
     this(config, d, multiclass, classes, kernels, config.stateLayout());
   }
 
@@ -133,24 +154,48 @@ public final class OnlineTrainer implements AutoCloseable {
    * Same with the optimizers' state in {@code layout} instead of {@link TrainerConfig#stateLayout}:
    * the parallel and Spark trainers keep planar state, on which the merge rules act.
    */
-  public OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels,
+  public OnlineTrainer(
+      TrainerConfig config,
+      int d,
+      boolean multiclass,
+      int classes,
+      KernelProvider kernels,
       StateLayout layout) {
     this(config, d, multiclass, classes, kernels, layout, null);
   }
 
   /**
-   * A trainer that starts on the scalar kernels and hands its optimizers over to {@code
-   * handover}'s kernels (see {@link KernelHandover}); {@code null}: none.
+   * A trainer that starts on the scalar kernels and hands its optimizers over to {@code handover}'s
+   * kernels (see {@link KernelHandover}); {@code null}: none.
    */
-  OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, StateLayout layout,
+  OnlineTrainer(
+      TrainerConfig config,
+      int d,
+      boolean multiclass,
+      int classes,
+      StateLayout layout,
       KernelHandover handover) {
-    this(config, d, multiclass, classes, handover == null ? null : KernelProvider.scalar(), layout, handover);
+    this(
+        config,
+        d,
+        multiclass,
+        classes,
+        handover == null ? null : KernelProvider.scalar(),
+        layout,
+        handover);
   }
 
-  private OnlineTrainer(TrainerConfig config, int d, boolean multiclass, int classes, KernelProvider kernels,
-      StateLayout layout, KernelHandover handover) {
+  private OnlineTrainer(
+      TrainerConfig config,
+      int d,
+      boolean multiclass,
+      int classes,
+      KernelProvider kernels,
+      StateLayout layout,
+      KernelHandover handover) {
     if (multiclass && classes < 2) {
-      throw new IllegalArgumentException("multiclass training needs at least 2 classes, got " + classes);
+      throw new IllegalArgumentException(
+          "multiclass training needs at least 2 classes, got " + classes);
     }
     this.config = config;
     this.d = d;
@@ -163,7 +208,10 @@ public final class OnlineTrainer implements AutoCloseable {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
         // instead of one per state variable; dense rows stream planar buffers through SIMD.
         // Optimizers that will be handed over own their arena, so that their state is freed then.
-        opt[c] = config.algorithm().create(d, config.precision(), layout, handover == null ? arena : null, kernels);
+        opt[c] =
+            config
+                .algorithm()
+                .create(d, config.precision(), layout, handover == null ? arena : null, kernels);
         if (opt[c] instanceof AbstractOptimizer a) {
           a.setInputPolicy(config.inputPolicy());
         }
@@ -185,20 +233,23 @@ public final class OnlineTrainer implements AutoCloseable {
   }
 
   /**
-   * Trains on {@code train} for the configured epochs and evaluates the final model on
-   * {@code test} (may be null). The dimension is the larger of the two files'; the classes are
-   * those of the training file (and of the test file, if it has more).
+   * Trains on {@code train} for the configured epochs and evaluates the final model on {@code test}
+   * (may be null). The dimension is the larger of the two files'; the classes are those of the
+   * training file (and of the test file, if it has more).
    *
    * @param progress where the progress line goes, or {@code null} for none
    */
-  public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress) {
+  public static TrainResult train(
+      TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress) {
     return train(config, train, test, progress, null);
   }
 
-  /**
-   * Same, with a receiver of every training example's progressive scores ({@code null}: none).
-   */
-  public static TrainResult train(TrainerConfig config, SparseDataset train, SparseDataset test, PrintStream progress,
+  /** Same, with a receiver of every training example's progressive scores ({@code null}: none). */
+  public static TrainResult train(
+      TrainerConfig config,
+      SparseDataset train,
+      SparseDataset test,
+      PrintStream progress,
       ProgressiveSink sink) {
     if (train.size() == 0) {
       throw new IllegalArgumentException("the training data has no examples");
@@ -206,7 +257,10 @@ public final class OnlineTrainer implements AutoCloseable {
     int d = Math.max(train.dimension(), test == null ? 0 : test.dimension());
     d = Math.max(d, 1);
     boolean multi = !train.isBinary();
-    int classes = multi ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses()) : 1;
+    int classes =
+        multi
+            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
+            : 1;
     if (test != null) {
       Metrics.checkLabels(test, multi, classes, "the test data");
     }
@@ -220,14 +274,24 @@ public final class OnlineTrainer implements AutoCloseable {
       Metrics test1 = test == null ? null : Metrics.evaluate(model, test);
       Metrics prog = Metrics.combine(epochs);
       long n = prog.examples();
-      return new TrainResult(model, prog, epochs, test1, n, train.totalNonZeros() * config.epochs(), seconds,
-          n - n / 2, (t1 - t.halfNanos) / 1e9, t.handoverAt(), t.kernels());
+      return new TrainResult(
+          model,
+          prog,
+          epochs,
+          test1,
+          n,
+          train.totalNonZeros() * config.epochs(),
+          seconds,
+          n - n / 2,
+          (t1 - t.halfNanos) / 1e9,
+          t.handoverAt(),
+          t.kernels());
     }
   }
 
   /**
-   * Sets (or with {@code null} removes) the receiver of every example's progressive scores in
-   * the following {@link #fit} calls; without one the loop pays one null test per example.
+   * Sets (or with {@code null} removes) the receiver of every example's progressive scores in the
+   * following {@link #fit} calls; without one the loop pays one null test per example.
    */
   public void setProgressiveSink(ProgressiveSink sink) {
     this.progressiveSink = sink;
@@ -242,8 +306,8 @@ public final class OnlineTrainer implements AutoCloseable {
   }
 
   /**
-   * The kernels the optimizers run on now: {@code vector} or {@code scalar} (before a handover,
-   * or for good when the vector kernels did not win in time), or {@code none} for the {@code ogd}
+   * The kernels the optimizers run on now: {@code vector} or {@code scalar} (before a handover, or
+   * for good when the vector kernels did not win in time), or {@code none} for the {@code ogd}
    * baseline.
    */
   public String kernels() {
@@ -263,8 +327,8 @@ public final class OnlineTrainer implements AutoCloseable {
   /**
    * Runs the configured epochs over {@code data} and returns the progressive metrics of each.
    *
-   * @param progress   progress line target or {@code null}
-   * @param every      call {@code checkpoint} after every {@code every} examples (0: never)
+   * @param progress progress line target or {@code null}
+   * @param every call {@code checkpoint} after every {@code every} examples (0: never)
    * @param checkpoint may be null
    * @throws TrainingException when an update is refused (e.g. a non-finite gradient)
    */
@@ -277,10 +341,12 @@ public final class OnlineTrainer implements AutoCloseable {
    * reused between calls (its visiting order carries over); allocates O(1) besides the checkpoint
    * and progress output.
    */
-  public Metrics[] fit(TrainingData prepared, PrintStream progress, int every, Checkpoint checkpoint) {
+  public Metrics[] fit(
+      TrainingData prepared, PrintStream progress, int every, Checkpoint checkpoint) {
     SparseDataset data = prepared.source;
     if (data.dimension() > d) {
-      throw new IllegalArgumentException("the data has " + data.dimension() + " features but the model " + d);
+      throw new IllegalArgumentException(
+          "the data has " + data.dimension() + " features but the model " + d);
     }
     Metrics.checkLabels(data, multiclass, k, "the training data");
     // Everything the loop touches is fetched or allocated here, once.
@@ -428,11 +494,14 @@ public final class OnlineTrainer implements AutoCloseable {
         if (checkpoint != null && every > 0 && seen % every == 0) {
           checkpoint.at(seen, this);
         }
-        if (progress != null && (q & (PROGRESS_CHECK - 1)) == 0 && System.nanoTime() > nextProgress) {
+        if (progress != null
+            && (q & (PROGRESS_CHECK - 1)) == 0
+            && System.nanoTime() > nextProgress) {
           nextProgress = printProgress(progress, t0, e, epochs, q + 1, n);
         }
       }
-      result[e] = new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
+      result[e] =
+          new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
     }
     if (progress != null && System.nanoTime() - t0 > 1_000_000_000L) {
       progress.print("\r" + " ".repeat(70) + "\r");
@@ -441,16 +510,29 @@ public final class OnlineTrainer implements AutoCloseable {
     return result;
   }
 
-  /** Prints the progress line after {@code done} examples of epoch {@code e}; returns the next time to print. */
-  private static long printProgress(PrintStream progress, long t0, int e, int epochs, int done, int n) {
+  /**
+   * Prints the progress line after {@code done} examples of epoch {@code e}; returns the next time
+   * to print.
+   */
+  private static long printProgress(
+      PrintStream progress, long t0, int e, int epochs, int done, int n) {
     double sec = (System.nanoTime() - t0) / 1e9;
     long all = (long) e * n + done;
-    progress.printf(Locale.ROOT, "\repoch %d/%d  %d/%d examples  %.0f examples/s  ", e + 1, epochs, done, n, all / sec);
+    progress.printf(
+        Locale.ROOT,
+        "\repoch %d/%d  %d/%d examples  %.0f examples/s  ",
+        e + 1,
+        epochs,
+        done,
+        n,
+        all / sec);
     progress.flush();
     return System.nanoTime() + 1_000_000_000L;
   }
 
-  /** The current weights of every output (read-out per ALGORITHMS.md; does not change the state). */
+  /**
+   * The current weights of every output (read-out per ALGORITHMS.md; does not change the state).
+   */
   public LinearModel model() {
     return LinearModel.readOut(config, multiclass, opt);
   }
@@ -484,8 +566,8 @@ public final class OnlineTrainer implements AutoCloseable {
 
   /**
    * Moves every output to a fresh optimizer on the handover's kernels with a bit-for-bit copy of
-   * its state, and frees the old one. If that fails (e.g. no memory for the second state), the
-   * run stays on the scalar kernels, which compute the same.
+   * its state, and frees the old one. If that fails (e.g. no memory for the second state), the run
+   * stays on the scalar kernels, which compute the same.
    */
   private void handOver() {
     handoverCheck = -1;
@@ -495,7 +577,8 @@ public final class OnlineTrainer implements AutoCloseable {
     LinearModelOptimizer[] next = new LinearModelOptimizer[k];
     try {
       for (int c = 0; c < k; c++) {
-        next[c] = config.algorithm().create(d, config.precision(), layout, arena, handover.target());
+        next[c] =
+            config.algorithm().create(d, config.precision(), layout, arena, handover.target());
         AbstractOptimizer a = (AbstractOptimizer) next[c];
         a.setInputPolicy(config.inputPolicy());
         a.copyStateFrom((AbstractOptimizer) opt[c]);
@@ -540,7 +623,9 @@ public final class OnlineTrainer implements AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     TrainingException(int epoch, int example, RuntimeException cause) {
-      super("training stopped at epoch " + epoch + ", example " + example + ": " + cause.getMessage(), cause);
+      super(
+          "training stopped at epoch " + epoch + ", example " + example + ": " + cause.getMessage(),
+          cause);
     }
   }
 }

@@ -22,7 +22,8 @@ public final class Table {
   /** Appends a row (as many cells as columns). */
   public Table add(String... cells) {
     if (cells.length != head.length) {
-      throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + head.length + " columns");
+      throw new IllegalArgumentException(
+          "row has " + cells.length + " cells, table has " + head.length + " columns");
     }
     rows.add(cells.clone());
     return this;
@@ -67,7 +68,8 @@ public final class Table {
     StringBuilder sb = new StringBuilder(line(head, w, " | ", "| ", " |"));
     String[] rule = new String[head.length];
     for (int c = 0; c < head.length; c++) {
-      rule[c] = c < textColumns ? "-".repeat(Math.max(3, w[c])) : "-".repeat(Math.max(3, w[c]) - 1) + ":";
+      rule[c] =
+          c < textColumns ? "-".repeat(Math.max(3, w[c])) : "-".repeat(Math.max(3, w[c]) - 1) + ":";
     }
     sb.append(line(rule, w, " | ", "| ", " |"));
     for (String[] r : rows) {

@@ -5,10 +5,10 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.SparseRows;
 
 /**
- * A data set laid out for {@link OnlineTrainer#fit}: its CSR arrays fetched once (the
- * {@link SparseDataset} accessors copy), row starts and labels as plain arrays, the largest row
- * size, and the visiting order that shuffling permutes in place. Preparing it is O(n + nnz);
- * reusing it makes a training pass allocate O(1) whatever the data size.
+ * A data set laid out for {@link OnlineTrainer#fit}: its CSR arrays fetched once (the {@link
+ * SparseDataset} accessors copy), row starts and labels as plain arrays, the largest row size, and
+ * the visiting order that shuffling permutes in place. Preparing it is O(n + nnz); reusing it makes
+ * a training pass allocate O(1) whatever the data size.
  */
 public final class TrainingData {
   final SparseDataset source;
@@ -18,8 +18,10 @@ public final class TrainingData {
   final double[] labels;
   final int[] order;
   final int maxNnz;
+
   /** The rows validated for the fused rounds, per element type; made on first use. */
   private SparseRows floatRows;
+
   private SparseRows doubleRows;
 
   private TrainingData(SparseDataset data) {

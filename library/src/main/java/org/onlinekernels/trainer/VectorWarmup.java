@@ -13,11 +13,11 @@ import org.onlinekernels.kernel.KernelProvider;
  * kernels win when their sum is at most 90 % of the scalar one. The race ends without a winner
  * when, after at least {@value #WINDOW} pairs, the sums are within 10 % of each other (where both
  * run the same plain-Java loops, as the fused sparse rounds do), after {@value #MAX_PAIRS} pairs,
- * or after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the scalar kernels. A race
- * costs its thread little CPU: it is over in a few dozen short passes. Both sides run
- * the same rows on the same thread, so load on the machine hits them alike; the JIT compiles the
- * kernels for the real trainer as a side effect (compiled code is shared by all threads). It
- * stops as soon as its trainer is closed, and never touches the trainer's state.
+ * or after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the scalar kernels. A race costs
+ * its thread little CPU: it is over in a few dozen short passes. Both sides run the same rows on
+ * the same thread, so load on the machine hits them alike; the JIT compiles the kernels for the
+ * real trainer as a side effect (compiled code is shared by all threads). It stops as soon as its
+ * trainer is closed, and never touches the trainer's state.
  */
 final class VectorWarmup implements Runnable {
   static final int ROWS = 256;
@@ -72,7 +72,8 @@ final class VectorWarmup implements Runnable {
   @Override
   public void run() {
     TrainingData rows = TrainingData.of(rows(d));
-    try (OnlineTrainer scalar = new OnlineTrainer(config, d, false, 1, KernelProvider.scalar(), config.stateLayout());
+    try (OnlineTrainer scalar =
+            new OnlineTrainer(config, d, false, 1, KernelProvider.scalar(), config.stateLayout());
         OnlineTrainer vec = new OnlineTrainer(config, d, false, 1, vector, config.stateLayout())) {
       long deadline = System.nanoTime() + GIVE_UP_SECONDS * 1_000_000_000L;
       long[] s = new long[WINDOW];
@@ -105,7 +106,10 @@ final class VectorWarmup implements Runnable {
     return System.nanoTime() - t0;
   }
 
-  /** {@value #ROWS} rows of up to {@value #MAX_NNZ} consecutive coordinates, values in [-1, 1), labels +1/-1. */
+  /**
+   * {@value #ROWS} rows of up to {@value #MAX_NNZ} consecutive coordinates, values in [-1, 1),
+   * labels +1/-1.
+   */
   private static SparseDataset rows(int d) {
     SplittableRandom rnd = new SplittableRandom(1);
     int nnz = Math.min(d, MAX_NNZ);

@@ -13,8 +13,9 @@ class SparseDatasetTest {
 
   @Test
   void fromDenseDropsZerosAndKeepsShape() {
-    SparseDataset ds = SparseDataset.fromDense(new double[][] {{0, 2, 0}, {1, 0, 3}, {0, 0, 0}},
-        new double[] {1, -1, 1});
+    SparseDataset ds =
+        SparseDataset.fromDense(
+            new double[][] {{0, 2, 0}, {1, 0, 3}, {0, 0, 0}}, new double[] {1, -1, 1});
     assertEquals(3, ds.size());
     assertEquals(3, ds.dimension());
     assertEquals(3, ds.totalNonZeros());
@@ -32,13 +33,15 @@ class SparseDatasetTest {
 
   @Test
   void denseRowReusesAndClearsTheArray() {
-    SparseDataset ds = SparseDataset.fromDense(new double[][] {{5, 0}, {0, 7}}, new double[] {0, 1});
+    SparseDataset ds =
+        SparseDataset.fromDense(new double[][] {{5, 0}, {0, 7}}, new double[] {0, 1});
     double[] buf = new double[2];
     assertSame(buf, ds.denseRow(0, buf));
     assertArrayEquals(new double[] {5, 0}, buf);
     ds.denseRow(1, buf);
     assertArrayEquals(new double[] {0, 7}, buf);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ds.denseRow(0, new double[3]));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ds.denseRow(0, new double[3]));
     assertEquals("denseRow: array has length 3 but the data set has dimension 2", e.getMessage());
   }
 
@@ -69,8 +72,12 @@ class SparseDatasetTest {
 
   @Test
   void minDimensionAndHead() {
-    SparseDataset ds = new SparseDataset.Builder().minDimension(10)
-        .addRow(1, new int[] {2}, new double[] {1}).addRow(-1, new int[] {}, new double[] {}).build();
+    SparseDataset ds =
+        new SparseDataset.Builder()
+            .minDimension(10)
+            .addRow(1, new int[] {2}, new double[] {1})
+            .addRow(-1, new int[] {}, new double[] {})
+            .build();
     assertEquals(10, ds.dimension());
     SparseDataset h = ds.head(1);
     assertEquals(1, h.size());
@@ -82,43 +89,75 @@ class SparseDatasetTest {
   void rowValidationMessages() {
     SparseDataset.Builder b = new SparseDataset.Builder();
     b.addRow(1, new int[] {0}, new double[] {1});
-    assertEquals("row 1: index 3 after 5: indices must be strictly increasing",
-        assertThrows(IllegalArgumentException.class, () -> b.addRow(1, new int[] {5, 3}, new double[] {1, 1})).getMessage());
-    assertEquals("row 1: index -1 is negative (indices are 0-based)",
-        assertThrows(IllegalArgumentException.class, () -> b.addRow(1, new int[] {-1}, new double[] {1})).getMessage());
-    assertEquals("row 1: value NaN at index 2 is not a finite number",
-        assertThrows(IllegalArgumentException.class, () -> b.addRow(1, new int[] {2}, new double[] {Double.NaN})).getMessage());
-    assertEquals("row 1: label Infinity is not a finite number",
-        assertThrows(IllegalArgumentException.class, () -> b.addRow(Double.POSITIVE_INFINITY, new int[] {}, new double[] {})).getMessage());
-    assertEquals("row 1: 2 indices but 1 values",
-        assertThrows(IllegalArgumentException.class, () -> b.addRow(1, new int[] {1, 2}, new double[] {1})).getMessage());
+    assertEquals(
+        "row 1: index 3 after 5: indices must be strictly increasing",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.addRow(1, new int[] {5, 3}, new double[] {1, 1}))
+            .getMessage());
+    assertEquals(
+        "row 1: index -1 is negative (indices are 0-based)",
+        assertThrows(
+                IllegalArgumentException.class, () -> b.addRow(1, new int[] {-1}, new double[] {1}))
+            .getMessage());
+    assertEquals(
+        "row 1: value NaN at index 2 is not a finite number",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.addRow(1, new int[] {2}, new double[] {Double.NaN}))
+            .getMessage());
+    assertEquals(
+        "row 1: label Infinity is not a finite number",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.addRow(Double.POSITIVE_INFINITY, new int[] {}, new double[] {}))
+            .getMessage());
+    assertEquals(
+        "row 1: 2 indices but 1 values",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.addRow(1, new int[] {1, 2}, new double[] {1}))
+            .getMessage());
     assertEquals(1, b.size(), "failed rows are not appended");
   }
 
   @Test
   void labelValidationMessages() {
-    assertEquals("row 1: label 0.5 is neither +1/-1 nor a class number 0..K-1",
-        assertThrows(IllegalArgumentException.class,
-            () -> SparseDataset.fromDense(new double[][] {{1}, {1}}, new double[] {1, 0.5})).getMessage());
-    assertEquals("row 0: label -1 with class number 2 at row 1: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
-        assertThrows(IllegalArgumentException.class,
-            () -> SparseDataset.fromDense(new double[][] {{1}, {1}}, new double[] {-1, 2})).getMessage());
+    assertEquals(
+        "row 1: label 0.5 is neither +1/-1 nor a class number 0..K-1",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SparseDataset.fromDense(new double[][] {{1}, {1}}, new double[] {1, 0.5}))
+            .getMessage());
+    assertEquals(
+        "row 0: label -1 with class number 2 at row 1: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SparseDataset.fromDense(new double[][] {{1}, {1}}, new double[] {-1, 2}))
+            .getMessage());
   }
 
   @Test
   void fromDenseValidation() {
-    assertEquals("fromDense: x has 1 rows but y has 2 labels",
-        assertThrows(IllegalArgumentException.class,
-            () -> SparseDataset.fromDense(new double[][] {{1}}, new double[] {1, 1})).getMessage());
-    assertEquals("fromDense: row 1 has 2 entries but row 0 has 1",
-        assertThrows(IllegalArgumentException.class,
-            () -> SparseDataset.fromDense(new double[][] {{1}, {1, 2}}, new double[] {1, 1})).getMessage());
+    assertEquals(
+        "fromDense: x has 1 rows but y has 2 labels",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SparseDataset.fromDense(new double[][] {{1}}, new double[] {1, 1}))
+            .getMessage());
+    assertEquals(
+        "fromDense: row 1 has 2 entries but row 0 has 1",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SparseDataset.fromDense(new double[][] {{1}, {1, 2}}, new double[] {1, 1}))
+            .getMessage());
   }
 
   @Test
   void rowIndexOutOfRange() {
     SparseDataset ds = SparseDataset.fromDense(new double[][] {{1}}, new double[] {1});
-    assertEquals("row 1 out of range [0, 1)",
+    assertEquals(
+        "row 1 out of range [0, 1)",
         assertThrows(IndexOutOfBoundsException.class, () -> ds.nnz(1)).getMessage());
   }
 

@@ -61,9 +61,11 @@ class SyntheticScInOLTest {
 
   @Test
   void differentSeedsDiffer() {
-    assertFalse(java.util.Arrays.equals(SyntheticScInOL.generate(10, 1).values(),
-        SyntheticScInOL.generate(10, 2).values()));
-    assertFalse(java.util.Arrays.equals(SyntheticScInOL.trueWeights(1), SyntheticScInOL.trueWeights(2)));
+    assertFalse(
+        java.util.Arrays.equals(
+            SyntheticScInOL.generate(10, 1).values(), SyntheticScInOL.generate(10, 2).values()));
+    assertFalse(
+        java.util.Arrays.equals(SyntheticScInOL.trueWeights(1), SyntheticScInOL.trueWeights(2)));
   }
 
   @Test

@@ -46,10 +46,10 @@ import org.onlinekernels.trainer.LinearModel;
  * Issue 12, generalised: every kind of damage to a file the library reads (model files,
  * checkpoints, gzip LIBSVM data) is generated, not only the reported examples: truncation at any
  * offset, flipped bits, inserted and deleted bytes, appended garbage, swapped digits and signs,
- * several at once; and concurrent writers on one model path with a reader beside them. The
- * property in each case: the damaged file is refused with the documented exception (and a
- * refused checkpoint leaves the optimizer bit-identical), or it reads back exactly what was
- * written, never anything else. Tries follow {@code jqwik.tries}.
+ * several at once; and concurrent writers on one model path with a reader beside them. The property
+ * in each case: the damaged file is refused with the documented exception (and a refused checkpoint
+ * leaves the optimizer bit-identical), or it reads back exactly what was written, never anything
+ * else. Tries follow {@code jqwik.tries}.
  */
 class FileFaultProperties {
   private Path dir;
@@ -73,67 +73,82 @@ class FileFaultProperties {
     int faults = 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3) : 0);
     for (int f = 0; f < faults && b.length > 0; f++) {
       int at = rnd.nextInt(b.length);
-      b = switch (rnd.nextInt(7)) {
-        case 0 -> Arrays.copyOf(b, at); // truncation
-        case 1 -> { // one to three flipped bits
-          byte[] c = b.clone();
-          for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
-            c[at] ^= (byte) (1 << rnd.nextInt(8));
-          }
-          yield c;
-        }
-        case 2 -> { // a deleted byte
-          byte[] c = new byte[b.length - 1];
-          System.arraycopy(b, 0, c, 0, at);
-          System.arraycopy(b, at + 1, c, at, b.length - at - 1);
-          yield c;
-        }
-        case 3 -> { // an inserted byte
-          byte[] c = new byte[b.length + 1];
-          System.arraycopy(b, 0, c, 0, at);
-          c[at] = (byte) rnd.nextInt(256);
-          System.arraycopy(b, at, c, at + 1, b.length - at);
-          yield c;
-        }
-        case 4 -> { // garbage appended
-          byte[] c = Arrays.copyOf(b, b.length + 1 + rnd.nextInt(20));
-          for (int k = b.length; k < c.length; k++) {
-            c[k] = (byte) rnd.nextInt(256);
-          }
-          yield c;
-        }
-        case 5 -> { // a digit changed, or a sign flipped
-          byte[] c = b.clone();
-          for (int k = 0; k < c.length; k++) {
-            int i = (at + k) % c.length;
-            if (c[i] >= '0' && c[i] <= '9') {
-              c[i] = (byte) ('0' + (c[i] - '0' + 1 + rnd.nextInt(9)) % 10);
-              break;
+      b =
+          switch (rnd.nextInt(7)) {
+            case 0 -> Arrays.copyOf(b, at); // truncation
+            case 1 -> { // one to three flipped bits
+              byte[] c = b.clone();
+              for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
+                c[at] ^= (byte) (1 << rnd.nextInt(8));
+              }
+              yield c;
             }
-            if (c[i] == '-' || c[i] == '+') {
-              c[i] = (byte) (c[i] == '-' ? '+' : '-');
-              break;
+            case 2 -> { // a deleted byte
+              byte[] c = new byte[b.length - 1];
+              System.arraycopy(b, 0, c, 0, at);
+              System.arraycopy(b, at + 1, c, at, b.length - at - 1);
+              yield c;
             }
-          }
-          yield c;
-        }
-        default -> { // two bytes swapped
-          byte[] c = b.clone();
-          int other = rnd.nextInt(b.length);
-          byte t = c[at];
-          c[at] = c[other];
-          c[other] = t;
-          yield c;
-        }
-      };
+            case 3 -> { // an inserted byte
+              byte[] c = new byte[b.length + 1];
+              System.arraycopy(b, 0, c, 0, at);
+              c[at] = (byte) rnd.nextInt(256);
+              System.arraycopy(b, at, c, at + 1, b.length - at);
+              yield c;
+            }
+            case 4 -> { // garbage appended
+              byte[] c = Arrays.copyOf(b, b.length + 1 + rnd.nextInt(20));
+              for (int k = b.length; k < c.length; k++) {
+                c[k] = (byte) rnd.nextInt(256);
+              }
+              yield c;
+            }
+            case 5 -> { // a digit changed, or a sign flipped
+              byte[] c = b.clone();
+              for (int k = 0; k < c.length; k++) {
+                int i = (at + k) % c.length;
+                if (c[i] >= '0' && c[i] <= '9') {
+                  c[i] = (byte) ('0' + (c[i] - '0' + 1 + rnd.nextInt(9)) % 10);
+                  break;
+                }
+                if (c[i] == '-' || c[i] == '+') {
+                  c[i] = (byte) (c[i] == '-' ? '+' : '-');
+                  break;
+                }
+              }
+              yield c;
+            }
+            default -> { // two bytes swapped
+              byte[] c = b.clone();
+              int other = rnd.nextInt(b.length);
+              byte t = c[at];
+              c[at] = c[other];
+              c[other] = t;
+              yield c;
+            }
+          };
     }
     return b;
   }
 
   static double extreme(Random rnd, ElementType t) {
-    double[] pool = {0.0, -0.0, 1, -1, Float.MIN_VALUE, Float.MAX_VALUE, 1e-30, 123456.789, Double.MIN_VALUE,
-        Double.MAX_VALUE, 1e300};
-    double v = rnd.nextBoolean() ? rnd.nextGaussian() * Math.pow(10, rnd.nextInt(20) - 10) : pool[rnd.nextInt(pool.length)];
+    double[] pool = {
+      0.0,
+      -0.0,
+      1,
+      -1,
+      Float.MIN_VALUE,
+      Float.MAX_VALUE,
+      1e-30,
+      123456.789,
+      Double.MIN_VALUE,
+      Double.MAX_VALUE,
+      1e300
+    };
+    double v =
+        rnd.nextBoolean()
+            ? rnd.nextGaussian() * Math.pow(10, rnd.nextInt(20) - 10)
+            : pool[rnd.nextInt(pool.length)];
     return t == ElementType.FLOAT ? (float) v : v;
   }
 
@@ -152,12 +167,16 @@ class FileFaultProperties {
       }
     }
     String algorithm = AlgorithmSpec.NAMES.get(rnd.nextInt(AlgorithmSpec.NAMES.size()));
-    return new LinearModel(AlgorithmSpec.of(algorithm), t, Loss.values()[rnd.nextInt(Loss.values().length)], multi, w);
+    return new LinearModel(
+        AlgorithmSpec.of(algorithm), t, Loss.values()[rnd.nextInt(Loss.values().length)], multi, w);
   }
 
   static boolean sameModel(LinearModel a, LinearModel b) {
-    return a.type() == b.type() && a.loss() == b.loss() && a.multiclass() == b.multiclass()
-        && a.algorithm().label().equals(b.algorithm().label()) && Arrays.deepEquals(a.weights(), b.weights());
+    return a.type() == b.type()
+        && a.loss() == b.loss()
+        && a.multiclass() == b.multiclass()
+        && a.algorithm().label().equals(b.algorithm().label())
+        && Arrays.deepEquals(a.weights(), b.weights());
   }
 
   @Property
@@ -171,9 +190,13 @@ class FileFaultProperties {
     Files.write(f, bad);
     try {
       LinearModel back = LinearModel.load(f);
-      // every change of the bytes is refused: loading the same model from damaged bytes is a miss too
-      assertTrue(Arrays.equals(good, bad), sameModel(m, back) ? "a damaged model file was loaded (as the same model)"
-          : "a damaged model file was loaded as another model");
+      // every change of the bytes is refused: loading the same model from damaged bytes is a miss
+      // too
+      assertTrue(
+          Arrays.equals(good, bad),
+          sameModel(m, back)
+              ? "a damaged model file was loaded (as the same model)"
+              : "a damaged model file was loaded as another model");
     } catch (LinearModel.ModelFormatException e) {
       assertTrue(e.getMessage().startsWith(f + ":"), e.getMessage());
     }
@@ -185,12 +208,14 @@ class FileFaultProperties {
   }
 
   @Property
-  void aDamagedCheckpointIsRefusedWithTheOptimizerUnchanged(@ForAll("optimizers") AllOptimizers.Named n,
-      @ForAll ElementType t, @ForAll long seed) throws IOException {
+  void aDamagedCheckpointIsRefusedWithTheOptimizerUnchanged(
+      @ForAll("optimizers") AllOptimizers.Named n, @ForAll ElementType t, @ForAll long seed)
+      throws IOException {
     Random rnd = new Random(seed);
     int d = 1 + rnd.nextInt(9);
     Path f = dir.resolve("c.ckpt");
-    try (Arena a = Arena.ofConfined(); AbstractOptimizer src = n.factory().create(d, t, a, null);
+    try (Arena a = Arena.ofConfined();
+        AbstractOptimizer src = n.factory().create(d, t, a, null);
         AbstractOptimizer dst = n.factory().create(d, t, a, null)) {
       MemorySegment x = a.allocate((long) d * t.bytes());
       for (int r = rnd.nextInt(5); r > 0; r--) {
@@ -223,7 +248,12 @@ class FileFaultProperties {
       int idx = 0;
       for (int k = rnd.nextInt(6); k > 0; k--) {
         idx += 1 + rnd.nextInt(5);
-        sb.append(' ').append(idx).append(':').append(rnd.nextInt(2000) - 1000).append('.').append(rnd.nextInt(100));
+        sb.append(' ')
+            .append(idx)
+            .append(':')
+            .append(rnd.nextInt(2000) - 1000)
+            .append('.')
+            .append(rnd.nextInt(100));
       }
       sb.append('\n');
     }
@@ -243,7 +273,9 @@ class FileFaultProperties {
   }
 
   static boolean sameData(SparseDataset a, SparseDataset b) {
-    if (a.size() != b.size() || !Arrays.equals(a.indices(), b.indices()) || !Arrays.equals(a.values(), b.values())) {
+    if (a.size() != b.size()
+        || !Arrays.equals(a.indices(), b.indices())
+        || !Arrays.equals(a.values(), b.values())) {
       return false;
     }
     for (int r = 0; r < a.size(); r++) {
@@ -256,9 +288,9 @@ class FileFaultProperties {
 
   /**
    * Gzip data of one to three members, damaged: refused (ZipException; LibSvmFormatException only
-   * when the magic bytes themselves were hit, the data then being read as text), or read as
-   * exactly the rows of a whole number of intact members (a truncation at a member boundary, a
-   * changed modification time).
+   * when the magic bytes themselves were hit, the data then being read as text), or read as exactly
+   * the rows of a whole number of intact members (a truncation at a member boundary, a changed
+   * modification time).
    */
   @Property
   void damagedGzipIsRefusedOrReadExactly(@ForAll long seed) throws IOException {
@@ -279,8 +311,9 @@ class FileFaultProperties {
       assertTrue(e.getMessage().startsWith("f.gz: "), e.getMessage());
       return;
     } catch (LibSvmFormatException e) {
-      assertTrue(bad.length < 2 || bad[0] != (byte) 0x1f || bad[1] != (byte) 0x8b, "gzip damage reported as a bad line: "
-          + e.getMessage());
+      assertTrue(
+          bad.length < 2 || bad[0] != (byte) 0x1f || bad[1] != (byte) 0x8b,
+          "gzip damage reported as a bad line: " + e.getMessage());
       return;
     }
     StringBuilder prefix = new StringBuilder();
@@ -308,15 +341,18 @@ class FileFaultProperties {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (LinearModel m : models) {
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          for (int r = 0; r < 5; r++) {
-            m.save(f);
-          }
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      for (int r = 0; r < 5; r++) {
+                        m.save(f);
+                      }
+                    } catch (Throwable e) {
+                      failure.compareAndSet(null, e);
+                    }
+                  }));
     }
     while (threads.stream().anyMatch(Thread::isAlive)) {
       LinearModel seen = LinearModel.load(f);

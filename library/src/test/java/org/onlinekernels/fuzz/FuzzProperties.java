@@ -18,30 +18,51 @@ import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
-import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import org.onlinekernels.optimizer.AllOptimizers;
 import org.onlinekernels.optimizer.GradientOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.StateSnapshot;
+import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
 
 /**
  * Issue 6, fuzzing: adversarial values (+-0, subnormals, huge, beyond the input limit, NaN,
- * infinities), empty inputs, d = 1 and 2 and odd sizes, unsorted, duplicate and out-of-range
- * sparse indices, odd byte offsets, thrown at every public entry of every optimizer and at kernel
- * entries. Each call either succeeds with every state element finite, or throws one of the
- * documented exceptions (IllegalArgumentException, IllegalStateException, ArithmeticException)
- * with the state bit-identical to before. (The trainer is fuzzed by its own suite.)
+ * infinities), empty inputs, d = 1 and 2 and odd sizes, unsorted, duplicate and out-of-range sparse
+ * indices, odd byte offsets, thrown at every public entry of every optimizer and at kernel entries.
+ * Each call either succeeds with every state element finite, or throws one of the documented
+ * exceptions (IllegalArgumentException, IllegalStateException, ArithmeticException) with the state
+ * bit-identical to before. (The trainer is fuzzed by its own suite.)
  */
 class FuzzProperties {
   /** The adversarial pool; the limit-relative entries are scaled per element type. */
   static double pick(Random rnd, ElementType t) {
     double lim = InputPolicy.magnitudeLimit(t);
     double[] pool = {
-      0.0, -0.0, 1, -1, 0.5, 3, -7, Float.MIN_VALUE, -Float.MIN_VALUE, Double.MIN_VALUE, Float.MIN_NORMAL,
-      1e-30, 1e-300, lim, -lim, lim * 2, lim / 3, 1e30, -1e30, Float.MAX_VALUE, Double.MAX_VALUE,
-      Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY
+      0.0,
+      -0.0,
+      1,
+      -1,
+      0.5,
+      3,
+      -7,
+      Float.MIN_VALUE,
+      -Float.MIN_VALUE,
+      Double.MIN_VALUE,
+      Float.MIN_NORMAL,
+      1e-30,
+      1e-300,
+      lim,
+      -lim,
+      lim * 2,
+      lim / 3,
+      1e30,
+      -1e30,
+      Float.MAX_VALUE,
+      Double.MAX_VALUE,
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY
     };
     // Mostly benign values so that long sequences get deep into a run.
     return rnd.nextInt(3) == 0 ? pool[rnd.nextInt(pool.length)] : rnd.nextGaussian() * 2;
@@ -65,11 +86,13 @@ class FuzzProperties {
     int mode = rnd.nextInt(6);
     int prev = -1;
     for (int j = 0; j < nnz; j++) {
-      int i = switch (mode) {
-        case 0 -> rnd.nextInt(d + 2) - 1; // anything, including -1 and d
-        case 1 -> j == nnz - 1 && j > 0 ? prev : prev + 1 + rnd.nextInt(2); // a duplicate at the end
-        default -> prev + 1 + rnd.nextInt(2); // sorted, maybe running past d
-      };
+      int i =
+          switch (mode) {
+            case 0 -> rnd.nextInt(d + 2) - 1; // anything, including -1 and d
+            case 1 ->
+                j == nnz - 1 && j > 0 ? prev : prev + 1 + rnd.nextInt(2); // a duplicate at the end
+            default -> prev + 1 + rnd.nextInt(2); // sorted, maybe running past d
+          };
       prev = i;
       s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, j, i);
     }
@@ -83,48 +106,57 @@ class FuzzProperties {
 
   @Property(tries = 300)
   void everyOptimizerCallSucceedsFinitelyOrIsRefusedCleanly(
-      @ForAll("optimizers") AllOptimizers.Named n, @ForAll ElementType t, @ForAll boolean vector,
-      @ForAll @IntRange(min = 1, max = 9) int d, @ForAll long seed) {
+      @ForAll("optimizers") AllOptimizers.Named n,
+      @ForAll ElementType t,
+      @ForAll boolean vector,
+      @ForAll @IntRange(min = 1, max = 9) int d,
+      @ForAll long seed) {
     Random rnd = new Random(seed);
     KernelProvider k = vector ? KernelProvider.get() : KernelProvider.scalar();
-    try (Arena a = Arena.ofConfined(); AbstractOptimizer o = n.factory().create(d, t, a, k)) {
+    try (Arena a = Arena.ofConfined();
+        AbstractOptimizer o = n.factory().create(d, t, a, k)) {
       for (int step = 0; step < 40; step++) {
         int nnz = rnd.nextInt(d + 2);
         StateSnapshot before = StateSnapshot.of(o);
-        Runnable call = switch (rnd.nextInt(7)) {
-          case 0 -> {
-            MemorySegment x = segment(a, rnd, t, rnd.nextInt(8) == 0 ? d - 1 : d);
-            yield () -> o.predict(x);
-          }
-          case 1 -> {
-            MemorySegment idx = indices(a, rnd, nnz, d);
-            MemorySegment val = segment(a, rnd, t, nnz);
-            int claimed = rnd.nextInt(10) == 0 ? nnz + 1 : nnz;
-            yield () -> o.predictSparse(idx, val, claimed);
-          }
-          case 2, 3 -> {
-            double g = pick(rnd, t);
-            yield o instanceof AdaptiveOgdOptimizer ogd && rnd.nextBoolean()
-                ? () -> ogd.update(g, Math.abs(pick(rnd, t)))
-                : () -> o.update(g);
-          }
-          case 4 -> {
-            MemorySegment g = segment(a, rnd, t, d);
-            yield o instanceof GradientOptimizer go ? () -> go.step(g) : () -> o.predict(g);
-          }
-          case 5 -> {
-            MemorySegment idx = indices(a, rnd, nnz, d);
-            MemorySegment val = segment(a, rnd, t, nnz);
-            yield o instanceof GradientOptimizer go ? () -> go.stepSparse(idx, val, nnz) : () -> o.predictSparse(idx, val, nnz);
-          }
-          default -> {
-            MemorySegment into = segment(a, rnd, t, d);
-            yield () -> o.readWeights(into);
-          }
-        };
+        Runnable call =
+            switch (rnd.nextInt(7)) {
+              case 0 -> {
+                MemorySegment x = segment(a, rnd, t, rnd.nextInt(8) == 0 ? d - 1 : d);
+                yield () -> o.predict(x);
+              }
+              case 1 -> {
+                MemorySegment idx = indices(a, rnd, nnz, d);
+                MemorySegment val = segment(a, rnd, t, nnz);
+                int claimed = rnd.nextInt(10) == 0 ? nnz + 1 : nnz;
+                yield () -> o.predictSparse(idx, val, claimed);
+              }
+              case 2, 3 -> {
+                double g = pick(rnd, t);
+                yield o instanceof AdaptiveOgdOptimizer ogd && rnd.nextBoolean()
+                    ? () -> ogd.update(g, Math.abs(pick(rnd, t)))
+                    : () -> o.update(g);
+              }
+              case 4 -> {
+                MemorySegment g = segment(a, rnd, t, d);
+                yield o instanceof GradientOptimizer go ? () -> go.step(g) : () -> o.predict(g);
+              }
+              case 5 -> {
+                MemorySegment idx = indices(a, rnd, nnz, d);
+                MemorySegment val = segment(a, rnd, t, nnz);
+                yield o instanceof GradientOptimizer go
+                    ? () -> go.stepSparse(idx, val, nnz)
+                    : () -> o.predictSparse(idx, val, nnz);
+              }
+              default -> {
+                MemorySegment into = segment(a, rnd, t, d);
+                yield () -> o.readWeights(into);
+              }
+            };
         try {
           call.run();
-          assertTrue(StateSnapshot.allFinite(o), n + " " + t + ": state not finite after an accepted call at step " + step);
+          assertTrue(
+              StateSnapshot.allFinite(o),
+              n + " " + t + ": state not finite after an accepted call at step " + step);
         } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
           before.assertSame(o, n + " " + t + " step " + step + " refused with " + e);
         }
@@ -133,24 +165,32 @@ class FuzzProperties {
   }
 
   @Property(tries = 100)
-  void dimensionZeroAndNegativeAreRefused(@ForAll("optimizers") AllOptimizers.Named n, @ForAll ElementType t,
+  void dimensionZeroAndNegativeAreRefused(
+      @ForAll("optimizers") AllOptimizers.Named n,
+      @ForAll ElementType t,
       @ForAll @IntRange(min = -3, max = 0) int d) {
     assertThrows(IllegalArgumentException.class, () -> n.create(d, t));
   }
 
   /** Kernel entries: the scan kernel agrees with a plain loop; n = 0 and odd offsets are fine. */
   @Property(tries = 300)
-  void maxAbsScanIsExact(@ForAll ElementType t, @ForAll boolean vector, @ForAll @IntRange(min = 0, max = 70) int n,
+  void maxAbsScanIsExact(
+      @ForAll ElementType t,
+      @ForAll boolean vector,
+      @ForAll @IntRange(min = 0, max = 70) int n,
       @ForAll long seed) {
     Random rnd = new Random(seed);
-    LinearAlgebraKernel la = (vector ? KernelProvider.get() : KernelProvider.scalar()).linearAlgebra(t);
+    LinearAlgebraKernel la =
+        (vector ? KernelProvider.get() : KernelProvider.scalar()).linearAlgebra(t);
     try (Arena a = Arena.ofConfined()) {
       MemorySegment x = segment(a, rnd, t, n);
       double want = 0;
       boolean bad = false;
       for (int i = 0; i < n; i++) {
-        double v = t == ElementType.FLOAT ? x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-            : x.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+        double v =
+            t == ElementType.FLOAT
+                ? x.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+                : x.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
         bad |= !Double.isFinite(v);
         want = Math.max(want, Math.abs(v));
       }
@@ -164,26 +204,37 @@ class FuzzProperties {
 
   /** A stateful kernel entry given bad shapes leaves its buffers unchanged. */
   @Property(tries = 200)
-  void scinol1KernelRejectsBadShapesWithoutWriting(@ForAll ElementType t, @ForAll boolean vector,
-      @ForAll @IntRange(min = 0, max = 20) int n, @ForAll long seed) {
+  void scinol1KernelRejectsBadShapesWithoutWriting(
+      @ForAll ElementType t,
+      @ForAll boolean vector,
+      @ForAll @IntRange(min = 0, max = 20) int n,
+      @ForAll long seed) {
     Random rnd = new Random(seed);
-    ScInOL1Kernel kern = ScInOL1Kernel.of(vector ? KernelProvider.get() : KernelProvider.scalar(), t);
+    ScInOL1Kernel kern =
+        ScInOL1Kernel.of(vector ? KernelProvider.get() : KernelProvider.scalar(), t);
     try (Arena a = Arena.ofConfined()) {
-      MemorySegment g = segment(a, rnd, t, n), s2 = segment(a, rnd, t, n), m = segment(a, rnd, t, n);
+      MemorySegment g = segment(a, rnd, t, n),
+          s2 = segment(a, rnd, t, n),
+          m = segment(a, rnd, t, n);
       MemorySegment beta = segment(a, rnd, t, n), x = segment(a, rnd, t, n);
       List<MemorySegment> state = List.of(g, s2, m, beta);
       List<byte[]> before = state.stream().map(s -> s.toArray(ValueLayout.JAVA_BYTE)).toList();
       int mode = rnd.nextInt(4);
-      assertThrows(IllegalArgumentException.class, () -> {
-        switch (mode) {
-          case 0 -> kern.predictDense(g, s2, m, beta, x, n + 1, 1, 1);
-          case 1 -> kern.predictDense(g, s2, m.asReadOnly(), beta, x, n, 1, 1);
-          case 2 -> kern.predictDense(g, s2, m, beta, x, n, Double.NaN, 1);
-          default -> kern.updateDense(g, s2, x, n, Double.POSITIVE_INFINITY);
-        }
-      });
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> {
+            switch (mode) {
+              case 0 -> kern.predictDense(g, s2, m, beta, x, n + 1, 1, 1);
+              case 1 -> kern.predictDense(g, s2, m.asReadOnly(), beta, x, n, 1, 1);
+              case 2 -> kern.predictDense(g, s2, m, beta, x, n, Double.NaN, 1);
+              default -> kern.updateDense(g, s2, x, n, Double.POSITIVE_INFINITY);
+            }
+          });
       for (int i = 0; i < state.size(); i++) {
-        assertArrayEquals(before.get(i), state.get(i).toArray(ValueLayout.JAVA_BYTE), "kernel wrote before refusing");
+        assertArrayEquals(
+            before.get(i),
+            state.get(i).toArray(ValueLayout.JAVA_BYTE),
+            "kernel wrote before refusing");
       }
     }
   }

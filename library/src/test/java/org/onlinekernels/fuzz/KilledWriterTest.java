@@ -18,16 +18,17 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * Issue 12, kills during writes: a child JVM saves two large models in turn to one path as fast
- * as it can and is killed (SIGKILL) at a random moment, twice; the path must then hold one of
- * the two models, complete. (Truncation at every offset is the other half of this, in
- * {@code ModelFileTest} and {@link FileFaultProperties}.)
+ * Issue 12, kills during writes: a child JVM saves two large models in turn to one path as fast as
+ * it can and is killed (SIGKILL) at a random moment, twice; the path must then hold one of the two
+ * models, complete. (Truncation at every offset is the other half of this, in {@code ModelFileTest}
+ * and {@link FileFaultProperties}.)
  */
 class KilledWriterTest {
   static LinearModel model(double v) {
     double[][] w = new double[1][200_000];
     java.util.Arrays.fill(w[0], v);
-    return new LinearModel(AlgorithmSpec.of("scinol2"), ElementType.DOUBLE, Loss.LOGISTIC, false, w);
+    return new LinearModel(
+        AlgorithmSpec.of("scinol2"), ElementType.DOUBLE, Loss.LOGISTIC, false, w);
   }
 
   /** Child: saves model(1) and model(2) alternately to args[0] until killed. */
@@ -46,13 +47,21 @@ class KilledWriterTest {
   @Test
   void aKilledWriterLeavesACompleteModel(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("m.model");
-    Random rnd = new Random(26); // the same kill delays every run (the scheduler's timing still varies)
+    Random rnd =
+        new Random(26); // the same kill delays every run (the scheduler's timing still varies)
     for (int round = 0; round < 2; round++) {
-      List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-          KilledWriterTest.class.getName(), f.toString());
+      List<String> cmd =
+          List.of(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "--add-modules",
+              "jdk.incubator.vector",
+              "-cp",
+              System.getProperty("java.class.path"),
+              KilledWriterTest.class.getName(),
+              f.toString());
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         assertTrue("ready".equals(r.readLine()), "child did not start");
         Thread.sleep(50 + rnd.nextInt(400));
         p.destroyForcibly();
@@ -66,7 +75,9 @@ class KilledWriterTest {
       }
       try (var s = Files.list(dir)) {
         for (Path left : s.toList()) {
-          assertTrue(left.equals(f) || left.getFileName().toString().matches("\\.okw-.*\\.tmp"), "left: " + left);
+          assertTrue(
+              left.equals(f) || left.getFileName().toString().matches("\\.okw-.*\\.tmp"),
+              "left: " + left);
         }
       }
     }

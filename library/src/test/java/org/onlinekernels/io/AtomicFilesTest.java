@@ -20,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Crash-safe writes (issue 12, items 1 and 13). */
 class AtomicFilesTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private List<Path> listing() throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
@@ -33,9 +32,15 @@ class AtomicFilesTest {
   void aCrashBeforeTheRenameLeavesThePreviousContentAndNoTemporary() throws IOException {
     Path f = dir.resolve("m.model");
     AtomicFiles.write(f, new byte[] {1, 2, 3});
-    assertThrows(IllegalStateException.class, () -> AtomicFiles.write(f, new byte[] {9}, () -> {
-      throw new IllegalStateException("simulated crash");
-    }));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            AtomicFiles.write(
+                f,
+                new byte[] {9},
+                () -> {
+                  throw new IllegalStateException("simulated crash");
+                }));
     assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(f));
     assertEquals(List.of(f), listing());
   }
@@ -53,7 +58,8 @@ class AtomicFilesTest {
     IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(missing, new byte[1]));
     assertEquals("cannot write " + missing + ": no such file or directory", e.getMessage());
     e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(missing));
-    assertEquals("cannot write " + missing + ": no such directory " + missing.getParent(), e.getMessage());
+    assertEquals(
+        "cannot write " + missing + ": no such directory " + missing.getParent(), e.getMessage());
     e = assertThrows(IOException.class, () -> AtomicFiles.write(dir, new byte[1]));
     assertEquals("cannot write " + dir + ": it is a directory", e.getMessage());
     Path ro = Files.createDirectory(dir.resolve("ro"));
@@ -80,7 +86,10 @@ class AtomicFilesTest {
     Path unrelated = Files.write(dir.resolve("keep.tmp"), new byte[] {1});
     Path f = dir.resolve("m.model");
     AtomicFiles.write(f, new byte[] {5});
-    assertEquals(Stream.of(fresh, unrelated, f).sorted().toList(), listing(), "only the old unlocked temporary goes");
+    assertEquals(
+        Stream.of(fresh, unrelated, f).sorted().toList(),
+        listing(),
+        "only the old unlocked temporary goes");
   }
 
   @Test
@@ -95,15 +104,18 @@ class AtomicFilesTest {
     List<Thread> threads = new ArrayList<>();
     for (int k = 0; k < contents.length; k++) {
       byte[] c = contents[k];
-      threads.add(Thread.ofPlatform().start(() -> {
-        try {
-          for (int r = 0; r < 30; r++) {
-            AtomicFiles.write(f, c);
-          }
-        } catch (Throwable t) {
-          failure.set(t);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      for (int r = 0; r < 30; r++) {
+                        AtomicFiles.write(f, c);
+                      }
+                    } catch (Throwable t) {
+                      failure.set(t);
+                    }
+                  }));
     }
     boolean sawComplete = true;
     while (threads.stream().anyMatch(Thread::isAlive)) {

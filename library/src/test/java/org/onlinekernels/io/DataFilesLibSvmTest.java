@@ -14,8 +14,7 @@ import org.onlinekernels.data.SparseDataset;
 
 /** {@link DataFiles}: a file read by path, every failure one line naming the file. */
 class DataFilesLibSvmTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readsAFileWithAtLeastTheGivenDimension() throws IOException {
@@ -28,9 +27,11 @@ class DataFilesLibSvmTest {
   @Test
   void eachFailureIsOneLineNamingTheFile() throws IOException {
     Path missing = dir.resolve("missing.svm");
-    assertEquals("cannot read " + missing + ": no such file",
+    assertEquals(
+        "cannot read " + missing + ": no such file",
         assertThrows(DataFileException.class, () -> DataFiles.readLibSvm(missing, 0)).getMessage());
-    assertEquals("cannot read " + dir + ": it is a directory",
+    assertEquals(
+        "cannot read " + dir + ": it is a directory",
         assertThrows(DataFileException.class, () -> DataFiles.readLibSvm(dir, 0)).getMessage());
     Path bad = Files.writeString(dir.resolve("bad.svm"), "+1 3:1 2:1\n");
     DataFileException e = assertThrows(DataFileException.class, () -> DataFiles.readLibSvm(bad, 0));
@@ -42,8 +43,12 @@ class DataFilesLibSvmTest {
     assertEquals(1, e.getMessage().lines().count(), e.getMessage());
     assertEquals(true, e.getMessage().contains(corrupt.toString()), e.getMessage());
     Path wide = Files.writeString(dir.resolve("wide.svm"), "+1 9:1\n");
-    e = assertThrows(DataFileException.class,
-        () -> DataFiles.readLibSvm(wide, 0, LibSvmReader.Limits.NONE.withMaxDimension(4, " (at most 4)")));
+    e =
+        assertThrows(
+            DataFileException.class,
+            () ->
+                DataFiles.readLibSvm(
+                    wide, 0, LibSvmReader.Limits.NONE.withMaxDimension(4, " (at most 4)")));
     assertEquals(wide + ":1: feature index 9 exceeds 4 (at most 4)", e.getMessage());
   }
 }

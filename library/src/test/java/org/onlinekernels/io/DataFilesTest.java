@@ -21,10 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.data.SparseDataset;
 
 /**
- * Reads every real file of the repository's data folder and checks it against the table of
- * {@code data/README.md} (n, largest index, label counts, nnz range; the total nnz values were
- * counted independently with awk) and against {@code data/SHA256SUMS}. A missing file fails the
- * test with its path.
+ * Reads every real file of the repository's data folder and checks it against the table of {@code
+ * data/README.md} (n, largest index, label counts, nnz range; the total nnz values were counted
+ * independently with awk) and against {@code data/SHA256SUMS}. A missing file fails the test with
+ * its path.
  */
 class DataFilesTest {
 
@@ -34,16 +34,19 @@ class DataFilesTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "breast_cancer.svm      |   569 |    30 | -1:357 +1:212 | 16992 | 24 | 30",
-      "heart_scale.svm        |   270 |    13 | -1:150 +1:120 | 3378 | 11 | 13",
-      "digits.svm             |  1797 |    64 | 0:178 1:182 2:177 3:183 4:181 5:182 6:181 7:179 8:174 9:180 | 58736 | 16 | 42",
-      "shuttle.train.svm      | 38667 |     9 | 0:30374 1:31 2:116 3:5932 4:2201 5:5 6:8 | 272498 | 5 | 9",
-      "shuttle.test.svm       | 19333 |     9 | 0:15212 1:19 2:55 3:2971 4:1066 5:5 6:5 | 136309 | 5 | 9",
-      "austen_lines.train.svm | 41519 | 12549 | 0:7104 1:7074 2:8985 3:9155 4:4411 5:4790 | 459464 | 0 | 18",
-      "austen_lines.test.svm  | 20760 | 12548 | 0:3492 1:3647 2:4425 3:4528 4:2248 5:2420 | 227891 | 0 | 18",
-  })
-  void readsDataFile(String name, int n, int maxIndex, String labelCounts, long nnz, int minRow, int maxRow)
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "breast_cancer.svm      |   569 |    30 | -1:357 +1:212 | 16992 | 24 | 30",
+        "heart_scale.svm        |   270 |    13 | -1:150 +1:120 | 3378 | 11 | 13",
+        "digits.svm             |  1797 |    64 | 0:178 1:182 2:177 3:183 4:181 5:182 6:181 7:179 8:174 9:180 | 58736 | 16 | 42",
+        "shuttle.train.svm      | 38667 |     9 | 0:30374 1:31 2:116 3:5932 4:2201 5:5 6:8 | 272498 | 5 | 9",
+        "shuttle.test.svm       | 19333 |     9 | 0:15212 1:19 2:55 3:2971 4:1066 5:5 6:5 | 136309 | 5 | 9",
+        "austen_lines.train.svm | 41519 | 12549 | 0:7104 1:7074 2:8985 3:9155 4:4411 5:4790 | 459464 | 0 | 18",
+        "austen_lines.test.svm  | 20760 | 12548 | 0:3492 1:3647 2:4425 3:4528 4:2248 5:2420 | 227891 | 0 | 18",
+      })
+  void readsDataFile(
+      String name, int n, int maxIndex, String labelCounts, long nnz, int minRow, int maxRow)
       throws IOException {
     Path file = dataDir().resolve(name);
     long t0 = System.nanoTime();
@@ -67,8 +70,12 @@ class DataFilesTest {
       hi = Math.max(hi, ds.nnz(r));
     }
     StringBuilder sb = new StringBuilder();
-    counts.forEach((y, c) -> sb.append(sb.isEmpty() ? "" : " ")
-        .append(binary ? (y > 0 ? "+1" : "-1") : Integer.toString(y.intValue())).append(':').append(c));
+    counts.forEach(
+        (y, c) ->
+            sb.append(sb.isEmpty() ? "" : " ")
+                .append(binary ? (y > 0 ? "+1" : "-1") : Integer.toString(y.intValue()))
+                .append(':')
+                .append(c));
     assertEquals(labelCounts, sb.toString(), "label counts");
     assertEquals(minRow, lo, "min nnz per row");
     assertEquals(maxRow, hi, "max nnz per row");
@@ -117,9 +124,13 @@ class DataFilesTest {
     }
     List<String> present;
     try (var s = Files.list(dir)) {
-      present = s.map(x -> x.getFileName().toString())
-          .filter(n -> !n.equals("README.md") && !n.equals("SHA256SUMS")).sorted().toList();
+      present =
+          s.map(x -> x.getFileName().toString())
+              .filter(n -> !n.equals("README.md") && !n.equals("SHA256SUMS"))
+              .sorted()
+              .toList();
     }
-    assertEquals(List.copyOf(listed), present, "files of the data folder = files listed in SHA256SUMS");
+    assertEquals(
+        List.copyOf(listed), present, "files of the data folder = files listed in SHA256SUMS");
   }
 }

@@ -16,7 +16,9 @@ import java.util.zip.ZipException;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.data.SparseDataset;
 
-/** Gzip input: nothing after or inside the compressed data is ignored (issue 12, items 2 and 13). */
+/**
+ * Gzip input: nothing after or inside the compressed data is ignored (issue 12, items 2 and 13).
+ */
 class GzipInputTest {
   static byte[] gzip(String text) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -50,9 +52,14 @@ class GzipInputTest {
     byte[] a = gzip("+1 1:1\n-1 2:1\n");
     byte[] c = concat(a, "+1 3:1\n".getBytes(StandardCharsets.US_ASCII));
     ZipException e = assertThrows(ZipException.class, () -> read(c));
-    assertEquals("c.gz: unexpected data at byte " + a.length + " after the gzip data (not another gzip member);"
-        + " the file was probably joined from a gzip file and another file", e.getMessage());
-    assertThrows(ZipException.class, () -> read(concat(a, new byte[] {0})), "even a single zero byte");
+    assertEquals(
+        "c.gz: unexpected data at byte "
+            + a.length
+            + " after the gzip data (not another gzip member);"
+            + " the file was probably joined from a gzip file and another file",
+        e.getMessage());
+    assertThrows(
+        ZipException.class, () -> read(concat(a, new byte[] {0})), "even a single zero byte");
   }
 
   @Test
@@ -88,7 +95,8 @@ class GzipInputTest {
       byte[] b = c.clone();
       b[i] ^= 0x04;
       if (i >= 4 && i < 10) {
-        assertSameData(good, read(b)); // modification time, extra flags, OS: no checksum covers them
+        assertSameData(
+            good, read(b)); // modification time, extra flags, OS: no checksum covers them
         continue;
       }
       int at = i;

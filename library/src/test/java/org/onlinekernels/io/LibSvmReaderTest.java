@@ -27,7 +27,8 @@ class LibSvmReaderTest {
   }
 
   private static SparseDataset parse(String text, int minDim) throws IOException {
-    return LibSvmReader.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t.svm", minDim);
+    return LibSvmReader.read(
+        new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t.svm", minDim);
   }
 
   private static String errorOf(String text) {
@@ -54,15 +55,30 @@ class LibSvmReaderTest {
 
   @Test
   void valuesMatchParseDoubleExactly() throws IOException {
-    String[] vals = {"0.2776", "-0.320755", "123456789012345", "1234567890123456789", "7.0", ".5", "5.",
-        "1E3", "-2.5e-300", "0.1", "+3", "-0"};
+    String[] vals = {
+      "0.2776",
+      "-0.320755",
+      "123456789012345",
+      "1234567890123456789",
+      "7.0",
+      ".5",
+      "5.",
+      "1E3",
+      "-2.5e-300",
+      "0.1",
+      "+3",
+      "-0"
+    };
     StringBuilder sb = new StringBuilder("1");
     for (int i = 0; i < vals.length; i++) {
       sb.append(' ').append(i + 1).append(':').append(vals[i]);
     }
     double[] got = parse(sb.toString()).values();
     for (int i = 0; i < vals.length; i++) {
-      assertEquals(Double.doubleToLongBits(Double.parseDouble(vals[i])), Double.doubleToLongBits(got[i]), vals[i]);
+      assertEquals(
+          Double.doubleToLongBits(Double.parseDouble(vals[i])),
+          Double.doubleToLongBits(got[i]),
+          vals[i]);
     }
   }
 
@@ -70,8 +86,11 @@ class LibSvmReaderTest {
   void labelSpellings() throws IOException {
     SparseDataset ds = parse("+1\n1\n-1\n+1.0\n-1.0\n1e0\n");
     assertTrue(ds.isBinary());
-    assertArrayEquals(new double[] {1, 1, -1, 1, -1, 1},
-        new double[] {ds.label(0), ds.label(1), ds.label(2), ds.label(3), ds.label(4), ds.label(5)});
+    assertArrayEquals(
+        new double[] {1, 1, -1, 1, -1, 1},
+        new double[] {
+          ds.label(0), ds.label(1), ds.label(2), ds.label(3), ds.label(4), ds.label(5)
+        });
   }
 
   @Test
@@ -101,7 +120,9 @@ class LibSvmReaderTest {
 
   @Test
   void commentsAndBlankLinesAreSkipped() throws IOException {
-    SparseDataset ds = parse("# header comment\n\n   \n+1 1:1 # trailing comment 5:5\n\t# indented\n-1 2:2#glued\n");
+    SparseDataset ds =
+        parse(
+            "# header comment\n\n   \n+1 1:1 # trailing comment 5:5\n\t# indented\n-1 2:2#glued\n");
     assertEquals(2, ds.size());
     assertEquals(2, ds.dimension());
     assertArrayEquals(new int[] {0, 1}, ds.indices());
@@ -118,15 +139,20 @@ class LibSvmReaderTest {
   /** Issue 26: CR-only line ends made one line of the file ("'-1' has no ':'"). */
   @Test
   void crOnlyLineEndsAreNamedNotReadAsOneLine() {
-    assertEquals("t.svm:1: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
-        + " convert them to LF, e.g. tr '\\r' '\\n'", errorOf("+1 1:1\r-1 2:1\r"));
-    assertEquals("t.svm:2: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
-        + " convert them to LF, e.g. tr '\\r' '\\n'", errorOf("+1 1:1\n-1 2:1\r+1 3:1\n"));
+    assertEquals(
+        "t.svm:1: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
+            + " convert them to LF, e.g. tr '\\r' '\\n'",
+        errorOf("+1 1:1\r-1 2:1\r"));
+    assertEquals(
+        "t.svm:2: a carriage return (CR) inside the line: the file has CR-only line ends (classic Mac OS);"
+            + " convert them to LF, e.g. tr '\\r' '\\n'",
+        errorOf("+1 1:1\n-1 2:1\r+1 3:1\n"));
   }
 
   @Test
   void aNulByteIsNoText() {
-    assertEquals("t.svm:2: a NUL byte at byte 4 of the line: not a LIBSVM file (binary data?)",
+    assertEquals(
+        "t.svm:2: a NUL byte at byte 4 of the line: not a LIBSVM file (binary data?)",
         errorOf("+1 1:1\n-1 \0:1\n"));
   }
 
@@ -170,39 +196,42 @@ class LibSvmReaderTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "bad label           | 1 1:1\\nabc 1:1              | t.svm:2: bad label 'abc': not a number",
-      "fractional label    | 0.5 1:1                      | t.svm:1: bad label '0.5': must be +1/-1 or a class number 0..K-1",
-      "negative label      | -2 1:1                       | t.svm:1: bad label '-2': must be +1/-1 or a class number 0..K-1",
-      "NaN label           | NaN 1:1                      | t.svm:1: bad label 'NaN': not a number",
-      "missing colon       | 1 1:1 abc                    | t.svm:1: 'abc' has no ':' (features are index:value)",
-      "missing index       | 1 :3                         | t.svm:1: missing index before ':' in ':3'",
-      "index not integer   | 1 x:3                        | t.svm:1: index 'x' is not an integer",
-      "index fractional    | 1 1.5:3                      | t.svm:1: index '1.5' is not an integer",
-      "index zero          | 1 0:3                        | t.svm:1: index 0 < 1: indices are 1-based",
-      "index negative      | 1 -2:3                       | t.svm:1: index -2 < 1: indices are 1-based",
-      "index too large     | 1 2147483648:3               | t.svm:1: index 2147483648 is too large (at most 2147483647)",
-      "decreasing index    | +1 1:1\\n-1 5:1 3:2           | t.svm:2: index 3 after 5: indices must be strictly increasing",
-      "duplicate index     | +1 2:1 2:1                   | t.svm:1: index 2 after 2: indices must be strictly increasing",
-      "missing value       | 1 3:                         | t.svm:1: index 3 has no value after ':'",
-      "value not number    | 1 3:abc                      | t.svm:1: value 'abc' of index 3 is not a number",
-      "value java suffix   | 1 3:1d                       | t.svm:1: value '1d' of index 3 is not a number",
-      "value NaN           | 1 3:NaN                      | t.svm:1: value 'NaN' of index 3 is not a number",
-      "value Infinity      | 1 3:Infinity                 | t.svm:1: value 'Infinity' of index 3 is not a number",
-      "value overflow      | 1 3:1e999                    | t.svm:1: value '1e999' of index 3 is not a finite number",
-      "value bad exponent  | 1 3:1e                       | t.svm:1: value '1e' of index 3 is not a number",
-      "two colons          | 1 3:1:2                      | t.svm:1: value '1:2' of index 3 is not a number",
-      "class after -1      | -1 1:1\\n\\n2 1:1              | t.svm:3: class number 2 but line 1 has label -1: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
-      "-1 after class      | 0 1:1\\n1\\n-1 1:1             | t.svm:3: label -1 but line 1 has class number 0: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
-  })
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "bad label           | 1 1:1\\nabc 1:1              | t.svm:2: bad label 'abc': not a number",
+        "fractional label    | 0.5 1:1                      | t.svm:1: bad label '0.5': must be +1/-1 or a class number 0..K-1",
+        "negative label      | -2 1:1                       | t.svm:1: bad label '-2': must be +1/-1 or a class number 0..K-1",
+        "NaN label           | NaN 1:1                      | t.svm:1: bad label 'NaN': not a number",
+        "missing colon       | 1 1:1 abc                    | t.svm:1: 'abc' has no ':' (features are index:value)",
+        "missing index       | 1 :3                         | t.svm:1: missing index before ':' in ':3'",
+        "index not integer   | 1 x:3                        | t.svm:1: index 'x' is not an integer",
+        "index fractional    | 1 1.5:3                      | t.svm:1: index '1.5' is not an integer",
+        "index zero          | 1 0:3                        | t.svm:1: index 0 < 1: indices are 1-based",
+        "index negative      | 1 -2:3                       | t.svm:1: index -2 < 1: indices are 1-based",
+        "index too large     | 1 2147483648:3               | t.svm:1: index 2147483648 is too large (at most 2147483647)",
+        "decreasing index    | +1 1:1\\n-1 5:1 3:2           | t.svm:2: index 3 after 5: indices must be strictly increasing",
+        "duplicate index     | +1 2:1 2:1                   | t.svm:1: index 2 after 2: indices must be strictly increasing",
+        "missing value       | 1 3:                         | t.svm:1: index 3 has no value after ':'",
+        "value not number    | 1 3:abc                      | t.svm:1: value 'abc' of index 3 is not a number",
+        "value java suffix   | 1 3:1d                       | t.svm:1: value '1d' of index 3 is not a number",
+        "value NaN           | 1 3:NaN                      | t.svm:1: value 'NaN' of index 3 is not a number",
+        "value Infinity      | 1 3:Infinity                 | t.svm:1: value 'Infinity' of index 3 is not a number",
+        "value overflow      | 1 3:1e999                    | t.svm:1: value '1e999' of index 3 is not a finite number",
+        "value bad exponent  | 1 3:1e                       | t.svm:1: value '1e' of index 3 is not a number",
+        "two colons          | 1 3:1:2                      | t.svm:1: value '1:2' of index 3 is not a number",
+        "class after -1      | -1 1:1\\n\\n2 1:1              | t.svm:3: class number 2 but line 1 has label -1: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
+        "-1 after class      | 0 1:1\\n1\\n-1 1:1             | t.svm:3: label -1 but line 1 has class number 0: labels must be all +1/-1 (binary) or all class numbers 0..K-1",
+      })
   void malformedLinesNameFileLineAndProblem(String what, String text, String message) {
     assertEquals(message, errorOf(text.replace("\\n", "\n")), what);
   }
 
   @Test
   void lineNumbersCountCommentsAndBlankLines() {
-    LibSvmFormatException e = assertThrows(LibSvmFormatException.class,
-        () -> parse("# c\n\n+1 1:1\r\n-1 2:x\n"));
+    LibSvmFormatException e =
+        assertThrows(LibSvmFormatException.class, () -> parse("# c\n\n+1 1:1\r\n-1 2:x\n"));
     assertEquals(4, e.line());
     assertEquals("t.svm", e.source());
     assertEquals("value 'x' of index 2 is not a number", e.problem());
@@ -289,7 +318,10 @@ class LibSvmReaderTest {
     Path f = dir.resolve("cut.svm.gz");
     Files.write(f, java.util.Arrays.copyOf(all, all.length / 2));
     IOException e = assertThrows(IOException.class, () -> LibSvmReader.read(f));
-    assertTrue(e.getMessage().startsWith(f + ": truncated gzip data: the file ends inside the member starting at byte 0"),
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                f + ": truncated gzip data: the file ends inside the member starting at byte 0"),
         e.getMessage());
   }
 }

@@ -1,7 +1,5 @@
 package org.onlinekernels.kernel;
 
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
-import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.get;
 import static org.onlinekernels.kernel.KernelTestSupport.set;
@@ -14,11 +12,13 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
 
 /**
  * Vector Adaptive OGD performs the scalar fallback's operations lane for lane, and the sparse
- * passes equal the dense ones over explicit zeros: four buffers (vector/scalar x dense/sparse)
- * stay bit-identical over hundreds of rounds of adversarial gradients.
+ * passes equal the dense ones over explicit zeros: four buffers (vector/scalar x dense/sparse) stay
+ * bit-identical over hundreds of rounds of adversarial gradients.
  */
 class AdaptiveOgdVectorScalarTest {
   static List<Arguments> cases() {
@@ -36,7 +36,8 @@ class AdaptiveOgdVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 17L * n + off);
       SplittableRandom r = st.random();
-      AdaptiveOgdBallKernel vec = AdaptiveOgdBallKernel.of(KernelProvider.vector(), t), sca = AdaptiveOgdBallKernel.of(KernelProvider.scalar(), t);
+      AdaptiveOgdBallKernel vec = AdaptiveOgdBallKernel.of(KernelProvider.vector(), t),
+          sca = AdaptiveOgdBallKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4];
       for (int k = 0; k < 4; k++) w[k] = slice(a, t, n, off);
       double radius = 1.5, hsum = 0, lsum = 0;
@@ -44,7 +45,8 @@ class AdaptiveOgdVectorScalarTest {
         st.next(round % 5 == 4 ? 0.02 : 0.6);
         double scale = scale(r, round);
         hsum += r.nextInt(4) == 0 ? r.nextDouble() : 0;
-        // The scalars as the optimizer derives them (here from the scalar buffer, exactly in double).
+        // The scalars as the optimizer derives them (here from the scalar buffer, exactly in
+        // double).
         double ww = 0, wg = 0, gg = 0;
         for (int i = 0; i < n; i++) {
           double wi = get(w[1], t, i), gi = scale * get(st.x, t, i);
@@ -77,14 +79,16 @@ class AdaptiveOgdVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 31L * n + off);
       SplittableRandom r = st.random();
-      AdaptiveOgdKernel vec = AdaptiveOgdKernel.of(KernelProvider.vector(), t), sca = AdaptiveOgdKernel.of(KernelProvider.scalar(), t);
+      AdaptiveOgdKernel vec = AdaptiveOgdKernel.of(KernelProvider.vector(), t),
+          sca = AdaptiveOgdKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4], l = new MemorySegment[4];
       for (int k = 0; k < 4; k++) {
         w[k] = slice(a, t, n, off);
         l[k] = slice(a, t, n, off);
       }
       MemorySegment radii = slice(a, t, n, off);
-      for (int i = 0; i < n; i++) set(radii, t, i, Math.scalb(1 + r.nextDouble(), r.nextInt(-10, 11)));
+      for (int i = 0; i < n; i++)
+        set(radii, t, i, Math.scalb(1 + r.nextDouble(), r.nextInt(-10, 11)));
       double hsum = 0;
       for (int round = 0; round < 300; round++) {
         st.next(round % 5 == 4 ? 0.02 : 0.6);
@@ -114,7 +118,8 @@ class AdaptiveOgdVectorScalarTest {
       }
       for (int i = 0; i < n; i++) {
         double wi = get(w[1], t, i);
-        if (!(Math.abs(wi) <= 0.75 || Math.abs(wi) <= get(radii, t, i)) || Double.isNaN(get(l[1], t, i))) {
+        if (!(Math.abs(wi) <= 0.75 || Math.abs(wi) <= get(radii, t, i))
+            || Double.isNaN(get(l[1], t, i))) {
           throw new AssertionError("w[" + i + "] = " + wi + " left its box or Lsum is NaN");
         }
       }

@@ -1,6 +1,5 @@
 package org.onlinekernels.kernel;
 
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.set;
 import static org.onlinekernels.kernel.KernelTestSupport.slice;
@@ -12,6 +11,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
 
 /** Global-rate AdaGrad step: vector == scalar and sparse == dense, bit for bit, every round. */
 class GlobalAdaGradVectorScalarTest {
@@ -25,13 +25,20 @@ class GlobalAdaGradVectorScalarTest {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, off, 7L * n + off);
       SplittableRandom r = st.random();
-      GlobalAdaGradKernel vec = GlobalAdaGradKernel.of(KernelProvider.vector(), t), sca = GlobalAdaGradKernel.of(KernelProvider.scalar(), t);
+      GlobalAdaGradKernel vec = GlobalAdaGradKernel.of(KernelProvider.vector(), t),
+          sca = GlobalAdaGradKernel.of(KernelProvider.scalar(), t);
       MemorySegment[] w = new MemorySegment[4];
       for (int k = 0; k < 4; k++) w[k] = slice(a, t, n, off);
       MemorySegment lo = slice(a, t, n, off), hi = slice(a, t, n, off);
       for (int i = 0; i < n; i++) {
         set(lo, t, i, -Math.scalb(1 + r.nextDouble(), r.nextInt(-5, 6)));
-        set(hi, t, i, i % 5 == 0 ? Double.POSITIVE_INFINITY : Math.scalb(1 + r.nextDouble(), r.nextInt(-5, 6)));
+        set(
+            hi,
+            t,
+            i,
+            i % 5 == 0
+                ? Double.POSITIVE_INFINITY
+                : Math.scalb(1 + r.nextDouble(), r.nextInt(-5, 6)));
       }
       boolean boxed = off % 2 == 1; // one box per run, see AdaptiveOgdVectorScalarTest
       double sum = 0;

@@ -1,7 +1,5 @@
 package org.onlinekernels.kernel;
 
-import org.onlinekernels.rules.adagrad.AdaGradKernel;
-import org.onlinekernels.rules.dfeg.DfegKernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.onlinekernels.rules.adagrad.AdaGradKernel;
+import org.onlinekernels.rules.dfeg.DfegKernel;
 
 /** The provider's choice, its fallback warning and the forcing property, each in a fresh JVM. */
 class KernelProviderTest {

@@ -52,10 +52,18 @@ public final class KernelTestSupport {
   }
 
   /** Fails with the first coordinate whose bits differ. */
-  public static void assertBitEqual(String what, MemorySegment expected, MemorySegment actual, ElementType t, int n) {
+  public static void assertBitEqual(
+      String what, MemorySegment expected, MemorySegment actual, ElementType t, int n) {
     for (int i = 0; i < n; i++) {
       if (bits(expected, t, i) != bits(actual, t, i)) {
-        throw new AssertionError(what + "[" + i + "]: expected " + get(expected, t, i) + " but was " + get(actual, t, i));
+        throw new AssertionError(
+            what
+                + "["
+                + i
+                + "]: expected "
+                + get(expected, t, i)
+                + " but was "
+                + get(actual, t, i));
       }
     }
   }
@@ -70,12 +78,16 @@ public final class KernelTestSupport {
     private final int n;
     private final ElementType t;
     private final boolean[] negative;
+
     /** Dense gradient (zeros where absent). */
     public final MemorySegment x;
+
     /** Sparse indices. */
     public final MemorySegment idx;
+
     /** Sparse values. */
     public final MemorySegment val;
+
     /** Sparse count of the last round. */
     public int nnz;
 

@@ -1,7 +1,5 @@
 package org.onlinekernels.kernel;
 
-import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
-import org.onlinekernels.rules.scinol1.ScInOL1;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,20 +8,22 @@ import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.onlinekernels.rules.scinol1.ScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
 
 /**
  * Accuracy of the ScInOL1 kernels' own {@code expm1} (the polynomial of {@code
- * kernel.scalar.Expm1Constants}, vector and scalar), read through the public {@link ScInOL1Kernel#weights} entry:
- * with {@code S2 = 1, M = 0, beta = 2} the weight is {@code (2 sgn(G)) expm1(|G|/2) / 2}, and every
- * operation around {@code expm1} is exact (multiplying by 2 and dividing by 2 of a value far from
- * the ends of the range; {@code |G| * 0.5} likewise), so the weight is the kernel's {@code
- * expm1(|G|/2)} itself.
+ * kernel.scalar.Expm1Constants}, vector and scalar), read through the public {@link
+ * ScInOL1Kernel#weights} entry: with {@code S2 = 1, M = 0, beta = 2} the weight is {@code (2
+ * sgn(G)) expm1(|G|/2) / 2}, and every operation around {@code expm1} is exact (multiplying by 2
+ * and dividing by 2 of a value far from the ends of the range; {@code |G| * 0.5} likewise), so the
+ * weight is the kernel's {@code expm1(|G|/2)} itself.
  *
  * <p>Bound: at most 2 ulps from {@link Math#expm1} of the same argument. That is the allowance for
  * {@code expm1} in the ScInOL1 agreement tolerance ({@code ScInOL1Subject}); for float the
  * comparison is against the double {@code Math.expm1}, which is exact to float precision, so it
- * checks the polynomial alone (measured maximum here: 1.3 ulps, near {@code h = ln2/2} where
- * {@code k} first becomes 1).
+ * checks the polynomial alone (measured maximum here: 1.3 ulps, near {@code h = ln2/2} where {@code
+ * k} first becomes 1).
  *
  * <p>Arguments: a geometric sweep from the smallest normal up to the saturation cap (every binade,
  * many points each), all multiples of 2^-12 in [0, 2] (the range-reduction boundaries {@code k ln2
@@ -38,7 +38,9 @@ class VectorExpm1Test {
     double[] h = arguments(t, cap);
     int n = h.length;
     // The scalar kernel runs the same polynomial (bit for bit: BitEqualityProperties).
-    ScInOL1Kernel kernel = ScInOL1Kernel.of(impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar(), t);
+    ScInOL1Kernel kernel =
+        ScInOL1Kernel.of(
+            impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar(), t);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment g = KernelTestSupport.slice(arena, t, n, 0);
       MemorySegment s2 = KernelTestSupport.slice(arena, t, n, 0);
@@ -63,11 +65,23 @@ class VectorExpm1Test {
         }
         double err = Math.abs(got - expected) / ulp;
         worst = Math.max(worst, err);
-        assertTrue(err <= 2, t + " expm1(" + h[i] + ") = " + got + ", Math.expm1 " + expected + ": " + err + " ulps");
+        assertTrue(
+            err <= 2,
+            t
+                + " expm1("
+                + h[i]
+                + ") = "
+                + got
+                + ", Math.expm1 "
+                + expected
+                + ": "
+                + err
+                + " ulps");
       }
       // The sweep must reach the cap, where expm1 is about e^(cap) and 2^k has its largest k.
       assertTrue(Double.isFinite(KernelTestSupport.get(out, t, n - 1)), "expm1(cap) finite");
-      assertTrue(worst > 0, "the comparison saw rounding differences at all (worst " + worst + " ulps)");
+      assertTrue(
+          worst > 0, "the comparison saw rounding differences at all (worst " + worst + " ulps)");
     }
   }
 

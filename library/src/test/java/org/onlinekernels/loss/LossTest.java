@@ -69,7 +69,9 @@ class LossTest {
     assertEquals(-1.0, Loss.ABSOLUTE.derivative(1, -3), 0);
     // sgn(0) = 0, and +0.0 (not -0.0).
     assertEquals(0.0, Loss.ABSOLUTE.derivative(1, 1), 0);
-    assertEquals(Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(Loss.ABSOLUTE.derivative(-0.0, 0.0)));
+    assertEquals(
+        Double.doubleToRawLongBits(0.0),
+        Double.doubleToRawLongBits(Loss.ABSOLUTE.derivative(-0.0, 0.0)));
   }
 
   @Test
@@ -92,7 +94,11 @@ class LossTest {
         for (double yhat : yhats) {
           if (Math.abs(y * yhat - 1) < 1e-3 || Math.abs(yhat - y) < 1e-3) continue;
           double fd = (l.value(y, yhat + h) - l.value(y, yhat - h)) / (2 * h);
-          assertEquals(fd, l.derivative(y, yhat), 1e-6 * (1 + Math.abs(fd)), l + " y=" + y + " yhat=" + yhat);
+          assertEquals(
+              fd,
+              l.derivative(y, yhat),
+              1e-6 * (1 + Math.abs(fd)),
+              l + " y=" + y + " yhat=" + yhat);
         }
       }
     }
@@ -104,7 +110,8 @@ class LossTest {
     assertSame(Loss.HINGE, Loss.parse(" HINGE "));
     assertSame(Loss.ABSOLUTE, Loss.parse("Absolute"));
     assertSame(Loss.SQUARED, Loss.parse("squared"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Loss.parse("log"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Loss.parse("log"));
     assertTrue(e.getMessage().contains("'log'"), e.getMessage());
     assertTrue(e.getMessage().contains("logistic, hinge, absolute, squared"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Loss.parse(null));
@@ -113,20 +120,53 @@ class LossTest {
   /** The fused call gives exactly the bits of value and derivative called apart, for every loss. */
   @Test
   void derivativeAndValueAreTheSeparateCallsBitForBit() {
-    double[] special = {0.0, -0.0, 1e-300, -1e-300, Double.MIN_VALUE, -Double.MIN_VALUE, 0.5, -0.5, 1, -1, 36.7, -36.7,
-        709.8, -709.8, 745.2, -745.2, 1e300, -1e300, Double.MAX_VALUE, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, Double.NaN};
+    double[] special = {
+      0.0,
+      -0.0,
+      1e-300,
+      -1e-300,
+      Double.MIN_VALUE,
+      -Double.MIN_VALUE,
+      0.5,
+      -0.5,
+      1,
+      -1,
+      36.7,
+      -36.7,
+      709.8,
+      -709.8,
+      745.2,
+      -745.2,
+      1e300,
+      -1e300,
+      Double.MAX_VALUE,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY,
+      Double.NaN
+    };
     java.util.SplittableRandom r = new java.util.SplittableRandom(11);
     double[] out = new double[3];
     for (Loss l : Loss.values()) {
       for (double y : new double[] {1, -1, 0.25, -3}) {
         for (int k = 0; k < special.length + 2000; k++) {
-          double yhat = k < special.length ? special[k] : r.nextGaussian() * Math.scalb(1.0, r.nextInt(-30, 12));
+          double yhat =
+              k < special.length
+                  ? special[k]
+                  : r.nextGaussian() * Math.scalb(1.0, r.nextInt(-30, 12));
           double g = l.derivativeAndValue(y, yhat, out, 1);
           String what = l + " y=" + y + " yhat=" + yhat;
-          assertEquals(Double.doubleToRawLongBits(l.derivative(y, yhat)), Double.doubleToRawLongBits(g), what);
-          assertEquals(Double.doubleToRawLongBits(l.value(y, yhat)), Double.doubleToRawLongBits(out[1]), what);
-          assertEquals(0, Double.doubleToRawLongBits(out[0]) | Double.doubleToRawLongBits(out[2]), what + ": only values[at] written");
+          assertEquals(
+              Double.doubleToRawLongBits(l.derivative(y, yhat)),
+              Double.doubleToRawLongBits(g),
+              what);
+          assertEquals(
+              Double.doubleToRawLongBits(l.value(y, yhat)),
+              Double.doubleToRawLongBits(out[1]),
+              what);
+          assertEquals(
+              0,
+              Double.doubleToRawLongBits(out[0]) | Double.doubleToRawLongBits(out[2]),
+              what + ": only values[at] written");
         }
       }
     }

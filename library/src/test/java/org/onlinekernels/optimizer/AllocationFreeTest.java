@@ -12,10 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * After warm-up, no vector kernel entry allocates: a heap allocation there means C2 boxed a
- * vector (10-50x slower). Which element type runs first changes C2's inlining decisions, and
- * this JVM has already run other tests in some order, so each order gets a fresh JVM running
- * {@link AllocationProbeMain}.
+ * After warm-up, no vector kernel entry allocates: a heap allocation there means C2 boxed a vector
+ * (10-50x slower). Which element type runs first changes C2's inlining decisions, and this JVM has
+ * already run other tests in some order, so each order gets a fresh JVM running {@link
+ * AllocationProbeMain}.
  */
 class AllocationFreeTest {
   /** Bytes per call tolerated: well below one boxed vector (a header plus its lane array). */
@@ -26,13 +26,22 @@ class AllocationFreeTest {
   void everyVectorEntryIsAllocationFreeAfterWarmUp(String order) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("--add-modules", "jdk.incubator.vector", "-Xss4m", "-cp", System.getProperty("java.class.path")));
+    cmd.addAll(
+        List.of(
+            "--add-modules",
+            "jdk.incubator.vector",
+            "-Xss4m",
+            "-cp",
+            System.getProperty("java.class.path")));
     cmd.add(AllocationProbeMain.class.getName());
     cmd.addAll(List.of(order.split(" ")));
     // Output to a file, so that the timeout below bounds the wait even if the child hangs.
     java.nio.file.Path log = java.nio.file.Files.createTempFile("allocation-probe", ".txt");
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD)
-        .redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .redirectOutput(log.toFile())
+            .start();
     // A hang guard, not a speed limit: 11 configurations x 2 types, each warmed until C2 has
     // compiled it, take about 60 s on an idle 2-core machine and twice that under load.
     boolean finished = p.waitFor(300, TimeUnit.SECONDS);
@@ -55,9 +64,16 @@ class AllocationFreeTest {
         bad.add(line);
       }
     }
-    // 11 optimizer configurations x 2 types x ({predict, update} x {dense, sparse} + the fused round).
+    // 11 optimizer configurations x 2 types x ({predict, update} x {dense, sparse} + the fused
+    // round).
     assertEquals(110, entries, out);
-    assertTrue(bad.isEmpty(), "entries allocating >= " + LIMIT + " B/call (entry type B/call ns/coord):\n"
-        + String.join("\n", bad) + "\nfull table:\n" + out);
+    assertTrue(
+        bad.isEmpty(),
+        "entries allocating >= "
+            + LIMIT
+            + " B/call (entry type B/call ns/coord):\n"
+            + String.join("\n", bad)
+            + "\nfull table:\n"
+            + out);
   }
 }

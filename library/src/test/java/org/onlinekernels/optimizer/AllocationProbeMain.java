@@ -13,13 +13,13 @@ import org.onlinekernels.loss.Loss;
 
 /**
  * Warms up every optimizer's predict and update, dense and sparse, for both element types in the
- * order given on the command line, then measures the bytes each call allocates on this thread.
- * Run in a fresh JVM by {@link AllocationFreeTest}: which element type C2 sees first changes its
+ * order given on the command line, then measures the bytes each call allocates on this thread. Run
+ * in a fresh JVM by {@link AllocationFreeTest}: which element type C2 sees first changes its
  * inlining decisions, so only a fresh JVM per order shows what a user would get.
  *
- * <p>Arguments: the element types in warm-up order ({@code FLOAT DOUBLE} or {@code DOUBLE
- * FLOAT}), optionally followed by {@code d=N}, {@code warmup=N}, {@code calls=N}. Prints one line
- * per entry: {@code entry type bytesPerCall nsPerCoordinate}.
+ * <p>Arguments: the element types in warm-up order ({@code FLOAT DOUBLE} or {@code DOUBLE FLOAT}),
+ * optionally followed by {@code d=N}, {@code warmup=N}, {@code calls=N}. Prints one line per entry:
+ * {@code entry type bytesPerCall nsPerCoordinate}.
  */
 public final class AllocationProbeMain {
   private AllocationProbeMain() {}
@@ -30,8 +30,14 @@ public final class AllocationProbeMain {
   private static final int PASSES = 4;
 
   /** One optimizer under test with its inputs. */
-  private record Case(String name, ElementType type, AbstractOptimizer opt, MemorySegment x,
-      MemorySegment idx, MemorySegment val, SparseRows rows) {}
+  private record Case(
+      String name,
+      ElementType type,
+      AbstractOptimizer opt,
+      MemorySegment x,
+      MemorySegment idx,
+      MemorySegment val,
+      SparseRows rows) {}
 
   /**
    * Entry point; see the class comment for the arguments.
@@ -59,7 +65,8 @@ public final class AllocationProbeMain {
     List<Case> cases = new ArrayList<>();
     for (ElementType t : order) {
       MemorySegment x = arena.allocate((long) d * t.bytes(), 64);
-      MemorySegment idx = arena.allocate(4L * NNZ, 64), val = arena.allocate((long) NNZ * t.bytes(), 64);
+      MemorySegment idx = arena.allocate(4L * NNZ, 64),
+          val = arena.allocate((long) NNZ * t.bytes(), 64);
       for (int i = 0; i < d; i++) {
         set(x, t, i, Math.sin(i));
       }
@@ -75,7 +82,15 @@ public final class AllocationProbeMain {
       }
       SparseRows rows = SparseRows.of(new int[] {0, NNZ}, rowIdx, rowVal, t);
       for (AllOptimizers.Named n : AllOptimizers.all()) {
-        cases.add(new Case(n.name(), t, n.factory().create(d, t, arena, KernelProvider.vector()), x, idx, val, rows));
+        cases.add(
+            new Case(
+                n.name(),
+                t,
+                n.factory().create(d, t, arena, KernelProvider.vector()),
+                x,
+                idx,
+                val,
+                rows));
       }
     }
     // The first pass warms every entry of the first type before the second sees any call: the
@@ -109,7 +124,9 @@ public final class AllocationProbeMain {
         // allocation that survives all of that is reported.
         long pb = Long.MAX_VALUE, ub = Long.MAX_VALUE, ns = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 20_000_000_000L;
-        for (int round = 0; round < 3 || ((pb > 0 || ub > 0) && System.nanoTime() < deadline); round++) {
+        for (int round = 0;
+            round < 3 || ((pb > 0 || ub > 0) && System.nanoTime() < deadline);
+            round++) {
           if (round >= 3) {
             run(c, warmup / PASSES, sparse == 1);
           }
@@ -120,8 +137,11 @@ public final class AllocationProbeMain {
         }
         String kind = sparse == 1 ? "sparse" : "dense";
         double perCoord = ns / (double) calls / (sparse == 1 ? NNZ : d);
-        System.out.printf("%s.predict-%s %s %.1f %.3f%n", c.name(), kind, c.type(), pb / (double) calls, perCoord);
-        System.out.printf("%s.update-%s %s %.1f %.3f%n", c.name(), kind, c.type(), ub / (double) calls, perCoord);
+        System.out.printf(
+            "%s.predict-%s %s %.1f %.3f%n",
+            c.name(), kind, c.type(), pb / (double) calls, perCoord);
+        System.out.printf(
+            "%s.update-%s %s %.1f %.3f%n", c.name(), kind, c.type(), ub / (double) calls, perCoord);
       }
     }
     for (Case c : cases) {
@@ -137,7 +157,9 @@ public final class AllocationProbeMain {
         ns = Math.min(ns, System.nanoTime() - t0);
         best = Math.min(best, MX.getCurrentThreadAllocatedBytes() - b0);
       }
-      System.out.printf("%s.round+rounds %s %.1f %.3f%n", c.name(), c.type(), best / (double) calls, ns / (double) calls / NNZ);
+      System.out.printf(
+          "%s.round+rounds %s %.1f %.3f%n",
+          c.name(), c.type(), best / (double) calls, ns / (double) calls / NNZ);
     }
     if (recording != null) {
       try {
@@ -166,7 +188,9 @@ public final class AllocationProbeMain {
   private static final double[] BLOCK_YHAT = new double[4];
   private static final double[] BLOCK_LOSS = new double[4];
 
-  /** {@code round} and {@code rounds} (blocks of 4 rounds on row 0) in turn; a call is one round. */
+  /**
+   * {@code round} and {@code rounds} (blocks of 4 rounds on row 0) in turn; a call is one round.
+   */
   private static double runRounds(Case c, int calls) {
     double sink = 0;
     for (int r = 0; r < calls; r += 8) {

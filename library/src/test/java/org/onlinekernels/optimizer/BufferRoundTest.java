@@ -15,9 +15,9 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 
 /**
- * The fused round on the caller's own segments ({@code round(indices, values, nnz, y, loss)}):
- * bad input is refused at the entry with the state left as it was, and a good row gives the bits
- * of the round on the same row in {@link SparseRows}, at odd offsets of heap and native segments.
+ * The fused round on the caller's own segments ({@code round(indices, values, nnz, y, loss)}): bad
+ * input is refused at the entry with the state left as it was, and a good row gives the bits of the
+ * round on the same row in {@link SparseRows}, at odd offsets of heap and native segments.
  */
 class BufferRoundTest {
   private static final int D = 12;
@@ -36,7 +36,9 @@ class BufferRoundTest {
 
   private static MemorySegment values(ElementType t, long offsetBytes, double... v) {
     // On the heap, at an odd byte offset.
-    MemorySegment m = MemorySegment.ofArray(new byte[(int) (v.length * t.bytes() + offsetBytes)]).asSlice(offsetBytes);
+    MemorySegment m =
+        MemorySegment.ofArray(new byte[(int) (v.length * t.bytes() + offsetBytes)])
+            .asSlice(offsetBytes);
     for (int j = 0; j < v.length; j++) {
       if (t == ElementType.FLOAT) {
         m.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, j, (float) v[j]);
@@ -50,7 +52,10 @@ class BufferRoundTest {
   private static Map<String, byte[]> snapshot(AbstractOptimizer o) {
     java.util.TreeMap<String, byte[]> s = new java.util.TreeMap<>();
     o.state().forEach((k, v) -> s.put(k, v.toArray(ValueLayout.JAVA_BYTE)));
-    o.scalarState().forEach((k, v) -> s.put("scalar " + k, Long.toString(Double.doubleToRawLongBits(v)).getBytes()));
+    o.scalarState()
+        .forEach(
+            (k, v) ->
+                s.put("scalar " + k, Long.toString(Double.doubleToRawLongBits(v)).getBytes()));
     return s;
   }
 
@@ -65,39 +70,54 @@ class BufferRoundTest {
   @MethodSource("optimizers")
   void badRowsAreRefusedAndChangeNothing(AllOptimizers.Named named) {
     for (ElementType t : ElementType.values()) {
-      try (Arena arena = Arena.ofConfined(); AbstractOptimizer o = named.create(D, t)) {
+      try (Arena arena = Arena.ofConfined();
+          AbstractOptimizer o = named.create(D, t)) {
         // Some history, so that "unchanged" means something.
         o.round(ints(arena, 4, 1, 5, 7), values(t, 3, 0.5, -2, 1), 3, 1, Loss.LOGISTIC);
         Map<String, byte[]> before = snapshot(o);
         String[] messages = {
-            refuse(o, ints(arena, 4, 5, 1), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, 1, D), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, -1, 3), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, Double.NaN), 2, 1, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, 1, 3, 5), values(t, 1, 1, 1), 3, 1, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), 2, Double.NaN, Loss.LOGISTIC),
-            refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), 2, 1, null),
-            refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), -1, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 4, 5, 1), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, 1, D), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, -1, 3), values(t, 1, 1, 1), 2, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, Double.NaN), 2, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, 1, 3, 5), values(t, 1, 1, 1), 3, 1, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), 2, Double.NaN, Loss.LOGISTIC),
+          refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), 2, 1, null),
+          refuse(o, ints(arena, 0, 1, 3), values(t, 1, 1, 1), -1, 1, Loss.LOGISTIC),
         };
-        String[] expected = {"strictly increasing", "outside [0, " + D + ")", "outside", "not finite", "values",
-            "y", "loss", "nnz"};
+        String[] expected = {
+          "strictly increasing",
+          "outside [0, " + D + ")",
+          "outside",
+          "not finite",
+          "values",
+          "y",
+          "loss",
+          "nnz"
+        };
         for (int k = 0; k < messages.length; k++) {
-          assertTrue(messages[k].contains(expected[k]), named + " " + t + " case " + k + ": " + messages[k]);
+          assertTrue(
+              messages[k].contains(expected[k]),
+              named + " " + t + " case " + k + ": " + messages[k]);
         }
         assertSameState(before, snapshot(o), named + " " + t);
       }
     }
   }
 
-  private static String refuse(AbstractOptimizer o, MemorySegment idx, MemorySegment val, int nnz, double y, Loss loss) {
-    return assertThrows(IllegalArgumentException.class, () -> o.round(idx, val, nnz, y, loss)).getMessage();
+  private static String refuse(
+      AbstractOptimizer o, MemorySegment idx, MemorySegment val, int nnz, double y, Loss loss) {
+    return assertThrows(IllegalArgumentException.class, () -> o.round(idx, val, nnz, y, loss))
+        .getMessage();
   }
 
   @ParameterizedTest
   @MethodSource("optimizers")
   void aRowInTheCallersBuffersIsTheSameRoundAsInSparseRows(AllOptimizers.Named named) {
     int[][] idx = {{0, 3, 4, 9, 11}, {}, {2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {3, 4, 9}};
-    double[][] val = {{1, -0.5, 2, 0.25, -3}, {}, {-1.5}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {0.125, 0, -4}};
+    double[][] val = {
+      {1, -0.5, 2, 0.25, -3}, {}, {-1.5}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {0.125, 0, -4}
+    };
     int[] start = new int[idx.length + 1];
     int n = 0;
     for (int r = 0; r < idx.length; r++) {
@@ -112,14 +132,26 @@ class BufferRoundTest {
     }
     for (ElementType t : ElementType.values()) {
       SparseRows rows = SparseRows.of(start, flatIdx, flatVal, t);
-      try (Arena arena = Arena.ofConfined(); AbstractOptimizer a = named.create(D, t); AbstractOptimizer b = named.create(D, t)) {
+      try (Arena arena = Arena.ofConfined();
+          AbstractOptimizer a = named.create(D, t);
+          AbstractOptimizer b = named.create(D, t)) {
         for (int pass = 0; pass < 3; pass++) {
           for (int r = 0; r < idx.length; r++) {
             double y = (r + pass) % 2 == 0 ? 1 : -1;
             double ya = a.round(rows, r, y, Loss.LOGISTIC);
-            double yb = b.round(ints(arena, 4 * (r % 2), idx[r]), values(t, r % 3, val[r]), idx[r].length, y, Loss.LOGISTIC);
-            assertEquals(Double.doubleToRawLongBits(ya), Double.doubleToRawLongBits(yb), named + " " + t + " row " + r);
-            assertSameState(snapshot(a), snapshot(b), named + " " + t + " pass " + pass + " row " + r);
+            double yb =
+                b.round(
+                    ints(arena, 4 * (r % 2), idx[r]),
+                    values(t, r % 3, val[r]),
+                    idx[r].length,
+                    y,
+                    Loss.LOGISTIC);
+            assertEquals(
+                Double.doubleToRawLongBits(ya),
+                Double.doubleToRawLongBits(yb),
+                named + " " + t + " row " + r);
+            assertSameState(
+                snapshot(a), snapshot(b), named + " " + t + " pass " + pass + " row " + r);
           }
         }
       }

@@ -1,7 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,18 +23,21 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
- * Issue 6, checkpoint and resume: on heart_scale (the repository's data folder), training with a save/load in the
- * middle predicts bit-identically to training straight through, for every optimizer in float and
- * double; damaged or mismatched files are refused with the optimizer unchanged; a failed save never
- * damages the previous checkpoint.
+ * Issue 6, checkpoint and resume: on heart_scale (the repository's data folder), training with a
+ * save/load in the middle predicts bit-identically to training straight through, for every
+ * optimizer in float and double; damaged or mismatched files are refused with the optimizer
+ * unchanged; a failed save never damages the previous checkpoint.
  */
 class CheckpointTest {
   @TempDir Path dir;
 
   static SparseDataset data() throws IOException {
-    return LibSvmReader.read(Path.of(System.getProperty("onlinekernels.data", "../data"), "heart_scale.svm"));
+    return LibSvmReader.read(
+        Path.of(System.getProperty("onlinekernels.data", "../data"), "heart_scale.svm"));
   }
 
   static Stream<Arguments> cases() {
@@ -47,7 +48,9 @@ class CheckpointTest {
     return out.stream();
   }
 
-  /** Sparse predict + logistic-gradient update over rows [from, to); returns the predictions' bits. */
+  /**
+   * Sparse predict + logistic-gradient update over rows [from, to); returns the predictions' bits.
+   */
   static long[] run(AbstractOptimizer o, SparseDataset ds, int from, int to, Arena a) {
     ElementType t = o.elementType();
     long[] bits = new long[to - from];
@@ -57,7 +60,8 @@ class CheckpointTest {
       int nnz = 0;
       for (int j = ds.rowStart(r); j < ds.rowEnd(r); j++, nnz++) {
         idx.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, nnz, ds.indices()[j]);
-        if (t == ElementType.FLOAT) val.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, nnz, (float) ds.values()[j]);
+        if (t == ElementType.FLOAT)
+          val.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, nnz, (float) ds.values()[j]);
         else val.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, nnz, ds.values()[j]);
       }
       double yhat = o.predictSparse(idx, val, nnz);
@@ -95,24 +99,50 @@ class CheckpointTest {
   void mismatchedDamagedAndForeignFilesAreRefused() throws IOException {
     Path good = dir.resolve("good.ckpt");
     try (Arena a = Arena.ofConfined();
-        ScInOL2Optimizer src = new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults())) {
+        ScInOL2Optimizer src =
+            new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults())) {
       MemorySegment x = a.allocate(32);
       x.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 1, 2.0);
       src.predict(x);
-      assertThrows(IllegalStateException.class, () -> Checkpoint.save(src, good), "save with a pending predict");
+      assertThrows(
+          IllegalStateException.class,
+          () -> Checkpoint.save(src, good),
+          "save with a pending predict");
       src.update(-1);
       Checkpoint.save(src, good);
       byte[] bytes = Files.readAllBytes(good);
 
-      try (ScInOL2Optimizer target = new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults())) {
+      try (ScInOL2Optimizer target =
+          new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults())) {
         target.predict(x);
         target.update(0.3);
-        refused(target, good, "scinol1", () -> new ScInOL1Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults()));
-        refused(target, good, "float", () -> new ScInOL2Optimizer(4, ElementType.FLOAT, ScInOLParams.defaults()));
-        refused(target, good, "dimension", () -> new ScInOL2Optimizer(5, ElementType.DOUBLE, ScInOLParams.defaults()));
-        refused(target, good, "parameters", () -> new ScInOL2Optimizer(4, ElementType.DOUBLE, new ScInOLParams(2)));
-        refused(target, good, "buffers",
-            () -> new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults(), true, null, null));
+        refused(
+            target,
+            good,
+            "scinol1",
+            () -> new ScInOL1Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults()));
+        refused(
+            target,
+            good,
+            "float",
+            () -> new ScInOL2Optimizer(4, ElementType.FLOAT, ScInOLParams.defaults()));
+        refused(
+            target,
+            good,
+            "dimension",
+            () -> new ScInOL2Optimizer(5, ElementType.DOUBLE, ScInOLParams.defaults()));
+        refused(
+            target,
+            good,
+            "parameters",
+            () -> new ScInOL2Optimizer(4, ElementType.DOUBLE, new ScInOLParams(2)));
+        refused(
+            target,
+            good,
+            "buffers",
+            () ->
+                new ScInOL2Optimizer(
+                    4, ElementType.DOUBLE, ScInOLParams.defaults(), true, null, null));
 
         byte[] v2 = bytes.clone();
         v2[7] = 2;
@@ -134,21 +164,28 @@ class CheckpointTest {
     }
   }
 
-  private void refused(AbstractOptimizer unused, Path file, String word, java.util.function.Supplier<AbstractOptimizer> make)
+  private void refused(
+      AbstractOptimizer unused,
+      Path file,
+      String word,
+      java.util.function.Supplier<AbstractOptimizer> make)
       throws IOException {
     try (AbstractOptimizer o = make.get()) {
       StateSnapshot before = StateSnapshot.of(o);
-      CheckpointException e = assertThrows(CheckpointException.class, () -> Checkpoint.load(file, o));
+      CheckpointException e =
+          assertThrows(CheckpointException.class, () -> Checkpoint.load(file, o));
       assertTrue(e.getMessage().contains(word) || e.getMessage().contains("holds"), e.getMessage());
       before.assertSame(o, "refused load");
     }
   }
 
-  private void expectRefusal(AbstractOptimizer target, byte[] content, String word) throws IOException {
+  private void expectRefusal(AbstractOptimizer target, byte[] content, String word)
+      throws IOException {
     Path f = dir.resolve("bad.ckpt");
     Files.write(f, content);
     StateSnapshot before = StateSnapshot.of(target);
-    CheckpointException e = assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
+    CheckpointException e =
+        assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
     assertTrue(e.getMessage().contains(word), e.getMessage());
     before.assertSame(target, "refused " + word);
   }
@@ -166,9 +203,10 @@ class CheckpointTest {
       byte[] before = Files.readAllBytes(file);
       o.predict(x);
       o.update(-1);
-      Checkpoint.beforeRename = () -> {
-        throw new IllegalStateException("simulated crash before the rename");
-      };
+      Checkpoint.beforeRename =
+          () -> {
+            throw new IllegalStateException("simulated crash before the rename");
+          };
       try {
         assertThrows(IllegalStateException.class, () -> Checkpoint.save(o, file));
       } finally {

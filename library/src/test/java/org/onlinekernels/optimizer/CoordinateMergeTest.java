@@ -21,11 +21,13 @@ class CoordinateMergeTest {
   private static final int D = 300;
 
   static Stream<AllOptimizers.Named> rowLocal() {
-    return AllOptimizers.all().stream().filter(n -> {
-      try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
-        return o.mergePlan() != null && o.roundsWriteOnlyTheirRow();
-      }
-    });
+    return AllOptimizers.all().stream()
+        .filter(
+            n -> {
+              try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
+                return o.mergePlan() != null && o.roundsWriteOnlyTheirRow();
+              }
+            });
   }
 
   @ParameterizedTest(name = "{0}")
@@ -72,17 +74,22 @@ class CoordinateMergeTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("balls")
   void aBallRefusesAListOfCoordinates(AllOptimizers.Named n) {
-    try (AbstractOptimizer into = n.create(D, ElementType.FLOAT); AbstractOptimizer l = n.create(D, ElementType.FLOAT)) {
-      assertThrows(IllegalStateException.class, () -> CoordinateMerge.prepare(into, List.of(l), new int[] {1}, 1));
+    try (AbstractOptimizer into = n.create(D, ElementType.FLOAT);
+        AbstractOptimizer l = n.create(D, ElementType.FLOAT)) {
+      assertThrows(
+          IllegalStateException.class,
+          () -> CoordinateMerge.prepare(into, List.of(l), new int[] {1}, 1));
     }
   }
 
   static Stream<AllOptimizers.Named> balls() {
-    return AllOptimizers.all().stream().filter(n -> {
-      try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
-        return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius);
-      }
-    });
+    return AllOptimizers.all().stream()
+        .filter(
+            n -> {
+              try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
+                return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius);
+              }
+            });
   }
 
   /** Rows of 6 nonzeros over {@code [0, D)}, Zipf-ish (low indices common), labels +1/-1. */

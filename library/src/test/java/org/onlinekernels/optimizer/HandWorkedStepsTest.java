@@ -1,11 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
-import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
-import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +13,12 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallKernel;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdKernel;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradKernel;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 
 /** First steps worked by hand (d = 2, double), and rejection of bad input with a named argument. */
 class HandWorkedStepsTest {
@@ -39,10 +39,16 @@ class HandWorkedStepsTest {
 
   @Test
   void globalAdaGradFirstTwoSteps() {
-    for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
+    for (KernelProvider k :
+        new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
       try (Arena a = Arena.ofConfined();
-          GlobalAdaGradOptimizer o = new GlobalAdaGradOptimizer(2, ElementType.DOUBLE,
-              new GlobalAdaGradParams(1, 0, Box.symmetric(1), 1.0), a, k)) {
+          GlobalAdaGradOptimizer o =
+              new GlobalAdaGradOptimizer(
+                  2,
+                  ElementType.DOUBLE,
+                  new GlobalAdaGradParams(1, 0, Box.symmetric(1), 1.0),
+                  a,
+                  k)) {
         // g = (3, 4): sumSquares = 25, eta = 1 * 1 / (0 + sqrt(50)) = 0.1414213562...
         // w = clamp(0 - eta * (3, 4), -1, 1) = (-0.4242640687, -0.5656854249)
         o.step(vec(a, 3, 4));
@@ -53,7 +59,8 @@ class HandWorkedStepsTest {
         assertEquals(-eta1 * 3, w[0]);
         assertEquals(25.0, o.scalarState().get("sumSquares"));
         // g = (-1, 0) in linear-model form: x = (-0.5, 0), dLoss/dyhat = 2, so g x = (-1, 0).
-        // sumSquares = 26, eta = 1 / sqrt(52) = 0.1386750490; w0 = -0.4242640687 + 0.1386750490 = -0.2855890197
+        // sumSquares = 26, eta = 1 / sqrt(52) = 0.1386750490; w0 = -0.4242640687 + 0.1386750490 =
+        // -0.2855890197
         assertEquals(w[0] * -0.5, o.predict(vec(a, -0.5, 0)), TOL);
         o.update(2.0);
         w = weights(o, a);
@@ -67,7 +74,9 @@ class HandWorkedStepsTest {
   @Test
   void globalAdaGradZeroGradientLeavesStateUnchanged() {
     try (Arena a = Arena.ofConfined();
-        GlobalAdaGradOptimizer o = new GlobalAdaGradOptimizer(2, ElementType.DOUBLE, GlobalAdaGradParams.of(Box.symmetric(1)))) {
+        GlobalAdaGradOptimizer o =
+            new GlobalAdaGradOptimizer(
+                2, ElementType.DOUBLE, GlobalAdaGradParams.of(Box.symmetric(1)))) {
       // sqrt(2 * 0) + delta = 0: the rate is undefined, so no change (ALGORITHMS.md conventions).
       o.step(vec(a, 0, 0));
       assertEquals(0.0, weights(o, a)[0]);
@@ -77,9 +86,12 @@ class HandWorkedStepsTest {
 
   @Test
   void ballFirstSteps() {
-    for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
+    for (KernelProvider k :
+        new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
       try (Arena a = Arena.ofConfined();
-          AdaptiveOgdBallOptimizer o = new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0), a, k)) {
+          AdaptiveOgdBallOptimizer o =
+              new AdaptiveOgdBallOptimizer(
+                  2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0), a, k)) {
         // g = (3, 4), H = 0, R = 1: Hsum = 0, s = 0, c = 8 * 25 / 3 = 66.666...
         // lambda = c / (2 (sqrt(c) + 0)) = sqrt(c) / 2 = 4.0824829046; Lsum = 4.0824829046
         // eta = 1 / 4.0824829046 = 0.2449489743; v = -eta * (3, 4) = (-0.7348469, -0.9797959)
@@ -91,7 +103,8 @@ class HandWorkedStepsTest {
         assertEquals(-0.8, w[1], 1e-15);
         assertEquals(Math.sqrt(200.0 / 3) / 2, o.scalarState().get("Lsum"), 1e-15);
         // g = 0, H = 2: Hsum = 2, s = 6.0824829046, c = 0, lambda = 0 / (2 * 2 s) = 0,
-        // eta = 1 / 6.0824829046; v = w - eta * (0 + 0 w) = w, ||v|| = 1 = R: w unchanged (to rounding).
+        // eta = 1 / 6.0824829046; v = w - eta * (0 + 0 w) = w, ||v|| = 1 = R: w unchanged (to
+        // rounding).
         o.step(vec(a, 0, 0), 2.0);
         w = weights(o, a);
         assertEquals(-0.6, w[0], 1e-15);
@@ -101,8 +114,10 @@ class HandWorkedStepsTest {
         // Hsum = 3, s = 3 + 4.0824829046 = 7.0824829046, c = 8 * 0.25 / 3 = 0.6666...
         // lambda = c / (2 (sqrt(s^2 + c) + s)) = 0.66667 / (2 (7.1293920 + 7.0824829)) = 0.0234546
         // Lsum = 4.1059375, eta = 1 / 7.1059375 = 0.1407274
-        // v = w - eta (g + lambda w) = (-0.6 - 0.1407274 (0.5 - 0.0140727), -0.8 - 0.1407274 (-0.0187637))
-        //   = (-0.6683833, -0.7973594); ||v|| = 1.0404414 > 1 => w = v / ||v|| = (-0.6424036, -0.7663665)
+        // v = w - eta (g + lambda w) = (-0.6 - 0.1407274 (0.5 - 0.0140727), -0.8 - 0.1407274
+        // (-0.0187637))
+        //   = (-0.6683833, -0.7973594); ||v|| = 1.0404414 > 1 => w = v / ||v|| = (-0.6424036,
+        // -0.7663665)
         assertEquals(-0.6, o.predict(vec(a, 1, 0)), 1e-15);
         o.update(0.5, 1.0);
         w = weights(o, a);
@@ -117,7 +132,8 @@ class HandWorkedStepsTest {
   @Test
   void ballWithoutCurvatureOrGradientDoesNothing() {
     try (Arena a = Arena.ofConfined();
-        AdaptiveOgdBallOptimizer o = new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0))) {
+        AdaptiveOgdBallOptimizer o =
+            new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0))) {
       // Hsum + Lsum = 0: eta undefined, no change this round.
       o.step(vec(a, 0, 0));
       assertEquals(0.0, weights(o, a)[0]);
@@ -127,10 +143,12 @@ class HandWorkedStepsTest {
 
   @Test
   void coordinateFirstStep() {
-    for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
+    for (KernelProvider k :
+        new KernelProvider[] {KernelProvider.scalar(), KernelProvider.vector()}) {
       try (Arena a = Arena.ofConfined();
           AdaptiveOgdCoordinateOptimizer o =
-              new AdaptiveOgdCoordinateOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0), a, k)) {
+              new AdaptiveOgdCoordinateOptimizer(
+                  2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0), a, k)) {
         // g = (1, 0), H = 1, R = 1. Hsum = 1.
         // i = 0: s = 1, c = 8 / 3 = 2.6666667, lambda = c / (2 (sqrt(1 + c) + 1))
         //        = 2.6666667 / (2 * 2.9148542) = 0.4574271; Lsum_0 = 0.4574271
@@ -157,11 +175,13 @@ class HandWorkedStepsTest {
   @Test
   void coordinateRadiiAreUsedPerCoordinate() {
     try (Arena a = Arena.ofConfined();
-        AdaptiveOgdCoordinateOptimizer o = new AdaptiveOgdCoordinateOptimizer(
-            2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {0.5, 4}))) {
+        AdaptiveOgdCoordinateOptimizer o =
+            new AdaptiveOgdCoordinateOptimizer(
+                2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {0.5, 4}))) {
       o.step(vec(a, 1, 1));
       double[] w = weights(o, a);
-      // First step with H = 0 always lands at -sqrt(3/2) R_i sgn(g_i) before clamping: clamped to -R_i.
+      // First step with H = 0 always lands at -sqrt(3/2) R_i sgn(g_i) before clamping: clamped to
+      // -R_i.
       assertEquals(-0.5, w[0]);
       assertEquals(-4.0, w[1]);
       assertTrue(o.state().containsKey("R"));
@@ -171,9 +191,13 @@ class HandWorkedStepsTest {
   @Test
   void badInputIsRejectedWithTheArgumentNamed() {
     try (Arena a = Arena.ofConfined();
-        AdaptiveOgdBallOptimizer ball = new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0));
-        AdaptiveOgdCoordinateOptimizer coord = new AdaptiveOgdCoordinateOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0));
-        GlobalAdaGradOptimizer glob = new GlobalAdaGradOptimizer(2, ElementType.DOUBLE, GlobalAdaGradParams.ofDiameter(1))) {
+        AdaptiveOgdBallOptimizer ball =
+            new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0));
+        AdaptiveOgdCoordinateOptimizer coord =
+            new AdaptiveOgdCoordinateOptimizer(
+                2, ElementType.DOUBLE, AdaptiveOgdParams.radius(1.0));
+        GlobalAdaGradOptimizer glob =
+            new GlobalAdaGradOptimizer(2, ElementType.DOUBLE, GlobalAdaGradParams.ofDiameter(1))) {
       MemorySegment g = vec(a, 1, 2);
       assertMessage("curvature h", () -> ball.step(g, -1));
       assertMessage("curvature h", () -> coord.step(g, Double.NaN));
@@ -183,14 +207,28 @@ class HandWorkedStepsTest {
       assertMessage("indices[1]", () -> coord.stepSparse(intSeg(a, 1, 1), g, 2));
       assertMessage("indices[0]", () -> glob.stepSparse(intSeg(a, 2), g, 1));
       assertMessage("nnz", () -> ball.stepSparse(intSeg(a, 0), g, -1));
-      assertMessage("g must be finite", () -> {
-        glob.predict(g);
-        glob.update(Double.NaN);
-      });
+      assertMessage(
+          "g must be finite",
+          () -> {
+            glob.predict(g);
+            glob.update(Double.NaN);
+          });
       assertThrows(IllegalStateException.class, () -> ball.update(1.0, 0.0));
-      assertMessage("radii", () -> new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {1, 2})));
-      assertMessage("radii has 3", () -> new AdaptiveOgdCoordinateOptimizer(2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {1, 2, 3})));
-      assertMessage("diameter D", () -> new GlobalAdaGradOptimizer(2, ElementType.DOUBLE, GlobalAdaGradParams.of(Box.none())));
+      assertMessage(
+          "radii",
+          () ->
+              new AdaptiveOgdBallOptimizer(
+                  2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {1, 2})));
+      assertMessage(
+          "radii has 3",
+          () ->
+              new AdaptiveOgdCoordinateOptimizer(
+                  2, ElementType.DOUBLE, AdaptiveOgdParams.radii(new double[] {1, 2, 3})));
+      assertMessage(
+          "diameter D",
+          () ->
+              new GlobalAdaGradOptimizer(
+                  2, ElementType.DOUBLE, GlobalAdaGradParams.of(Box.none())));
       assertMessage("params", () -> new AdaptiveOgdBallOptimizer(2, ElementType.DOUBLE, null));
       // Kernel-level arguments.
       var k = AdaptiveOgdKernel.of(KernelProvider.scalar(), ElementType.DOUBLE);
@@ -222,7 +260,8 @@ class HandWorkedStepsTest {
 
   private static void assertMessage(String part, org.junit.jupiter.api.function.Executable e) {
     Throwable t = assertThrows(RuntimeException.class, e);
-    assertTrue(t.getMessage() != null && t.getMessage().contains(part),
+    assertTrue(
+        t.getMessage() != null && t.getMessage().contains(part),
         "message should name '" + part + "': " + t.getMessage());
   }
 }

@@ -1,7 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,8 +14,13 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
-/** Checkpoints of {@link Precision#MIXED} optimizers: bit-exact round trip, and refused across precisions. */
+/**
+ * Checkpoints of {@link Precision#MIXED} optimizers: bit-exact round trip, and refused across
+ * precisions.
+ */
 class MixedCheckpointTest {
   static final int D = 13;
   static final AdaGradParams P = new AdaGradParams(0.3, false, 1e-3, 0, Box.of(-2, 2));

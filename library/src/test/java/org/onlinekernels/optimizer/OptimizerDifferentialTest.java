@@ -1,8 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import static org.onlinekernels.kernel.KernelTestSupport.assertBitEqual;
 import static org.onlinekernels.kernel.KernelTestSupport.get;
 import static org.onlinekernels.kernel.KernelTestSupport.slice;
@@ -20,24 +17,28 @@ import org.onlinekernels.kernel.KernelTestSupport;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 
 /**
  * Optimizers over vector and scalar kernels, fed dense and sparse versions of the same stream.
  *
- * <p>Per-coordinate AOGD has no reduction in its update, so all four runs agree bit for bit.
- * Global AdaGrad and the AOGD ball derive shared scalars from reductions; vector and scalar sum in
- * one order (issue 11), so they agree bit for bit too, but dense and sparse input sum in different
- * orders, so those agree only to a bound. Derivation: a sum of {@code n} products in precision {@code u} is off by at
- * most {@code gamma_n = n u / (1 - n u)} times the sum of |terms|; every scalar of a round
- * ({@code eta}, {@code lambda}, {@code p}) is then off by a relative {@code O(gamma_n)}; the map
- * {@code w -> P(w - eta (g + lambda w))} is a contraction followed by a 1-Lipschitz projection, so
- * per-round differences add up rather than compound. With every coordinate bounded by the radius
- * or box half-width {@code R} and steps {@code eta |g_i| <= R}-ish, after {@code T} rounds
- * {@code |w_a - w_b| <= 4 T gamma_n R}, the bound asserted below (float: {@code u = 2^-24}).
+ * <p>Per-coordinate AOGD has no reduction in its update, so all four runs agree bit for bit. Global
+ * AdaGrad and the AOGD ball derive shared scalars from reductions; vector and scalar sum in one
+ * order (issue 11), so they agree bit for bit too, but dense and sparse input sum in different
+ * orders, so those agree only to a bound. Derivation: a sum of {@code n} products in precision
+ * {@code u} is off by at most {@code gamma_n = n u / (1 - n u)} times the sum of |terms|; every
+ * scalar of a round ({@code eta}, {@code lambda}, {@code p}) is then off by a relative {@code
+ * O(gamma_n)}; the map {@code w -> P(w - eta (g + lambda w))} is a contraction followed by a
+ * 1-Lipschitz projection, so per-round differences add up rather than compound. With every
+ * coordinate bounded by the radius or box half-width {@code R} and steps {@code eta |g_i| <=
+ * R}-ish, after {@code T} rounds {@code |w_a - w_b| <= 4 T gamma_n R}, the bound asserted below
+ * (float: {@code u = 2^-24}).
  *
- * <p>Predictions: {@code |yhat - <w, x>| <= gamma_n sum |w_i x_i|} against an exact
- * {@link BigDecimal} dot product, and the ball's {@code ||v||^2} by expansion against a direct
- * exact evaluation within {@code (gamma_n + 8 u_double) (|1 - eta lambda| ||w|| + eta ||g||)^2}.
+ * <p>Predictions: {@code |yhat - <w, x>| <= gamma_n sum |w_i x_i|} against an exact {@link
+ * BigDecimal} dot product, and the ball's {@code ||v||^2} by expansion against a direct exact
+ * evaluation within {@code (gamma_n + 8 u_double) (|1 - eta lambda| ||w|| + eta ||g||)^2}.
  */
 class OptimizerDifferentialTest {
   private static final int ROUNDS = 200;
@@ -52,7 +53,16 @@ class OptimizerDifferentialTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"FLOAT,1", "FLOAT,9", "FLOAT,33", "FLOAT,1023", "DOUBLE,1", "DOUBLE,7", "DOUBLE,17", "DOUBLE,1023"})
+  @CsvSource({
+    "FLOAT,1",
+    "FLOAT,9",
+    "FLOAT,33",
+    "FLOAT,1023",
+    "DOUBLE,1",
+    "DOUBLE,7",
+    "DOUBLE,17",
+    "DOUBLE,1023"
+  })
   void coordinateBitIdenticalAcrossKernelsAndForms(ElementType t, int n) {
     try (Arena a = Arena.ofConfined()) {
       KernelTestSupport.Stream st = new KernelTestSupport.Stream(a, t, n, 3, 11L * n);
@@ -62,7 +72,8 @@ class OptimizerDifferentialTest {
         new AdaptiveOgdCoordinateOptimizer(n, t, p, a, KernelProvider.vector()),
         new AdaptiveOgdCoordinateOptimizer(n, t, p, a, KernelProvider.scalar()),
         new AdaptiveOgdCoordinateOptimizer(n, t, p, a, KernelProvider.vector()),
-        new AdaptiveOgdCoordinateOptimizer(n, t, p, a, KernelProvider.scalar())};
+        new AdaptiveOgdCoordinateOptimizer(n, t, p, a, KernelProvider.scalar())
+      };
       for (int round = 0; round < ROUNDS; round++) {
         st.next(0.5);
         double h = r.nextInt(3) == 0 ? r.nextDouble() : 0;
@@ -82,8 +93,18 @@ class OptimizerDifferentialTest {
         }
         for (int k = 0; k < 4; k += 1) {
           if (k == 1) continue;
-          assertBitEqual("w (run " + k + ", round " + round + ")", o[1].state().get("w"), o[k].state().get("w"), t, n);
-          assertBitEqual("Lsum (run " + k + ", round " + round + ")", o[1].state().get("Lsum"), o[k].state().get("Lsum"), t, n);
+          assertBitEqual(
+              "w (run " + k + ", round " + round + ")",
+              o[1].state().get("w"),
+              o[k].state().get("w"),
+              t,
+              n);
+          assertBitEqual(
+              "Lsum (run " + k + ", round " + round + ")",
+              o[1].state().get("Lsum"),
+              o[k].state().get("Lsum"),
+              t,
+              n);
         }
       }
     }
@@ -106,7 +127,8 @@ class OptimizerDifferentialTest {
       for (int k = 0; k < 4; k++) {
         KernelProvider kp = k % 2 == 0 ? KernelProvider.vector() : KernelProvider.scalar();
         ball[k] = new AdaptiveOgdBallOptimizer(n, t, AdaptiveOgdParams.radius(radius), a, kp);
-        glob[k] = new GlobalAdaGradOptimizer(n, t, GlobalAdaGradParams.of(Box.symmetric(radius)), a, kp);
+        glob[k] =
+            new GlobalAdaGradOptimizer(n, t, GlobalAdaGradParams.of(Box.symmetric(radius)), a, kp);
       }
       MemorySegment wb = slice(a, t, n, 0);
       for (int round = 0; round < ROUNDS; round++) {
@@ -131,16 +153,40 @@ class OptimizerDifferentialTest {
             // Runs 0, 1 (dense) and 2, 3 (sparse) differ only in the provider: the same bits.
             MemorySegment wPair = ((AbstractOptimizer) os[k ^ 1]).state().get("w");
             for (int i = 0; i < n; i++) {
-              if (Double.doubleToRawLongBits(get(wk, t, i)) != Double.doubleToRawLongBits(get(wPair, t, i))) {
-                throw new AssertionError(os[k].algorithm() + " runs " + k + ", " + (k ^ 1) + " (vector, scalar) round " + round
-                    + " w[" + i + "] " + get(wk, t, i) + " vs " + get(wPair, t, i) + ": not bit-identical");
+              if (Double.doubleToRawLongBits(get(wk, t, i))
+                  != Double.doubleToRawLongBits(get(wPair, t, i))) {
+                throw new AssertionError(
+                    os[k].algorithm()
+                        + " runs "
+                        + k
+                        + ", "
+                        + (k ^ 1)
+                        + " (vector, scalar) round "
+                        + round
+                        + " w["
+                        + i
+                        + "] "
+                        + get(wk, t, i)
+                        + " vs "
+                        + get(wPair, t, i)
+                        + ": not bit-identical");
               }
             }
             for (int i = 0; i < n; i++) {
               double diff = Math.abs(get(wk, t, i) - get(wb, t, i));
               if (!(diff <= bound)) {
-                throw new AssertionError(os[k].algorithm() + " run " + k + " round " + round + " w[" + i + "] differs by "
-                    + diff + " > bound " + bound);
+                throw new AssertionError(
+                    os[k].algorithm()
+                        + " run "
+                        + k
+                        + " round "
+                        + round
+                        + " w["
+                        + i
+                        + "] differs by "
+                        + diff
+                        + " > bound "
+                        + bound);
               }
             }
           }
@@ -150,7 +196,9 @@ class OptimizerDifferentialTest {
             BigDecimal exact = BigDecimal.ZERO;
             double abs = 0;
             for (int i = 0; i < n; i++) {
-              exact = exact.add(new BigDecimal(get(wk, t, i)).multiply(new BigDecimal(get(st.x, t, i))));
+              exact =
+                  exact.add(
+                      new BigDecimal(get(wk, t, i)).multiply(new BigDecimal(get(st.x, t, i))));
               abs += Math.abs(get(wk, t, i) * get(st.x, t, i));
             }
             double yhat = os[k].predict(st.x);
@@ -175,10 +223,12 @@ class OptimizerDifferentialTest {
       SplittableRandom r = st.random();
       MemorySegment w = slice(a, t, n, 1);
       for (int i = 0; i < n; i++) KernelTestSupport.set(w, t, i, r.nextGaussian() / Math.sqrt(n));
-      for (KernelProvider kp : new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
+      for (KernelProvider kp :
+          new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
         for (int round = 0; round < 50; round++) {
           st.next(0.7);
-          double eta = Math.scalb(1 + r.nextDouble(), r.nextInt(-25, 0)), lambda = r.nextDouble() * 3;
+          double eta = Math.scalb(1 + r.nextDouble(), r.nextInt(-25, 0)),
+              lambda = r.nextDouble() * 3;
           double[] gram = new double[3];
           kp.linearAlgebra(t).gramTriple(w, st.x, n, gram);
           double aa = 1 - eta * lambda;
@@ -187,8 +237,13 @@ class OptimizerDifferentialTest {
           double nw = 0, ng = 0;
           for (int i = 0; i < n; i++) {
             double wi = get(w, t, i), gi = get(st.x, t, i);
-            BigDecimal vi = new BigDecimal(wi).subtract(new BigDecimal(eta).multiply(
-                new BigDecimal(gi).add(new BigDecimal(lambda).multiply(new BigDecimal(wi)))));
+            BigDecimal vi =
+                new BigDecimal(wi)
+                    .subtract(
+                        new BigDecimal(eta)
+                            .multiply(
+                                new BigDecimal(gi)
+                                    .add(new BigDecimal(lambda).multiply(new BigDecimal(wi)))));
             exact = exact.add(vi.multiply(vi), MathContext.DECIMAL128);
             nw += wi * wi;
             ng += gi * gi;

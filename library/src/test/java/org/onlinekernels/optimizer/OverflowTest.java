@@ -1,10 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.scinol1.ScInOL1;
-import org.onlinekernels.rules.scinol2.ScInOL2;
-import org.onlinekernels.rules.dfeg.DfegOptimizer;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,19 +11,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
-import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * Issue 6, overflow: 1e6 rounds with one gradient sign (g = -1, x = (1, 0.5)), float and double,
- * vector and scalar kernels. ScInOL1 (exponent) and ScInOL2 (wealth) saturate: every prediction
- * and every state element stays finite. DFEG refuses with ArithmeticException and leaves the
- * state unchanged; the reference refuses at the same round in double.
+ * vector and scalar kernels. ScInOL1 (exponent) and ScInOL2 (wealth) saturate: every prediction and
+ * every state element stays finite. DFEG refuses with ArithmeticException and leaves the state
+ * unchanged; the reference refuses at the same round in double.
  */
 class OverflowTest {
   static final int ROUNDS = 1_000_000;
@@ -61,7 +59,9 @@ class OverflowTest {
             throw new AssertionError(t + " " + k + " round " + r + ": yhat " + y1 + ", " + y2);
           }
           if (r % 100_000 == 0) {
-            assertTrue(StateSnapshot.allFinite(s1) && StateSnapshot.allFinite(s2), "state finite at round " + r);
+            assertTrue(
+                StateSnapshot.allFinite(s1) && StateSnapshot.allFinite(s2),
+                "state finite at round " + r);
           }
         }
         s1.readWeights(w);
@@ -69,8 +69,10 @@ class OverflowTest {
         // Saturated: ScInOL2's wealth sits at the cap.
         double cap = t == ElementType.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
         MemorySegment eta = s2.state().get("eta");
-        double eta0 = t == ElementType.FLOAT ? eta.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
-            : eta.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+        double eta0 =
+            t == ElementType.FLOAT
+                ? eta.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
+                : eta.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
         assertEquals(cap, eta0, t + " wealth saturated");
       }
     }
@@ -79,7 +81,8 @@ class OverflowTest {
   @ParameterizedTest
   @EnumSource(ElementType.class)
   void dfegRefusesBeforeOverflowWithStateUnchanged(ElementType t) {
-    try (Arena a = Arena.ofConfined(); DfegOptimizer o = new DfegOptimizer(2, t, DfegParams.defaults(), a, null)) {
+    try (Arena a = Arena.ofConfined();
+        DfegOptimizer o = new DfegOptimizer(2, t, DfegParams.defaults(), a, null)) {
       MemorySegment x = x(a, t);
       int failedAt = -1;
       for (int r = 1; r <= ROUNDS; r++) {
@@ -89,7 +92,8 @@ class OverflowTest {
         } catch (ArithmeticException e) {
           before.assertSame(o, "DFEG refused predict");
           assertTrue(StateSnapshot.allFinite(o));
-          assertThrows(IllegalStateException.class, () -> o.update(-1), "no pending round after a refusal");
+          assertThrows(
+              IllegalStateException.class, () -> o.update(-1), "no pending round after a refusal");
           failedAt = r;
           break;
         }
@@ -109,12 +113,16 @@ class OverflowTest {
           ref.update(-1);
         }
         // The sums are accumulated in different orders, so allow a round either way.
-        assertTrue(Math.abs(refFailed - failedAt) <= 1, "reference refused at " + refFailed + ", optimizer at " + failedAt);
+        assertTrue(
+            Math.abs(refFailed - failedAt) <= 1,
+            "reference refused at " + refFailed + ", optimizer at " + failedAt);
       }
     }
   }
 
-  /** The reference saturates like the kernels: 1e6 same-sign rounds, predictions and state finite. */
+  /**
+   * The reference saturates like the kernels: 1e6 same-sign rounds, predictions and state finite.
+   */
   @org.junit.jupiter.api.Test
   void referenceScInOLSaturates() {
     ReferenceScInOL1 r1 = new ReferenceScInOL1(2, ScInOLParams.defaults());
@@ -136,13 +144,17 @@ class OverflowTest {
   @ParameterizedTest
   @EnumSource(ElementType.class)
   void scinol1WeightAtCap(ElementType t) {
-    try (Arena a = Arena.ofConfined(); ScInOL1Optimizer o = new ScInOL1Optimizer(1, t, ScInOLParams.defaults(), a, null)) {
+    try (Arena a = Arena.ofConfined();
+        ScInOL1Optimizer o = new ScInOL1Optimizer(1, t, ScInOLParams.defaults(), a, null)) {
       o.writeState("G", new double[] {1e6});
       o.writeState("S2", new double[] {1});
       MemorySegment w = a.allocate(t.bytes());
       o.readWeights(w);
       double cap = t == ElementType.FLOAT ? ScInOL1.FLOAT_EXP_CAP : ScInOL1.DOUBLE_EXP_CAP;
-      double got = t == ElementType.FLOAT ? w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) : w.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+      double got =
+          t == ElementType.FLOAT
+              ? w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
+              : w.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
       double want = Math.expm1(cap) / 2;
       assertEquals(want, got, want * 1e-5);
     }

@@ -1,11 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,11 +16,17 @@ import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * Issue 12, items 5 and 12: parameters beyond what the element type's arithmetic can hold are
- * refused at construction, naming the parameter (Adaptive OGD per coordinate in float with
- * R >= 1e20 used to train an all-zero model without a word).
+ * refused at construction, naming the parameter (Adaptive OGD per coordinate in float with R >=
+ * 1e20 used to train an all-zero model without a word).
  */
 class ParameterRangeTest {
   record Case(String parameter, ElementType type, Supplier<AbstractOptimizer> create) {}
@@ -34,31 +34,56 @@ class ParameterRangeTest {
   static final ElementType F = ElementType.FLOAT;
   static final ElementType D = ElementType.DOUBLE;
 
-  static final List<Case> REFUSED = List.of(
-      new Case("R", F, () -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
-      new Case("R", F, () -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radii(new double[] {1, 1e39}))),
-      new Case("R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
-      new Case("R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e39))),
-      new Case("R", D, () -> new AdaptiveOgdBallOptimizer(2, D, AdaptiveOgdParams.radius(1e160))),
-      new Case("rate", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1e39))),
-      new Case("delta", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1).withDelta(1e39))),
-      new Case("alpha * D", F, () -> new GlobalAdaGradOptimizer(2, F, new GlobalAdaGradParams(1e39, 0, Box.none(), 1))),
-      new Case("epsilon", F, () -> new ScInOL1Optimizer(2, F, new ScInOLParams(1e39))),
-      new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(1e39))),
-      new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p91))),
-      new Case("epsilon", D, () -> new ScInOL2Optimizer(2, D, new ScInOLParams(0x1p901))));
+  static final List<Case> REFUSED =
+      List.of(
+          new Case(
+              "R",
+              F,
+              () -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
+          new Case(
+              "R",
+              F,
+              () ->
+                  new AdaptiveOgdCoordinateOptimizer(
+                      2, F, AdaptiveOgdParams.radii(new double[] {1, 1e39}))),
+          new Case(
+              "R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e20))),
+          new Case(
+              "R", F, () -> new AdaptiveOgdBallOptimizer(2, F, AdaptiveOgdParams.radius(1e39))),
+          new Case(
+              "R", D, () -> new AdaptiveOgdBallOptimizer(2, D, AdaptiveOgdParams.radius(1e160))),
+          new Case("rate", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1e39))),
+          new Case(
+              "delta", F, () -> new AdaGradOptimizer(2, F, AdaGradParams.eta(1).withDelta(1e39))),
+          new Case(
+              "alpha * D",
+              F,
+              () ->
+                  new GlobalAdaGradOptimizer(
+                      2, F, new GlobalAdaGradParams(1e39, 0, Box.none(), 1))),
+          new Case("epsilon", F, () -> new ScInOL1Optimizer(2, F, new ScInOLParams(1e39))),
+          new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(1e39))),
+          new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p91))),
+          new Case("epsilon", D, () -> new ScInOL2Optimizer(2, D, new ScInOLParams(0x1p901))));
 
   @Test
   void tooLargeForTheElementTypeIsRefusedNamingTheParameter() {
     for (Case c : REFUSED) {
-      ParameterRangeException e = assertThrows(ParameterRangeException.class, c.create()::get, c::toString);
+      ParameterRangeException e =
+          assertThrows(ParameterRangeException.class, c.create()::get, c::toString);
       assertEquals(c.parameter(), e.parameter());
       assertTrue(e.getMessage().contains(": " + c.parameter() + " = "), e.getMessage());
-      assertTrue(e.getMessage().contains("is too large for " + c.type().name().toLowerCase() + " elements"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains("is too large for " + c.type().name().toLowerCase() + " elements"),
+          e.getMessage());
     }
   }
 
-  /** Accepted values train: after a few rounds the weights are finite and not all zero (not only constructed). */
+  /**
+   * Accepted values train: after a few rounds the weights are finite and not all zero (not only
+   * constructed).
+   */
   @Test
   void theSameValuesInDoubleAndTheLargestAcceptedFloatValuesWork() {
     learns(new AdaptiveOgdCoordinateOptimizer(2, D, AdaptiveOgdParams.radius(1e20)), D);
@@ -68,7 +93,8 @@ class ParameterRangeTest {
   }
 
   private static void learns(AbstractOptimizer o, ElementType t) {
-    try (Arena a = Arena.ofConfined(); o) {
+    try (Arena a = Arena.ofConfined();
+        o) {
       MemorySegment x = a.allocate(2L * t.bytes());
       MemorySegment w = a.allocate(2L * t.bytes());
       for (int i = 0; i < 2; i++) {
@@ -81,7 +107,8 @@ class ParameterRangeTest {
       o.readWeights(w);
       for (int i = 0; i < 2; i++) {
         double v = ScInOLOptimizerTest.get(w, t, i);
-        assertTrue(Double.isFinite(v) && v != 0, o.algorithm() + " " + t + ": weight " + i + " = " + v);
+        assertTrue(
+            Double.isFinite(v) && v != 0, o.algorithm() + " " + t + ": weight " + i + " = " + v);
       }
     }
   }
@@ -91,7 +118,8 @@ class ParameterRangeTest {
   void aogdPerCoordinateInFloatLearnsAtTheLargestAcceptedRadius() {
     double r = Math.sqrt(Float.MAX_VALUE / 3);
     try (Arena a = Arena.ofConfined();
-        AdaptiveOgdCoordinateOptimizer o = new AdaptiveOgdCoordinateOptimizer(1, F, AdaptiveOgdParams.radius(r))) {
+        AdaptiveOgdCoordinateOptimizer o =
+            new AdaptiveOgdCoordinateOptimizer(1, F, AdaptiveOgdParams.radius(r))) {
       MemorySegment x = a.allocate(4);
       x.set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 1f);
       for (int t = 0; t < 5; t++) {

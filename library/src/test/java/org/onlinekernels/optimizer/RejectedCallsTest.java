@@ -1,6 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 
 /**
  * Issue 6, validation: every public entry of every optimizer refuses bad arguments with the
@@ -60,8 +60,10 @@ class RejectedCallsTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
-  void everyBadCallIsRefusedWithStateUnchanged(AllOptimizers.Named n, ElementType t) throws Exception {
-    try (Arena a = Arena.ofConfined(); AbstractOptimizer o = n.create(D, t)) {
+  void everyBadCallIsRefusedWithStateUnchanged(AllOptimizers.Named n, ElementType t)
+      throws Exception {
+    try (Arena a = Arena.ofConfined();
+        AbstractOptimizer o = n.create(D, t)) {
       train(o, a, 4);
       MemorySegment good = vec(a, t, 1, 2, 3, 4, 5);
       double nan = Double.NaN, inf = Double.POSITIVE_INFINITY;
@@ -87,9 +89,12 @@ class RejectedCallsTest {
       }
       assertRejected(o, IllegalStateException.class, () -> o.predict(closed), "closed x");
       AtomicReference<MemorySegment> foreign = new AtomicReference<>();
-      Thread th = Thread.ofPlatform().start(() -> foreign.set(Arena.ofConfined().allocate((long) D * t.bytes())));
+      Thread th =
+          Thread.ofPlatform()
+              .start(() -> foreign.set(Arena.ofConfined().allocate((long) D * t.bytes())));
       th.join();
-      assertRejected(o, WrongThreadException.class, () -> o.predict(foreign.get()), "x of another thread");
+      assertRejected(
+          o, WrongThreadException.class, () -> o.predict(foreign.get()), "x of another thread");
 
       // update: without predict, bad g, too large g * x.
       assertRejected(o, IllegalStateException.class, () -> o.update(0.5), "update without predict");
@@ -113,7 +118,10 @@ class RejectedCallsTest {
       IAE(o, () -> o.writeState(first, new double[D - 1]), "writeState(short)");
       IAE(o, () -> o.writeState(first, new double[] {0, 0, nan, 0, 0}), "writeState(NaN)");
       if (t == ElementType.FLOAT) {
-        IAE(o, () -> o.writeState(first, new double[] {0, 0, 1e300, 0, 0}), "writeState(> float range)");
+        IAE(
+            o,
+            () -> o.writeState(first, new double[] {0, 0, 1e300, 0, 0}),
+            "writeState(> float range)");
       }
       IAE(o, () -> o.writeScalarState("nope", 1), "writeScalarState(unknown)");
       for (String k : o.scalarState().keySet()) {
@@ -141,24 +149,30 @@ class RejectedCallsTest {
       // Another thread: fails fast, before any state change.
       AtomicReference<Throwable> seen = new AtomicReference<>();
       StateSnapshot before = StateSnapshot.of(o);
-      Thread other = Thread.ofPlatform().start(() -> {
-        try {
-          o.reset();
-        } catch (Throwable e) {
-          seen.set(e);
-        }
-      });
+      Thread other =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      o.reset();
+                    } catch (Throwable e) {
+                      seen.set(e);
+                    }
+                  });
       other.join();
-      assertTrue(seen.get() instanceof WrongThreadException, "reset from another thread: " + seen.get());
+      assertTrue(
+          seen.get() instanceof WrongThreadException, "reset from another thread: " + seen.get());
       before.assertSame(o, "reset from another thread");
 
       // Closed optimizer.
       o.close();
-      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> o.predict(good), "predict after close");
+      org.junit.jupiter.api.Assertions.assertThrows(
+          IllegalStateException.class, () -> o.predict(good), "predict after close");
     }
   }
 
-  private static void IAE(AbstractOptimizer o, org.junit.jupiter.api.function.Executable bad, String what) {
+  private static void IAE(
+      AbstractOptimizer o, org.junit.jupiter.api.function.Executable bad, String what) {
     IllegalArgumentException e = assertRejected(o, IllegalArgumentException.class, bad, what);
     assertFalse(e.getMessage() == null || e.getMessage().isBlank(), what + ": message");
   }
@@ -167,7 +181,8 @@ class RejectedCallsTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void trustedLetsNonFiniteInputThrough(AllOptimizers.Named n, ElementType t) {
-    try (Arena a = Arena.ofConfined(); AbstractOptimizer o = n.create(D, t)) {
+    try (Arena a = Arena.ofConfined();
+        AbstractOptimizer o = n.create(D, t)) {
       assertEquals(InputPolicy.CHECKED, o.inputPolicy());
       o.setInputPolicy(InputPolicy.TRUSTED);
       train(o, a, 2);
@@ -181,8 +196,11 @@ class RejectedCallsTest {
       } catch (ArithmeticException e) {
         poisoned = false; // global AdaGrad's sum and DFEG's scale have their own overflow guard
       }
-      // The rules without an overflow guard of their own (global AdaGrad's, Adaptive OGD's and DFEG's refuse first).
-      if (!n.name().startsWith("adagrad-global") && !n.name().startsWith("aogd") && !n.name().startsWith("dfeg")) {
+      // The rules without an overflow guard of their own (global AdaGrad's, Adaptive OGD's and
+      // DFEG's refuse first).
+      if (!n.name().startsWith("adagrad-global")
+          && !n.name().startsWith("aogd")
+          && !n.name().startsWith("dfeg")) {
         assertTrue(poisoned, "TRUSTED: NaN reached the state, as documented");
       }
       o.reset();

@@ -1,6 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,13 +12,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * {@link LinearModelOptimizer#rounds}: a block of rounds is those rounds one by one, bit for bit
  * (state and every {@code yhat}), for every optimizer, the interface's default included; bad
- * arguments are refused before anything runs; a refused round stops the block where it is and
- * says where; large ScInOL2 states (whose rounds touch their records first) give the same bits as
- * small ones.
+ * arguments are refused before anything runs; a refused round stops the block where it is and says
+ * where; large ScInOL2 states (whose rounds touch their records first) give the same bits as small
+ * ones.
  */
 class RoundsTest {
   /** Rows of up to 6 entries over {@code d} coordinates, some empty, values of mixed sign. */
@@ -39,7 +39,8 @@ class RoundsTest {
       }
     }
     start[n] = k;
-    return SparseRows.of(start, java.util.Arrays.copyOf(idx, k), java.util.Arrays.copyOf(val, k), t);
+    return SparseRows.of(
+        start, java.util.Arrays.copyOf(idx, k), java.util.Arrays.copyOf(val, k), t);
   }
 
   private static int[] shuffledOrder(int n, long seed) {
@@ -93,12 +94,20 @@ class RoundsTest {
           String what = named + " " + t + " round " + q;
           assertEquals(Double.doubleToRawLongBits(one), Double.doubleToRawLongBits(yhat[q]), what);
           if (q < 17) {
-            assertEquals(Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], one)), Double.doubleToRawLongBits(losses[q]), what + " loss");
+            assertEquals(
+                Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], one)),
+                Double.doubleToRawLongBits(losses[q]),
+                what + " loss");
           }
           double oneDefault = plainSingle.round(rows, order[q], y[q], Loss.LOGISTIC);
-          assertEquals(Double.doubleToRawLongBits(oneDefault), Double.doubleToRawLongBits(yhatDefault[q]), what + " (default)");
-          assertEquals(Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], oneDefault)),
-              Double.doubleToRawLongBits(lossesDefault[q]), what + " loss (default)");
+          assertEquals(
+              Double.doubleToRawLongBits(oneDefault),
+              Double.doubleToRawLongBits(yhatDefault[q]),
+              what + " (default)");
+          assertEquals(
+              Double.doubleToRawLongBits(Loss.LOGISTIC.value(y[q], oneDefault)),
+              Double.doubleToRawLongBits(lossesDefault[q]),
+              what + " loss (default)");
         }
         StateSnapshot.of(single).assertSame(block, named + " " + t);
         StateSnapshot.of(singleViaDefault).assertSame(viaDefault, named + " " + t + " (default)");
@@ -112,24 +121,60 @@ class RoundsTest {
     int[] order = {0, 1, 2, 3, 4};
     double[] y = {1, -1, 1, -1, 1};
     double[] yhat = new double[5];
-    try (AbstractOptimizer o = new ScInOL2Optimizer(8, ElementType.FLOAT, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null)) {
+    try (AbstractOptimizer o =
+        new ScInOL2Optimizer(
+            8, ElementType.FLOAT, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null)) {
       o.round(rows, 0, 1, Loss.LOGISTIC);
       String what = "scinol2";
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(null, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 5, y, null, yhat, null), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 3, 2, y, Loss.LOGISTIC, yhat, null), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(rows, order, 0, 6, y, Loss.LOGISTIC, yhat, null), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class,
-          () -> o.rounds(rows, order, 0, 5, new double[4], Loss.LOGISTIC, yhat, null), what);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class,
-          () -> o.rounds(rows, order, 0, 5, y, Loss.LOGISTIC, yhat, new double[3]), what);
-      IllegalArgumentException e = StateSnapshot.assertRejected(o, IllegalArgumentException.class,
-          () -> o.rounds(rows, new int[] {0, 1, 9, 2}, 0, 4, y, Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(null, order, 0, 5, y, Loss.LOGISTIC, yhat, null),
+          what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 0, 5, y, null, yhat, null),
+          what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 3, 2, y, Loss.LOGISTIC, yhat, null),
+          what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 0, 6, y, Loss.LOGISTIC, yhat, null),
+          what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 0, 5, new double[4], Loss.LOGISTIC, yhat, null),
+          what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(rows, order, 0, 5, y, Loss.LOGISTIC, yhat, new double[3]),
+          what);
+      IllegalArgumentException e =
+          StateSnapshot.assertRejected(
+              o,
+              IllegalArgumentException.class,
+              () -> o.rounds(rows, new int[] {0, 1, 9, 2}, 0, 4, y, Loss.LOGISTIC, yhat, null),
+              what);
       assertTrue(e.getMessage().contains("order[2] = 9"), e.getMessage());
       SparseRows doubles = randomRows(ElementType.DOUBLE, 5, 8, 1);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(doubles, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(doubles, order, 0, 5, y, Loss.LOGISTIC, yhat, null),
+          what);
       SparseRows wide = randomRows(ElementType.FLOAT, 5, 30, 1);
-      StateSnapshot.assertRejected(o, IllegalArgumentException.class, () -> o.rounds(wide, order, 0, 5, y, Loss.LOGISTIC, yhat, null), what);
+      StateSnapshot.assertRejected(
+          o,
+          IllegalArgumentException.class,
+          () -> o.rounds(wide, order, 0, 5, y, Loss.LOGISTIC, yhat, null),
+          what);
       // An empty block is no rounds at all.
       StateSnapshot before = StateSnapshot.of(o);
       o.rounds(rows, order, 2, 2, new double[0], Loss.LOGISTIC, new double[0], null);
@@ -137,25 +182,46 @@ class RoundsTest {
     }
   }
 
-  /** A refused label stops the block at its position; the rounds before it ran, nothing after it did. */
+  /**
+   * A refused label stops the block at its position; the rounds before it ran, nothing after it
+   * did.
+   */
   @Test
   void aRefusedRoundStopsTheBlockAndSaysWhere() {
     int n = 9;
     SparseRows rows = randomRows(ElementType.DOUBLE, n, 8, 2);
     int[] order = shuffledOrder(n, 4);
     double[] y = {1, -1, 1, 1, Double.NaN, -1, 1, 1, -1};
-    try (AbstractOptimizer block = new ScInOL2Optimizer(8, ElementType.DOUBLE, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null);
-        AbstractOptimizer single = new ScInOL2Optimizer(8, ElementType.DOUBLE, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null)) {
+    try (AbstractOptimizer block =
+            new ScInOL2Optimizer(
+                8,
+                ElementType.DOUBLE,
+                ScInOLParams.defaults(),
+                StateLayout.INTERLEAVED,
+                null,
+                null);
+        AbstractOptimizer single =
+            new ScInOL2Optimizer(
+                8,
+                ElementType.DOUBLE,
+                ScInOLParams.defaults(),
+                StateLayout.INTERLEAVED,
+                null,
+                null)) {
       double[] yhat = new double[n];
       java.util.Arrays.fill(yhat, 42);
       // Positions are indices into order: the block starts at 1, so label k is order[1 + k]'s.
-      RefusedRoundException e = assertThrows(RefusedRoundException.class,
-          () -> block.rounds(rows, order, 1, n, y, Loss.LOGISTIC, yhat, null));
+      RefusedRoundException e =
+          assertThrows(
+              RefusedRoundException.class,
+              () -> block.rounds(rows, order, 1, n, y, Loss.LOGISTIC, yhat, null));
       assertEquals(5, e.position());
       assertTrue(e.getMessage().contains("y"), e.getMessage());
       for (int q = 1; q < 5; q++) {
-        assertEquals(Double.doubleToRawLongBits(single.round(rows, order[q], y[q - 1], Loss.LOGISTIC)),
-            Double.doubleToRawLongBits(yhat[q - 1]), "round " + q);
+        assertEquals(
+            Double.doubleToRawLongBits(single.round(rows, order[q], y[q - 1], Loss.LOGISTIC)),
+            Double.doubleToRawLongBits(yhat[q - 1]),
+            "round " + q);
       }
       for (int k = 4; k < n; k++) {
         assertEquals(42, yhat[k], "slot " + k + " of a round that did not run");
@@ -178,14 +244,21 @@ class RoundsTest {
         int[] order = shuffledOrder(n, 8);
         double[] y = new double[n];
         for (int q = 0; q < n; q++) y[q] = q % 2 == 0 ? 1 : -1;
-        try (ScInOL2Optimizer big = new ScInOL2Optimizer(1 << 17, t, ScInOLParams.defaults(), layout, null, null);
-            ScInOL2Optimizer small = new ScInOL2Optimizer(8, t, ScInOLParams.defaults(), layout, null, null)) {
-          assertTrue(8L * (1 << 17) * t.bytes() / 2 > RoundTuning.TOUCH_MIN_BYTES, "the large state is over the touch size");
+        try (ScInOL2Optimizer big =
+                new ScInOL2Optimizer(1 << 17, t, ScInOLParams.defaults(), layout, null, null);
+            ScInOL2Optimizer small =
+                new ScInOL2Optimizer(8, t, ScInOLParams.defaults(), layout, null, null)) {
+          assertTrue(
+              8L * (1 << 17) * t.bytes() / 2 > RoundTuning.TOUCH_MIN_BYTES,
+              "the large state is over the touch size");
           double[] a = new double[n], b = new double[n];
           big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, a, null);
           small.rounds(rows, order, 0, n, y, Loss.LOGISTIC, b, null);
           for (int q = 0; q < n; q++) {
-            assertEquals(Double.doubleToRawLongBits(b[q]), Double.doubleToRawLongBits(a[q]), layout + " " + t + " round " + q);
+            assertEquals(
+                Double.doubleToRawLongBits(b[q]),
+                Double.doubleToRawLongBits(a[q]),
+                layout + " " + t + " round " + q);
           }
           for (String v : new String[] {"G", "S2", "M", "eta"}) {
             MemorySegment sb = big.state().get(v), ss = small.state().get(v);
@@ -196,16 +269,54 @@ class RoundsTest {
     }
   }
 
-  /** A {@link LinearModelOptimizer} that does not override {@code round} or {@code rounds}: their defaults. */
+  /**
+   * A {@link LinearModelOptimizer} that does not override {@code round} or {@code rounds}: their
+   * defaults.
+   */
   private record Delegate(AbstractOptimizer o) implements LinearModelOptimizer {
-    @Override public String algorithm() { return o.algorithm(); }
-    @Override public int dimension() { return o.dimension(); }
-    @Override public ElementType elementType() { return o.elementType(); }
-    @Override public double predict(MemorySegment x) { return o.predict(x); }
-    @Override public double predictSparse(MemorySegment i, MemorySegment v, int nnz) { return o.predictSparse(i, v, nnz); }
-    @Override public void update(double g) { o.update(g); }
-    @Override public void readWeights(MemorySegment into) { o.readWeights(into); }
-    @Override public void reset() { o.reset(); }
-    @Override public void close() { o.close(); }
+    @Override
+    public String algorithm() {
+      return o.algorithm();
+    }
+
+    @Override
+    public int dimension() {
+      return o.dimension();
+    }
+
+    @Override
+    public ElementType elementType() {
+      return o.elementType();
+    }
+
+    @Override
+    public double predict(MemorySegment x) {
+      return o.predict(x);
+    }
+
+    @Override
+    public double predictSparse(MemorySegment i, MemorySegment v, int nnz) {
+      return o.predictSparse(i, v, nnz);
+    }
+
+    @Override
+    public void update(double g) {
+      o.update(g);
+    }
+
+    @Override
+    public void readWeights(MemorySegment into) {
+      o.readWeights(into);
+    }
+
+    @Override
+    public void reset() {
+      o.reset();
+    }
+
+    @Override
+    public void close() {
+      o.close();
+    }
   }
 }

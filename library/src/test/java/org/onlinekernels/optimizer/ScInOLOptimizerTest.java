@@ -1,8 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,13 +15,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /** The ScInOL optimizers: scale invariance, round counter, reset, stored vs recompute mode. */
 class ScInOLOptimizerTest {
   static final int D = 23;
   static final int T = 300;
 
-  private static LinearModelOptimizer make(int algo, ElementType t, boolean stored, KernelProvider p) {
+  private static LinearModelOptimizer make(
+      int algo, ElementType t, boolean stored, KernelProvider p) {
     ScInOLParams params = new ScInOLParams(1.0);
     return algo == 1
         ? new ScInOL1Optimizer(D, t, params, null, p)
@@ -34,18 +35,26 @@ class ScInOLOptimizerTest {
   /**
    * Multiplying feature i of every instance by c_i (log-uniform in [1e-3, 1e3]) leaves every
    * prediction unchanged in real arithmetic. In floating point the scaled run differs by rounding
-   * only: the scaled input itself (1 rounding), then G and S2 are sums of t rounded terms, so
-   * theta = G / s carries a relative error of order t u (u = 2^-24 or 2^-53) against the sum
-   * of |g x|, which |theta| <= sqrt(t) keeps within t u sqrt(t) in absolute terms; ScInOL1's
-   * expm1(|theta|/2) turns an absolute theta error into a relative w error of half its size, and
-   * the logistic gradient (Lipschitz 1/4 in yhat) feeds errors back only damped. So
-   * {@code |dyhat| <= K t^1.5 u sum_i |x_i w_i|} with a small constant; we allow K = 2 (observed
-   * at most 0.33 over these eight runs, float and double, vector and scalar) plus
-   * an absolute floor of the same size for predictions that cancel to about 0.
+   * only: the scaled input itself (1 rounding), then G and S2 are sums of t rounded terms, so theta
+   * = G / s carries a relative error of order t u (u = 2^-24 or 2^-53) against the sum of |g x|,
+   * which |theta| <= sqrt(t) keeps within t u sqrt(t) in absolute terms; ScInOL1's expm1(|theta|/2)
+   * turns an absolute theta error into a relative w error of half its size, and the logistic
+   * gradient (Lipschitz 1/4 in yhat) feeds errors back only damped. So {@code |dyhat| <= K t^1.5 u
+   * sum_i |x_i w_i|} with a small constant; we allow K = 2 (observed at most 0.33 over these eight
+   * runs, float and double, vector and scalar) plus an absolute floor of the same size for
+   * predictions that cancel to about 0.
    */
   @ParameterizedTest
-  @CsvSource({"1,FLOAT,vector", "1,DOUBLE,vector", "2,FLOAT,vector", "2,DOUBLE,vector",
-      "1,FLOAT,scalar", "1,DOUBLE,scalar", "2,FLOAT,scalar", "2,DOUBLE,scalar"})
+  @CsvSource({
+    "1,FLOAT,vector",
+    "1,DOUBLE,vector",
+    "2,FLOAT,vector",
+    "2,DOUBLE,vector",
+    "1,FLOAT,scalar",
+    "1,DOUBLE,scalar",
+    "2,FLOAT,scalar",
+    "2,DOUBLE,scalar"
+  })
   void predictionsAreScaleInvariant(int algo, ElementType t, String impl) {
     KernelProvider p = impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar();
     SplittableRandom r = new SplittableRandom(42 + algo);
@@ -62,7 +71,8 @@ class ScInOLOptimizerTest {
     try (Arena arena = Arena.ofConfined();
         LinearModelOptimizer a = make(algo, t, false, p);
         LinearModelOptimizer b = make(algo, t, false, p)) {
-      MemorySegment x = arena.allocate((long) D * t.bytes()), xs = arena.allocate((long) D * t.bytes());
+      MemorySegment x = arena.allocate((long) D * t.bytes()),
+          xs = arena.allocate((long) D * t.bytes());
       MemorySegment w = arena.allocate((long) D * t.bytes());
       for (int round = 1; round <= T; round++) {
         double margin = 0;
@@ -93,7 +103,8 @@ class ScInOLOptimizerTest {
     SplittableRandom r = new SplittableRandom(7);
     try (Arena arena = Arena.ofConfined();
         ScInOL2Optimizer a = new ScInOL2Optimizer(D, t, ScInOLParams.defaults());
-        ScInOL2Optimizer b = new ScInOL2Optimizer(D, t, ScInOLParams.defaults(), true, null, null)) {
+        ScInOL2Optimizer b =
+            new ScInOL2Optimizer(D, t, ScInOLParams.defaults(), true, null, null)) {
       assertTrue(b.storesWeights() && !a.storesWeights());
       assertTrue(b.state().containsKey("w") && !a.state().containsKey("w"));
       MemorySegment x = arena.allocate((long) D * t.bytes());
@@ -117,7 +128,8 @@ class ScInOLOptimizerTest {
         b.update(g);
         for (String name : new String[] {"G", "S2", "M", "eta"}) {
           MemorySegment sa = a.state().get(name), sb = b.state().get(name);
-          for (int i = 0; i < D; i++) assertEquals(get(sa, t, i), get(sb, t, i), 0.0, name + "[" + i + "]");
+          for (int i = 0; i < D; i++)
+            assertEquals(get(sa, t, i), get(sb, t, i), 0.0, name + "[" + i + "]");
         }
       }
       assertEquals(201.0, a.scalarState().get("t"));
@@ -128,11 +140,13 @@ class ScInOLOptimizerTest {
   @CsvSource({"1", "2"})
   void roundCounterResetAndReadOut(int algo) {
     ElementType t = ElementType.DOUBLE;
-    try (Arena arena = Arena.ofConfined(); LinearModelOptimizer o = make(algo, t, false, null)) {
+    try (Arena arena = Arena.ofConfined();
+        LinearModelOptimizer o = make(algo, t, false, null)) {
       AbstractOptimizer ao = (AbstractOptimizer) o;
       assertEquals(Map.of("t", 1.0), ao.scalarState());
       assertThrows(IllegalStateException.class, () -> o.update(1.0));
-      MemorySegment x = arena.allocate((long) D * t.bytes()), w = arena.allocate((long) D * t.bytes());
+      MemorySegment x = arena.allocate((long) D * t.bytes()),
+          w = arena.allocate((long) D * t.bytes());
       for (int i = 0; i < D; i++) set(x, t, i, i % 3 - 1.0);
       for (int round = 0; round < 5; round++) {
         o.predict(x);
@@ -160,8 +174,11 @@ class ScInOLOptimizerTest {
   @Test
   void rejectsBadArguments() {
     assertThrows(IllegalArgumentException.class, () -> new ScInOLParams(0));
-    assertThrows(IllegalArgumentException.class, () -> new ScInOL1Optimizer(0, ElementType.FLOAT, ScInOLParams.defaults()));
-    assertThrows(IllegalArgumentException.class, () -> new ScInOL2Optimizer(3, ElementType.FLOAT, null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ScInOL1Optimizer(0, ElementType.FLOAT, ScInOLParams.defaults()));
+    assertThrows(
+        IllegalArgumentException.class, () -> new ScInOL2Optimizer(3, ElementType.FLOAT, null));
     var k = ScInOL1Kernel.of(KernelProvider.get(), ElementType.FLOAT);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment s = arena.allocate(16);

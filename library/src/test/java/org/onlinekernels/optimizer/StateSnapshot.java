@@ -45,7 +45,10 @@ public record StateSnapshot(Map<String, byte[]> buffers, Map<String, Long> scala
       boolean f = o.stateType(e.getKey()) == org.onlinekernels.kernel.ElementType.FLOAT;
       long n = s.byteSize() / (f ? 4 : 8);
       for (long i = 0; i < n; i++) {
-        double v = f ? s.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) : s.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+        double v =
+            f
+                ? s.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+                : s.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
         if (!Double.isFinite(v)) return false;
       }
     }

@@ -1,6 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 
 /**
  * Issue 6, threads: an optimizer fails fast with WrongThreadException, state unchanged, when used
@@ -20,13 +20,16 @@ import org.onlinekernels.params.AdaGradParams;
 class ThreadConfinementTest {
   static Throwable onOtherThread(Runnable r) throws InterruptedException {
     AtomicReference<Throwable> seen = new AtomicReference<>();
-    Thread t = Thread.ofPlatform().start(() -> {
-      try {
-        r.run();
-      } catch (Throwable e) {
-        seen.set(e);
-      }
-    });
+    Thread t =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    r.run();
+                  } catch (Throwable e) {
+                    seen.set(e);
+                  }
+                });
     t.join();
     return seen.get();
   }
@@ -34,7 +37,8 @@ class ThreadConfinementTest {
   @Test
   void sharedArenaOptimizerFailsFastFromAnotherThread() throws Exception {
     try (Arena shared = Arena.ofShared();
-        AdaGradOptimizer o = new AdaGradOptimizer(3, ElementType.DOUBLE, AdaGradParams.eta(1), shared, null)) {
+        AdaGradOptimizer o =
+            new AdaGradOptimizer(3, ElementType.DOUBLE, AdaGradParams.eta(1), shared, null)) {
       MemorySegment g = shared.allocate(24);
       g.fill((byte) 0x3f);
       o.step(g);
@@ -47,11 +51,14 @@ class ThreadConfinementTest {
       // Explicit hand-over: the new owner may call, the old one may not.
       Thread main = Thread.currentThread();
       AtomicReference<Thread> ownerSeen = new AtomicReference<>();
-      Thread w = Thread.ofPlatform().unstarted(() -> {
-        o.step(g);
-        ownerSeen.set(o.owner());
-        o.transferOwnership(main); // and back, so the test thread can close it
-      });
+      Thread w =
+          Thread.ofPlatform()
+              .unstarted(
+                  () -> {
+                    o.step(g);
+                    ownerSeen.set(o.owner());
+                    o.transferOwnership(main); // and back, so the test thread can close it
+                  });
       o.transferOwnership(w);
       assertThrows(WrongThreadException.class, () -> o.step(g));
       w.start();

@@ -1,8 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import org.onlinekernels.rules.scinol2.ScInOL2;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -15,16 +12,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * Issue 12, item 4: ScInOL1/ScInOL2 held at one gradient sign (d = 1, g = -1, constant x) with a
- * tiny input used to predict +Infinity: the wealth (or exponent) reaches its cap while {@code s}
- * is tiny, and {@code w = eta / (2 s)} overflows. The weight now saturates at the element type's
+ * tiny input used to predict +Infinity: the wealth (or exponent) reaches its cap while {@code s} is
+ * tiny, and {@code w = eta / (2 s)} overflows. The weight now saturates at the element type's
  * largest finite value, in the kernels (vector, scalar, mixed) and in the reference, so every
  * prediction, state element and read-out weight stays finite at every input scale from 1 down to
  * the smallest subnormal.
@@ -52,7 +51,9 @@ class TinyInputSaturationTest {
   }
 
   static double read(MemorySegment s, ElementType t) {
-    return t == ElementType.FLOAT ? s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) : s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+    return t == ElementType.FLOAT
+        ? s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
+        : s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
   }
 
   /**
@@ -79,14 +80,28 @@ class TinyInputSaturationTest {
     for (int r = 0; r < rounds; r++) {
       double y = o.predict(xs);
       if (!Double.isFinite(y)) {
-        throw new AssertionError(o.algorithm() + " " + o.precision() + " " + o.kernels().name() + " x = " + x
-            + " round " + r + ": yhat = " + y);
+        throw new AssertionError(
+            o.algorithm()
+                + " "
+                + o.precision()
+                + " "
+                + o.kernels().name()
+                + " x = "
+                + x
+                + " round "
+                + r
+                + ": yhat = "
+                + y);
       }
       o.update(-1);
     }
     o.readWeights(w);
-    assertTrue(Double.isFinite(read(w, t)), () -> o.algorithm() + " " + o.precision() + " x = " + x + ": weight " + read(w, t));
-    assertTrue(StateSnapshot.allFinite(o), () -> o.algorithm() + " " + o.precision() + " x = " + x + ": state");
+    assertTrue(
+        Double.isFinite(read(w, t)),
+        () -> o.algorithm() + " " + o.precision() + " x = " + x + ": weight " + read(w, t));
+    assertTrue(
+        StateSnapshot.allFinite(o),
+        () -> o.algorithm() + " " + o.precision() + " x = " + x + ": state");
   }
 
   @ParameterizedTest
@@ -98,7 +113,8 @@ class TinyInputSaturationTest {
         try (Arena a = Arena.ofConfined();
             ScInOL1Optimizer s1 = new ScInOL1Optimizer(1, t, ScInOLParams.defaults(), a, k);
             ScInOL2Optimizer s2 = new ScInOL2Optimizer(1, t, ScInOLParams.defaults(), false, a, k);
-            ScInOL2Optimizer s2w = new ScInOL2Optimizer(1, t, ScInOLParams.defaults(), true, a, k)) {
+            ScInOL2Optimizer s2w =
+                new ScInOL2Optimizer(1, t, ScInOLParams.defaults(), true, a, k)) {
           run(s1, a, x, 4e6, 0, 20);
           run(s2, a, x, 1e6, cap, 20);
           run(s2w, a, x, 1e6, cap, 20);
@@ -112,7 +128,8 @@ class TinyInputSaturationTest {
     for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.get()}) {
       for (double x : scales(ElementType.FLOAT)) {
         try (Arena a = Arena.ofConfined();
-            ScInOL2Optimizer m = new ScInOL2Optimizer(1, Precision.MIXED, ScInOLParams.defaults(), a, k)) {
+            ScInOL2Optimizer m =
+                new ScInOL2Optimizer(1, Precision.MIXED, ScInOLParams.defaults(), a, k)) {
           run(m, a, x, 1e6, ScInOL2.DOUBLE_WEALTH_CAP, 20);
         }
       }
@@ -125,8 +142,10 @@ class TinyInputSaturationTest {
     for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.get()}) {
       for (double x : new double[] {1e-14, 1e-18, 1e-22}) {
         try (Arena a = Arena.ofConfined();
-            ScInOL1Optimizer s1 = new ScInOL1Optimizer(1, ElementType.FLOAT, ScInOLParams.defaults(), a, k);
-            ScInOL2Optimizer s2 = new ScInOL2Optimizer(1, ElementType.FLOAT, ScInOLParams.defaults(), false, a, k)) {
+            ScInOL1Optimizer s1 =
+                new ScInOL1Optimizer(1, ElementType.FLOAT, ScInOLParams.defaults(), a, k);
+            ScInOL2Optimizer s2 =
+                new ScInOL2Optimizer(1, ElementType.FLOAT, ScInOLParams.defaults(), false, a, k)) {
           run(s1, a, x, 0, 0, 20_000);
           run(s2, a, x, 0, 0, 20_000);
         }

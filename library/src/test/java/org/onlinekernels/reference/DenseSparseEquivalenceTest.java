@@ -1,12 +1,5 @@
 package org.onlinekernels.reference;
 
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.rules.dfeg.ReferenceDfeg;
-import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
-import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
-import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
-import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -22,6 +15,13 @@ import org.onlinekernels.params.Box;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /**
  * Dense and sparse calls give bit-identical results (assertArrayEquals / assertEquals without a
@@ -101,8 +101,14 @@ class DenseSparseEquivalenceTest {
   @Test
   void globalAdaGrad() {
     GlobalAdaGradParams p = GlobalAdaGradParams.of(Box.symmetric(1.5)).withAlpha(0.2);
-    linear(() -> new ReferenceGlobalAdaGrad(D, p), m -> List.of(m.w(), new double[] {m.sumSquares()}), 4);
-    gradient(() -> new ReferenceGlobalAdaGrad(D, p), m -> List.of(m.w(), new double[] {m.sumSquares()}), 5);
+    linear(
+        () -> new ReferenceGlobalAdaGrad(D, p),
+        m -> List.of(m.w(), new double[] {m.sumSquares()}),
+        4);
+    gradient(
+        () -> new ReferenceGlobalAdaGrad(D, p),
+        m -> List.of(m.w(), new double[] {m.sumSquares()}),
+        5);
   }
 
   @Test
@@ -154,19 +160,25 @@ class DenseSparseEquivalenceTest {
 
   @Test
   void scInOL1() {
-    linear(() -> new ReferenceScInOL1(D, ScInOLParams.defaults()),
-        m -> List.of(m.bigG(), m.s2(), m.m(), m.beta(), new double[] {m.t()}), 12);
+    linear(
+        () -> new ReferenceScInOL1(D, ScInOLParams.defaults()),
+        m -> List.of(m.bigG(), m.s2(), m.m(), m.beta(), new double[] {m.t()}),
+        12);
   }
 
   @Test
   void scInOL2() {
-    linear(() -> new ReferenceScInOL2(D, new ScInOLParams(0.5)),
-        m -> List.of(m.bigG(), m.s2(), m.m(), m.eta()), 13);
+    linear(
+        () -> new ReferenceScInOL2(D, new ScInOLParams(0.5)),
+        m -> List.of(m.bigG(), m.s2(), m.m(), m.eta()),
+        13);
   }
 
   @Test
   void dfeg() {
-    linear(() -> new ReferenceDfeg(D, DfegParams.defaults()),
-        m -> List.of(m.theta(), new double[] {m.h(), m.thetaNormSquared()}), 14);
+    linear(
+        () -> new ReferenceDfeg(D, DfegParams.defaults()),
+        m -> List.of(m.theta(), new double[] {m.h(), m.thetaNormSquared()}),
+        14);
   }
 }

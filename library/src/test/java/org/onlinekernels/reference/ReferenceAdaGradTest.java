@@ -1,7 +1,5 @@
 package org.onlinekernels.reference;
 
-import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
-import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
 
 /** Hand-worked steps of the AdaGrad family (ALGORITHMS.md section 1). */
 class ReferenceAdaGradTest {
@@ -30,7 +30,8 @@ class ReferenceAdaGradTest {
   @Test
   void boxClampsAndRateFromWidth() {
     // eta_i = alpha * D_i = 0.5 * 4 = 2 on [-2, 2].
-    ReferenceAdaGrad a = new ReferenceAdaGrad(2, AdaGradParams.alphaTimesWidth(0.5, Box.symmetric(2)));
+    ReferenceAdaGrad a =
+        new ReferenceAdaGrad(2, AdaGradParams.alphaTimesWidth(0.5, Box.symmetric(2)));
     // g = (1, -2): Q = (1, 4); w_0 = clamp(0 - 2*1/1) = -2; w_1 = clamp(0 - 2*(-2)/2) = 2.
     a.step(new double[] {1, -2});
     assertArrayEquals(new double[] {-2, 2}, a.w(), 0);
@@ -54,8 +55,11 @@ class ReferenceAdaGradTest {
 
   @Test
   void startsAtProjectionOfZero() {
-    ReferenceAdaGrad a = new ReferenceAdaGrad(3,
-        AdaGradParams.eta(1.0).withBox(Box.perCoordinate(new double[] {1, -5, -3}, new double[] {2, -4, 3})));
+    ReferenceAdaGrad a =
+        new ReferenceAdaGrad(
+            3,
+            AdaGradParams.eta(1.0)
+                .withBox(Box.perCoordinate(new double[] {1, -5, -3}, new double[] {2, -4, 3})));
     assertArrayEquals(new double[] {1, -4, 0}, a.weights(), 0);
   }
 
@@ -123,7 +127,8 @@ class ReferenceAdaGradTest {
   void globalDiameterFromBoxAndClamp() {
     // Box [-1, 1]^2: D = sqrt(2) * 2. g = (1, 0): sumSquares = 1, eta = 2 sqrt(2) / sqrt(2) = 2;
     // w_0 = clamp(-2, -1, 1) = -1.
-    ReferenceGlobalAdaGrad a = new ReferenceGlobalAdaGrad(2, GlobalAdaGradParams.of(Box.symmetric(1)));
+    ReferenceGlobalAdaGrad a =
+        new ReferenceGlobalAdaGrad(2, GlobalAdaGradParams.of(Box.symmetric(1)));
     assertEquals(2 * Math.sqrt(2), a.diameter(), 0);
     a.step(new double[] {1, 0});
     assertArrayEquals(new double[] {-1, 0}, a.w(), 0);
@@ -145,7 +150,8 @@ class ReferenceAdaGradTest {
     assertArrayEquals(new double[] {0, 0}, a.w(), 0);
     assertEquals(0, a.sumSquares(), 0);
     // With delta > 0 the step is alpha D / delta * g.
-    ReferenceGlobalAdaGrad b = new ReferenceGlobalAdaGrad(1, GlobalAdaGradParams.ofDiameter(1).withDelta(4));
+    ReferenceGlobalAdaGrad b =
+        new ReferenceGlobalAdaGrad(1, GlobalAdaGradParams.ofDiameter(1).withDelta(4));
     b.step(new double[] {1e-200});
     assertEquals(-0.25e-200, b.w()[0], 0);
     assertTrue(Double.isFinite(b.w()[0]));

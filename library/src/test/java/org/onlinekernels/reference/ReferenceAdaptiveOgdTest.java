@@ -1,12 +1,12 @@
 package org.onlinekernels.reference;
 
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
 
 /** Hand-worked steps of Adaptive OGD (ALGORITHMS.md section 2), ball and per-coordinate. */
 class ReferenceAdaptiveOgdTest {
@@ -16,7 +16,8 @@ class ReferenceAdaptiveOgdTest {
     ReferenceAdaptiveOgdBall a = new ReferenceAdaptiveOgdBall(2, AdaptiveOgdParams.radius(1.0));
     // g = (3, 4), H = 0: s = 0, G^2 = 25, c = 8*25/3 = 200/3,
     // lambda = c / (2 (sqrt(c) + 0)) = sqrt(c)/2 ~ 4.08; eta = 1/lambda;
-    // v = 0 - eta (g + 0) = -g / lambda, ||v|| = 5/lambda ~ 1.22 > 1 = R, so w = v/||v|| = (-0.6, -0.8).
+    // v = 0 - eta (g + 0) = -g / lambda, ||v|| = 5/lambda ~ 1.22 > 1 = R, so w = v/||v|| = (-0.6,
+    // -0.8).
     a.step(new double[] {3, 4});
     double lambda = Math.sqrt(200.0 / 3) / 2;
     assertEquals(lambda, a.lSum(), 1e-15 * lambda);
@@ -84,7 +85,8 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateFirstSteps() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
+    ReferenceAdaptiveOgdCoordinate a =
+        new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     // Round 1, g = (3, 0), H = 1: Hsum = 1; coordinate 0: s = 1, c = 8*9/(3*1) = 24,
     // lambda = 24/(2 (5 + 1)) = 2, Lsum_0 = 2, eta = 1/3, w_0 = clamp(0 - (3 + 0)/3) = -1.
     // Coordinate 1 (g = 0) is skipped: Lsum_1 = 0.
@@ -121,7 +123,8 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateZeroCurvatureZeroGradient() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
+    ReferenceAdaptiveOgdCoordinate a =
+        new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     a.w()[0] = 0.5;
     // g_0 = 1e-200 is nonzero but its square underflows: c = 0, s = 0, lambda = 0/0 = 0,
     // Hsum + Lsum_0 = 0: unchanged, no NaN.
@@ -136,7 +139,8 @@ class ReferenceAdaptiveOgdTest {
 
   @Test
   void coordinateLinearForm() {
-    ReferenceAdaptiveOgdCoordinate a = new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
+    ReferenceAdaptiveOgdCoordinate a =
+        new ReferenceAdaptiveOgdCoordinate(2, AdaptiveOgdParams.radius(1.0));
     // x = (1.5, 0), g = 2, H = 1 -> gradient (3, 0) with H = 1: the first round above.
     a.predict(new double[] {1.5, 0});
     a.update(2, 1);

@@ -1,6 +1,5 @@
 package org.onlinekernels.reference;
 
-import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 
 /** Hand-worked rounds and the synthetic regret experiment of DFEG (ALGORITHMS.md section 5). */
 class ReferenceDfegTest {
@@ -86,7 +86,8 @@ class ReferenceDfegTest {
     a.theta()[0] = 1e6;
     a.recomputeNorm();
     // exp(1e6 / (0.882 sqrt(H))) overflows for H ~ 2.
-    ArithmeticException e = assertThrows(ArithmeticException.class, () -> a.predict(new double[] {1, 0}));
+    ArithmeticException e =
+        assertThrows(ArithmeticException.class, () -> a.predict(new double[] {1, 0}));
     assertTrue(e.getMessage().contains("theta"), e.getMessage());
     assertEquals(1, a.h(), 0);
     assertEquals(1e12, a.thetaNormSquared(), 0);
@@ -97,9 +98,9 @@ class ReferenceDfegTest {
 
   /**
    * Orabona 2013's synthetic sequence: identical unit inputs, labels alternating +1/-1, absolute
-   * loss. The competitor u = 0 loses 1 per round. DFEG's regret against it stays bounded (its
-   * bound at ||u|| = 0 is a constant); OGD with eta/sqrt(t) pays Theta(sqrt T). Observed: DFEG
-   * regret 1.025 at 1e4 and 1.032 at 1e5; OGD (eta = 1) 99.6 and 315.8, ratio sqrt(10) = 3.16.
+   * loss. The competitor u = 0 loses 1 per round. DFEG's regret against it stays bounded (its bound
+   * at ||u|| = 0 is a constant); OGD with eta/sqrt(t) pays Theta(sqrt T). Observed: DFEG regret
+   * 1.025 at 1e4 and 1.032 at 1e5; OGD (eta = 1) 99.6 and 315.8, ratio sqrt(10) = 3.16.
    */
   @Test
   void syntheticSequenceRegretStaysBounded() {

@@ -1,7 +1,5 @@
 package org.onlinekernels.reference;
 
-import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
-import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,6 +7,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 
 /** Hand-worked rounds of ScInOL1 and ScInOL2 (ALGORITHMS.md sections 3 and 4). */
 class ReferenceScInOLTest {
@@ -148,8 +148,8 @@ class ReferenceScInOLTest {
    * yhat is the same in real arithmetic. In double each state entry picks up a relative error of a
    * few ulps per round (products by c_i, sums, sqrt, exp), fed back through g = l'(yhat) with
    * |dl'/dyhat| <= 1/4 for logistic, so the error cannot blow up; a crude bound of a few ulps times
-   * rounds times d is ~1e-12. 1e-9 (relative to 1 + |yhat|) leaves ample slack and still catches any
-   * real dependence on scale, which would show up at order 1 for factors spanning 1e-3..1e3.
+   * rounds times d is ~1e-12. 1e-9 (relative to 1 + |yhat|) leaves ample slack and still catches
+   * any real dependence on scale, which would show up at order 1 for factors spanning 1e-3..1e3.
    */
   @Test
   void scaleInvariance() {
@@ -160,10 +160,14 @@ class ReferenceScInOLTest {
       for (int i = 0; i < d; i++) c[i] = Math.pow(10, r.nextDouble(-3, 3));
       double[] u = new double[d];
       for (int i = 0; i < d; i++) u[i] = TestData.gaussian(r);
-      ReferenceLinearModel plain = variant == 1
-          ? new ReferenceScInOL1(d, ScInOLParams.defaults()) : new ReferenceScInOL2(d, ScInOLParams.defaults());
-      ReferenceLinearModel scaled = variant == 1
-          ? new ReferenceScInOL1(d, ScInOLParams.defaults()) : new ReferenceScInOL2(d, ScInOLParams.defaults());
+      ReferenceLinearModel plain =
+          variant == 1
+              ? new ReferenceScInOL1(d, ScInOLParams.defaults())
+              : new ReferenceScInOL2(d, ScInOLParams.defaults());
+      ReferenceLinearModel scaled =
+          variant == 1
+              ? new ReferenceScInOL1(d, ScInOLParams.defaults())
+              : new ReferenceScInOL2(d, ScInOLParams.defaults());
       double maxRel = 0;
       for (int t = 0; t < 300; t++) {
         double[] x = TestData.dense(r, d, 0.3, t, 40);

@@ -15,28 +15,31 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.Precision;
 
 /**
  * A run's results never depend on when (or whether) its optimizers move from the scalar to the
  * vector kernels: the handover is forced before the first example, after one, in the middle of an
- * epoch, at an epoch boundary, before the last example and never, and every run must give the
- * bits of the all-scalar and of the all-vector run (weights, and each epoch's progressive loss and
+ * epoch, at an epoch boundary, before the last example and never, and every run must give the bits
+ * of the all-scalar and of the all-vector run (weights, and each epoch's progressive loss and
  * error).
  *
  * <p>Sparse rows of ScInOL2, AdaGrad (scalar box), ScInOL1 and DFEG run the same plain-Java loops
  * under both providers, so those assertions hold on any branch, except ScInOL1 in float, whose
- * weight read-out runs the vector kernel's {@code expm1} polynomial (measured: the last bit of
- * a weight differs). Those, dense rows, and the sparse paths of global-rate AdaGrad and Adaptive
- * OGD use vector code that gives the scalar kernels' bits only with the branch {@code bits}
- * (issue 11, part 1): those tests are disabled until it is merged.
+ * weight read-out runs the vector kernel's {@code expm1} polynomial (measured: the last bit of a
+ * weight differs). Those, dense rows, and the sparse paths of global-rate AdaGrad and Adaptive OGD
+ * use vector code that gives the scalar kernels' bits only with the branch {@code bits} (issue 11,
+ * part 1): those tests are disabled until it is merged.
  */
 class KernelHandoverTest {
   private static final int N = 240;
   private static final int EPOCHS = 2;
-  /** Forced moments: before the first example, after 1, mid-epoch, the epoch boundary, before the last, never. */
+
+  /**
+   * Forced moments: before the first example, after 1, mid-epoch, the epoch boundary, before the
+   * last, never.
+   */
   private static final long[] MOMENTS = {0, 1, 97, N, N * EPOCHS - 1, N * EPOCHS, Long.MAX_VALUE};
 
   @BeforeAll
@@ -60,7 +63,8 @@ class KernelHandoverTest {
 
   @ParameterizedTest(name = "{0} {1} multiclass={2}")
   @MethodSource("sparseSameCode")
-  void sparseRunsGiveTheSameBitsWhereverTheHandoverFalls(String algorithm, Precision precision, boolean multiclass) {
+  void sparseRunsGiveTheSameBitsWhereverTheHandoverFalls(
+      String algorithm, Precision precision, boolean multiclass) {
     assertHandoverInvisible(config(algorithm, precision, false), multiclass);
   }
 
@@ -69,7 +73,9 @@ class KernelHandoverTest {
     for (String alg : List.of("adagrad-global", "aogd-ball", "aogd-coord", "scinol1")) {
       a.add(Arguments.of(alg, Precision.FLOAT, false));
     }
-    for (String alg : List.of("scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord")) {
+    for (String alg :
+        List.of(
+            "scinol2", "adagrad", "scinol1", "dfeg", "adagrad-global", "aogd-ball", "aogd-coord")) {
       for (Precision p : List.of(Precision.FLOAT, Precision.DOUBLE)) {
         a.add(Arguments.of(alg, p, true));
       }
@@ -82,7 +88,8 @@ class KernelHandoverTest {
 
   @ParameterizedTest(name = "{0} {1} dense={2}")
   @MethodSource("needBits")
-  void vectorReductionRunsGiveTheSameBitsWhereverTheHandoverFalls(String algorithm, Precision precision, boolean dense) {
+  void vectorReductionRunsGiveTheSameBitsWhereverTheHandoverFalls(
+      String algorithm, Precision precision, boolean dense) {
     assertHandoverInvisible(config(algorithm, precision, dense), false);
     assertHandoverInvisible(config(algorithm, precision, dense), true);
   }
@@ -108,12 +115,21 @@ class KernelHandoverTest {
     List<Metrics> scalar = new ArrayList<>();
     LinearModel racedModel;
     LinearModel scalarModel;
-    try (OnlineTrainer r = new OnlineTrainer(cfg, d(data), false, 1, cfg.stateLayout(),
-        KernelHandover.race(KernelProvider.vector()));
-        OnlineTrainer s = new OnlineTrainer(cfg, d(data), false, 1, KernelProvider.scalar(), cfg.stateLayout())) {
+    try (OnlineTrainer r =
+            new OnlineTrainer(
+                cfg,
+                d(data),
+                false,
+                1,
+                cfg.stateLayout(),
+                KernelHandover.race(KernelProvider.vector()));
+        OnlineTrainer s =
+            new OnlineTrainer(cfg, d(data), false, 1, KernelProvider.scalar(), cfg.stateLayout())) {
       long end = System.nanoTime() + 3_000_000_000L;
       int fits = 0;
-      while (fits < 400 && (System.nanoTime() < end || fits < 2) && (handedOver < 0 || fits < 2 * r.handoverAt() / N + 4)) {
+      while (fits < 400
+          && (System.nanoTime() < end || fits < 2)
+          && (handedOver < 0 || fits < 2 * r.handoverAt() / N + 4)) {
         raced.addAll(List.of(r.fit(data, null, 0, null)));
         scalar.addAll(List.of(s.fit(data, null, 0, null)));
         handedOver = r.handoverAt();
@@ -123,7 +139,11 @@ class KernelHandoverTest {
       scalarModel = s.model();
       assertEquals(handedOver < 0 ? "scalar" : "vector", r.kernels());
     }
-    assertSameBits(scalarModel, scalar.toArray(Metrics[]::new), racedModel, raced.toArray(Metrics[]::new),
+    assertSameBits(
+        scalarModel,
+        scalar.toArray(Metrics[]::new),
+        racedModel,
+        raced.toArray(Metrics[]::new),
         "raced, handover at " + handedOver);
   }
 
@@ -134,14 +154,22 @@ class KernelHandoverTest {
     assertEquals(1234, KernelHandover.parse("1234"));
     assertEquals(0, KernelHandover.parse("0"));
     for (String bad : List.of("-1", "soon", "1e3")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelHandover.parse(bad));
-      assertEquals(KernelHandover.PROPERTY + " must be auto, off or a number of examples >= 0, got '" + bad + "'",
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> KernelHandover.parse(bad));
+      assertEquals(
+          KernelHandover.PROPERTY
+              + " must be auto, off or a number of examples >= 0, got '"
+              + bad
+              + "'",
           e.getMessage());
     }
   }
 
   private static TrainerConfig config(String algorithm, Precision precision, boolean dense) {
-    return TrainerConfig.of(AlgorithmSpec.of(algorithm)).withPrecision(precision).withEpochs(EPOCHS).withShuffle(true, 3)
+    return TrainerConfig.of(AlgorithmSpec.of(algorithm))
+        .withPrecision(precision)
+        .withEpochs(EPOCHS)
+        .withShuffle(true, 3)
         .withDense(dense);
   }
 
@@ -157,16 +185,40 @@ class KernelHandoverTest {
   private static void assertHandoverInvisible(TrainerConfig cfg, boolean multiclass) {
     SparseDataset data = data(multiclass);
     int k = multiclass ? data.numClasses() : 1;
-    Outcome scalar = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, KernelProvider.scalar(), cfg.stateLayout()));
-    Outcome vector = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, KernelProvider.vector(), cfg.stateLayout()));
-    assertSameBits(scalar.model, scalar.epochs, vector.model, vector.epochs, "vector from the start");
+    Outcome scalar =
+        run(
+            cfg,
+            data,
+            k,
+            new OnlineTrainer(
+                cfg, d(data), multiclass, k, KernelProvider.scalar(), cfg.stateLayout()));
+    Outcome vector =
+        run(
+            cfg,
+            data,
+            k,
+            new OnlineTrainer(
+                cfg, d(data), multiclass, k, KernelProvider.vector(), cfg.stateLayout()));
+    assertSameBits(
+        scalar.model, scalar.epochs, vector.model, vector.epochs, "vector from the start");
     for (long at : MOMENTS) {
-      Outcome h = run(cfg, data, k, new OnlineTrainer(cfg, d(data), multiclass, k, cfg.stateLayout(),
-          KernelHandover.after(at, KernelProvider.vector())));
+      Outcome h =
+          run(
+              cfg,
+              data,
+              k,
+              new OnlineTrainer(
+                  cfg,
+                  d(data),
+                  multiclass,
+                  k,
+                  cfg.stateLayout(),
+                  KernelHandover.after(at, KernelProvider.vector())));
       assertSameBits(scalar.model, scalar.epochs, h.model, h.epochs, "handover at " + at);
       boolean happened = at < (long) N * EPOCHS;
       assertEquals(happened ? at : -1, h.handoverAt, "handover at " + at);
-      assertEquals(happened ? "vector" : "scalar", h.kernels, "kernels at the end, handover at " + at);
+      assertEquals(
+          happened ? "vector" : "scalar", h.kernels, "kernels at the end, handover at " + at);
     }
   }
 
@@ -179,16 +231,21 @@ class KernelHandoverTest {
     }
   }
 
-  private static void assertSameBits(LinearModel a, Metrics[] ma, LinearModel b, Metrics[] mb, String what) {
+  private static void assertSameBits(
+      LinearModel a, Metrics[] ma, LinearModel b, Metrics[] mb, String what) {
     assertEquals(a.outputs(), b.outputs(), what);
     for (int c = 0; c < a.outputs(); c++) {
       assertArrayEquals(a.weights()[c], b.weights()[c], what + ": weights of output " + c);
     }
     assertEquals(ma.length, mb.length, what);
     for (int e = 0; e < ma.length; e++) {
-      assertEquals(Double.doubleToRawLongBits(ma[e].meanLoss()), Double.doubleToRawLongBits(mb[e].meanLoss()),
+      assertEquals(
+          Double.doubleToRawLongBits(ma[e].meanLoss()),
+          Double.doubleToRawLongBits(mb[e].meanLoss()),
           what + ": progressive loss of epoch " + (e + 1));
-      assertEquals(Double.doubleToRawLongBits(ma[e].errorRate()), Double.doubleToRawLongBits(mb[e].errorRate()),
+      assertEquals(
+          Double.doubleToRawLongBits(ma[e].errorRate()),
+          Double.doubleToRawLongBits(mb[e].errorRate()),
           what + ": progressive error of epoch " + (e + 1));
     }
   }

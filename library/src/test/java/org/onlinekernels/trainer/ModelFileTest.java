@@ -15,10 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 
-/** Model files: exact round trip, and every truncation or damaged byte refused (issue 12, item 1). */
+/**
+ * Model files: exact round trip, and every truncation or damaged byte refused (issue 12, item 1).
+ */
 class ModelFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static LinearModel model(ElementType type) {
     double[][] w = {{0.25, -1.5, 3e-7, 12345.678}, {-0.0, 1, 2, -3}};
@@ -29,8 +30,8 @@ class ModelFileTest {
         }
       }
     }
-    return new LinearModel(AlgorithmSpec.parse("adagrad", java.util.List.of("eta=0.5")), type, Loss.LOGISTIC,
-        true, w);
+    return new LinearModel(
+        AlgorithmSpec.parse("adagrad", java.util.List.of("eta=0.5")), type, Loss.LOGISTIC, true, w);
   }
 
   @Test
@@ -59,7 +60,10 @@ class ModelFileTest {
       Files.write(cut, Arrays.copyOf(good, len));
       int l = len;
       LinearModel.ModelFormatException e =
-          assertThrows(LinearModel.ModelFormatException.class, () -> LinearModel.load(cut), () -> "length " + l);
+          assertThrows(
+              LinearModel.ModelFormatException.class,
+              () -> LinearModel.load(cut),
+              () -> "length " + l);
       assertTrue(e.getMessage().startsWith(cut.toString() + ":"), e.getMessage());
     }
   }
@@ -77,7 +81,10 @@ class ModelFileTest {
         b[i] ^= (byte) (1 << bit);
         Files.write(bad, b);
         int at = i;
-        assertThrows(LinearModel.ModelFormatException.class, () -> LinearModel.load(bad), () -> "byte " + at);
+        assertThrows(
+            LinearModel.ModelFormatException.class,
+            () -> LinearModel.load(bad),
+            () -> "byte " + at);
       }
     }
   }
@@ -96,12 +103,17 @@ class ModelFileTest {
   @Test
   void versionOneAndBinaryFilesAreRefusedClearly() throws IOException {
     Path v1 = dir.resolve("v1.model");
-    Files.writeString(v1, "online-kernels-model 1\nalgorithm scinol2\nparams\ntype float\nloss logistic\nd 1\n"
-        + "outputs 1\nclasses binary\nw 1.0\n");
+    Files.writeString(
+        v1,
+        "online-kernels-model 1\nalgorithm scinol2\nparams\ntype float\nloss logistic\nd 1\n"
+            + "outputs 1\nclasses binary\nw 1.0\n");
     LinearModel.ModelFormatException e =
         assertThrows(LinearModel.ModelFormatException.class, () -> LinearModel.load(v1));
-    assertEquals(v1 + ":1: has model format version 1; this library reads version 2 (version 1 had no checksum):"
-        + " train the model again", e.getMessage());
+    assertEquals(
+        v1
+            + ":1: has model format version 1; this library reads version 2 (version 1 had no checksum):"
+            + " train the model again",
+        e.getMessage());
     Path binary = dir.resolve("bin.model");
     Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, (byte) 0x80, '\n'});
     e = assertThrows(LinearModel.ModelFormatException.class, () -> LinearModel.load(binary));
@@ -110,8 +122,9 @@ class ModelFileTest {
 
   @Test
   void aFileWrittenByHandWithTheRightChecksumIsParsedAsBefore() throws IOException {
-    String body = "online-kernels-model 2\nalgorithm scinol2\nparams\ntype float\nloss logistic\nd 2\n"
-        + "outputs 1\nclasses binary\nw 1.0\n";
+    String body =
+        "online-kernels-model 2\nalgorithm scinol2\nparams\ntype float\nloss logistic\nd 2\n"
+            + "outputs 1\nclasses binary\nw 1.0\n";
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(body.getBytes(StandardCharsets.UTF_8));
     Path f = dir.resolve("hand.model");

@@ -3,8 +3,8 @@ package org.onlinekernels.trainer;
 import java.nio.file.Path;
 
 /**
- * Loads the model file named by its argument and prints its dimension, or "error: " and the
- * refusal (ModelFileFaultsTest runs it in a small heap).
+ * Loads the model file named by its argument and prints its dimension, or "error: " and the refusal
+ * (ModelFileFaultsTest runs it in a small heap).
  */
 final class ModelLoadProbe {
   private ModelLoadProbe() {}

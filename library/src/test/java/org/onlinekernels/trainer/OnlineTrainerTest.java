@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,12 +22,8 @@ import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.ScInOLParams;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 class OnlineTrainerTest {
   /** Three well separated classes in 3 features plus a bias, labels 0..2. */
@@ -47,11 +46,15 @@ class OnlineTrainerTest {
   void progressiveLossIsMeasuredBeforeEachUpdate() {
     // By hand: a driver that predicts, scores, then updates, one optimizer, file order.
     SparseDataset data = SyntheticScInOL.generate(300, 3);
-    TrainerConfig cfg = TrainerConfig.of(AlgorithmSpec.of("scinol2")).withShuffle(false, 0).withType(ElementType.DOUBLE);
+    TrainerConfig cfg =
+        TrainerConfig.of(AlgorithmSpec.of("scinol2"))
+            .withShuffle(false, 0)
+            .withType(ElementType.DOUBLE);
     TrainResult res = OnlineTrainer.train(cfg, data, null, null);
     double lossSum = 0;
     try (Arena a = Arena.ofConfined();
-        ScInOL2Optimizer o = new ScInOL2Optimizer(21, ElementType.DOUBLE, ScInOLParams.defaults())) {
+        ScInOL2Optimizer o =
+            new ScInOL2Optimizer(21, ElementType.DOUBLE, ScInOLParams.defaults())) {
       MemorySegment x = a.allocate(21 * 8L);
       double[] row = new double[21];
       for (int r = 0; r < data.size(); r++) {
@@ -69,14 +72,29 @@ class OnlineTrainerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd"})
+  @ValueSource(
+      strings = {
+        "adagrad",
+        "adagrad-global",
+        "aogd-ball",
+        "aogd-coord",
+        "scinol1",
+        "scinol2",
+        "dfeg",
+        "ogd"
+      })
   void denseAndSparseRowsGiveTheSameModel(String algorithm) {
     SparseDataset data = threeClasses(200, 5);
-    TrainerConfig cfg = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withType(ElementType.DOUBLE).withEpochs(2);
+    TrainerConfig cfg =
+        TrainerConfig.of(AlgorithmSpec.of(algorithm)).withType(ElementType.DOUBLE).withEpochs(2);
     TrainResult sparse = OnlineTrainer.train(cfg, data, null, null);
     TrainResult dense = OnlineTrainer.train(cfg.withDense(true), data, null, null);
     for (int k = 0; k < 3; k++) {
-      assertArrayEquals(sparse.model().weights()[k], dense.model().weights()[k], 1e-9, algorithm + " output " + k);
+      assertArrayEquals(
+          sparse.model().weights()[k],
+          dense.model().weights()[k],
+          1e-9,
+          algorithm + " output " + k);
     }
     assertEquals(sparse.progressive().meanLoss(), dense.progressive().meanLoss(), 1e-9);
   }
@@ -102,10 +120,14 @@ class OnlineTrainerTest {
   void shufflingIsSeededAndChangesTheOrder() {
     SparseDataset data = SyntheticScInOL.generate(500, 2);
     TrainerConfig cfg = TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(3);
-    double[] a = OnlineTrainer.train(cfg.withShuffle(true, 42), data, null, null).model().weights()[0];
-    double[] b = OnlineTrainer.train(cfg.withShuffle(true, 42), data, null, null).model().weights()[0];
-    double[] c = OnlineTrainer.train(cfg.withShuffle(true, 43), data, null, null).model().weights()[0];
-    double[] fileOrder = OnlineTrainer.train(cfg.withShuffle(false, 42), data, null, null).model().weights()[0];
+    double[] a =
+        OnlineTrainer.train(cfg.withShuffle(true, 42), data, null, null).model().weights()[0];
+    double[] b =
+        OnlineTrainer.train(cfg.withShuffle(true, 42), data, null, null).model().weights()[0];
+    double[] c =
+        OnlineTrainer.train(cfg.withShuffle(true, 43), data, null, null).model().weights()[0];
+    double[] fileOrder =
+        OnlineTrainer.train(cfg.withShuffle(false, 42), data, null, null).model().weights()[0];
     assertArrayEquals(a, b, 0.0);
     assertNotEquals(a[20], c[20]);
     assertNotEquals(a[20], fileOrder[20]);
@@ -115,7 +137,8 @@ class OnlineTrainerTest {
   void testSetIsScoredWithTheFinalWeights(@TempDir Path dir) throws Exception {
     SparseDataset train = SyntheticScInOL.generate(2000, 4);
     SparseDataset test = SyntheticScInOL.generate(1000, 4, 1);
-    TrainResult r = OnlineTrainer.train(TrainerConfig.of(AlgorithmSpec.of("scinol2")), train, test, null);
+    TrainResult r =
+        OnlineTrainer.train(TrainerConfig.of(AlgorithmSpec.of("scinol2")), train, test, null);
     assertEquals(Metrics.evaluate(r.model(), test), r.test());
     Path f = dir.resolve("m.model");
     r.model().save(f);
@@ -128,10 +151,13 @@ class OnlineTrainerTest {
   @Test
   void epochsAddUp() {
     SparseDataset data = SyntheticScInOL.generate(100, 2);
-    TrainResult r = OnlineTrainer.train(TrainerConfig.of(AlgorithmSpec.of("dfeg")).withEpochs(3), data, null, null);
+    TrainResult r =
+        OnlineTrainer.train(
+            TrainerConfig.of(AlgorithmSpec.of("dfeg")).withEpochs(3), data, null, null);
     assertEquals(3, r.epochs().length);
     assertEquals(300, r.examples());
-    double mean = (r.epochs()[0].meanLoss() + r.epochs()[1].meanLoss() + r.epochs()[2].meanLoss()) / 3;
+    double mean =
+        (r.epochs()[0].meanLoss() + r.epochs()[1].meanLoss() + r.epochs()[2].meanLoss()) / 3;
     assertEquals(mean, r.progressive().meanLoss(), 1e-12);
   }
 
@@ -139,21 +165,35 @@ class OnlineTrainerTest {
   void testLabelsMustFitTheModel() {
     SparseDataset bin = SyntheticScInOL.generate(10, 2);
     SparseDataset multi = threeClasses(10, 1);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> OnlineTrainer.train(TrainerConfig.of(AlgorithmSpec.of("ogd")), bin, multi, null));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> OnlineTrainer.train(TrainerConfig.of(AlgorithmSpec.of("ogd")), bin, multi, null));
     assertTrue(e.getMessage().contains("binary"), e.getMessage());
   }
 
   /**
-   * The trainer's own loop allocates nothing per example: with the data prepared once, a pass
-   * over 40,000 rows allocates no more than one over 2,000 (a constant, at most 16 KiB, for the segments, JIT and
-   * the per-epoch results). Measured with the scalar kernels, so that the assertion is about this
-   * loop; the vector kernels' own allocation depends on the JIT (see docs/EXPERIMENTS.md).
+   * The trainer's own loop allocates nothing per example: with the data prepared once, a pass over
+   * 40,000 rows allocates no more than one over 2,000 (a constant, at most 16 KiB, for the
+   * segments, JIT and the per-epoch results). Measured with the scalar kernels, so that the
+   * assertion is about this loop; the vector kernels' own allocation depends on the JIT (see
+   * docs/EXPERIMENTS.md).
    */
   @ParameterizedTest
-  @ValueSource(strings = {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg", "ogd"})
+  @ValueSource(
+      strings = {
+        "adagrad",
+        "adagrad-global",
+        "aogd-ball",
+        "aogd-coord",
+        "scinol1",
+        "scinol2",
+        "dfeg",
+        "ogd"
+      })
   void hotLoopAllocatesNothingPerExample(String algorithm) {
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     TrainingData small = TrainingData.of(threeClasses(2_000, 1));
     TrainingData big = TrainingData.of(threeClasses(40_000, 1));
     TrainerConfig cfg = TrainerConfig.of(AlgorithmSpec.of(algorithm));
@@ -162,7 +202,8 @@ class OnlineTrainerTest {
         TrainerConfig c = cfg.withType(type).withDense(dense);
         try (OnlineTrainer t = new OnlineTrainer(c, 4, true, 3, KernelProvider.scalar())) {
           t.fit(big, null, 0, null); // warm up: let the JIT compile the loop
-          t.fit(small, null, 0, null); // and finish preparing small (its rows, once per element type)
+          t.fit(
+              small, null, 0, null); // and finish preparing small (its rows, once per element type)
           long tid = Thread.currentThread().threadId();
           long b0 = mx.getThreadAllocatedBytes(tid);
           t.fit(small, null, 0, null);
@@ -170,8 +211,10 @@ class OnlineTrainerTest {
           t.fit(big, null, 0, null);
           long b2 = mx.getThreadAllocatedBytes(tid);
           String what = algorithm + " " + type + (dense ? " dense" : " sparse");
-          assertTrue(b2 - b1 < 16384, what + ": " + (b2 - b1) + " bytes for a pass over 40000 examples");
-          assertTrue(b1 - b0 < 16384, what + ": " + (b1 - b0) + " bytes for a pass over 2000 examples");
+          assertTrue(
+              b2 - b1 < 16384, what + ": " + (b2 - b1) + " bytes for a pass over 40000 examples");
+          assertTrue(
+              b1 - b0 < 16384, what + ": " + (b1 - b0) + " bytes for a pass over 2000 examples");
         }
       }
     }

@@ -6,36 +6,36 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.rules.dfeg.DfegOptimizer;
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
 import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.rules.dfeg.ReferenceDfeg;
-import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
-import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
-import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.params.FtrlParams;
+import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.params.KtParams;
+import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
+import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
+import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
+import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
+import org.onlinekernels.rules.dfeg.DfegOptimizer;
+import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
 import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
 import org.onlinekernels.rules.ftrl.FtrlOptimizer;
 import org.onlinekernels.rules.ftrl.ReferenceFtrl;
+import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
 import org.onlinekernels.rules.kt.KtOptimizer;
 import org.onlinekernels.rules.kt.ReferenceKt;
+import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * Each algorithm with a merge rule, for the merge suites: an optimizer (with small boxes and radii
@@ -43,8 +43,16 @@ import org.onlinekernels.rules.kt.ReferenceKt;
  * optimizer's state, the reference merge, and the reference state under the optimizer's names.
  */
 enum MergeAlgorithm {
-  ADAGRAD("adagrad"), GLOBAL_ADAGRAD("adagrad-global"), AOGD_BALL("aogd-ball"), AOGD_COORDINATE("aogd-coord"),
-  SCINOL1("scinol1"), SCINOL2("scinol2"), SCINOL2_MIXED("scinol2"), DFEG("dfeg"), FTRL("ftrl"), KT("kt"),
+  ADAGRAD("adagrad"),
+  GLOBAL_ADAGRAD("adagrad-global"),
+  AOGD_BALL("aogd-ball"),
+  AOGD_COORDINATE("aogd-coord"),
+  SCINOL1("scinol1"),
+  SCINOL2("scinol2"),
+  SCINOL2_MIXED("scinol2"),
+  DFEG("dfeg"),
+  FTRL("ftrl"),
+  KT("kt"),
   FREEGRAD("freegrad");
 
   /** The rule's name in {@code Rules.ALL}. */
@@ -56,13 +64,18 @@ enum MergeAlgorithm {
 
   AbstractOptimizer create(int d, ElementType type) {
     return switch (this) {
-      case ADAGRAD -> new AdaGradOptimizer(d, type, AdaGradParams.eta(0.7).withBox(Box.symmetric(0.5)).withQ0(0.25));
-      case GLOBAL_ADAGRAD -> new GlobalAdaGradOptimizer(d, type, GlobalAdaGradParams.of(Box.symmetric(1)));
+      case ADAGRAD ->
+          new AdaGradOptimizer(
+              d, type, AdaGradParams.eta(0.7).withBox(Box.symmetric(0.5)).withQ0(0.25));
+      case GLOBAL_ADAGRAD ->
+          new GlobalAdaGradOptimizer(d, type, GlobalAdaGradParams.of(Box.symmetric(1)));
       case AOGD_BALL -> new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(0.8));
-      case AOGD_COORDINATE -> new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(0.3));
+      case AOGD_COORDINATE ->
+          new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(0.3));
       case SCINOL1 -> new ScInOL1Optimizer(d, type, ScInOLParams.defaults());
       case SCINOL2 -> new ScInOL2Optimizer(d, type, ScInOLParams.defaults());
-      case SCINOL2_MIXED -> new ScInOL2Optimizer(d, Precision.MIXED, ScInOLParams.defaults(), null, null);
+      case SCINOL2_MIXED ->
+          new ScInOL2Optimizer(d, Precision.MIXED, ScInOLParams.defaults(), null, null);
       case DFEG -> new DfegOptimizer(d, type, DfegParams.defaults());
       case FTRL -> new FtrlOptimizer(d, type, new FtrlParams(0.5, 1, 0.01, 0.1));
       case KT -> new KtOptimizer(d, type, KtParams.defaults());
@@ -83,13 +96,15 @@ enum MergeAlgorithm {
         return r;
       }
       case GLOBAL_ADAGRAD -> {
-        ReferenceGlobalAdaGrad r = new ReferenceGlobalAdaGrad(d, ((GlobalAdaGradOptimizer) o).params());
+        ReferenceGlobalAdaGrad r =
+            new ReferenceGlobalAdaGrad(d, ((GlobalAdaGradOptimizer) o).params());
         copy(s.get("w"), r.w());
         r.setSumSquares(sc.get("sumSquares"));
         return r;
       }
       case AOGD_BALL -> {
-        ReferenceAdaptiveOgdBall r = new ReferenceAdaptiveOgdBall(d, ((AdaptiveOgdBallOptimizer) o).params());
+        ReferenceAdaptiveOgdBall r =
+            new ReferenceAdaptiveOgdBall(d, ((AdaptiveOgdBallOptimizer) o).params());
         copy(s.get("w"), r.w());
         r.setHSum(sc.get("Hsum"));
         r.setLSum(sc.get("Lsum"));
@@ -158,9 +173,12 @@ enum MergeAlgorithm {
     List<?> l = learners;
     switch (this) {
       case ADAGRAD -> ((ReferenceAdaGrad) start).merge((List<ReferenceAdaGrad>) l);
-      case GLOBAL_ADAGRAD -> ((ReferenceGlobalAdaGrad) start).merge((List<ReferenceGlobalAdaGrad>) l);
-      case AOGD_BALL -> ((ReferenceAdaptiveOgdBall) start).merge((List<ReferenceAdaptiveOgdBall>) l);
-      case AOGD_COORDINATE -> ((ReferenceAdaptiveOgdCoordinate) start).merge((List<ReferenceAdaptiveOgdCoordinate>) l);
+      case GLOBAL_ADAGRAD ->
+          ((ReferenceGlobalAdaGrad) start).merge((List<ReferenceGlobalAdaGrad>) l);
+      case AOGD_BALL ->
+          ((ReferenceAdaptiveOgdBall) start).merge((List<ReferenceAdaptiveOgdBall>) l);
+      case AOGD_COORDINATE ->
+          ((ReferenceAdaptiveOgdCoordinate) start).merge((List<ReferenceAdaptiveOgdCoordinate>) l);
       case SCINOL1 -> ((ReferenceScInOL1) start).merge((List<ReferenceScInOL1>) l);
       case SCINOL2, SCINOL2_MIXED -> ((ReferenceScInOL2) start).merge((List<ReferenceScInOL2>) l);
       case DFEG -> ((ReferenceDfeg) start).merge((List<ReferenceDfeg>) l);
@@ -238,22 +256,32 @@ enum MergeAlgorithm {
   static Map<String, double[]> state(AbstractOptimizer o) {
     Map<String, double[]> m = new LinkedHashMap<>();
     int d = o.dimension();
-    o.state().forEach((name, seg) -> {
-      double[] v = new double[d];
-      boolean f = o.stateType(name) == ElementType.FLOAT;
-      for (int i = 0; i < d; i++) {
-        v[i] = f ? seg.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) : seg.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
-      }
-      m.put(name, v);
-    });
+    o.state()
+        .forEach(
+            (name, seg) -> {
+              double[] v = new double[d];
+              boolean f = o.stateType(name) == ElementType.FLOAT;
+              for (int i = 0; i < d; i++) {
+                v[i] =
+                    f
+                        ? seg.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+                        : seg.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+              }
+              m.put(name, v);
+            });
     return m;
   }
 
   /** Every buffer and scalar of {@code o} as raw bits, for bit-for-bit comparison. */
   static Map<String, List<Long>> bits(AbstractOptimizer o) {
     Map<String, List<Long>> m = new LinkedHashMap<>();
-    state(o).forEach((k, v) -> m.put(k, java.util.Arrays.stream(v).mapToObj(Double::doubleToRawLongBits).toList()));
-    new java.util.TreeMap<>(o.scalarState()).forEach((k, v) -> m.put("scalar " + k, List.of(Double.doubleToRawLongBits(v))));
+    state(o)
+        .forEach(
+            (k, v) ->
+                m.put(
+                    k, java.util.Arrays.stream(v).mapToObj(Double::doubleToRawLongBits).toList()));
+    new java.util.TreeMap<>(o.scalarState())
+        .forEach((k, v) -> m.put("scalar " + k, List.of(Double.doubleToRawLongBits(v))));
     return m;
   }
 

@@ -15,22 +15,25 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 
 /**
  * The merge rules of docs/MERGING.md on every optimizer: merging one learner gives that learner;
- * the result is bit for bit the same in any order of the learners; learners that saw nothing
- * change nothing; and the optimizer's merge equals the reference merge fed the same states (bit
- * for bit after rounding to the element type; DFEG's recomputed norm within a reduction's bound).
+ * the result is bit for bit the same in any order of the learners; learners that saw nothing change
+ * nothing; and the optimizer's merge equals the reference merge fed the same states (bit for bit
+ * after rounding to the element type; DFEG's recomputed norm within a reduction's bound).
  *
  * <p>Each case is a {@link MergeScenario}.
  */
 class MergeProperties {
 
   @Property
-  void mergingOneLearnerIsTheIdentity(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
-      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll long seed) {
+  void mergingOneLearnerIsTheIdentity(
+      @ForAll MergeAlgorithm algo,
+      @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d,
+      @ForAll long seed) {
     try (MergeScenario s = new MergeScenario(algo, type, d, seed, 1)) {
       s.start.merge(s.learners);
       assertEquals(MergeAlgorithm.bits(s.learners.get(0)), MergeAlgorithm.bits(s.start));
@@ -38,9 +41,14 @@ class MergeProperties {
   }
 
   @Property
-  void orderOfTheLearnersDoesNotMatter(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
-      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 2, max = 6) int k, @ForAll long seed) {
-    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k); AbstractOptimizer other = algo.create(d, type)) {
+  void orderOfTheLearnersDoesNotMatter(
+      @ForAll MergeAlgorithm algo,
+      @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d,
+      @ForAll @IntRange(min = 2, max = 6) int k,
+      @ForAll long seed) {
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k);
+        AbstractOptimizer other = algo.create(d, type)) {
       other.copyStateFrom(s.start);
       List<AbstractOptimizer> shuffled = new ArrayList<>(s.learners);
       Collections.shuffle(shuffled, new Random(seed ^ 0x5DEECE66DL));
@@ -51,16 +59,23 @@ class MergeProperties {
   }
 
   @Property
-  void learnersThatSawNothingChangeNothing(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
-      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 4) int k, @ForAll long seed) {
-    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k); AbstractOptimizer withIdle = algo.create(d, type);
-        AbstractOptimizer idle = algo.create(d, type); AbstractOptimizer onlyIdle = algo.create(d, type)) {
+  void learnersThatSawNothingChangeNothing(
+      @ForAll MergeAlgorithm algo,
+      @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d,
+      @ForAll @IntRange(min = 1, max = 4) int k,
+      @ForAll long seed) {
+    try (MergeScenario s = new MergeScenario(algo, type, d, seed, k);
+        AbstractOptimizer withIdle = algo.create(d, type);
+        AbstractOptimizer idle = algo.create(d, type);
+        AbstractOptimizer onlyIdle = algo.create(d, type)) {
       withIdle.copyStateFrom(s.start);
       idle.copyStateFrom(s.start);
       onlyIdle.copyStateFrom(s.start);
       Map<String, List<Long>> before = MergeAlgorithm.bits(s.start);
       onlyIdle.merge(List.of(idle, idle));
-      assertEquals(before, MergeAlgorithm.bits(onlyIdle), "merging idle learners changed the start");
+      assertEquals(
+          before, MergeAlgorithm.bits(onlyIdle), "merging idle learners changed the start");
       List<AbstractOptimizer> more = new ArrayList<>(s.learners);
       more.add(new Random(seed).nextInt(more.size() + 1), idle);
       more.add(0, idle);
@@ -71,8 +86,12 @@ class MergeProperties {
   }
 
   @Property
-  void optimizerMergeEqualsReferenceMerge(@ForAll MergeAlgorithm algo, @ForAll ElementType type,
-      @ForAll @IntRange(min = 1, max = 40) int d, @ForAll @IntRange(min = 1, max = 6) int k, @ForAll long seed) {
+  void optimizerMergeEqualsReferenceMerge(
+      @ForAll MergeAlgorithm algo,
+      @ForAll ElementType type,
+      @ForAll @IntRange(min = 1, max = 40) int d,
+      @ForAll @IntRange(min = 1, max = 6) int k,
+      @ForAll long seed) {
     try (MergeScenario s = new MergeScenario(algo, type, d, seed, k)) {
       Object refStart = algo.reference(s.start);
       List<Object> refLearners = new ArrayList<>();
@@ -83,16 +102,25 @@ class MergeProperties {
       s.start.merge(s.learners);
       Map<String, double[]> got = MergeAlgorithm.state(s.start);
       Map<String, Double> scalars = s.start.scalarState();
-      algo.referenceState(refStart).forEach((name, want) -> {
-        double[] have = got.containsKey(name) ? got.get(name) : new double[] {scalars.get(name)};
-        boolean f = got.containsKey(name) && s.start.stateType(name) == ElementType.FLOAT;
-        for (int i = 0; i < want.length; i++) {
-          double w = f ? (float) want[i] : want[i];
-          assertEquals(Double.doubleToRawLongBits(w), Double.doubleToRawLongBits(have[i]),
-              () -> name + " differs from the reference: " + java.util.Arrays.toString(have) + " vs "
-                  + java.util.Arrays.toString(want));
-        }
-      });
+      algo.referenceState(refStart)
+          .forEach(
+              (name, want) -> {
+                double[] have =
+                    got.containsKey(name) ? got.get(name) : new double[] {scalars.get(name)};
+                boolean f = got.containsKey(name) && s.start.stateType(name) == ElementType.FLOAT;
+                for (int i = 0; i < want.length; i++) {
+                  double w = f ? (float) want[i] : want[i];
+                  assertEquals(
+                      Double.doubleToRawLongBits(w),
+                      Double.doubleToRawLongBits(have[i]),
+                      () ->
+                          name
+                              + " differs from the reference: "
+                              + java.util.Arrays.toString(have)
+                              + " vs "
+                              + java.util.Arrays.toString(want));
+                }
+              });
       if (algo == MergeAlgorithm.DFEG) {
         // ||theta||^2: the single contributor's running value, or recomputed from the merged
         // theta, by a kernel reduction of d nonnegative squares here and a sequential sum in the
@@ -100,7 +128,8 @@ class MergeProperties {
         double want = ((org.onlinekernels.rules.dfeg.ReferenceDfeg) refStart).thetaNormSquared();
         double u = type == ElementType.FLOAT ? 0x1p-24 : 0x1p-53;
         double norm = scalars.get("thetaNormSquared");
-        assertTrue(Math.abs(norm - want) <= 2 * (d + 1) * u * want, () -> "norm " + norm + " vs " + want);
+        assertTrue(
+            Math.abs(norm - want) <= 2 * (d + 1) * u * want, () -> "norm " + norm + " vs " + want);
       }
     }
   }
@@ -109,7 +138,8 @@ class MergeProperties {
   @Example
   void everyRuleOfTheRegistryIsMergedHere() {
     for (String rule : org.onlinekernels.rules.Rules.names()) {
-      assertTrue(java.util.Arrays.stream(MergeAlgorithm.values()).anyMatch(a -> a.rule.equals(rule)),
+      assertTrue(
+          java.util.Arrays.stream(MergeAlgorithm.values()).anyMatch(a -> a.rule.equals(rule)),
           rule + " of Rules.ALL has no MergeAlgorithm case");
     }
   }
@@ -117,9 +147,12 @@ class MergeProperties {
   @Example
   void mergeRefusesLearnersThatDoNotMatch() {
     try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1));
-        AdaGradOptimizer otherEta = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(2));
-        AdaGradOptimizer otherType = new AdaGradOptimizer(4, ElementType.DOUBLE, AdaGradParams.eta(1));
-        AdaGradOptimizer otherD = new AdaGradOptimizer(5, ElementType.FLOAT, AdaGradParams.eta(1))) {
+        AdaGradOptimizer otherEta =
+            new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(2));
+        AdaGradOptimizer otherType =
+            new AdaGradOptimizer(4, ElementType.DOUBLE, AdaGradParams.eta(1));
+        AdaGradOptimizer otherD =
+            new AdaGradOptimizer(5, ElementType.FLOAT, AdaGradParams.eta(1))) {
       assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherEta)));
       assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherType)));
       assertThrows(IllegalArgumentException.class, () -> a.merge(List.of(otherD)));
@@ -132,7 +165,9 @@ class MergeProperties {
   void mergeRefusesALearnerFromAnotherThread() throws Exception {
     try (AdaGradOptimizer a = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1))) {
       AdaGradOptimizer[] made = new AdaGradOptimizer[1];
-      Thread t = new Thread(() -> made[0] = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1)));
+      Thread t =
+          new Thread(
+              () -> made[0] = new AdaGradOptimizer(4, ElementType.FLOAT, AdaGradParams.eta(1)));
       t.start();
       t.join();
       assertThrows(WrongThreadException.class, () -> a.merge(List.of(made[0])));

@@ -13,8 +13,8 @@ import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 
 /**
  * A merge case of the merge suites: a start state from a warm-up stream, then K learners copied
- * from it, each trained on its own stream (about one in five on none), with sparse inputs of
- * mixed scales and random labels.
+ * from it, each trained on its own stream (about one in five on none), with sparse inputs of mixed
+ * scales and random labels.
  */
 final class MergeScenario implements AutoCloseable {
 

@@ -13,8 +13,8 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**
  * One pass of an algorithm over a binary training set, sequentially or split into K contiguous
- * parts learned from the initial state and merged once (one round of parameter mixing); the
- * result is the mean logistic loss of the final weights on a test set.
+ * parts learned from the initial state and merged once (one round of parameter mixing); the result
+ * is the mean logistic loss of the final weights on a test set.
  */
 final class SplitPass {
   private SplitPass() {}
@@ -64,7 +64,8 @@ final class SplitPass {
     }
   }
 
-  private static int fill(SparseDataset data, int[] ix, double[] vx, int r, MemorySegment idx, MemorySegment val) {
+  private static int fill(
+      SparseDataset data, int[] ix, double[] vx, int r, MemorySegment idx, MemorySegment val) {
     int s = data.rowStart(r);
     int nnz = data.rowEnd(r) - s;
     for (int j = 0; j < nnz; j++) {

@@ -13,23 +13,23 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 
 /**
- * The merge rules on real data: one pass split into K = 2, 4, 8 contiguous parts, each learned
- * from the initial state, merged once (docs/MERGING.md), against the sequential pass.
+ * The merge rules on real data: one pass split into K = 2, 4, 8 contiguous parts, each learned from
+ * the initial state, merged once (docs/MERGING.md), against the sequential pass.
  *
- * <p>The margin. One round of parameter mixing averages K learners that each saw n/K examples:
- * it removes variance, not the bias of having seen n/K examples (Zinkevich et al. 2010), so the
- * sequential pass over n/K examples is what it can be expected to reach. Stated margin: the
- * merged model's test loss is at most the sequential pass's loss plus the gap between the
- * sequential pass over n/K and over n examples (the price of not communicating), plus 0.035 nats
- * (5 % of the zero model's {@code ln 2}) for the noise of one shuffle of the data:
- * {@code L_merged(K) <= L_seq(n) + max(0, L_seq(n/K) - L_seq(n)) + 0.035}.
+ * <p>The margin. One round of parameter mixing averages K learners that each saw n/K examples: it
+ * removes variance, not the bias of having seen n/K examples (Zinkevich et al. 2010), so the
+ * sequential pass over n/K examples is what it can be expected to reach. Stated margin: the merged
+ * model's test loss is at most the sequential pass's loss plus the gap between the sequential pass
+ * over n/K and over n examples (the price of not communicating), plus 0.035 nats (5 % of the zero
+ * model's {@code ln 2}) for the noise of one shuffle of the data: {@code L_merged(K) <= L_seq(n) +
+ * max(0, L_seq(n/K) - L_seq(n)) + 0.035}.
  *
- * <p>Data: the largest data set of the repository (austen_lines, 12,549 sparse word counts) and shuttle (9 raw
- * features of very different scales), each as "class 0 against the rest". An algorithm takes part
- * where its sequential pass beats the zero model ({@code ln 2}) with its default parameters:
- * Adaptive OGD per coordinate (box radius 100) does not on either, nor does the ball form on
- * shuttle's unscaled features, nor KT (coins clipped at {@code Lg = 1}) on shuttle's, so a margin
- * there would measure nothing.
+ * <p>Data: the largest data set of the repository (austen_lines, 12,549 sparse word counts) and
+ * shuttle (9 raw features of very different scales), each as "class 0 against the rest". An
+ * algorithm takes part where its sequential pass beats the zero model ({@code ln 2}) with its
+ * default parameters: Adaptive OGD per coordinate (box radius 100) does not on either, nor does the
+ * ball form on shuttle's unscaled features, nor KT (coins clipped at {@code Lg = 1}) on shuttle's,
+ * so a margin there would measure nothing.
  *
  * <p>Not here, because they miss the margin (docs/MERGING.md, "Known gaps"): FTRL-Proximal on
  * shuttle and FreeGrad on both data sets, whose AVERAGE merge is not yet good enough.
@@ -39,22 +39,45 @@ class SplitPassTest {
 
   @ParameterizedTest(name = "{0} on {1}")
   @CsvSource({
-    "adagrad, austen_lines", "adagrad-global, austen_lines", "aogd-ball, austen_lines", "scinol1, austen_lines",
-    "scinol2, austen_lines", "dfeg, austen_lines", "ftrl, austen_lines", "kt, austen_lines",
-    "adagrad, shuttle", "adagrad-global, shuttle", "scinol1, shuttle", "scinol2, shuttle", "dfeg, shuttle"})
-  void splitPassPlusMergeIsWithinTheMarginOfTheSequentialPass(String algorithm, String data) throws IOException {
+    "adagrad, austen_lines",
+    "adagrad-global, austen_lines",
+    "aogd-ball, austen_lines",
+    "scinol1, austen_lines",
+    "scinol2, austen_lines",
+    "dfeg, austen_lines",
+    "ftrl, austen_lines",
+    "kt, austen_lines",
+    "adagrad, shuttle",
+    "adagrad-global, shuttle",
+    "scinol1, shuttle",
+    "scinol2, shuttle",
+    "dfeg, shuttle"
+  })
+  void splitPassPlusMergeIsWithinTheMarginOfTheSequentialPass(String algorithm, String data)
+      throws IOException {
     SparseDataset train = binary(data + ".train.svm");
     SparseDataset test = binary(data + ".test.svm");
     AlgorithmSpec spec = AlgorithmSpec.of(algorithm);
     double sequential = SplitPass.testLoss(spec, train, test, 1);
-    assertTrue(sequential < Math.log(2), algorithm + " no longer beats the zero model on " + data + ": " + sequential);
+    assertTrue(
+        sequential < Math.log(2),
+        algorithm + " no longer beats the zero model on " + data + ": " + sequential);
     for (int k : new int[] {2, 4, 8}) {
       double merged = SplitPass.testLoss(spec, train, test, k);
       double prefix = SplitPass.oneShardLoss(spec, train, test, k);
       double margin = Math.max(0, prefix - sequential) + SLACK;
-      assertTrue(merged <= sequential + margin, String.format(Locale.ROOT,
-          "%s on %s, K = %d: merged test loss %.4f, sequential %.4f, sequential over n/K %.4f: beyond the margin %.4f",
-          algorithm, data, k, merged, sequential, prefix, margin));
+      assertTrue(
+          merged <= sequential + margin,
+          String.format(
+              Locale.ROOT,
+              "%s on %s, K = %d: merged test loss %.4f, sequential %.4f, sequential over n/K %.4f: beyond the margin %.4f",
+              algorithm,
+              data,
+              k,
+              merged,
+              sequential,
+              prefix,
+              margin));
     }
   }
 

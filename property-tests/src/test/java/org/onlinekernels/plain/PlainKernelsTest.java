@@ -20,7 +20,8 @@ import org.onlinekernels.testkit.KernelCheck;
  */
 class PlainKernelsTest {
   private static final KernelCheck<?> PLAIN_SCINOL2 =
-      KernelCheck.scInOL2((d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), PlainScInOL2.Bug.NONE));
+      KernelCheck.scInOL2(
+          (d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), PlainScInOL2.Bug.NONE));
 
   /** The same check under jqwik's own runner: its tries, shrinking and reports. */
   @Property(tries = 50)
@@ -41,9 +42,16 @@ class PlainKernelsTest {
   @ParameterizedTest
   @EnumSource(value = PlainScInOL2.Bug.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)
   void eachPlantedScInOL2BugFailsWithASmallCounterexample(PlainScInOL2.Bug bug) {
-    CheckFailure f = assertThrows(CheckFailure.class,
-        () -> KernelCheck.scInOL2((d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), bug)).seed(15).run());
+    CheckFailure f =
+        assertThrows(
+            CheckFailure.class,
+            () ->
+                KernelCheck.scInOL2((d, type, p) -> new PlainScInOL2(d, type, p.epsilon(), bug))
+                    .seed(15)
+                    .run());
     Case c = f.counterexample().c();
-    assertTrue(c.d() <= 2 && c.warmup() + c.rounds() <= 3, bug + ": counterexample not small: " + f.getMessage());
+    assertTrue(
+        c.d() <= 2 && c.warmup() + c.rounds() <= 3,
+        bug + ": counterexample not small: " + f.getMessage());
   }
 }

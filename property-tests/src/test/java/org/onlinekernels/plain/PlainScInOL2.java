@@ -1,9 +1,8 @@
 package org.onlinekernels.plain;
 
-import org.onlinekernels.rules.scinol2.ScInOL2;
 import java.util.Arrays;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
+import org.onlinekernels.rules.scinol2.ScInOL2;
 import org.onlinekernels.testkit.Learner;
 import org.onlinekernels.testkit.Row;
 
@@ -11,8 +10,8 @@ import org.onlinekernels.testkit.Row;
  * ScInOL2 written from ALGORITHMS.md section 4 in plain Java, as a user of the kit would: one
  * {@code double[]} per state variable, every operation rounded to the element type (a float
  * operation on float operands is exactly the double operation rounded to float, since double
- * carries more than twice float's digits), the reference's order of operations so that double
- * runs give the reference's bits. A {@link Bug} plants one of the mistakes the kit must catch.
+ * carries more than twice float's digits), the reference's order of operations so that double runs
+ * give the reference's bits. A {@link Bug} plants one of the mistakes the kit must catch.
  */
 final class PlainScInOL2 implements Learner {
   /** A planted mistake. */
@@ -102,7 +101,10 @@ final class PlainScInOL2 implements Learner {
     return yhat;
   }
 
-  /** How many of the row's entries the loops visit (all but a tail entry under {@link Bug#SPARSE_TAIL}). */
+  /**
+   * How many of the row's entries the loops visit (all but a tail entry under {@link
+   * Bug#SPARSE_TAIL}).
+   */
   private int entries() {
     return bug == Bug.SPARSE_TAIL && nnz % 4 != 0 ? nnz - 1 : nnz;
   }

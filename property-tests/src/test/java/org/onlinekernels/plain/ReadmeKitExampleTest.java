@@ -13,8 +13,8 @@ import org.onlinekernels.testkit.Learner;
 import org.onlinekernels.testkit.Row;
 
 /**
- * The README's "Checking your own kernels" example, compiled and run: the code between the
- * markers must appear verbatim (less two spaces of indentation) in README.md.
+ * The README's "Checking your own kernels" example, compiled and run: the code between the markers
+ * must appear verbatim (less two spaces of indentation) in README.md.
  */
 class ReadmeKitExampleTest {
   // README-KIT-EXAMPLE-BEGIN
@@ -72,16 +72,22 @@ class ReadmeKitExampleTest {
         .sparseOnly()
         .run();
   }
+
   // README-KIT-EXAMPLE-END
 
   @Test
   void theReadmeQuotesTheExampleVerbatim() throws IOException {
-    String src = Files.readString(Path.of("src/test/java/org/onlinekernels/plain/ReadmeKitExampleTest.java"));
+    String src =
+        Files.readString(
+            Path.of("src/test/java/org/onlinekernels/plain/ReadmeKitExampleTest.java"));
     String begin = "// README-KIT-EXAMPLE-BEGIN\n", end = "  // README-KIT-EXAMPLE-END";
     String body = src.substring(src.indexOf(begin) + begin.length(), src.indexOf(end));
-    String dedented = body.lines().map(l -> l.length() >= 2 ? l.substring(2) : l.strip())
-        .reduce("", (a, b) -> a + b + "\n");
-    assertTrue(Files.readString(Path.of("../README.md")).contains(dedented),
+    String dedented =
+        body.lines()
+            .map(l -> l.length() >= 2 ? l.substring(2) : l.strip())
+            .reduce("", (a, b) -> a + b + "\n");
+    assertTrue(
+        Files.readString(Path.of("../README.md")).contains(dedented),
         "README.md must contain the example exactly as in this test:\n" + dedented);
   }
 }

@@ -28,8 +28,11 @@ class TestkitDependenciesTest {
 
   @Test
   void theKitUsesTheLibraryAndJqwikOnly() throws IOException, URISyntaxException {
-    Path kit = Path.of(KernelCheck.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    Path library = Path.of(AbstractOptimizer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path kit =
+        Path.of(KernelCheck.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path library =
+        Path.of(
+            AbstractOptimizer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     Path dir = kit.resolve("org/onlinekernels/testkit");
     Set<String> foreign = new TreeSet<>();
     List<Path> classes;
@@ -42,16 +45,22 @@ class TestkitDependenciesTest {
       for (PoolEntry e : model.constantPool()) {
         if (e instanceof ClassEntry c) {
           String name = c.asInternalName().replaceFirst("^\\[+L?", "").replaceFirst(";$", "");
-          boolean ok = name.startsWith("java/") || name.startsWith("net/jqwik/api/")
-              || name.startsWith("org/onlinekernels/testkit/")
-              || name.startsWith("org/onlinekernels/") && Files.exists(library.resolve(name + ".class"))
-              || name.length() == 1; // a primitive array's element type
+          boolean ok =
+              name.startsWith("java/")
+                  || name.startsWith("net/jqwik/api/")
+                  || name.startsWith("org/onlinekernels/testkit/")
+                  || name.startsWith("org/onlinekernels/")
+                      && Files.exists(library.resolve(name + ".class"))
+                  || name.length() == 1; // a primitive array's element type
           if (!ok) {
             foreign.add(p.getFileName() + " -> " + name);
           }
         }
       }
     }
-    assertEquals(Set.of(), foreign, "kit classes referring to something outside the JDK, the library and jqwik's API");
+    assertEquals(
+        Set.of(),
+        foreign,
+        "kit classes referring to something outside the JDK, the library and jqwik's API");
   }
 }

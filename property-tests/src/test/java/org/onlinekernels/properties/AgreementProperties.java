@@ -41,42 +41,59 @@ class AgreementProperties {
   }
 
   @Property
-  void everyRuleFollowsTheReferenceOverATrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+  void everyRuleFollowsTheReferenceOverATrajectory(
+      @ForAll("trajectories") Case c, @ForAll boolean vector) {
     for (String rule : Subjects.names()) {
       Agreement.kernelVsReference(Subjects.of(rule, c), c, impl(vector));
     }
   }
 
   @Property
-  void everyRuleFollowsTheReferenceForOneStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
+  void everyRuleFollowsTheReferenceForOneStep(
+      @ForAll("singleSteps") Case c, @ForAll boolean vector) {
     for (String rule : Subjects.names()) {
       Agreement.kernelVsReference(Subjects.of(rule, c), c, impl(vector));
     }
   }
 
-  /** Bit for bit where no reduction feeds the state ({@link Subject#sparseStateEqualsDense()}), else within the bounds. */
+  /**
+   * Bit for bit where no reduction feeds the state ({@link Subject#sparseStateEqualsDense()}), else
+   * within the bounds.
+   */
   @Property
-  void everyRuleGivesTheSameStateForSparseAndDenseInput(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+  void everyRuleGivesTheSameStateForSparseAndDenseInput(
+      @ForAll("trajectories") Case c, @ForAll boolean vector) {
     for (String rule : Subjects.names()) {
       Subject s = Subjects.of(rule, c);
-      Agreement.kernelVsKernel(s, c.withSparse(false), impl(vector), c.withSparse(true), impl(vector),
+      Agreement.kernelVsKernel(
+          s,
+          c.withSparse(false),
+          impl(vector),
+          c.withSparse(true),
+          impl(vector),
           s.sparseStateEqualsDense());
     }
   }
 
-  /** The rules whose predictions are invariant to feature scaling ({@link Subject#scaleInvariant()}: ScInOL1, ScInOL2). */
+  /**
+   * The rules whose predictions are invariant to feature scaling ({@link Subject#scaleInvariant()}:
+   * ScInOL1, ScInOL2).
+   */
   @Property
-  void scaleInvariantRulesAreScaleInvariant(@ForAll("trajectories") Case c, @ForAll boolean vector) {
+  void scaleInvariantRulesAreScaleInvariant(
+      @ForAll("trajectories") Case c, @ForAll boolean vector) {
     int checked = 0;
     for (String rule : Subjects.names()) {
       Subject s = Subjects.of(rule, c);
       if (s.scaleInvariant()) {
-        Agreement.scaleInvariance(s, c, (d, t) -> new OptimizerLearner(s.optimizer(d, t, impl(vector))));
+        Agreement.scaleInvariance(
+            s, c, (d, t) -> new OptimizerLearner(s.optimizer(d, t, impl(vector))));
         checked++;
       }
     }
     if (checked == 0) {
-      throw new AssertionError("no rule of the registry claims scale invariance; ScInOL1 and ScInOL2 do");
+      throw new AssertionError(
+          "no rule of the registry claims scale invariance; ScInOL1 and ScInOL2 do");
     }
   }
 }

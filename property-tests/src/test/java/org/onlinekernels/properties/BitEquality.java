@@ -24,7 +24,10 @@ final class BitEquality {
 
   /** {@code make.apply(provider, d)} builds the optimizer under test on that provider. */
   static void vectorEqualsScalar(
-      String describe, Case c, double gMax, BiFunction<KernelProvider, Integer, AbstractOptimizer> make) {
+      String describe,
+      Case c,
+      double gMax,
+      BiFunction<KernelProvider, Integer, AbstractOptimizer> make) {
     int d = c.d();
     Workload wl = new Workload(c, gMax);
     try (Arena arena = Arena.ofConfined();
@@ -57,8 +60,17 @@ final class BitEquality {
   /** Fails unless {@code v} (vector) and {@code s} (scalar) have the same bits. */
   static void same(String describe, Object c, int round, String what, double v, double s) {
     if (Double.doubleToRawLongBits(v) != Double.doubleToRawLongBits(s)) {
-      fail(String.format("%s, %s: round %d: %s vector %s (%016x) vs scalar %s (%016x): not bit-identical",
-          describe, c, round, what, v, Double.doubleToRawLongBits(v), s, Double.doubleToRawLongBits(s)));
+      fail(
+          String.format(
+              "%s, %s: round %d: %s vector %s (%016x) vs scalar %s (%016x): not bit-identical",
+              describe,
+              c,
+              round,
+              what,
+              v,
+              Double.doubleToRawLongBits(v),
+              s,
+              Double.doubleToRawLongBits(s)));
     }
   }
 }

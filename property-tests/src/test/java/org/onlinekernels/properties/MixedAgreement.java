@@ -43,7 +43,8 @@ final class MixedAgreement {
       Agreement.predictReference(ref, wl, r, c.sparse());
       ref.update(wl.g[r]);
     }
-    try (Arena arena = Arena.ofConfined(); AbstractOptimizer opt = s.optimizer(d, kernels)) {
+    try (Arena arena = Arena.ofConfined();
+        AbstractOptimizer opt = s.optimizer(d, kernels)) {
       Map<String, double[]> rs = s.referenceState(ref);
       for (Map.Entry<String, double[]> e : rs.entrySet()) {
         double[] v = e.getValue();
@@ -63,8 +64,10 @@ final class MixedAgreement {
         double yr = Agreement.predictReference(ref, wl, r, c.sparse());
         double tolY = predictionBound(s, d, wl.dense[r], ref.weights(), tracks, k);
         if (!(Math.abs(yk - yr) <= tolY)) {
-          fail(String.format("%s, %s: round %d: yhat kernel %s vs reference %s differ by %.3g > bound %.3g",
-              s.describe(), c, k, yk, yr, Math.abs(yk - yr), tolY));
+          fail(
+              String.format(
+                  "%s, %s: round %d: yhat kernel %s vs reference %s differ by %.3g > bound %.3g",
+                  s.describe(), c, k, yk, yr, Math.abs(yk - yr), tolY));
         }
         opt.update(wl.g[r]);
         ref.update(wl.g[r]);
@@ -77,8 +80,18 @@ final class MixedAgreement {
           for (int i = 0; i < d; i++) {
             double tol = s.stateBound(e.getKey(), k + 1, tr.path[i], tr.peak[i]);
             if (!(Math.abs(kv[i] - rv[i]) <= tol)) {
-              fail(String.format("%s, %s: round %d: state %s[%d] kernel %s vs reference %s differ by %.3g > bound %.3g",
-                  s.describe(), c, k, e.getKey(), i, kv[i], rv[i], Math.abs(kv[i] - rv[i]), tol));
+              fail(
+                  String.format(
+                      "%s, %s: round %d: state %s[%d] kernel %s vs reference %s differ by %.3g > bound %.3g",
+                      s.describe(),
+                      c,
+                      k,
+                      e.getKey(),
+                      i,
+                      kv[i],
+                      rv[i],
+                      Math.abs(kv[i] - rv[i]),
+                      tol));
             }
           }
         }
@@ -87,10 +100,18 @@ final class MixedAgreement {
     }
   }
 
-  /** {@code readWeights} (float) is the reference's weights rounded to float, within the weights' own bound. */
+  /**
+   * {@code readWeights} (float) is the reference's weights rounded to float, within the weights'
+   * own bound.
+   */
   private static void checkReadWeights(
-      MixedSubject s, AbstractOptimizer opt, ReferenceLinearModel ref, Arena arena, int d,
-      Map<String, Tracker> tracks, int rounds) {
+      MixedSubject s,
+      AbstractOptimizer opt,
+      ReferenceLinearModel ref,
+      Arena arena,
+      int d,
+      Map<String, Tracker> tracks,
+      int rounds) {
     double[] w = ref.weights();
     boolean representable = true;
     for (double v : w) {
@@ -109,11 +130,17 @@ final class MixedAgreement {
     double[] got = Buffers.read(out, ElementType.FLOAT, d);
     String wb = s.weightBuffer();
     for (int i = 0; i < d; i++) {
-      double tol = U_F_HALF_ULP * Math.abs(w[i])
-          + (wb == null ? 0 : MixedSubject.AdaGrad.wBound(rounds, tracks.get(wb).path[i], tracks.get(wb).peak[i]));
+      double tol =
+          U_F_HALF_ULP * Math.abs(w[i])
+              + (wb == null
+                  ? 0
+                  : MixedSubject.AdaGrad.wBound(
+                      rounds, tracks.get(wb).path[i], tracks.get(wb).peak[i]));
       if (!(Math.abs(got[i] - w[i]) <= tol)) {
-        fail(String.format("%s: readWeights[%d] %s vs reference %s differ by %.3g > bound %.3g",
-            s.describe(), i, got[i], w[i], Math.abs(got[i] - w[i]), tol));
+        fail(
+            String.format(
+                "%s: readWeights[%d] %s vs reference %s differ by %.3g > bound %.3g",
+                s.describe(), i, got[i], w[i], Math.abs(got[i] - w[i]), tol));
       }
     }
   }
@@ -137,10 +164,11 @@ final class MixedAgreement {
 
   /**
    * Two mixed kernel optimizers (vector and scalar, or dense and sparse input) on the same rounds:
-   * every state buffer bit-identical (a signed zero aside), predictions within twice the
-   * reduction bound.
+   * every state buffer bit-identical (a signed zero aside), predictions within twice the reduction
+   * bound.
    */
-  static void kernelVsKernel(MixedSubject s, Case a, KernelProvider ka, Case bCase, KernelProvider kb) {
+  static void kernelVsKernel(
+      MixedSubject s, Case a, KernelProvider ka, Case bCase, KernelProvider kb) {
     int d = a.d();
     Workload wl = new Workload(a, s.gMax());
     ReferenceLinearModel ref = s.reference(d);
@@ -157,8 +185,10 @@ final class MixedAgreement {
         Agreement.predictReference(ref, wl, r, false);
         double tolY = 2 * predictionBound(s, d, wl.dense[r], ref.weights(), tracks, r);
         if (!(Math.abs(ya - yb) <= tolY)) {
-          fail(String.format("%s, %s vs %s: round %d: yhat %s vs %s differ by %.3g > bound %.3g",
-              s.describe(), a, bCase, r, ya, yb, Math.abs(ya - yb), tolY));
+          fail(
+              String.format(
+                  "%s, %s vs %s: round %d: yhat %s vs %s differ by %.3g > bound %.3g",
+                  s.describe(), a, bCase, r, ya, yb, Math.abs(ya - yb), tolY));
         }
         oa.update(wl.g[r]);
         ob.update(wl.g[r]);
@@ -167,11 +197,14 @@ final class MixedAgreement {
         for (Map.Entry<String, double[]> e : s.referenceState(ref).entrySet()) {
           tracks.get(e.getKey()).observe(e.getValue());
           ElementType t = oa.stateType(e.getKey());
-          double[] va = Buffers.read(sa.get(e.getKey()), t, d), vb = Buffers.read(sb.get(e.getKey()), t, d);
+          double[] va = Buffers.read(sa.get(e.getKey()), t, d),
+              vb = Buffers.read(sb.get(e.getKey()), t, d);
           for (int i = 0; i < d; i++) {
             if (!(va[i] == vb[i])) {
-              fail(String.format("%s, %s vs %s: round %d: state %s[%d] %s vs %s differ (must be bit-identical)",
-                  s.describe(), a, bCase, r, e.getKey(), i, va[i], vb[i]));
+              fail(
+                  String.format(
+                      "%s, %s vs %s: round %d: state %s[%d] %s vs %s differ (must be bit-identical)",
+                      s.describe(), a, bCase, r, e.getKey(), i, va[i], vb[i]));
             }
           }
         }

@@ -14,20 +14,20 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.ScInOLParams;
+import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
 
 /**
  * {@link Precision#MIXED} AdaGrad and ScInOL2 against the double reference (fed the same float
  * inputs), sparse against dense (bit-identical state; vector against scalar, bit-identical in
- * everything: {@link BitEqualityProperties}), and the long-run stall that mixed precision removes. Bounds: {@link MixedSubject},
- * {@link MixedAgreement}.
+ * everything: {@link BitEqualityProperties}), and the long-run stall that mixed precision removes.
+ * Bounds: {@link MixedSubject}, {@link MixedAgreement}.
  */
 class MixedPrecisionProperties {
 
@@ -43,34 +43,46 @@ class MixedPrecisionProperties {
 
   @Property
   void mixedAdaGradTrajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsReference(new MixedSubject.AdaGrad(c.seed(), c.d()), c, AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsReference(
+        new MixedSubject.AdaGrad(c.seed(), c.d()), c, AgreementProperties.impl(vector));
   }
 
   @Property
   void mixedAdaGradSingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsReference(new MixedSubject.AdaGrad(c.seed(), c.d()), c, AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsReference(
+        new MixedSubject.AdaGrad(c.seed(), c.d()), c, AgreementProperties.impl(vector));
   }
 
   @Property
   void mixedAdaGradSparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsKernel(new MixedSubject.AdaGrad(c.seed(), c.d()), c.withSparse(false),
-        AgreementProperties.impl(vector), c.withSparse(true), AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsKernel(
+        new MixedSubject.AdaGrad(c.seed(), c.d()),
+        c.withSparse(false),
+        AgreementProperties.impl(vector),
+        c.withSparse(true),
+        AgreementProperties.impl(vector));
   }
 
   @Property
   void mixedScInOL2Trajectory(@ForAll("trajectories") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsReference(new MixedSubject.ScInOL2(c.seed()), c, AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsReference(
+        new MixedSubject.ScInOL2(c.seed()), c, AgreementProperties.impl(vector));
   }
 
   @Property
   void mixedScInOL2SingleStep(@ForAll("singleSteps") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsReference(new MixedSubject.ScInOL2(c.seed()), c, AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsReference(
+        new MixedSubject.ScInOL2(c.seed()), c, AgreementProperties.impl(vector));
   }
 
   @Property
   void mixedScInOL2SparseEqualsDense(@ForAll("trajectories") Case c, @ForAll boolean vector) {
-    MixedAgreement.kernelVsKernel(new MixedSubject.ScInOL2(c.seed()), c.withSparse(false),
-        AgreementProperties.impl(vector), c.withSparse(true), AgreementProperties.impl(vector));
+    MixedAgreement.kernelVsKernel(
+        new MixedSubject.ScInOL2(c.seed()),
+        c.withSparse(false),
+        AgreementProperties.impl(vector),
+        c.withSparse(true),
+        AgreementProperties.impl(vector));
   }
 
   /**
@@ -81,7 +93,8 @@ class MixedPrecisionProperties {
    */
   @Example
   void adaGradFloatStallsMixedDoesNot() {
-    for (KernelProvider k : new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
+    for (KernelProvider k :
+        new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
       int d = 37;
       AdaGradParams p = new AdaGradParams(0.5, false, 0, 0, Box.none());
       try (Arena arena = Arena.ofConfined();
@@ -100,8 +113,14 @@ class MixedPrecisionProperties {
           m.step(g);
         }
         for (int i = 0; i < d; i++) {
-          assertEquals(0x1p24, f.state().get("Q").getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i), "float Q stalls");
-          assertEquals(0x1p24 + 16, m.state().get("Q").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i), "mixed Q grows");
+          assertEquals(
+              0x1p24,
+              f.state().get("Q").getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i),
+              "float Q stalls");
+          assertEquals(
+              0x1p24 + 16,
+              m.state().get("Q").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i),
+              "mixed Q grows");
         }
         assertEquals(ElementType.DOUBLE, m.stateType("Q"));
         assertEquals(ElementType.FLOAT, m.stateType("w"));
@@ -115,7 +134,8 @@ class MixedPrecisionProperties {
    */
   @Example
   void scInOL2FloatStallsMixedDoesNot() {
-    for (KernelProvider k : new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
+    for (KernelProvider k :
+        new KernelProvider[] {KernelProvider.vector(), KernelProvider.scalar()}) {
       int d = 37;
       ScInOLParams p = new ScInOLParams(1);
       try (Arena arena = Arena.ofConfined();
@@ -140,8 +160,10 @@ class MixedPrecisionProperties {
         for (int i = 0; i < d; i++) {
           assertEquals(0x1p24, f.state().get("G").getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
           assertEquals(0x1p24, f.state().get("S2").getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
-          assertEquals(0x1p24 + 16, m.state().get("G").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i));
-          assertEquals(0x1p24 + 16, m.state().get("S2").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i));
+          assertEquals(
+              0x1p24 + 16, m.state().get("G").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i));
+          assertEquals(
+              0x1p24 + 16, m.state().get("S2").getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i));
         }
         assertTrue(m.precision() == Precision.MIXED && m.elementType() == ElementType.FLOAT);
       }

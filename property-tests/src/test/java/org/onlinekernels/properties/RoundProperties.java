@@ -18,19 +18,21 @@ import org.onlinekernels.testkit.Tolerance;
 
 /**
  * The fused round ({@code round(rows, r, y, loss)}) of every algorithm, in both state layouts:
- * against the reference within the bounds of {@link Tolerance} (the reference takes the
- * gradient the round took), and bit for bit against the other ways of computing the same thing:
- * the other layout, the other kernel implementation, and a separate predictSparse then update.
+ * against the reference within the bounds of {@link Tolerance} (the reference takes the gradient
+ * the round took), and bit for bit against the other ways of computing the same thing: the other
+ * layout, the other kernel implementation, and a separate predictSparse then update.
  */
 class RoundProperties {
-
 
   @Provide
   Arbitrary<Case> trajectories() {
     return Cases.all();
   }
 
-  /** Every rule of the registry; each has a fused round body, the same for both implementations and layouts. */
+  /**
+   * Every rule of the registry; each has a fused round body, the same for both implementations and
+   * layouts.
+   */
   @Provide
   Arbitrary<String> algorithms() {
     return Arbitraries.of(Subjects.names());
@@ -48,34 +50,60 @@ class RoundProperties {
 
   /**
    * The hinge loss here: its derivative is 0 or {@code -y}, so the gradients stay in the range the
-   * bounds of {@link Tolerance} are derived for (no underflow). The logistic derivative
-   * {@code 1/(1 + e^z)} reaches float's subnormal range at margins above about 87 (ScInOL's
-   * wealth gets there in a one-sign run), where every product with it loses relative precision
-   * in float and not in the double reference; the bit-exact properties below use both losses.
+   * bounds of {@link Tolerance} are derived for (no underflow). The logistic derivative {@code 1/(1
+   * + e^z)} reaches float's subnormal range at margins above about 87 (ScInOL's wealth gets there
+   * in a one-sign run), where every product with it loses relative precision in float and not in
+   * the double reference; the bit-exact properties below use both losses.
    */
   @Property
-  void roundAgreesWithReference(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll boolean vector, @ForAll StateLayout layout) {
-    Agreement.kernelVsReference(subject(algorithm, c), c, AgreementProperties.impl(vector), layout, Loss.HINGE);
+  void roundAgreesWithReference(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector,
+      @ForAll StateLayout layout) {
+    Agreement.kernelVsReference(
+        subject(algorithm, c), c, AgreementProperties.impl(vector), layout, Loss.HINGE);
   }
 
   @Property
-  void fusedRoundIsLayoutIndependent(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll boolean vector, @ForAll("losses") Loss loss) {
+  void fusedRoundIsLayoutIndependent(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector,
+      @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(s.fusedRound());
     KernelProvider k = AgreementProperties.impl(vector);
-    Rounds.bitIdentical(s, c, loss, k, StateLayout.PLANAR, Rounds.Mode.ROUND,
-        k, StateLayout.INTERLEAVED, Rounds.Mode.ROUND);
+    Rounds.bitIdentical(
+        s,
+        c,
+        loss,
+        k,
+        StateLayout.PLANAR,
+        Rounds.Mode.ROUND,
+        k,
+        StateLayout.INTERLEAVED,
+        Rounds.Mode.ROUND);
   }
 
   @Property
-  void fusedRoundIsImplementationIndependent(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
+  void fusedRoundIsImplementationIndependent(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll StateLayout layout,
+      @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(s.fusedRound());
-    Rounds.bitIdentical(s, c, loss, KernelProvider.vector(), layout, Rounds.Mode.ROUND,
-        KernelProvider.scalar(), layout, Rounds.Mode.ROUND);
+    Rounds.bitIdentical(
+        s,
+        c,
+        loss,
+        KernelProvider.vector(),
+        layout,
+        Rounds.Mode.ROUND,
+        KernelProvider.scalar(),
+        layout,
+        Rounds.Mode.ROUND);
   }
 
   /**
@@ -83,46 +111,72 @@ class RoundProperties {
    * written back) and a round entry by entry give the same bits, on either layout and provider.
    */
   @Property
-  void gatheredRoundEqualsEntrywise(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll boolean vector, @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
+  void gatheredRoundEqualsEntrywise(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector,
+      @ForAll StateLayout layout,
+      @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(s.fusedRound());
     KernelProvider k = AgreementProperties.impl(vector);
-    Rounds.bitIdentical(s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_ENTRYWISE);
+    Rounds.bitIdentical(
+        s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_ENTRYWISE);
   }
 
   /**
-   * A round on the caller's own segments (heap or native, at the case's byte offset) gives the
-   * bits of the round on the same row in {@code SparseRows}, for every algorithm, layout and
-   * provider.
+   * A round on the caller's own segments (heap or native, at the case's byte offset) gives the bits
+   * of the round on the same row in {@code SparseRows}, for every algorithm, layout and provider.
    */
   @Property
-  void buffersRoundEqualsRowsRound(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll boolean vector, @ForAll StateLayout layout, @ForAll("losses") Loss loss) {
+  void buffersRoundEqualsRowsRound(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector,
+      @ForAll StateLayout layout,
+      @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     KernelProvider k = AgreementProperties.impl(vector);
-    Rounds.bitIdentical(s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_BUFFERS);
+    Rounds.bitIdentical(
+        s, c, loss, k, layout, Rounds.Mode.ROUND, k, layout, Rounds.Mode.ROUND_BUFFERS);
   }
 
   /**
-   * Interleaved state runs its separate predict and update on the round's body, and the
-   * algorithms without a fused body run their round as predictSparse then update: either way the
-   * two must agree bit for bit.
+   * Interleaved state runs its separate predict and update on the round's body, and the algorithms
+   * without a fused body run their round as predictSparse then update: either way the two must
+   * agree bit for bit.
    */
   @Property
-  void roundEqualsPredictThenUpdate(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
-      @ForAll boolean vector, @ForAll("losses") Loss loss) {
+  void roundEqualsPredictThenUpdate(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
+      @ForAll boolean vector,
+      @ForAll("losses") Loss loss) {
     Subject s = subject(algorithm, c);
     Assume.that(!s.fusedRound() || s.interleaves());
     KernelProvider k = AgreementProperties.impl(vector);
-    Rounds.bitIdentical(s, c, loss, k, StateLayout.INTERLEAVED, Rounds.Mode.ROUND,
-        k, StateLayout.INTERLEAVED, Rounds.Mode.PREDICT_UPDATE);
+    Rounds.bitIdentical(
+        s,
+        c,
+        loss,
+        k,
+        StateLayout.INTERLEAVED,
+        Rounds.Mode.ROUND,
+        k,
+        StateLayout.INTERLEAVED,
+        Rounds.Mode.PREDICT_UPDATE);
   }
 
-  /** Interleaved state under separate predict and update calls, dense and sparse input, against the reference. */
+  /**
+   * Interleaved state under separate predict and update calls, dense and sparse input, against the
+   * reference.
+   */
   @Property
-  void interleavedStateAgreesWithReference(@ForAll("trajectories") Case c, @ForAll("algorithms") String algorithm,
+  void interleavedStateAgreesWithReference(
+      @ForAll("trajectories") Case c,
+      @ForAll("algorithms") String algorithm,
       @ForAll boolean vector) {
-    Agreement.kernelVsReference(subject(algorithm, c), c, AgreementProperties.impl(vector), StateLayout.INTERLEAVED, null);
+    Agreement.kernelVsReference(
+        subject(algorithm, c), c, AgreementProperties.impl(vector), StateLayout.INTERLEAVED, null);
   }
 }

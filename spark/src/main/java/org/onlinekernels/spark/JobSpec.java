@@ -15,31 +15,44 @@ import org.onlinekernels.trainer.TrainerConfig;
  * What a Spark job trains, as names and numbers that travel to the executors ({@link TrainerConfig}
  * and {@link AlgorithmSpec} are not serializable).
  *
- * @param algorithm algorithm name (one of {@link AlgorithmSpec#NAMES} with a merge rule: not {@code ogd})
+ * @param algorithm algorithm name (one of {@link AlgorithmSpec#NAMES} with a merge rule: not {@code
+ *     ogd})
  * @param params parameters as {@code name=value,...} (may be empty)
- * @param type {@code float}, {@code double} or {@code mixed} (float weights and inputs, double accumulators)
+ * @param type {@code float}, {@code double} or {@code mixed} (float weights and inputs, double
+ *     accumulators)
  * @param loss loss name
  * @param epochs passes over the data
  * @param seed seed of the per-partition shuffles
  * @param shuffle whether each partition's rows are shuffled every pass
  * @param mergeEvery examples (all partitions together) between merges; 0: one merge per pass
  */
-public record JobSpec(String algorithm, String params, String type, String loss, int epochs, long seed, boolean shuffle,
-    int mergeEvery) implements Serializable {
+public record JobSpec(
+    String algorithm,
+    String params,
+    String type,
+    String loss,
+    int epochs,
+    long seed,
+    boolean shuffle,
+    int mergeEvery)
+    implements Serializable {
   private static final long serialVersionUID = 2L;
 
   /** Validates everything a configuration can refuse, here on the driver. */
   public JobSpec {
     if (mergeEvery < 0) {
-      throw new IllegalArgumentException("the merge period must be >= 0 examples (0: once per pass), got " + mergeEvery);
+      throw new IllegalArgumentException(
+          "the merge period must be >= 0 examples (0: once per pass), got " + mergeEvery);
     }
     if ("ogd".equals(algorithm)) {
-      throw new IllegalArgumentException("ogd has no merge rule (docs/MERGING.md); choose one of the library's rules");
+      throw new IllegalArgumentException(
+          "ogd has no merge rule (docs/MERGING.md); choose one of the library's rules");
     }
     // The fields are assigned after this body: build the configuration from the parameters.
     TrainerConfig c = config(algorithm, params, type, loss, epochs, seed, shuffle);
     // Parameter values are checked by the rule when it is created: here, not in an executor.
-    try (LinearModelOptimizer probe = c.algorithm().create(1, c.precision(), StateLayout.PLANAR, null, null)) {
+    try (LinearModelOptimizer probe =
+        c.algorithm().create(1, c.precision(), StateLayout.PLANAR, null, null)) {
       probe.dimension();
     }
   }
@@ -51,9 +64,17 @@ public record JobSpec(String algorithm, String params, String type, String loss,
 
   /** The spec of a trainer configuration, merged every {@code mergeEvery} examples. */
   public static JobSpec of(TrainerConfig c, int mergeEvery) {
-    String type = c.precision() == Precision.MIXED ? "mixed" : c.type().name().toLowerCase(Locale.ROOT);
-    return new JobSpec(c.algorithm().name(), c.algorithm().paramString(), type, c.loss().name().toLowerCase(Locale.ROOT),
-        c.epochs(), c.seed(), c.shuffle(), mergeEvery);
+    String type =
+        c.precision() == Precision.MIXED ? "mixed" : c.type().name().toLowerCase(Locale.ROOT);
+    return new JobSpec(
+        c.algorithm().name(),
+        c.algorithm().paramString(),
+        type,
+        c.loss().name().toLowerCase(Locale.ROOT),
+        c.epochs(),
+        c.seed(),
+        c.shuffle(),
+        mergeEvery);
   }
 
   /** The trainer configuration again. */
@@ -61,14 +82,22 @@ public record JobSpec(String algorithm, String params, String type, String loss,
     return config(algorithm, params, type, loss, epochs, seed, shuffle);
   }
 
-  private static TrainerConfig config(String algorithm, String params, String type, String loss, int epochs, long seed,
+  private static TrainerConfig config(
+      String algorithm,
+      String params,
+      String type,
+      String loss,
+      int epochs,
+      long seed,
       boolean shuffle) {
     if (algorithm == null || params == null || type == null || loss == null) {
-      throw new IllegalArgumentException("algorithm, params, type and loss must be given (params may be empty)");
+      throw new IllegalArgumentException(
+          "algorithm, params, type and loss must be given (params may be empty)");
     }
     AlgorithmSpec spec = AlgorithmSpec.parse(algorithm, List.of(params));
     Precision p = precision(type);
-    return new TrainerConfig(spec, p.inputType(), Loss.parse(loss), epochs, seed, shuffle, false).withPrecision(p);
+    return new TrainerConfig(spec, p.inputType(), Loss.parse(loss), epochs, seed, shuffle, false)
+        .withPrecision(p);
   }
 
   /** {@code float}, {@code double} or {@code mixed}. */

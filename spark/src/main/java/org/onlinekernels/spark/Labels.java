@@ -4,9 +4,9 @@ import java.io.Serializable;
 import java.util.Collection;
 
 /**
- * How labels become outputs, as the command line's {@code train} reads them: labels all in
- * {@code {-1, +1}} or all in {@code {0, 1}} are binary (one output; {@code 0} and {@code -1} are
- * the negative class), otherwise classes {@code 0..K-1} (K outputs, one-vs-rest).
+ * How labels become outputs, as the command line's {@code train} reads them: labels all in {@code
+ * {-1, +1}} or all in {@code {0, 1}} are binary (one output; {@code 0} and {@code -1} are the
+ * negative class), otherwise classes {@code 0..K-1} (K outputs, one-vs-rest).
  *
  * @param binary one output
  * @param classes {@code K}: 2 when binary
@@ -29,7 +29,8 @@ public record Labels(boolean binary, int classes) implements Serializable {
     if (labels.isEmpty()) {
       throw new IllegalArgumentException("the training data has no rows");
     }
-    if (labels.stream().allMatch(y -> y == 1 || y == -1) || labels.stream().allMatch(y -> y == 0 || y == 1)) {
+    if (labels.stream().allMatch(y -> y == 1 || y == -1)
+        || labels.stream().allMatch(y -> y == 0 || y == 1)) {
       return new Labels(true, 2);
     }
     double max = 0;
@@ -42,8 +43,11 @@ public record Labels(boolean binary, int classes) implements Serializable {
 
   private static void check(double y, int classes) {
     if (!(y >= 0 && y == Math.rint(y) && y < classes)) {
-      throw new IllegalArgumentException("labels must be +1/-1 or 0/1 (binary) or 0, 1, ..., K-1 (K classes"
-          + (classes == Integer.MAX_VALUE ? "" : ", K = " + classes) + "), found " + y);
+      throw new IllegalArgumentException(
+          "labels must be +1/-1 or 0/1 (binary) or 0, 1, ..., K-1 (K classes"
+              + (classes == Integer.MAX_VALUE ? "" : ", K = " + classes)
+              + "), found "
+              + y);
     }
   }
 

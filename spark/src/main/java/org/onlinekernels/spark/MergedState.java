@@ -7,8 +7,8 @@ import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * The merged state on the driver: one optimizer per output (planar, the layout the merge rules
- * act on), confined to the thread that created it.
+ * The merged state on the driver: one optimizer per output (planar, the layout the merge rules act
+ * on), confined to the thread that created it.
  */
 final class MergedState implements AutoCloseable {
   final TrainerConfig config;
@@ -21,12 +21,14 @@ final class MergedState implements AutoCloseable {
     this.config = config;
     this.d = d;
     this.labels = labels;
-    this.trainer = new OnlineTrainer(config, d, !labels.binary(), labels.classes(), null, StateLayout.PLANAR);
+    this.trainer =
+        new OnlineTrainer(config, d, !labels.binary(), labels.classes(), null, StateLayout.PLANAR);
     this.outputs = new AbstractOptimizer[trainer.outputs()];
     for (int c = 0; c < outputs.length; c++) {
       if (!(trainer.optimizer(c) instanceof AbstractOptimizer o)) {
         trainer.close();
-        throw new IllegalArgumentException("algorithm " + config.algorithm().name() + " has no merge rule");
+        throw new IllegalArgumentException(
+            "algorithm " + config.algorithm().name() + " has no merge rule");
       }
       outputs[c] = o;
     }

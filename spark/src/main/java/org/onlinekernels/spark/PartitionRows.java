@@ -17,15 +17,25 @@ final class PartitionRows implements Serializable {
   private static final long serialVersionUID = 1L;
   final int partition;
   final double[] labels;
+
   /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices} and {@link #values}. */
   final int[] start;
+
   final int[] indices;
   final double[] values;
+
   /** The largest vector size among the rows, and the most nonzeros of a row. */
   final int size;
+
   final int maxNnz;
 
-  private PartitionRows(int partition, double[] labels, int[] start, int[] indices, double[] values, int size,
+  private PartitionRows(
+      int partition,
+      double[] labels,
+      int[] start,
+      int[] indices,
+      double[] values,
+      int size,
       int maxNnz) {
     this.partition = partition;
     this.labels = labels;
@@ -66,12 +76,21 @@ final class PartitionRows implements Serializable {
       size = Math.max(size, r.size());
       maxNnz = Math.max(maxNnz, k);
     }
-    return new PartitionRows(partition, Arrays.copyOf(labels, n), Arrays.copyOf(start, n + 1), Arrays.copyOf(idx, nnz),
-        Arrays.copyOf(val, nnz), size, maxNnz);
+    return new PartitionRows(
+        partition,
+        Arrays.copyOf(labels, n),
+        Arrays.copyOf(start, n + 1),
+        Arrays.copyOf(idx, nnz),
+        Arrays.copyOf(val, nnz),
+        size,
+        maxNnz);
   }
 
-  /** One row as it travels through the shuffle: the label as read, the features' size and entries. */
-  record LabeledRow(double label, int size, int[] indices, double[] values) implements Serializable {
+  /**
+   * One row as it travels through the shuffle: the label as read, the features' size and entries.
+   */
+  record LabeledRow(double label, int size, int[] indices, double[] values)
+      implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Row {@code (label, features)}. */

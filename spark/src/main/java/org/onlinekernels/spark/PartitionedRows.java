@@ -17,13 +17,17 @@ import scala.Tuple2;
  * kept in memory until {@link #close}; with what the driver needs to know of it.
  */
 final class PartitionedRows implements AutoCloseable {
-  /** Most distinct labels a training set may have (a regression target is refused, not enumerated). */
+  /**
+   * Most distinct labels a training set may have (a regression target is refused, not enumerated).
+   */
   static final int MAX_LABELS = 100_000;
 
   final JavaRDD<PartitionRows> parts;
   final int partitions;
+
   /** Rows, the largest vector size, the most nonzeros of a row, the distinct labels. */
   final long n;
+
   final int size;
   final int maxNnz;
   final HashSet<Double> labels;
@@ -46,13 +50,14 @@ final class PartitionedRows implements AutoCloseable {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
     }
-    JavaRDD<PartitionRows> parts = data
-        .select(functions.col(labelCol).cast(DataTypes.DoubleType), functions.col(featuresCol))
-        .javaRDD().zipWithIndex()
-        .mapToPair(t -> new Tuple2<>(t._2(), PartitionRows.LabeledRow.of(t._1())))
-        .repartitionAndSortWithinPartitions(new HashPartitioner(partitions))
-        .mapPartitionsWithIndex((p, it) -> List.of(PartitionRows.of(p, it)).iterator(), true)
-        .persist(StorageLevel.MEMORY_ONLY());
+    JavaRDD<PartitionRows> parts =
+        data.select(functions.col(labelCol).cast(DataTypes.DoubleType), functions.col(featuresCol))
+            .javaRDD()
+            .zipWithIndex()
+            .mapToPair(t -> new Tuple2<>(t._2(), PartitionRows.LabeledRow.of(t._1())))
+            .repartitionAndSortWithinPartitions(new HashPartitioner(partitions))
+            .mapPartitionsWithIndex((p, it) -> List.of(PartitionRows.of(p, it)).iterator(), true)
+            .persist(StorageLevel.MEMORY_ONLY());
     try {
       return new PartitionedRows(parts, partitions, parts.map(Stats::of).reduce(Stats::add));
     } catch (RuntimeException e) {
@@ -67,7 +72,8 @@ final class PartitionedRows implements AutoCloseable {
   }
 
   /** Counts of the partitions, added up on the driver. */
-  private record Stats(long n, int size, int maxNnz, HashSet<Double> labels) implements Serializable {
+  private record Stats(long n, int size, int maxNnz, HashSet<Double> labels)
+      implements Serializable {
     static Stats of(PartitionRows p) {
       HashSet<Double> seen = new HashSet<>();
       for (double y : p.labels) {
@@ -89,8 +95,11 @@ final class PartitionedRows implements AutoCloseable {
     }
 
     private static IllegalArgumentException tooMany() {
-      return new IllegalArgumentException("the labels take more than " + MAX_LABELS + " values: labels must be"
-          + " +1/-1, 0/1 or classes 0..K-1");
+      return new IllegalArgumentException(
+          "the labels take more than "
+              + MAX_LABELS
+              + " values: labels must be"
+              + " +1/-1, 0/1 or classes 0..K-1");
     }
   }
 }

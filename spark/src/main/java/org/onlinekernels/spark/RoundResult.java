@@ -5,13 +5,14 @@ import org.onlinekernels.optimizer.MergeSummary;
 
 /**
  * What a group of partitions returns from one round: the merge summary of each output's learners
- * and the progressive sums of the rows they trained on. Groups combine two at a time
- * ({@link TreeMerge}), the lower partition first.
+ * and the progressive sums of the rows they trained on. Groups combine two at a time ({@link
+ * TreeMerge}), the lower partition first.
  *
  * @param partition the lowest partition of the group
  * @param outputs one summary per output
  */
-record RoundResult(int partition, MergeSummary[] outputs, long examples, double lossSum, double errSum)
+record RoundResult(
+    int partition, MergeSummary[] outputs, long examples, double lossSum, double errSum)
     implements Serializable {
 
   /** This group followed by {@code later} (a group of higher partitions). */
@@ -20,6 +21,7 @@ record RoundResult(int partition, MergeSummary[] outputs, long examples, double 
     for (int c = 0; c < s.length; c++) {
       s[c] = outputs[c].then(later.outputs[c]);
     }
-    return new RoundResult(partition, s, examples + later.examples, lossSum + later.lossSum, errSum + later.errSum);
+    return new RoundResult(
+        partition, s, examples + later.examples, lossSum + later.lossSum, errSum + later.errSum);
   }
 }

@@ -9,8 +9,8 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * A {@link LinearModel} in a form Spark can ship to the executors (the record is not
- * serializable): its fields as names and arrays, rebuilt once per deserialized copy.
+ * A {@link LinearModel} in a form Spark can ship to the executors (the record is not serializable):
+ * its fields as names and arrays, rebuilt once per deserialized copy.
  */
 public final class ShippedModel implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -36,8 +36,13 @@ public final class ShippedModel implements Serializable {
   /** The model. */
   public LinearModel model() {
     if (built == null) {
-      built = new LinearModel(AlgorithmSpec.parse(algorithm, List.of(params)), ElementType.parse(type),
-          Loss.parse(loss), multiclass, weights);
+      built =
+          new LinearModel(
+              AlgorithmSpec.parse(algorithm, List.of(params)),
+              ElementType.parse(type),
+              Loss.parse(loss),
+              multiclass,
+              weights);
     }
     return built;
   }

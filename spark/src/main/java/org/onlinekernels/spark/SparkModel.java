@@ -19,8 +19,8 @@ import org.onlinekernels.trainer.Metrics;
 /**
  * What a {@link SparkTrainer} job returns: the merged {@link LinearModel} (saved with its own
  * {@link LinearModel#save}, so the command line's {@code predict} loads it) and the progressive
- * metrics of each epoch; it also scores a data set in Spark. (The Spark ML API is
- * {@code ml.OnlineLinearClassifier}.)
+ * metrics of each epoch; it also scores a data set in Spark. (The Spark ML API is {@code
+ * ml.OnlineLinearClassifier}.)
  */
 public final class SparkModel {
   private final LinearModel model;
@@ -61,9 +61,12 @@ public final class SparkModel {
     Labels labels = model.multiclass() ? Labels.of(model.outputs()) : Labels.of(2);
     Broadcast<ShippedModel> bw = jsc.broadcast(new ShippedModel(model));
     try {
-      double[] sums = data.select(functions.col("label").cast(DataTypes.DoubleType), functions.col("features"))
-          .javaRDD().mapPartitions((Iterator<Row> it) -> List.of(score(bw.value().model(), labels, it)).iterator())
-          .reduce((a, b) -> new double[] {a[0] + b[0], a[1] + b[1], a[2] + b[2]});
+      double[] sums =
+          data.select(functions.col("label").cast(DataTypes.DoubleType), functions.col("features"))
+              .javaRDD()
+              .mapPartitions(
+                  (Iterator<Row> it) -> List.of(score(bw.value().model(), labels, it)).iterator())
+              .reduce((a, b) -> new double[] {a[0] + b[0], a[1] + b[1], a[2] + b[2]});
       return new Metrics((long) sums[2], sums[0] / sums[2], sums[1] / sums[2]);
     } finally {
       bw.destroy();

@@ -36,15 +36,25 @@ public final class SparkScaling {
       write(s.rows(300_000, 2), synTrain);
       write(s.rows(50_000, 3), synTest);
     }
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("online-kernels-scaling")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("online-kernels-scaling")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     System.out.println("| data | algorithm | run | wall time (s) | test loss | test error |");
     System.out.println("|---|---|---|---:|---:|---:|");
     try {
       for (int a = 2; a < args.length; a++) {
-        run(spark, "austen_lines", dataDir.resolve("austen_lines.train.svm"),
-            dataDir.resolve("austen_lines.test.svm"), 12549, args[a]);
+        run(
+            spark,
+            "austen_lines",
+            dataDir.resolve("austen_lines.train.svm"),
+            dataDir.resolve("austen_lines.test.svm"),
+            12549,
+            args[a]);
         run(spark, "synthetic", synTrain, synTest, HashedZipfStream.DIMENSION, args[a]);
       }
     } finally {
@@ -52,15 +62,22 @@ public final class SparkScaling {
     }
   }
 
-  private static void run(SparkSession spark, String name, Path train, Path test, int d, String algorithm)
+  private static void run(
+      SparkSession spark, String name, Path train, Path test, int d, String algorithm)
       throws IOException {
     TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm));
     SparseDataset tr = DataFiles.readLibSvm(train, d);
     SparseDataset te = DataFiles.readLibSvm(test, d);
     OnlineTrainer.train(c, tr, null, null); // warm-up
     TrainResult seq = OnlineTrainer.train(c, tr, te, null);
-    System.out.printf(Locale.ROOT, "| %s | %s | sequential (in process) | %.2f | %.4f | %.4f |%n", name, algorithm,
-        seq.seconds(), seq.test().meanLoss(), seq.test().errorRate());
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %s | sequential (in process) | %.2f | %.4f | %.4f |%n",
+        name,
+        algorithm,
+        seq.seconds(),
+        seq.test().meanLoss(),
+        seq.test().errorRate());
     Dataset<Row> trainRows = SparkTrain.read(spark, train.toString(), Integer.toString(d)).cache();
     Dataset<Row> testRows = SparkTrain.read(spark, test.toString(), Integer.toString(d)).cache();
     trainRows.count();
@@ -71,8 +88,16 @@ public final class SparkScaling {
       SparkModel m = SparkTrainer.train(JobSpec.of(c), trainRows, p);
       double seconds = (System.nanoTime() - t0) / 1e9;
       var metrics = m.evaluate(testRows);
-      System.out.printf(Locale.ROOT, "| %s | %s | Spark, %d partition%s | %.2f | %.4f | %.4f |%n", name, algorithm, p,
-          p == 1 ? "" : "s", seconds, metrics.meanLoss(), metrics.errorRate());
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %s | Spark, %d partition%s | %.2f | %.4f | %.4f |%n",
+          name,
+          algorithm,
+          p,
+          p == 1 ? "" : "s",
+          seconds,
+          metrics.meanLoss(),
+          metrics.errorRate());
     }
     trainRows.unpersist();
     testRows.unpersist();

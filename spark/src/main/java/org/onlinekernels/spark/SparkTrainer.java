@@ -28,16 +28,16 @@ import org.onlinekernels.trainer.parallel.ShardWorker;
  * pairwise up a fixed tree ({@link TreeMerge}) to the driver, which merges the root into the state.
  *
  * <p>Deterministic: partition {@code p}'s rows are visited in the order {@link #partitionOrder}
- * gives for the pass, its round {@code r} of {@code R} takes positions {@code [n_p r / R,
- * n_p (r + 1) / R)}, and the tree depends only on {@code P}; the model is the same bits on every
- * run, whichever task finishes first.
+ * gives for the pass, its round {@code r} of {@code R} takes positions {@code [n_p r / R, n_p (r +
+ * 1) / R)}, and the tree depends only on {@code P}; the model is the same bits on every run,
+ * whichever task finishes first.
  */
 public final class SparkTrainer {
   private SparkTrainer() {}
 
   /**
-   * Trains a model on {@code data}'s {@code label} and {@code features} columns (as Spark's
-   * {@code libsvm} reader names them) with {@code partitions} partitions.
+   * Trains a model on {@code data}'s {@code label} and {@code features} columns (as Spark's {@code
+   * libsvm} reader names them) with {@code partitions} partitions.
    */
   public static SparkModel train(JobSpec job, Dataset<?> data, int partitions) {
     return train(job, data, "label", "features", partitions);
@@ -46,14 +46,17 @@ public final class SparkTrainer {
   /**
    * Trains a model for {@code job.epochs()} passes over {@code data}.
    *
-   * @param labelCol numeric labels: {@code +1/-1} or {@code 0/1} (binary), or classes {@code 0..K-1}
+   * @param labelCol numeric labels: {@code +1/-1} or {@code 0/1} (binary), or classes {@code
+   *     0..K-1}
    * @param featuresCol feature vectors; the model's dimension is their size
    * @param partitions {@code P >= 1}
    * @return the merged model and the progressive metrics of each epoch
    */
-  public static SparkModel train(JobSpec job, Dataset<?> data, String labelCol, String featuresCol, int partitions) {
+  public static SparkModel train(
+      JobSpec job, Dataset<?> data, String labelCol, String featuresCol, int partitions) {
     try (PartitionedRows rows = PartitionedRows.of(data, labelCol, featuresCol, partitions);
-        MergedState state = new MergedState(job.config(), Math.max(1, rows.size), Labels.seen(rows.labels))) {
+        MergedState state =
+            new MergedState(job.config(), Math.max(1, rows.size), Labels.seen(rows.labels))) {
       Metrics[] epochs = new Metrics[job.epochs()];
       for (int e = 0; e < epochs.length; e++) {
         epochs[e] = pass(job, rows, state, e);
@@ -71,11 +74,14 @@ public final class SparkTrainer {
    */
   static Metrics pass(JobSpec job, PartitionedRows rows, MergedState state, long pass) {
     if (rows.size > state.d) {
-      throw new IllegalArgumentException("the feature vectors have size " + rows.size + "; the model's dimension is "
-          + state.d);
+      throw new IllegalArgumentException(
+          "the feature vectors have size " + rows.size + "; the model's dimension is " + state.d);
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(rows.parts.context());
-    int rounds = job.mergeEvery() == 0 ? 1 : (int) Math.max(1, (rows.n + job.mergeEvery() - 1) / job.mergeEvery());
+    int rounds =
+        job.mergeEvery() == 0
+            ? 1
+            : (int) Math.max(1, (rows.n + job.mergeEvery() - 1) / job.mergeEvery());
     long n = 0;
     double loss = 0;
     double err = 0;
@@ -86,8 +92,9 @@ public final class SparkTrainer {
         Labels labels = state.labels;
         int maxNnz = Math.max(1, rows.maxNnz);
         int round = r;
-        JavaRDD<RoundResult> trained = rows.parts.mapPartitions(it -> trainSlice(job, d, labels, maxNnz, start.value(),
-            pass, round, rounds, it));
+        JavaRDD<RoundResult> trained =
+            rows.parts.mapPartitions(
+                it -> trainSlice(job, d, labels, maxNnz, start.value(), pass, round, rounds, it));
         RoundResult root = TreeMerge.reduce(trained, rows.partitions);
         if (root != null) {
           state.merge(root);
@@ -124,8 +131,16 @@ public final class SparkTrainer {
   }
 
   /** One partition's round: learners from the broadcast state, trained on its slice, summarized. */
-  private static Iterator<RoundResult> trainSlice(JobSpec job, int d, Labels labels, int maxNnz, StateSnapshot start,
-      long pass, int round, int rounds, Iterator<PartitionRows> it) {
+  private static Iterator<RoundResult> trainSlice(
+      JobSpec job,
+      int d,
+      Labels labels,
+      int maxNnz,
+      StateSnapshot start,
+      long pass,
+      int round,
+      int rounds,
+      Iterator<PartitionRows> it) {
     if (!it.hasNext()) {
       return Collections.emptyIterator();
     }
@@ -141,7 +156,9 @@ public final class SparkTrainer {
     try (Arena arena = Arena.ofConfined()) {
       AbstractOptimizer[] from = new AbstractOptimizer[k];
       for (int c = 0; c < k; c++) {
-        from[c] = (AbstractOptimizer) config.algorithm().create(d, config.precision(), StateLayout.PLANAR, arena, null);
+        from[c] =
+            (AbstractOptimizer)
+                config.algorithm().create(d, config.precision(), StateLayout.PLANAR, arena, null);
       }
       start.restore(from);
       ShardWorker w = new ShardWorker(config, d, !labels.binary(), k, maxNnz, arena);
@@ -156,7 +173,8 @@ public final class SparkTrainer {
         w.learners[c].close();
         from[c].close();
       }
-      return List.of(new RoundResult(part.partition, summaries, rows.size(), w.lossSum, w.errSum)).iterator();
+      return List.of(new RoundResult(part.partition, summaries, rows.size(), w.lossSum, w.errSum))
+          .iterator();
     }
   }
 }

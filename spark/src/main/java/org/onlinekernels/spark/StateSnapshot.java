@@ -12,10 +12,9 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 
 /**
  * The state of a learner's optimizers (one per output) as plain arrays, to broadcast the merged
- * state to the partitions. Read and written only through
- * the optimizers' public API ({@code state()}, {@code scalarState()}, {@code writeState},
- * {@code writeScalarState}): every element is widened to double exactly and rounded back to the
- * same value, so a round trip is bit for bit.
+ * state to the partitions. Read and written only through the optimizers' public API ({@code
+ * state()}, {@code scalarState()}, {@code writeState}, {@code writeScalarState}): every element is
+ * widened to double exactly and rounded back to the same value, so a round trip is bit for bit.
  */
 final class StateSnapshot implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -27,7 +26,9 @@ final class StateSnapshot implements Serializable {
     for (AbstractOptimizer o : opts) {
       LinkedHashMap<String, double[]> b = new LinkedHashMap<>();
       int d = o.dimension();
-      o.state().forEach((name, seg) -> b.put(name, read(seg, o.stateType(name) == ElementType.FLOAT, d)));
+      o.state()
+          .forEach(
+              (name, seg) -> b.put(name, read(seg, o.stateType(name) == ElementType.FLOAT, d)));
       buffers.add(b);
       scalars.add(new LinkedHashMap<>(o.scalarState()));
     }
@@ -36,7 +37,10 @@ final class StateSnapshot implements Serializable {
   private static double[] read(MemorySegment seg, boolean isFloat, int d) {
     double[] v = new double[d];
     for (int i = 0; i < d; i++) {
-      v[i] = isFloat ? seg.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i) : seg.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+      v[i] =
+          isFloat
+              ? seg.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+              : seg.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
     }
     return v;
   }

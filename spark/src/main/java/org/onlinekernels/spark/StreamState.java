@@ -16,12 +16,12 @@ import org.onlinekernels.optimizer.Checkpoint;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * The directory that holds a streaming model's state between micro-batches, written so that a
- * crash at any point leaves a complete state: each committed batch writes a generation
- * {@code batch-<id>/} (the {@code manifest} and one optimizer {@link Checkpoint} per output,
- * {@code output-<c>.okcp}, each written atomically), then names it in {@code CURRENT} (atomic
- * rename), then replaces {@code model} (the command line's model file), then deletes every other
- * generation. A generation that {@code CURRENT} does not name is never read.
+ * The directory that holds a streaming model's state between micro-batches, written so that a crash
+ * at any point leaves a complete state: each committed batch writes a generation {@code
+ * batch-<id>/} (the {@code manifest} and one optimizer {@link Checkpoint} per output, {@code
+ * output-<c>.okcp}, each written atomically), then names it in {@code CURRENT} (atomic rename),
+ * then replaces {@code model} (the command line's model file), then deletes every other generation.
+ * A generation that {@code CURRENT} does not name is never read.
  */
 final class StreamState {
   static final String CURRENT = "CURRENT";
@@ -29,14 +29,18 @@ final class StreamState {
   private static final String MAGIC = "online-kernels-stream 1";
 
   private final Path dir;
+
   /** What identifies the model: algorithm, params, type, loss, d, classes. */
   private final Map<String, String> identity;
+
   /** The last committed batch (-1: none) and its generation (null: none). */
   final long lastBatch;
+
   final long examples;
   private final Path generation;
 
-  private StreamState(Path dir, Map<String, String> identity, long lastBatch, long examples, Path generation) {
+  private StreamState(
+      Path dir, Map<String, String> identity, long lastBatch, long examples, Path generation) {
     this.dir = dir;
     this.identity = identity;
     this.lastBatch = lastBatch;
@@ -61,7 +65,8 @@ final class StreamState {
     Map<String, String> m = new LinkedHashMap<>();
     List<String> lines = Files.readAllLines(gen.resolve("manifest"), StandardCharsets.UTF_8);
     if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) {
-      throw new IllegalStateException(gen.resolve("manifest") + ": not a streaming state manifest ('" + MAGIC + "')");
+      throw new IllegalStateException(
+          gen.resolve("manifest") + ": not a streaming state manifest ('" + MAGIC + "')");
     }
     for (String line : lines.subList(1, lines.size())) {
       int sp = line.indexOf(' ');
@@ -69,11 +74,19 @@ final class StreamState {
     }
     for (Map.Entry<String, String> e : identity.entrySet()) {
       if (!e.getValue().equals(m.get(e.getKey()))) {
-        throw new IllegalStateException(dir + " holds the state of another model (" + e.getKey() + " " + m.get(e.getKey())
-            + ", this trainer has " + e.getValue() + "); give this trainer a directory of its own");
+        throw new IllegalStateException(
+            dir
+                + " holds the state of another model ("
+                + e.getKey()
+                + " "
+                + m.get(e.getKey())
+                + ", this trainer has "
+                + e.getValue()
+                + "); give this trainer a directory of its own");
       }
     }
-    return new StreamState(dir, identity, Long.parseLong(m.get("batch")), Long.parseLong(m.get("examples")), gen);
+    return new StreamState(
+        dir, identity, Long.parseLong(m.get("batch")), Long.parseLong(m.get("examples")), gen);
   }
 
   /** Loads the committed optimizer states into {@code outputs} (nothing when there is none). */
@@ -87,8 +100,8 @@ final class StreamState {
   }
 
   /** Commits batch {@code batch}: the state of {@code outputs} and the model they read out. */
-  StreamState commit(long batch, long examples, AbstractOptimizer[] outputs,
-      LinearModel model) throws IOException {
+  StreamState commit(long batch, long examples, AbstractOptimizer[] outputs, LinearModel model)
+      throws IOException {
     String name = "batch-" + batch;
     Path gen = dir.resolve(name);
     Files.createDirectories(gen);
@@ -97,7 +110,12 @@ final class StreamState {
     }
     StringBuilder sb = new StringBuilder(MAGIC).append('\n');
     identity.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
-    sb.append("batch ").append(batch).append('\n').append("examples ").append(examples).append('\n');
+    sb.append("batch ")
+        .append(batch)
+        .append('\n')
+        .append("examples ")
+        .append(examples)
+        .append('\n');
     AtomicFiles.write(gen.resolve("manifest"), sb.toString().getBytes(StandardCharsets.UTF_8));
     AtomicFiles.write(dir.resolve(CURRENT), (name + "\n").getBytes(StandardCharsets.UTF_8));
     model.save(dir.resolve(MODEL));

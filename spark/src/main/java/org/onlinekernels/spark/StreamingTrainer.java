@@ -13,19 +13,19 @@ import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 
 /**
- * Keeps one model training on a Structured Streaming query: a {@code foreachBatch} sink that
- * trains on every micro-batch, one pass from the state the previous batch left, with the rounds,
+ * Keeps one model training on a Structured Streaming query: a {@code foreachBatch} sink that trains
+ * on every micro-batch, one pass from the state the previous batch left, with the rounds,
  * partitions and pairwise merges of {@link SparkTrainer} (the batch id seeds the partitions'
  * shuffles), and commits the state to a directory on the driver ({@link StreamState}) before the
  * query commits the batch.
  *
  * <p>Restarts: Spark replays, with the same id and rows, a batch it had not committed. A batch
- * whose id the directory has already committed is skipped, and any other starts from the
- * committed state, so a query restarted from its checkpoint (same {@code checkpointLocation}, same
- * state directory, same source) continues bit for bit as if it had never stopped.
+ * whose id the directory has already committed is skipped, and any other starts from the committed
+ * state, so a query restarted from its checkpoint (same {@code checkpointLocation}, same state
+ * directory, same source) continues bit for bit as if it had never stopped.
  *
- * <p>The model is readable at any time: {@code <state>/model} is the command line's model file
- * of the last committed batch, replaced atomically ({@link #latest}).
+ * <p>The model is readable at any time: {@code <state>/model} is the command line's model file of
+ * the last committed batch, replaced atomically ({@link #latest}).
  */
 public final class StreamingTrainer implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -45,15 +45,21 @@ public final class StreamingTrainer implements Serializable {
    * @param partitions partitions that train learners of their own in each batch
    * @param stateDir the state directory, on the driver's file system
    */
-  public StreamingTrainer(JobSpec job, int numFeatures, int numClasses, int partitions, String labelCol,
-      String featuresCol, Path stateDir) {
+  public StreamingTrainer(
+      JobSpec job,
+      int numFeatures,
+      int numClasses,
+      int partitions,
+      String labelCol,
+      String featuresCol,
+      Path stateDir) {
     if (job.epochs() != 1) {
-      throw new IllegalArgumentException("a stream is trained in one pass per micro-batch; set epochs to 1, got "
-          + job.epochs());
+      throw new IllegalArgumentException(
+          "a stream is trained in one pass per micro-batch; set epochs to 1, got " + job.epochs());
     }
     if (numFeatures < 1 || partitions < 1) {
-      throw new IllegalArgumentException("numFeatures and partitions must be >= 1, got " + numFeatures + " and "
-          + partitions);
+      throw new IllegalArgumentException(
+          "numFeatures and partitions must be >= 1, got " + numFeatures + " and " + partitions);
     }
     this.job = job;
     this.numFeatures = numFeatures;

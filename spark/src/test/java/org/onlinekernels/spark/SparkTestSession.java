@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The one {@code local[2]} session every Spark test of the module shares (started once, in
- * seconds; stopped when the test JVM exits), and the repository's data files.
+ * The one {@code local[2]} session every Spark test of the module shares (started once, in seconds;
+ * stopped when the test JVM exits), and the repository's data files.
  */
 public final class SparkTestSession {
   private static SparkSession spark;
@@ -18,9 +18,14 @@ public final class SparkTestSession {
   /** The shared session. */
   public static synchronized SparkSession get() {
     if (spark == null) {
-      spark = SparkSession.builder().master("local[2]").appName("online-kernels-test")
-          .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-          .config("spark.driver.host", "127.0.0.1").getOrCreate();
+      spark =
+          SparkSession.builder()
+              .master("local[2]")
+              .appName("online-kernels-test")
+              .config("spark.ui.enabled", "false")
+              .config("spark.sql.shuffle.partitions", "2")
+              .config("spark.driver.host", "127.0.0.1")
+              .getOrCreate();
       spark.sparkContext().setLogLevel("WARN");
       SparkSession s = spark;
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop));
@@ -31,7 +36,8 @@ public final class SparkTestSession {
   /** A file of the repository's {@code data/}; fails, naming it, when it is missing. */
   public static Path data(String file) {
     Path p = Path.of(System.getProperty("onlinekernels.data", "../data"), file);
-    assertTrue(Files.isRegularFile(p), "data file " + p.toAbsolutePath() + " is missing (data/README.md)");
+    assertTrue(
+        Files.isRegularFile(p), "data file " + p.toAbsolutePath() + " is missing (data/README.md)");
     return p;
   }
 }

@@ -48,7 +48,11 @@ class SparkTrainerTest {
   private static final int AUSTEN_D = 12549;
 
   private static Dataset<Row> read(Path p, int d) {
-    return SparkTestSession.get().read().format("libsvm").option("numFeatures", Integer.toString(d)).load(p.toString());
+    return SparkTestSession.get()
+        .read()
+        .format("libsvm")
+        .option("numFeatures", Integer.toString(d))
+        .load(p.toString());
   }
 
   /** Rows {@code i = p mod P} of {@code all}, in order: partition {@code p} of the job. */
@@ -70,7 +74,8 @@ class SparkTrainerTest {
 
     SparseDataset train = LibSvmReader.read(trainFile, AUSTEN_D);
     TrainerConfig config = job.config();
-    try (OnlineTrainer merged = new OnlineTrainer(config, AUSTEN_D, true, 6, null, StateLayout.PLANAR);
+    try (OnlineTrainer merged =
+            new OnlineTrainer(config, AUSTEN_D, true, 6, null, StateLayout.PLANAR);
         Arena arena = Arena.ofConfined()) {
       List<ShardWorker> workers = new ArrayList<>();
       for (int p = 0; p < 2; p++) {
@@ -80,7 +85,8 @@ class SparkTrainerTest {
         workers.add(w);
       }
       for (int c = 0; c < 6; c++) {
-        ((AbstractOptimizer) merged.optimizer(c)).merge(List.of(workers.get(0).learners[c], workers.get(1).learners[c]));
+        ((AbstractOptimizer) merged.optimizer(c))
+            .merge(List.of(workers.get(0).learners[c], workers.get(1).learners[c]));
       }
       LinearModel local = merged.model();
       for (int c = 0; c < 6; c++) {
@@ -96,8 +102,12 @@ class SparkTrainerTest {
     assertEquals(here.meanLoss(), there.meanLoss(), 1e-12 * here.meanLoss());
     assertEquals(here.errorRate(), there.errorRate(), 1e-12);
     // Predictions in Spark (the ML model's transform): the arg max of the same scores.
-    List<Row> predicted = new OnlineLinearClassificationModel("austen", m).transform(read(testFile, AUSTEN_D))
-        .select("prediction").limit(200).collectAsList();
+    List<Row> predicted =
+        new OnlineLinearClassificationModel("austen", m)
+            .transform(read(testFile, AUSTEN_D))
+            .select("prediction")
+            .limit(200)
+            .collectAsList();
     double[] yhat = new double[6];
     for (int r = 0; r < predicted.size(); r++) {
       m.scores(test.indices(), test.values(), test.rowStart(r), test.nnz(r), yhat);
@@ -112,24 +122,37 @@ class SparkTrainerTest {
       assertArrayEquals(m.weights()[c], loaded.weights()[c]);
     }
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(new String[] {"predict", "--model", file.toString(), "--data", testFile.toString(), "--out",
-        tmp.resolve("p.txt").toString()}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    int code =
+        Main.run(
+            new String[] {
+              "predict",
+              "--model",
+              file.toString(),
+              "--data",
+              testFile.toString(),
+              "--out",
+              tmp.resolve("p.txt").toString()
+            },
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err));
     assertEquals(0, code, err.toString());
     assertEquals(test.size(), Files.readAllLines(tmp.resolve("p.txt")).size());
 
     // Quality: the margin of SplitPassTest per one-vs-rest output (6 outputs, 0.035 nats each).
     double seq = OnlineTrainer.train(config, train, test, null).test().meanLoss();
-    double half = OnlineTrainer.train(config, train.head(train.size() / 2), test, null).test().meanLoss();
+    double half =
+        OnlineTrainer.train(config, train.head(train.size() / 2), test, null).test().meanLoss();
     double margin = Math.max(0, half - seq) + 6 * 0.035;
-    assertTrue(there.meanLoss() <= seq + margin,
+    assertTrue(
+        there.meanLoss() <= seq + margin,
         "Spark, 2 partitions: " + there.meanLoss() + ", sequential " + seq + ", over n/2 " + half);
   }
 
   /**
-   * AdaGrad (a SUM rule, merged as summaries combined up the tree) on heart_scale, 4
-   * partitions, a merge every 100 examples (3 rounds of 270 rows), 2 epochs: the job's model is
-   * the tree {@code (p0 p1)(p2 p3)} of the partitions' merge summaries, round after round, replayed
-   * here bit for bit, and a second run gives the same bits.
+   * AdaGrad (a SUM rule, merged as summaries combined up the tree) on heart_scale, 4 partitions, a
+   * merge every 100 examples (3 rounds of 270 rows), 2 epochs: the job's model is the tree {@code
+   * (p0 p1)(p2 p3)} of the partitions' merge summaries, round after round, replayed here bit for
+   * bit, and a second run gives the same bits.
    */
   @Test
   void roundsOfSeveralPartitionsAreTheDocumentedTreeOnEveryRun() throws Exception {
@@ -138,7 +161,8 @@ class SparkTrainerTest {
     int partitions = 4;
     JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(2), 100);
     double[] spark = SparkTrainer.train(job, read(file, d), partitions).model().weights()[0];
-    assertArrayEquals(spark, SparkTrainer.train(job, read(file, d), partitions).model().weights()[0]);
+    assertArrayEquals(
+        spark, SparkTrainer.train(job, read(file, d), partitions).model().weights()[0]);
 
     SparseDataset all = LibSvmReader.read(file, d);
     TrainerConfig config = job.config();
@@ -154,7 +178,11 @@ class SparkTrainerTest {
             int[] slice = SparkTrainer.roundSlice(part.size(), r, rounds);
             ShardWorker w = new ShardWorker(config, d, false, 1, Datasets.maxNnz(all), arena);
             w.learners[0].copyStateFrom(master);
-            w.run(new Rows(part), SparkTrainer.partitionOrder(job, part.size(), e, p), slice[0], slice[1]);
+            w.run(
+                new Rows(part),
+                SparkTrainer.partitionOrder(job, part.size(), e, p),
+                slice[0],
+                slice[1]);
             s[p] = MergeSummary.of(master, List.of(w.learners[0]));
           }
           s[0].then(s[1]).then(s[2].then(s[3])).mergeInto(master);
@@ -169,15 +197,37 @@ class SparkTrainerTest {
     Path file = data("heart_scale.svm");
     Path out = tmp.resolve("heart.model");
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    Map<String, String> options = SparkTrain.options(new String[] {"--master", "local[2]", "--train", file.toString(),
-        "--test", file.toString(), "--partitions", "3", "--merge-every", "90", "--epochs", "2", "--algorithm", "adagrad",
-        "--model", out.toString()});
-    SparkTrain.run(SparkTestSession.get(), options, new PrintStream(text, true, StandardCharsets.UTF_8));
+    Map<String, String> options =
+        SparkTrain.options(
+            new String[] {
+              "--master",
+              "local[2]",
+              "--train",
+              file.toString(),
+              "--test",
+              file.toString(),
+              "--partitions",
+              "3",
+              "--merge-every",
+              "90",
+              "--epochs",
+              "2",
+              "--algorithm",
+              "adagrad",
+              "--model",
+              out.toString()
+            });
+    SparkTrain.run(
+        SparkTestSession.get(), options, new PrintStream(text, true, StandardCharsets.UTF_8));
     String report = text.toString(StandardCharsets.UTF_8);
-    assertTrue(report.contains("epoch 2: progressive loss") && report.contains("test: loss"), report);
+    assertTrue(
+        report.contains("epoch 2: progressive loss") && report.contains("test: loss"), report);
     JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")).withEpochs(2), 90);
-    assertArrayEquals(SparkTrainer.train(job, read(file, 13), 3).model().weights()[0],
+    assertArrayEquals(
+        SparkTrainer.train(job, read(file, 13), 3).model().weights()[0],
         LinearModel.load(out).weights()[0]);
-    assertThrows(IllegalArgumentException.class, () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
   }
 }

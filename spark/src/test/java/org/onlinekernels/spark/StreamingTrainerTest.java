@@ -23,18 +23,21 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * Training on a Structured Streaming query in {@code local[2]} (a parquet file source, one file
- * per micro-batch, heart_scale cut in three): the first batch's model is the batch job's on that
- * batch; a query stopped after two batches and restarted from its checkpoint and state directory
- * ends with the bits of a query that ran all three without stopping, and its model file is
- * readable in between; a batch replayed after its state was committed changes nothing; a state
- * directory of another model is refused.
+ * Training on a Structured Streaming query in {@code local[2]} (a parquet file source, one file per
+ * micro-batch, heart_scale cut in three): the first batch's model is the batch job's on that batch;
+ * a query stopped after two batches and restarted from its checkpoint and state directory ends with
+ * the bits of a query that ran all three without stopping, and its model file is readable in
+ * between; a batch replayed after its state was committed changes nothing; a state directory of
+ * another model is refused.
  */
 class StreamingTrainerTest {
   private static final int D = 13;
 
-  /** Writes rows {@code [from, to)} of {@code all} as the file {@code in/<k>.parquet}, k-th by time. */
-  private static Dataset<Row> chunk(SparkSession spark, List<Row> all, StructType schema, int k, Path in, Path tmp)
+  /**
+   * Writes rows {@code [from, to)} of {@code all} as the file {@code in/<k>.parquet}, k-th by time.
+   */
+  private static Dataset<Row> chunk(
+      SparkSession spark, List<Row> all, StructType schema, int k, Path in, Path tmp)
       throws Exception {
     Dataset<Row> rows = spark.createDataFrame(all.subList(90 * k, 90 * k + 90), schema);
     Path staged = tmp.resolve("staged-" + k + "-" + in.getFileName());
@@ -49,18 +52,31 @@ class StreamingTrainerTest {
     return rows;
   }
 
-  private static void runQuery(SparkSession spark, StreamingTrainer t, StructType schema, Path in, Path checkpoint)
+  private static void runQuery(
+      SparkSession spark, StreamingTrainer t, StructType schema, Path in, Path checkpoint)
       throws Exception {
-    StreamingQuery q = t.writer(spark.readStream().schema(schema).option("maxFilesPerTrigger", 1).parquet(in.toString()))
-        .option("checkpointLocation", checkpoint.toString()).trigger(Trigger.AvailableNow()).start();
+    StreamingQuery q =
+        t.writer(
+                spark
+                    .readStream()
+                    .schema(schema)
+                    .option("maxFilesPerTrigger", 1)
+                    .parquet(in.toString()))
+            .option("checkpointLocation", checkpoint.toString())
+            .trigger(Trigger.AvailableNow())
+            .start();
     q.awaitTermination();
   }
 
   @Test
   void aRestartedQueryContinuesBitForBit(@TempDir Path tmp) throws Exception {
     SparkSession spark = SparkTestSession.get();
-    Dataset<Row> heart = spark.read().format("libsvm").option("numFeatures", Integer.toString(D))
-        .load(data("heart_scale.svm").toString());
+    Dataset<Row> heart =
+        spark
+            .read()
+            .format("libsvm")
+            .option("numFeatures", Integer.toString(D))
+            .load(data("heart_scale.svm").toString());
     StructType schema = heart.schema();
     List<Row> all = heart.collectAsList();
     JobSpec job = JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("adagrad")), 40);
@@ -85,7 +101,8 @@ class StreamingTrainerTest {
     runQuery(spark, b, schema, inB, tmp.resolve("ckB"));
     assertEquals(0, b.lastBatch());
     // Batch 0 continues nothing: it is the batch job's first pass (pass number = batch id 0).
-    assertArrayEquals(SparkTrainer.train(job, first, 2).model().weights()[0],
+    assertArrayEquals(
+        SparkTrainer.train(job, first, 2).model().weights()[0],
         StreamingTrainer.latest(stateB).weights()[0]);
     Dataset<Row> second = chunk(spark, all, schema, 1, inB, tmp);
     runQuery(spark, b, schema, inB, tmp.resolve("ckB"));
@@ -108,8 +125,15 @@ class StreamingTrainerTest {
     assertArrayEquals(uninterrupted, StreamingTrainer.latest(stateB).weights()[0]);
 
     // Another model on the same directory is refused.
-    StreamingTrainer other = new StreamingTrainer(JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("scinol2"))), D, 2, 2,
-        "label", "features", stateB);
+    StreamingTrainer other =
+        new StreamingTrainer(
+            JobSpec.of(TrainerConfig.of(AlgorithmSpec.of("scinol2"))),
+            D,
+            2,
+            2,
+            "label",
+            "features",
+            stateB);
     assertThrows(IllegalStateException.class, () -> other.train(first, 3L));
   }
 }

@@ -1,28 +1,28 @@
 package org.onlinekernels.testkit;
 
-import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.params.AdaptiveOgdParams;
+import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
 import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**
- * Adaptive OGD, ball or per-coordinate form, with a random radius (per-coordinate radii
- * sometimes). Curvature {@code H_t = 0} (the linear-model form's default).
+ * Adaptive OGD, ball or per-coordinate form, with a random radius (per-coordinate radii sometimes).
+ * Curvature {@code H_t = 0} (the linear-model form's default).
  *
  * <p>Per-coordinate: the same recurrence per coordinate with no reduction, so in double it is
- * bit-identical; factor 4 in float ({@code lambda} carries the relative errors of {@code Lsum}
- * and of {@code g^2}, which {@code eta = 1/(Hsum + Lsum)} and the shrink {@code lambda w} pass on).
- * Ball: {@code G_t}, {@code <w, g>} and {@code ||w||^2} are reductions, and the kernel gets
- * {@code ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2},
- * at most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
+ * bit-identical; factor 4 in float ({@code lambda} carries the relative errors of {@code Lsum} and
+ * of {@code g^2}, which {@code eta = 1/(Hsum + Lsum)} and the shrink {@code lambda w} pass on).
+ * Ball: {@code G_t}, {@code <w, g>} and {@code ||w||^2} are reductions, and the kernel gets {@code
+ * ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2}, at
+ * most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
  */
 public final class AdaptiveOgdSubject implements Subject {
   private final AdaptiveOgdParams params;
@@ -39,7 +39,9 @@ public final class AdaptiveOgdSubject implements Subject {
       }
       params = AdaptiveOgdParams.radii(radii);
     } else {
-      params = AdaptiveOgdParams.radius(Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-6, 6))));
+      params =
+          AdaptiveOgdParams.radius(
+              Workload.round(t, Math.scalb(1.0 + r.nextDouble(), r.nextInt(-6, 6))));
     }
     factor = ball ? 4 * (1 + Tolerance.chain(d) / 8) : 4;
   }
@@ -58,7 +60,8 @@ public final class AdaptiveOgdSubject implements Subject {
 
   @Override
   public String describe() {
-    return (ball ? "AOGD ball R=" : "AOGD per-coordinate R=") + params.radius()
+    return (ball ? "AOGD ball R=" : "AOGD per-coordinate R=")
+        + params.radius()
         + (params.radii() != null ? " (per-coordinate radii)" : "");
   }
 
@@ -70,7 +73,8 @@ public final class AdaptiveOgdSubject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     if (layout == StateLayout.PLANAR || !ball && params.radii() != null) {
       return optimizer(d, type, kernels);
     }
@@ -79,7 +83,9 @@ public final class AdaptiveOgdSubject implements Subject {
         : new AdaptiveOgdCoordinateOptimizer(d, type, params, layout, null, kernels);
   }
 
-  /** The ball form's step and projection come from norms, summed in another order for sparse input. */
+  /**
+   * The ball form's step and projection come from norms, summed in another order for sparse input.
+   */
   @Override
   public boolean sparseStateEqualsDense() {
     return !ball;
@@ -97,7 +103,9 @@ public final class AdaptiveOgdSubject implements Subject {
 
   @Override
   public ReferenceLinearModel reference(int d) {
-    return ball ? new ReferenceAdaptiveOgdBall(d, params) : new ReferenceAdaptiveOgdCoordinate(d, params);
+    return ball
+        ? new ReferenceAdaptiveOgdBall(d, params)
+        : new ReferenceAdaptiveOgdCoordinate(d, params);
   }
 
   @Override

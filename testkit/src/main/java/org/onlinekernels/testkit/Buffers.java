@@ -24,7 +24,8 @@ public final class Buffers {
   /** A zeroed segment of {@code bytes} at the case's offset. */
   public MemorySegment raw(long bytes) {
     long total = bytes + c.byteOffset();
-    MemorySegment m = c.heap() ? MemorySegment.ofArray(new byte[(int) total]) : arena.allocate(total, 64);
+    MemorySegment m =
+        c.heap() ? MemorySegment.ofArray(new byte[(int) total]) : arena.allocate(total, 64);
     return m.asSlice(c.byteOffset(), bytes);
   }
 
@@ -59,9 +60,10 @@ public final class Buffers {
   public static double[] read(MemorySegment m, ElementType t, int n) {
     double[] v = new double[n];
     for (int i = 0; i < n; i++) {
-      v[i] = t == ElementType.FLOAT
-          ? m.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-          : m.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+      v[i] =
+          t == ElementType.FLOAT
+              ? m.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
+              : m.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
     }
     return v;
   }

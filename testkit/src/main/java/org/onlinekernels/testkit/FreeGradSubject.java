@@ -18,9 +18,9 @@ import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
  *
  * <p>State factor 2: {@code G} and {@code Vsum} are sums of clipped gradients (one rounding more
  * for the clip's ratio), {@code h1} and {@code ht} exact. Predictions: the weight is a product of
- * bounded factors of the state, each carrying a few relative errors, times {@code exp(e)},
- * which multiplies the relative error of {@code e} by {@code e} (and the kernels' own {@code
- * expm1} adds 2 ulps): factor {@code 3 (1 + max e) + 2}, as ScInOL1's.
+ * bounded factors of the state, each carrying a few relative errors, times {@code exp(e)}, which
+ * multiplies the relative error of {@code e} by {@code e} (and the kernels' own {@code expm1} adds
+ * 2 ulps): factor {@code 3 (1 + max e) + 2}, as ScInOL1's.
  */
 public final class FreeGradSubject implements Subject {
   private final FreeGradParams params;
@@ -58,7 +58,8 @@ public final class FreeGradSubject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new FreeGradOptimizer(d, type, params, layout, null, kernels);
   }
 

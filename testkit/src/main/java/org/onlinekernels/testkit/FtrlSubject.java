@@ -12,9 +12,8 @@ import org.onlinekernels.rules.ftrl.FtrlOptimizer;
 import org.onlinekernels.rules.ftrl.ReferenceFtrl;
 
 /**
- * FTRL-Proximal with a random draw of {@code alpha}, {@code beta}, {@code lambda1}, {@code
- * lambda2} (powers of two, so float holds them exactly; each regulariser 0 in a third of the
- * draws).
+ * FTRL-Proximal with a random draw of {@code alpha}, {@code beta}, {@code lambda1}, {@code lambda2}
+ * (powers of two, so float holds them exactly; each regulariser 0 in a third of the draws).
  *
  * <p>State factor 4 for the sum {@code N}, and for {@code z} as far as its path goes. But {@code z}
  * is an ill-conditioned representation of the weight: {@code z = -(beta + sqrt(N)) w / alpha}
@@ -30,8 +29,12 @@ public final class FtrlSubject implements Subject {
 
   public FtrlSubject(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0xf721L);
-    params = new FtrlParams(Math.scalb(1.0, r.nextInt(-4, 3)), r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-3, 3)),
-        r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-8, 1)), r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-6, 2)));
+    params =
+        new FtrlParams(
+            Math.scalb(1.0, r.nextInt(-4, 3)),
+            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-3, 3)),
+            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-8, 1)),
+            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-6, 2)));
   }
 
   /** FTRL-Proximal with the given parameters. */
@@ -55,7 +58,8 @@ public final class FtrlSubject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new FtrlOptimizer(d, type, params, layout, null, kernels);
   }
 
@@ -91,8 +95,14 @@ public final class FtrlSubject implements Subject {
   }
 
   @Override
-  public void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
-      double g, double[] x, int round, double u) {
+  public void accumulateExtra(
+      Map<String, double[]> extra,
+      ReferenceLinearModel r,
+      Map<String, Tracker> paths,
+      double g,
+      double[] x,
+      int round,
+      double u) {
     ReferenceFtrl f = (ReferenceFtrl) r;
     double[] e = extra.get("z");
     double[] w = f.weights();
@@ -106,7 +116,9 @@ public final class FtrlSubject implements Subject {
       double sig = gg / (params.alpha() * (Math.sqrt(n + gg) + Math.sqrt(n)));
       double den = (params.beta() + Math.sqrt(n)) / params.alpha() + params.lambda2();
       double carried = den > 0 ? e[i] * (1 + sig / den) : e[i];
-      e[i] = carried + u * (4 * Math.abs(gx) + (stateFactor() * (round + 9) + 6) * Math.abs(sig * w[i]));
+      e[i] =
+          carried
+              + u * (4 * Math.abs(gx) + (stateFactor() * (round + 9) + 6) * Math.abs(sig * w[i]));
     }
   }
 }

@@ -34,38 +34,43 @@ import org.onlinekernels.params.ScInOLParams;
  * runs {@linkplain #tries(int) tries} random {@link Trial}s of the {@link Property properties}
  * (single step from a warmed-up state, trajectory, dense == sparse, and for ScInOL scale
  * invariance) over dimensions with lane counts +-1 and primes, byte offsets, native and heap
- * segments, sparse densities, feature scales {@code 2^-20 .. 2^20}, explicit zeros and
- * {@code -0.0}, repeated and all-zero rows and long one-sign runs ({@link Cases},
- * {@link Workload}). The first failing trial is shrunk (jqwik's shrinking of the same generators)
- * and thrown as a {@link CheckFailure} with the shrunk counterexample, the original one and the
- * seed; {@link #seed(long)} reproduces it. To run under jqwik's own runner instead (its reports,
- * its {@code tries}), use {@link #trials()} and {@link #check(Trial)} in a {@code @Property}.
+ * segments, sparse densities, feature scales {@code 2^-20 .. 2^20}, explicit zeros and {@code
+ * -0.0}, repeated and all-zero rows and long one-sign runs ({@link Cases}, {@link Workload}). The
+ * first failing trial is shrunk (jqwik's shrinking of the same generators) and thrown as a {@link
+ * CheckFailure} with the shrunk counterexample, the original one and the seed; {@link #seed(long)}
+ * reproduces it. To run under jqwik's own runner instead (its reports, its {@code tries}), use
+ * {@link #trials()} and {@link #check(Trial)} in a {@code @Property}.
  *
- * <p>The state names the kit reads and writes through {@link Learner#state} and
- * {@link Learner#writeState}, per algorithm (as in the library's optimizers): AdaGrad {@code w},
- * {@code Q}; global-rate AdaGrad {@code w} and the scalar {@code sumSquares}; Adaptive OGD
- * per-coordinate {@code w}, {@code Lsum} and the scalar {@code Hsum}; Adaptive OGD ball
- * {@code w} and the scalars {@code Hsum}, {@code Lsum}; ScInOL1 {@code G}, {@code S2}, {@code M},
- * {@code beta} and the scalar {@code t}; ScInOL2 {@code G}, {@code S2}, {@code M}, {@code eta};
- * DFEG {@code theta} and the scalars {@code H}, {@code thetaNormSquared}; FTRL-Proximal {@code z},
- * {@code N}; KT {@code theta}, {@code W}, {@code k}; FreeGrad {@code G}, {@code Vsum}, {@code h1},
- * {@code ht}.
+ * <p>The state names the kit reads and writes through {@link Learner#state} and {@link
+ * Learner#writeState}, per algorithm (as in the library's optimizers): AdaGrad {@code w}, {@code
+ * Q}; global-rate AdaGrad {@code w} and the scalar {@code sumSquares}; Adaptive OGD per-coordinate
+ * {@code w}, {@code Lsum} and the scalar {@code Hsum}; Adaptive OGD ball {@code w} and the scalars
+ * {@code Hsum}, {@code Lsum}; ScInOL1 {@code G}, {@code S2}, {@code M}, {@code beta} and the scalar
+ * {@code t}; ScInOL2 {@code G}, {@code S2}, {@code M}, {@code eta}; DFEG {@code theta} and the
+ * scalars {@code H}, {@code thetaNormSquared}; FTRL-Proximal {@code z}, {@code N}; KT {@code
+ * theta}, {@code W}, {@code k}; FreeGrad {@code G}, {@code Vsum}, {@code h1}, {@code ht}.
  *
  * <p>Bounds: {@link Tolerance} and each algorithm's {@link Subject}; in double, the per-coordinate
  * state of AdaGrad, per-coordinate Adaptive OGD, ScInOL1, ScInOL2, FTRL-Proximal, KT, FreeGrad and
- * DFEG's {@code theta} must be
- * the reference's bits, so an implementation must do the reference's operations in its order
- * there (see the reference's javadoc); in float the bounds allow for any order.
+ * DFEG's {@code theta} must be the reference's bits, so an implementation must do the reference's
+ * operations in its order there (see the reference's javadoc); in float the bounds allow for any
+ * order.
  *
  * <p>A check is configured by its fluent setters, then run; it is not thread-safe.
  *
  * @param <P> the algorithm's parameter record, which the factory receives
  */
 public final class KernelCheck<P> {
-  /** A factory of the implementation under test, given the parameters a trial draws (or the fixed ones). */
+  /**
+   * A factory of the implementation under test, given the parameters a trial draws (or the fixed
+   * ones).
+   */
   @FunctionalInterface
   public interface Factory<P> {
-    /** A fresh learner (the algorithm's initial state for {@code params}) of dimension {@code d} over {@code type}. */
+    /**
+     * A fresh learner (the algorithm's initial state for {@code params}) of dimension {@code d}
+     * over {@code type}.
+     */
     Learner create(int d, ElementType type, P params);
   }
 
@@ -73,11 +78,19 @@ public final class KernelCheck<P> {
   public enum Property {
     /** One round from the reference's warmed-up state: prediction and state within the bounds. */
     SINGLE_STEP,
-    /** Up to 300 rounds from a warmed-up state: every prediction and every state within the bounds. */
+    /**
+     * Up to 300 rounds from a warmed-up state: every prediction and every state within the bounds.
+     */
     TRAJECTORY,
-    /** The same rounds fed dense and sparse, from the initial state: predictions and state agree within twice the bounds. */
+    /**
+     * The same rounds fed dense and sparse, from the initial state: predictions and state agree
+     * within twice the bounds.
+     */
     DENSE_EQUALS_SPARSE,
-    /** Features scaled by powers of two leave every prediction unchanged within twice the bound (ScInOL only). */
+    /**
+     * Features scaled by powers of two leave every prediction unchanged within twice the bound
+     * (ScInOL only).
+     */
     SCALE_INVARIANCE
   }
 
@@ -85,7 +98,7 @@ public final class KernelCheck<P> {
    * One generated check: a property and a case.
    *
    * @param property what is checked
-   * @param c        the scenario (dimension, element type, rounds, seed, ...)
+   * @param c the scenario (dimension, element type, rounds, seed, ...)
    */
   public record Trial(Property property, Case c) {}
 
@@ -104,8 +117,12 @@ public final class KernelCheck<P> {
   private int tries = Integer.getInteger("jqwik.tries.default", 200);
   private Long seed;
 
-  private KernelCheck(String algorithm, BiFunction<Case, P, Subject> subjects, Function<Subject, P> paramsOf,
-      Factory<P> factory, boolean scaleInvariant) {
+  private KernelCheck(
+      String algorithm,
+      BiFunction<Case, P, Subject> subjects,
+      Function<Subject, P> paramsOf,
+      Factory<P> factory,
+      boolean scaleInvariant) {
     if (factory == null) {
       throw new IllegalArgumentException("factory must not be null");
     }
@@ -116,21 +133,36 @@ public final class KernelCheck<P> {
     this.scaleInvariant = scaleInvariant;
   }
 
-  /** AdaGrad (per-coordinate rate): random draws of {@code eta} or {@code alpha D_i}, {@code delta}, {@code Q0}, boxes. */
+  /**
+   * AdaGrad (per-coordinate rate): random draws of {@code eta} or {@code alpha D_i}, {@code delta},
+   * {@code Q0}, boxes.
+   */
   public static KernelCheck<AdaGradParams> adaGrad(Factory<AdaGradParams> factory) {
-    return new KernelCheck<>("AdaGrad", (c, p) -> p == null ? new AdaGradSubject(c.seed(), c.d(), c.type()) : new AdaGradSubject(p),
-        s -> ((AdaGradSubject) s).params(), factory, false);
+    return new KernelCheck<>(
+        "AdaGrad",
+        (c, p) -> p == null ? new AdaGradSubject(c.seed(), c.d(), c.type()) : new AdaGradSubject(p),
+        s -> ((AdaGradSubject) s).params(),
+        factory,
+        false);
   }
 
   /** AdaGrad with the global rate. */
-  public static KernelCheck<GlobalAdaGradParams> globalAdaGrad(Factory<GlobalAdaGradParams> factory) {
-    return new KernelCheck<>("GlobalAdaGrad",
-        (c, p) -> p == null ? new GlobalAdaGradSubject(c.seed(), c.d(), c.type()) : new GlobalAdaGradSubject(p, c.d()),
-        s -> ((GlobalAdaGradSubject) s).params(), factory, false);
+  public static KernelCheck<GlobalAdaGradParams> globalAdaGrad(
+      Factory<GlobalAdaGradParams> factory) {
+    return new KernelCheck<>(
+        "GlobalAdaGrad",
+        (c, p) ->
+            p == null
+                ? new GlobalAdaGradSubject(c.seed(), c.d(), c.type())
+                : new GlobalAdaGradSubject(p, c.d()),
+        s -> ((GlobalAdaGradSubject) s).params(),
+        factory,
+        false);
   }
 
   /** Adaptive OGD, per-coordinate form. */
-  public static KernelCheck<AdaptiveOgdParams> adaptiveOgdCoordinate(Factory<AdaptiveOgdParams> factory) {
+  public static KernelCheck<AdaptiveOgdParams> adaptiveOgdCoordinate(
+      Factory<AdaptiveOgdParams> factory) {
     return adaptiveOgd(factory, false);
   }
 
@@ -139,54 +171,87 @@ public final class KernelCheck<P> {
     return adaptiveOgd(factory, true);
   }
 
-  private static KernelCheck<AdaptiveOgdParams> adaptiveOgd(Factory<AdaptiveOgdParams> factory, boolean ball) {
-    return new KernelCheck<>(ball ? "AdaptiveOgdBall" : "AdaptiveOgdCoordinate",
-        (c, p) -> p == null ? new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), ball) : new AdaptiveOgdSubject(p, c.d(), ball),
-        s -> ((AdaptiveOgdSubject) s).params(), factory, false);
+  private static KernelCheck<AdaptiveOgdParams> adaptiveOgd(
+      Factory<AdaptiveOgdParams> factory, boolean ball) {
+    return new KernelCheck<>(
+        ball ? "AdaptiveOgdBall" : "AdaptiveOgdCoordinate",
+        (c, p) ->
+            p == null
+                ? new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), ball)
+                : new AdaptiveOgdSubject(p, c.d(), ball),
+        s -> ((AdaptiveOgdSubject) s).params(),
+        factory,
+        false);
   }
 
   /** ScInOL1: random {@code epsilon}. */
   public static KernelCheck<ScInOLParams> scInOL1(Factory<ScInOLParams> factory) {
-    return new KernelCheck<>("ScInOL1", (c, p) -> p == null ? new ScInOL1Subject(c.seed(), c.type()) : new ScInOL1Subject(p),
-        s -> ((ScInOL1Subject) s).params(), factory, true);
+    return new KernelCheck<>(
+        "ScInOL1",
+        (c, p) -> p == null ? new ScInOL1Subject(c.seed(), c.type()) : new ScInOL1Subject(p),
+        s -> ((ScInOL1Subject) s).params(),
+        factory,
+        true);
   }
 
   /** ScInOL2: random {@code epsilon}. */
   public static KernelCheck<ScInOLParams> scInOL2(Factory<ScInOLParams> factory) {
-    return new KernelCheck<>("ScInOL2",
+    return new KernelCheck<>(
+        "ScInOL2",
         (c, p) -> p == null ? new ScInOL2Subject(c.seed(), c.type()) : new ScInOL2Subject(p, false),
-        s -> ((ScInOL2Subject) s).params(), factory, true);
+        s -> ((ScInOL2Subject) s).params(),
+        factory,
+        true);
   }
 
   /** DFEG: random {@code a}, {@code L}, {@code delta}; gradients within {@code L}. */
   public static KernelCheck<DfegParams> dfeg(Factory<DfegParams> factory) {
-    return new KernelCheck<>("DFEG", (c, p) -> p == null ? new DfegSubject(c.seed(), c.type()) : new DfegSubject(p),
-        s -> ((DfegSubject) s).params(), factory, false);
+    return new KernelCheck<>(
+        "DFEG",
+        (c, p) -> p == null ? new DfegSubject(c.seed(), c.type()) : new DfegSubject(p),
+        s -> ((DfegSubject) s).params(),
+        factory,
+        false);
   }
 
   /** FTRL-Proximal: random {@code alpha}, {@code beta}, {@code lambda1}, {@code lambda2}. */
   public static KernelCheck<FtrlParams> ftrl(Factory<FtrlParams> factory) {
-    return new KernelCheck<>("FTRL", (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p),
-        s -> ((FtrlSubject) s).params(), factory, false);
+    return new KernelCheck<>(
+        "FTRL",
+        (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p),
+        s -> ((FtrlSubject) s).params(),
+        factory,
+        false);
   }
 
-  /** KT coin betting: random {@code epsilon} and {@code Lg}; the wealth saturates at the element type's cap. */
+  /**
+   * KT coin betting: random {@code epsilon} and {@code Lg}; the wealth saturates at the element
+   * type's cap.
+   */
   public static KernelCheck<KtParams> kt(Factory<KtParams> factory) {
-    return new KernelCheck<>("KT", (c, p) -> p == null ? new KtSubject(c.seed(), c.type()) : new KtSubject(p, c.type()),
-        s -> ((KtSubject) s).params(), factory, false);
+    return new KernelCheck<>(
+        "KT",
+        (c, p) -> p == null ? new KtSubject(c.seed(), c.type()) : new KtSubject(p, c.type()),
+        s -> ((KtSubject) s).params(),
+        factory,
+        false);
   }
 
   /** FreeGrad: random {@code epsilon}; the exponent saturates at the element type's cap. */
   public static KernelCheck<FreeGradParams> freeGrad(Factory<FreeGradParams> factory) {
-    return new KernelCheck<>("FreeGrad",
-        (c, p) -> p == null ? new FreeGradSubject(c.seed(), c.type()) : new FreeGradSubject(p, c.type()),
-        s -> ((FreeGradSubject) s).params(), factory, false);
+    return new KernelCheck<>(
+        "FreeGrad",
+        (c, p) ->
+            p == null ? new FreeGradSubject(c.seed(), c.type()) : new FreeGradSubject(p, c.type()),
+        s -> ((FreeGradSubject) s).params(),
+        factory,
+        false);
   }
 
   /**
    * Runs every trial with these parameters instead of random draws (for an implementation with
-   * fixed constants). Per-coordinate arrays in them (boxes, radii) would fix the dimension, so
-   * use scalar parameters.
+   * fixed constants). Per-coordinate arrays in them (boxes, radii) would fix the dimension, so use
+   * scalar parameters.
    */
   public KernelCheck<P> withParams(P params) {
     this.fixed = params;
@@ -225,7 +290,10 @@ public final class KernelCheck<P> {
     return this;
   }
 
-  /** The seed of {@link #run()} (default: the system property {@code onlinekernels.testkit.seed}, else random). */
+  /**
+   * The seed of {@link #run()} (default: the system property {@code onlinekernels.testkit.seed},
+   * else random).
+   */
   public KernelCheck<P> seed(long s) {
     this.seed = s;
     return this;
@@ -243,20 +311,39 @@ public final class KernelCheck<P> {
     return p;
   }
 
-  /** The trials, as a jqwik arbitrary (shrinking towards small dimensions, few rounds, early properties). */
+  /**
+   * The trials, as a jqwik arbitrary (shrinking towards small dimensions, few rounds, early
+   * properties).
+   */
   public Arbitrary<Trial> trials() {
-    Arbitrary<Case> cases = Cases.all(Arbitraries.of(types), Arbitraries.integers().between(1, 300));
+    Arbitrary<Case> cases =
+        Cases.all(Arbitraries.of(types), Arbitraries.integers().between(1, 300));
     return Combinators.combine(Arbitraries.of(properties()), cases).as(this::trial);
   }
 
   private Trial trial(Property p, Case c) {
     boolean s = dense && sparse ? c.sparse() : sparse;
     int rounds = p == Property.SINGLE_STEP ? 1 : c.rounds();
-    return new Trial(p, new Case(c.d(), c.type(), s, c.heap(), c.byteOffset(), c.density(), c.scaleLo(), c.scaleHi(),
-        rounds, c.warmup(), c.seed()));
+    return new Trial(
+        p,
+        new Case(
+            c.d(),
+            c.type(),
+            s,
+            c.heap(),
+            c.byteOffset(),
+            c.density(),
+            c.scaleLo(),
+            c.scaleHi(),
+            rounds,
+            c.warmup(),
+            c.seed()));
   }
 
-  /** Checks one trial; throws the property's {@link AssertionError} (or the implementation's exception) if it fails. */
+  /**
+   * Checks one trial; throws the property's {@link AssertionError} (or the implementation's
+   * exception) if it fails.
+   */
   public void check(Trial t) {
     Case c = t.c();
     Subject s = subjects.apply(c, fixed);
@@ -264,17 +351,19 @@ public final class KernelCheck<P> {
     LearnerFactory f = (d, type) -> factory.create(d, type, params);
     switch (t.property()) {
       case SINGLE_STEP, TRAJECTORY -> Agreement.learnerVsReference(s, c, f, null);
-      case DENSE_EQUALS_SPARSE -> Agreement.learnerVsLearner(s, c.withSparse(false), f, c.withSparse(true), f, false);
+      case DENSE_EQUALS_SPARSE ->
+          Agreement.learnerVsLearner(s, c.withSparse(false), f, c.withSparse(true), f, false);
       case SCALE_INVARIANCE -> Agreement.scaleInvariance(s, c, f);
     }
   }
 
   /**
-   * Runs {@link #tries(int)} random trials; on the first failure shrinks it and throws a
-   * {@link CheckFailure} with the shrunk trial, the original one and the seed.
+   * Runs {@link #tries(int)} random trials; on the first failure shrinks it and throws a {@link
+   * CheckFailure} with the shrunk trial, the original one and the seed.
    */
   public void run() {
-    long s = seed != null ? seed : Long.getLong("onlinekernels.testkit.seed", new Random().nextLong());
+    long s =
+        seed != null ? seed : Long.getLong("onlinekernels.testkit.seed", new Random().nextLong());
     Random random = new Random(s);
     RandomGenerator<Trial> generator = trials().generator(1000);
     for (int i = 1; i <= tries; i++) {
@@ -286,7 +375,10 @@ public final class KernelCheck<P> {
     }
   }
 
-  /** Greedy shrinking: take the first smaller trial that still fails, until none does (or the budget is spent). */
+  /**
+   * Greedy shrinking: take the first smaller trial that still fails, until none does (or the budget
+   * is spent).
+   */
   private void shrinkAndThrow(Shrinkable<Trial> drawn, Throwable failure, long s, int tryNumber) {
     Shrinkable<Trial> best = drawn;
     Throwable bestFailure = failure;
@@ -308,7 +400,8 @@ public final class KernelCheck<P> {
         }
       }
     }
-    throw new CheckFailure(algorithm, best.value(), drawn.value(), s, tryNumber, steps, candidates, bestFailure);
+    throw new CheckFailure(
+        algorithm, best.value(), drawn.value(), s, tryNumber, steps, candidates, bestFailure);
   }
 
   private Throwable failure(Trial t) {

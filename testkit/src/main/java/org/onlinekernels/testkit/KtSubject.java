@@ -14,15 +14,15 @@ import org.onlinekernels.rules.kt.ReferenceKt;
 
 /**
  * KT coin betting with a random draw of {@code epsilon} and {@code Lg} (powers of two). The
- * reference saturates the wealth at the cap of the element type under test: the workload's
- * one-sign runs take a float wealth to 2^90 within a case.
+ * reference saturates the wealth at the cap of the element type under test: the workload's one-sign
+ * runs take a float wealth to 2^90 within a case.
  *
  * <p>State factor 2: {@code theta} and {@code k} are sums (of coins carrying one rounding each, and
  * of ones). The wealth is a product, {@code W (1 + coin b)}: its own relative error passes on
  * unchanged, one rounding is added, and the error of the betting fraction {@code b = theta / (k +
  * 1)} enters as {@code |coin| W dtheta / (k + 1)}, which {@link #accumulateExtra} adds up (a
- * fraction of a sum that can cancel: its error is relative to {@code theta}'s path, not to
- * {@code b}).
+ * fraction of a sum that can cancel: its error is relative to {@code theta}'s path, not to {@code
+ * b}).
  */
 public final class KtSubject implements Subject {
   private final KtParams params;
@@ -60,7 +60,8 @@ public final class KtSubject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new KtOptimizer(d, type, params, layout, null, kernels);
   }
 
@@ -96,8 +97,14 @@ public final class KtSubject implements Subject {
   }
 
   @Override
-  public void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
-      double g, double[] x, int round, double u) {
+  public void accumulateExtra(
+      Map<String, double[]> extra,
+      ReferenceLinearModel r,
+      Map<String, Tracker> paths,
+      double g,
+      double[] x,
+      int round,
+      double u) {
     ReferenceKt k = (ReferenceKt) r;
     Tracker tp = paths.get("theta");
     double[] e = extra.get("W");

@@ -31,7 +31,8 @@ public class OptimizerLearner implements Learner {
 
   @Override
   public double[] state(String name) {
-    return Buffers.read(optimizer.state().get(name), optimizer.stateType(name), optimizer.dimension());
+    return Buffers.read(
+        optimizer.state().get(name), optimizer.stateType(name), optimizer.dimension());
   }
 
   @Override

@@ -17,7 +17,9 @@ public final class RoundLearner extends OptimizerLearner {
   private final SparseRows rows;
   private final Loss loss;
 
-  /** Rounds of {@code optimizer} on the rows of {@code workload} in {@code type}, with {@code loss}. */
+  /**
+   * Rounds of {@code optimizer} on the rows of {@code workload} in {@code type}, with {@code loss}.
+   */
   public RoundLearner(AbstractOptimizer optimizer, Workload workload, ElementType type, Loss loss) {
     super(optimizer);
     this.workload = workload;

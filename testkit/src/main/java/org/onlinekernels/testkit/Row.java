@@ -5,10 +5,10 @@ import org.onlinekernels.kernel.ElementType;
 
 /**
  * One example as the kit hands it to a {@link Learner}: the same values as arrays (for plain Java
- * code) and as segments of the case's element type, native or heap, at the case's byte offset
- * (for code that takes {@link MemorySegment}s, e.g. through FFM). Values are already rounded to
- * the element type; sparse indices are strictly increasing and may carry explicit {@code 0} and
- * {@code -0.0}, which mean the same as an absent entry. Treat every array as read-only.
+ * code) and as segments of the case's element type, native or heap, at the case's byte offset (for
+ * code that takes {@link MemorySegment}s, e.g. through FFM). Values are already rounded to the
+ * element type; sparse indices are strictly increasing and may carry explicit {@code 0} and {@code
+ * -0.0}, which mean the same as an absent entry. Treat every array as read-only.
  */
 public final class Row {
   private final int round;
@@ -30,7 +30,10 @@ public final class Row {
     this.buffers = buffers;
   }
 
-  /** Round {@code r} of {@code wl}, to be fed {@code sparse} or dense, its segments made by {@code buffers}. */
+  /**
+   * Round {@code r} of {@code wl}, to be fed {@code sparse} or dense, its segments made by {@code
+   * buffers}.
+   */
   public static Row of(Workload wl, int r, boolean sparse, Buffers buffers) {
     return new Row(r, sparse, wl.dense[r], wl.idx[r], wl.val[r], buffers);
   }
@@ -40,7 +43,10 @@ public final class Row {
     return round;
   }
 
-  /** Whether the kit asks for the sparse form ({@link #indices}, {@link #values}) rather than the dense one. */
+  /**
+   * Whether the kit asks for the sparse form ({@link #indices}, {@link #values}) rather than the
+   * dense one.
+   */
   public boolean sparse() {
     return sparse;
   }

@@ -1,25 +1,25 @@
 package org.onlinekernels.testkit;
 
-import org.onlinekernels.optimizer.StateLayout;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
+import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 
 /**
  * ScInOL1 with a random {@code epsilon}.
  *
- * <p>State factor 2: {@code G}, {@code S2} are sums, {@code M} a max (exact);
- * {@code beta = min(beta, eps (S2 + M^2) / (x^2 t))} is a ratio of a sum and exact terms, which
- * carries {@code S2}'s relative error plus 5 roundings. Predictions: {@code theta = G / s} carries
- * {@code G}'s error plus half of {@code S2}'s; {@code expm1(|theta|/2)} multiplies a relative
- * error by at most {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2
- * ulps over {@code Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
+ * <p>State factor 2: {@code G}, {@code S2} are sums, {@code M} a max (exact); {@code beta =
+ * min(beta, eps (S2 + M^2) / (x^2 t))} is a ratio of a sum and exact terms, which carries {@code
+ * S2}'s relative error plus 5 roundings. Predictions: {@code theta = G / s} carries {@code G}'s
+ * error plus half of {@code S2}'s; {@code expm1(|theta|/2)} multiplies a relative error by at most
+ * {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2 ulps over {@code
+ * Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
 public final class ScInOL1Subject implements Subject {
   private final ScInOLParams params;
@@ -61,7 +61,8 @@ public final class ScInOL1Subject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new ScInOL1Optimizer(d, type, params, layout, null, kernels);
   }
 

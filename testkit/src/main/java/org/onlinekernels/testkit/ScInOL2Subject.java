@@ -5,20 +5,20 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
+import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
  * ScInOL2 with a random {@code epsilon}, in recompute or stored-weights mode.
  *
- * <p>Factor 4: {@code G}, {@code S2} are sums and {@code M} a max; the weight
- * {@code sgn(theta) min(|theta|, 1) eta / (2 s)} carries the errors of {@code G}, of half of
- * {@code S2} and of the wealth {@code eta}, plus 6 roundings; the wealth's increments
- * {@code g x w} carry the weight's error back into {@code eta} (a sum): about 3 to 4 relative
- * errors of the element type per round in all.
+ * <p>Factor 4: {@code G}, {@code S2} are sums and {@code M} a max; the weight {@code sgn(theta)
+ * min(|theta|, 1) eta / (2 s)} carries the errors of {@code G}, of half of {@code S2} and of the
+ * wealth {@code eta}, plus 6 roundings; the wealth's increments {@code g x w} carry the weight's
+ * error back into {@code eta} (a sum): about 3 to 4 relative errors of the element type per round
+ * in all.
  */
 public final class ScInOL2Subject implements Subject {
   private final ScInOLParams params;
@@ -30,7 +30,10 @@ public final class ScInOL2Subject implements Subject {
     stored = r.nextBoolean();
   }
 
-  /** ScInOL2 with the given parameters; the library's optimizer in stored-weights mode if {@code stored}. */
+  /**
+   * ScInOL2 with the given parameters; the library's optimizer in stored-weights mode if {@code
+   * stored}.
+   */
   public ScInOL2Subject(ScInOLParams params, boolean stored) {
     this.params = params;
     this.stored = stored;
@@ -63,7 +66,8 @@ public final class ScInOL2Subject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  public AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return stored || layout == StateLayout.PLANAR
         ? optimizer(d, type, kernels)
         : new ScInOL2Optimizer(d, type, params, layout, null, kernels);
@@ -92,14 +96,20 @@ public final class ScInOL2Subject implements Subject {
 
   /**
    * The weight is {@code theta eta / (2 s)} with {@code theta = G / s} while {@code |theta| < 1}.
-   * {@code G} is a signed running sum that can cancel, so its error is relative to its path, not
-   * to {@code w}: {@code |dw| <= eta / (2 s^2) * |dG|} with {@code |dG| <= C (t + 8) u (P_G + M_G)}.
-   * That error reaches the wealth through {@code eta -= g x w}, by {@code |g x| |dw|} per round;
-   * so does the error of {@code S2}, relative to {@code s^2}: {@code |dw| <= |w| dS2 / s^2}.
+   * {@code G} is a signed running sum that can cancel, so its error is relative to its path, not to
+   * {@code w}: {@code |dw| <= eta / (2 s^2) * |dG|} with {@code |dG| <= C (t + 8) u (P_G + M_G)}.
+   * That error reaches the wealth through {@code eta -= g x w}, by {@code |g x| |dw|} per round; so
+   * does the error of {@code S2}, relative to {@code s^2}: {@code |dw| <= |w| dS2 / s^2}.
    */
   @Override
-  public void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
-      double g, double[] x, int round, double u) {
+  public void accumulateExtra(
+      Map<String, double[]> extra,
+      ReferenceLinearModel r,
+      Map<String, Tracker> paths,
+      double g,
+      double[] x,
+      int round,
+      double u) {
     ReferenceScInOL2 s = (ReferenceScInOL2) r;
     Tracker gp = paths.get("G");
     Tracker sp = paths.get("S2");

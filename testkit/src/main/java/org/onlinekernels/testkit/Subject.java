@@ -28,7 +28,8 @@ public interface Subject {
    * (every rule, unless it keeps parameters per coordinate or ScInOL2 stores its weights); planar
    * otherwise.
    */
-  default AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels, StateLayout layout) {
+  default AbstractOptimizer optimizer(
+      int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return optimizer(d, type, kernels);
   }
 
@@ -40,15 +41,18 @@ public interface Subject {
     return false;
   }
 
-  /** Whether {@link #optimizer(int, ElementType, KernelProvider, StateLayout)} honours the interleaved layout. */
+  /**
+   * Whether {@link #optimizer(int, ElementType, KernelProvider, StateLayout)} honours the
+   * interleaved layout.
+   */
   default boolean interleaves() {
     return false;
   }
 
   /**
    * Whether multiplying feature {@code i} of every row by any {@code c_i > 0} leaves every
-   * prediction unchanged in real arithmetic (ScInOL1, ScInOL2), so that
-   * {@link Agreement#scaleInvariance} applies.
+   * prediction unchanged in real arithmetic (ScInOL1, ScInOL2), so that {@link
+   * Agreement#scaleInvariance} applies.
    */
   default boolean scaleInvariant() {
     return false;
@@ -106,6 +110,12 @@ public interface Subject {
    *
    * @param paths the reference state's path trackers, by buffer name
    */
-  default void accumulateExtra(Map<String, double[]> extra, ReferenceLinearModel r, Map<String, Tracker> paths,
-      double g, double[] x, int round, double u) {}
+  default void accumulateExtra(
+      Map<String, double[]> extra,
+      ReferenceLinearModel r,
+      Map<String, Tracker> paths,
+      double g,
+      double[] x,
+      int round,
+      double u) {}
 }

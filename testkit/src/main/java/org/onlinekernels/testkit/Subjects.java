@@ -35,12 +35,18 @@ public final class Subjects {
       case "ftrl" -> new FtrlSubject(seed, t);
       case "kt" -> new KtSubject(seed, t);
       case "freegrad" -> new FreeGradSubject(seed, t);
-      default -> throw new IllegalArgumentException("rule " + name + " of Rules.ALL has no test kit subject;"
-          + " add one to Subjects.of (docs/ADDING_A_RULE.md)");
+      default ->
+          throw new IllegalArgumentException(
+              "rule "
+                  + name
+                  + " of Rules.ALL has no test kit subject;"
+                  + " add one to Subjects.of (docs/ADDING_A_RULE.md)");
     };
   }
 
-  /** {@link #of(String, long, int, ElementType)} with the case's seed, dimension and element type. */
+  /**
+   * {@link #of(String, long, int, ElementType)} with the case's seed, dimension and element type.
+   */
   public static Subject of(String name, Case c) {
     return of(name, c.seed(), c.d(), c.type());
   }

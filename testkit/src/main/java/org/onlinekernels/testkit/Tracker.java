@@ -1,11 +1,16 @@
 package org.onlinekernels.testkit;
 
-/** Path length {@code sum |s_t - s_{t-1}|} and peak {@code max |s_t|} of each element of a vector over rounds. */
+/**
+ * Path length {@code sum |s_t - s_{t-1}|} and peak {@code max |s_t|} of each element of a vector
+ * over rounds.
+ */
 public final class Tracker {
   /** Each element's path length so far. */
   public final double[] path;
+
   /** Each element's largest magnitude so far. */
   public final double[] peak;
+
   private final double[] last;
 
   /** Tracks from the values {@code initial}. */

@@ -9,26 +9,28 @@ import org.onlinekernels.optimizer.SparseRows;
  * independently of the predictions (not from a loss), so kernel and reference receive the same
  * {@code g_t} and differ only by their own arithmetic, never by feedback through the loss.
  *
- * <p>Rows mix: per-feature scales {@code 2^e}, {@code e} in {@code [scaleLo, scaleHi]}; exact
- * zeros and {@code -0.0} stored explicitly in sparse rows; repeated rows; all-zero rows.
- * Gradients: magnitude {@code gMax * 2^-U(1,11)}; per case the sign flips every ~8 rounds,
- * every ~64, or never. For float cases
- * every value is rounded to float first, so the reference sees exactly the kernel's inputs.
+ * <p>Rows mix: per-feature scales {@code 2^e}, {@code e} in {@code [scaleLo, scaleHi]}; exact zeros
+ * and {@code -0.0} stored explicitly in sparse rows; repeated rows; all-zero rows. Gradients:
+ * magnitude {@code gMax * 2^-U(1,11)}; per case the sign flips every ~8 rounds, every ~64, or
+ * never. For float cases every value is rounded to float first, so the reference sees exactly the
+ * kernel's inputs.
  *
  * <p>Rows are shared between repeated rounds; treat the arrays as read-only.
  */
 public final class Workload {
   /** Round {@code t}'s row, dense ({@code d} values, zeros included). */
   public final double[][] dense;
+
   /** Round {@code t}'s sparse indices, strictly increasing (explicit zeros included). */
   public final int[][] idx;
+
   /** Round {@code t}'s sparse values, aligned with {@link #idx}. */
   public final double[][] val;
+
   /** Round {@code t}'s gradient {@code g = dLoss/dyhat}. */
   public final double[] g;
 
   /** The rows and gradients of {@code c}, gradients of magnitude at most {@code gMax}. */
-
   public Workload(Case c, double gMax) {
     SplittableRandom r = new SplittableRandom(c.seed());
     int d = c.d(), n = c.warmup() + c.rounds();
@@ -59,7 +61,10 @@ public final class Workload {
           boolean on = !allZero && r.nextDouble() < c.density();
           boolean explicitZero = !on && r.nextInt(50) == 0;
           if (on) {
-            x[i] = round(c.type(), scale[i] * (0.25 + 1.75 * r.nextDouble()) * (r.nextBoolean() ? 1 : -1));
+            x[i] =
+                round(
+                    c.type(),
+                    scale[i] * (0.25 + 1.75 * r.nextDouble()) * (r.nextBoolean() ? 1 : -1));
           } else if (explicitZero) {
             x[i] = r.nextBoolean() ? 0.0 : -0.0;
           }
@@ -119,7 +124,10 @@ public final class Workload {
     return g[r] > 0 ? -1 : 1;
   }
 
-  /** Every round's sparse row (explicit zeros and {@code -0.0} included) as validated rows of {@code t}. */
+  /**
+   * Every round's sparse row (explicit zeros and {@code -0.0} included) as validated rows of {@code
+   * t}.
+   */
   public SparseRows rows(ElementType t) {
     int n = idx.length;
     int[] start = new int[n + 1];

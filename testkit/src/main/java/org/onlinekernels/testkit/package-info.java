@@ -4,19 +4,19 @@
  *
  * <ul>
  *   <li>{@link org.onlinekernels.testkit.KernelCheck}: the one call for a user's implementation,
- *       adapted to {@link org.onlinekernels.testkit.Learner} (predict a
- *       {@link org.onlinekernels.testkit.Row}, update with {@code g}, read and write state).</li>
- *   <li>Generators: {@link org.onlinekernels.testkit.Cases} (jqwik arbitraries of
- *       {@link org.onlinekernels.testkit.Case}: dimensions, element types, offsets, heap or native,
+ *       adapted to {@link org.onlinekernels.testkit.Learner} (predict a {@link
+ *       org.onlinekernels.testkit.Row}, update with {@code g}, read and write state).
+ *   <li>Generators: {@link org.onlinekernels.testkit.Cases} (jqwik arbitraries of {@link
+ *       org.onlinekernels.testkit.Case}: dimensions, element types, offsets, heap or native,
  *       densities, feature scales, rounds) and {@link org.onlinekernels.testkit.Workload} (the rows
- *       and gradients a case's seed draws).</li>
- *   <li>Bounds: {@link org.onlinekernels.testkit.Tolerance} and, per algorithm, a
- *       {@link org.onlinekernels.testkit.Subject} with its derivation (parameter draws, reference,
- *       state names, factors).</li>
- *   <li>The engine: {@link org.onlinekernels.testkit.Agreement} (learner against reference,
- *       learner against learner, scale invariance); the library's optimizers enter it through
- *       {@link org.onlinekernels.testkit.OptimizerLearner} and
- *       {@link org.onlinekernels.testkit.RoundLearner}.</li>
+ *       and gradients a case's seed draws).
+ *   <li>Bounds: {@link org.onlinekernels.testkit.Tolerance} and, per algorithm, a {@link
+ *       org.onlinekernels.testkit.Subject} with its derivation (parameter draws, reference, state
+ *       names, factors).
+ *   <li>The engine: {@link org.onlinekernels.testkit.Agreement} (learner against reference, learner
+ *       against learner, scale invariance); the library's optimizers enter it through {@link
+ *       org.onlinekernels.testkit.OptimizerLearner} and {@link
+ *       org.onlinekernels.testkit.RoundLearner}.
  * </ul>
  *
  * <p>Shipped as {@code online-kernels-testkit-V.jar} (artifact {@code online-kernels-testkit}); it

@@ -20,14 +20,14 @@ import org.onlinekernels.optimizer.InputPolicy;
  *                                                    over the first 0.1, 1, 10 s)
  * </pre>
  *
- * {@code SPEC} is a workload spec ({@code file:NAME}, the file under {@code SHARED/data}).
- * {@code trainer} is {@code OnlineTrainer} on the kernel provider this JVM chooses ({@code
+ * {@code SPEC} is a workload spec ({@code file:NAME}, the file under {@code SHARED/data}). {@code
+ * trainer} is {@code OnlineTrainer} on the kernel provider this JVM chooses ({@code
  * -Donlinekernels.vectorization}, {@code -Donlinekernels.handover}); {@code hand} is the workload
  * benchmark's hand-written fused loop ({@code FloatHandScInOL2}), the same rule on plain arrays.
- * The clock starts after the file is read, just before the model is made: the model's
- * construction (and with it the loading of the kernel classes) is part of the cold pass. In curve
- * mode the time of every pass end is recorded and the examples done by time {@code T} are
- * interpolated linearly inside the pass that spans {@code T}.
+ * The clock starts after the file is read, just before the model is made: the model's construction
+ * (and with it the loading of the kernel classes) is part of the cold pass. In curve mode the time
+ * of every pass end is recorded and the examples done by time {@code T} are interpolated linearly
+ * inside the pass that spans {@code T}.
  */
 public final class ColdPass {
   private static final double[] WINDOWS = {0.1, 1, 10};
@@ -58,8 +58,12 @@ public final class ColdPass {
       } while (t < limit && passes < ends.length);
       StringBuilder out = new StringBuilder();
       for (double w : WINDOWS) {
-        out.append(String.format(Locale.ROOT, "rate_%s=%.0f ", w == 0.1 ? "0.1" : Integer.toString((int) w),
-            examplesBy(w, ends, passes, wl.n) / w));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "rate_%s=%.0f ",
+                w == 0.1 ? "0.1" : Integer.toString((int) w),
+                examplesBy(w, ends, passes, wl.n) / w));
       }
       System.out.println(out.toString().trim());
     }
@@ -69,7 +73,8 @@ public final class ColdPass {
     return switch (name) {
       case "trainer" -> new TrainerContender(wl, "scinol2", ElementType.FLOAT, InputPolicy.CHECKED);
       case "hand" -> HandLoop.of("scinol2", ElementType.FLOAT, wl, false);
-      default -> throw new IllegalArgumentException("contender must be trainer or hand, got " + name);
+      default ->
+          throw new IllegalArgumentException("contender must be trainer or hand, got " + name);
     };
   }
 

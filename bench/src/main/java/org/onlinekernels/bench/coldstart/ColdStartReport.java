@@ -24,10 +24,10 @@ import org.onlinekernels.bench.workload.Workload;
  *   mvn -q -pl bench -am compile exec:exec@coldstart-report -Dcoldstart.args="REPS CURVE_SECONDS"
  * </pre>
  *
- * Needs the jars ({@code bin/online-kernels} builds them on first use). Prints Markdown tables:
- * the cold one-pass {@code train} per file (command line: wall time of the whole process and the
- * pass time it reports; library and hand loop: the in-JVM pass from model construction to the
- * end of the pass, {@link ColdPass}), then examples/s over the first 0.1, 1 and 10 s.
+ * Needs the jars ({@code bin/online-kernels} builds them on first use). Prints Markdown tables: the
+ * cold one-pass {@code train} per file (command line: wall time of the whole process and the pass
+ * time it reports; library and hand loop: the in-JVM pass from model construction to the end of the
+ * pass, {@link ColdPass}), then examples/s over the first 0.1, 1 and 10 s.
  */
 public final class ColdStartReport {
   private static final Pattern SECONDS = Pattern.compile("\"seconds\": ?([0-9.eE-]+)");
@@ -42,8 +42,12 @@ public final class ColdStartReport {
     this.home = home;
     this.dataDir = dataDir;
     this.java = Path.of(System.getProperty("java.home"), "bin", "java");
-    // Only the project's own classes (bench and library): the dozens of dependency jars would slow every start.
-    this.classpath = home.resolve("bench/target/classes") + File.pathSeparator + home.resolve("library/target/classes");
+    // Only the project's own classes (bench and library): the dozens of dependency jars would slow
+    // every start.
+    this.classpath =
+        home.resolve("bench/target/classes")
+            + File.pathSeparator
+            + home.resolve("library/target/classes");
   }
 
   /** {@code ColdStartReport HOME DATA_DIR REPS CURVE_SECONDS}. */
@@ -68,8 +72,15 @@ public final class ColdStartReport {
       files.add(dataDir.resolve(spec.substring("file:".length())));
     }
     files.add(synthetic);
-    String[] names = {"cli vector", "cli vector, no handover", "cli vector, no AOT cache", "cli scalar", "lib vector",
-        "lib scalar", "hand loop"};
+    String[] names = {
+      "cli vector",
+      "cli vector, no handover",
+      "cli vector, no AOT cache",
+      "cli scalar",
+      "lib vector",
+      "lib scalar",
+      "hand loop"
+    };
     Map<String, double[][]> wall = new LinkedHashMap<>();
     Map<String, double[][]> pass = new LinkedHashMap<>();
     for (String n : names) {
@@ -87,13 +98,17 @@ public final class ColdStartReport {
           String out = exec(run.command(), run.env());
           double w = (System.nanoTime() - t0) / 1e9;
           wall.get(run.name())[f][rep] = w;
-          pass.get(run.name())[f][rep] = run.name().startsWith("cli") ? group(SECONDS, out) : kv(out, "seconds");
+          pass.get(run.name())[f][rep] =
+              run.name().startsWith("cli") ? group(SECONDS, out) : kv(out, "seconds");
         }
       }
       System.err.printf(Locale.ROOT, "pass table: repetition %d of %d done%n", rep + 1, reps);
     }
     System.out.println();
-    System.out.println("Cold one-pass train, median of " + reps + " fresh JVMs (seconds): pass time / whole process");
+    System.out.println(
+        "Cold one-pass train, median of "
+            + reps
+            + " fresh JVMs (seconds): pass time / whole process");
     System.out.println();
     StringBuilder head = new StringBuilder("| file |");
     StringBuilder rule = new StringBuilder("|---|");
@@ -108,26 +123,38 @@ public final class ColdStartReport {
     for (int f = 0; f < files.size(); f++) {
       StringBuilder row = new StringBuilder("| " + files.get(f).getFileName() + " |");
       for (String n : names) {
-        row.append(String.format(Locale.ROOT, " %.3f / %.3f |", median(pass.get(n)[f]), median(wall.get(n)[f])));
+        row.append(
+            String.format(
+                Locale.ROOT, " %.3f / %.3f |", median(pass.get(n)[f]), median(wall.get(n)[f])));
       }
-      row.append(String.format(Locale.ROOT, " %.2f, %.2f | %.2f |",
-          median(pass.get("cli vector")[f]) / median(pass.get("cli scalar")[f]),
-          median(wall.get("cli vector")[f]) / median(wall.get("cli scalar")[f]),
-          median(pass.get("lib vector")[f]) / median(pass.get("hand loop")[f])));
+      row.append(
+          String.format(
+              Locale.ROOT,
+              " %.2f, %.2f | %.2f |",
+              median(pass.get("cli vector")[f]) / median(pass.get("cli scalar")[f]),
+              median(wall.get("cli vector")[f]) / median(wall.get("cli scalar")[f]),
+              median(pass.get("lib vector")[f]) / median(pass.get("hand loop")[f])));
       System.out.println(row);
     }
   }
 
   private List<Run> passRuns(Path file) {
     String launcher = home.resolve("bin/online-kernels").toString();
-    List<String> cli = List.of(launcher, "train", "--data", file.toString(), "--no-shuffle", "--json");
+    List<String> cli =
+        List.of(launcher, "train", "--data", file.toString(), "--no-shuffle", "--json");
     String spec = "file:" + file.getFileName();
     String dir = file.getParent().getParent().toString();
     return List.of(
         new Run("cli vector", cli, Map.of()),
-        new Run("cli vector, no handover", cli, Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.handover=off")),
+        new Run(
+            "cli vector, no handover",
+            cli,
+            Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.handover=off")),
         new Run("cli vector, no AOT cache", cli, Map.of("ONLINE_KERNELS_AOT", "0")),
-        new Run("cli scalar", cli, Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.vectorization=scalar")),
+        new Run(
+            "cli scalar",
+            cli,
+            Map.of("ONLINE_KERNELS_JAVA_OPTS", "-Donlinekernels.vectorization=scalar")),
         new Run("lib vector", coldPass(true, "pass", "trainer", dir, spec), Map.of()),
         new Run("lib scalar", coldPass(false, "pass", "trainer", dir, spec), Map.of()),
         new Run("hand loop", coldPass(false, "pass", "hand", dir, spec), Map.of()));
@@ -139,9 +166,13 @@ public final class ColdStartReport {
     String spec = "file:" + synthetic.getFileName();
     Map<String, List<String>> runs = new LinkedHashMap<>();
     runs.put("lib vector", coldPass(true, "curve", "trainer", dir, spec, Double.toString(seconds)));
-    runs.put("lib vector, no handover", withProperty(coldPass(true, "curve", "trainer", dir, spec, Double.toString(seconds)),
-        "-Donlinekernels.handover=off"));
-    runs.put("lib scalar", coldPass(false, "curve", "trainer", dir, spec, Double.toString(seconds)));
+    runs.put(
+        "lib vector, no handover",
+        withProperty(
+            coldPass(true, "curve", "trainer", dir, spec, Double.toString(seconds)),
+            "-Donlinekernels.handover=off"));
+    runs.put(
+        "lib scalar", coldPass(false, "curve", "trainer", dir, spec, Double.toString(seconds)));
     runs.put("hand loop", coldPass(false, "curve", "hand", dir, spec, Double.toString(seconds)));
     String[] keys = {"rate_0.1", "rate_1", "rate_10"};
     Map<String, double[][]> got = new LinkedHashMap<>();
@@ -158,13 +189,24 @@ public final class ColdStartReport {
       System.err.printf(Locale.ROOT, "curves: repetition %d of %d done%n", rep + 1, reps);
     }
     System.out.println();
-    System.out.println("Examples/s over the first 0.1 s, 1 s and " + seconds + " s of fresh JVMs (" + spec
-        + ", median of " + reps + ")");
+    System.out.println(
+        "Examples/s over the first 0.1 s, 1 s and "
+            + seconds
+            + " s of fresh JVMs ("
+            + spec
+            + ", median of "
+            + reps
+            + ")");
     System.out.println();
     System.out.println("| contender | first 0.1 s | first 1 s | first 10 s |");
     System.out.println("|---|---:|---:|---:|");
     for (String n : names) {
-      System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f |%n", n, median(got.get(n)[0]), median(got.get(n)[1]),
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.0f | %.0f | %.0f |%n",
+          n,
+          median(got.get(n)[0]),
+          median(got.get(n)[1]),
           median(got.get(n)[2]));
     }
   }
@@ -189,14 +231,16 @@ public final class ColdStartReport {
   }
 
   /** Runs {@code command} with {@code env} added to the environment and returns its stdout. */
-  private String exec(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+  private String exec(List<String> command, Map<String, String> env)
+      throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().remove("ONLINE_KERNELS_JAVA_OPTS");
     pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("exit " + p.exitValue() + ": " + String.join(" ", command) + "\n" + out);
+      throw new IllegalStateException(
+          "exit " + p.exitValue() + ": " + String.join(" ", command) + "\n" + out);
     }
     return out;
   }

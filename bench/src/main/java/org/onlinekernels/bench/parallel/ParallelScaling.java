@@ -15,13 +15,13 @@ import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.parallel.ParallelTrainer;
 
 /**
- * The figures of docs/parallel/README.md: examples/s and test loss of the sequential trainer and
- * of the parallel trainer with T = 1 and 2 threads, runs interleaved (seq, T=1, T=2, seq, ...) so
- * that other load on a shared machine falls on all of them alike; the median of the repetitions.
+ * The figures of docs/parallel/README.md: examples/s and test loss of the sequential trainer and of
+ * the parallel trainer with T = 1 and 2 threads, runs interleaved (seq, T=1, T=2, seq, ...) so that
+ * other load on a shared machine falls on all of them alike; the median of the repetitions.
  *
- * <p>Usage: {@code ParallelScaling <data dir> <repetitions> <dataset>:<algorithm>:<N> ...}
- * with dataset {@code shuttle}, {@code austen_lines} or {@code synthetic} (HashedZipfStream,
- * 300,000 training and 50,000 test rows).
+ * <p>Usage: {@code ParallelScaling <data dir> <repetitions> <dataset>:<algorithm>:<N> ...} with
+ * dataset {@code shuttle}, {@code austen_lines} or {@code synthetic} (HashedZipfStream, 300,000
+ * training and 50,000 test rows).
  */
 public final class ParallelScaling {
   private ParallelScaling() {}
@@ -29,7 +29,8 @@ public final class ParallelScaling {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int reps = Integer.parseInt(args[1]);
-    System.out.println("| data | algorithm | N | sequential ex/s | T=1 ex/s | T=2 ex/s | T=2 / seq | test loss seq | T=1 | T=2 |");
+    System.out.println(
+        "| data | algorithm | N | sequential ex/s | T=1 ex/s | T=2 ex/s | T=2 / seq | test loss seq | T=1 | T=2 |");
     System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (String job : Arrays.copyOfRange(args, 2, args.length)) {
       String[] p = job.split(":");
@@ -61,8 +62,19 @@ public final class ParallelScaling {
       double ms = median(seq);
       double m1 = median(one);
       double m2 = median(two);
-      System.out.printf(Locale.ROOT, "| %s | %s | %d | %.0f | %.0f | %.0f | %.2fx | %.4f | %.4f | %.4f |%n", p[0], p[1], n,
-          ms, m1, m2, m2 / ms, loss[0], loss[1], loss[2]);
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %s | %d | %.0f | %.0f | %.0f | %.2fx | %.4f | %.4f | %.4f |%n",
+          p[0],
+          p[1],
+          n,
+          ms,
+          m1,
+          m2,
+          m2 / ms,
+          loss[0],
+          loss[1],
+          loss[2]);
     }
   }
 
@@ -77,7 +89,9 @@ public final class ParallelScaling {
       HashedZipfStream s = HashedZipfStream.standard(1);
       return new SparseDataset[] {s.rows(300_000, 2), s.rows(50_000, 3)};
     }
-    return new SparseDataset[] {LibSvmReader.read(dir.resolve(name + ".train.svm")),
-        LibSvmReader.read(dir.resolve(name + ".test.svm"))};
+    return new SparseDataset[] {
+      LibSvmReader.read(dir.resolve(name + ".train.svm")),
+      LibSvmReader.read(dir.resolve(name + ".test.svm"))
+    };
   }
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -24,8 +24,8 @@ import org.openjdk.jmh.util.Statistics;
  * The report command: {@code BenchReport quick|full|render OUTDIR}. Runs the profile's benchmark
  * groups through JMH's Java API, stores every result in {@code OUTDIR/results.csv} and the run's
  * circumstances in {@code OUTDIR/run.properties}, then renders {@code OUTDIR/README.md} and the
- * charts ({@link ReportWriter}). {@code render} only re-renders from those two files. JMH's own
- * log goes to {@code OUTDIR/tmp/} (not committed).
+ * charts ({@link ReportWriter}). {@code render} only re-renders from those two files. JMH's own log
+ * goes to {@code OUTDIR/tmp/} (not committed).
  */
 public final class BenchReport {
   private BenchReport() {}
@@ -49,30 +49,34 @@ public final class BenchReport {
     props.putAll(MachineInfo.collect());
     props.setProperty("profile", p.name());
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-    props.setProperty("jmh.settings", String.format(
-        "%d fork(s) per configuration, %d warm-up iterations of %d ms, %d measurement iterations of %d ms, "
-            + "Mode.AverageTime, fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
-        p.forks(), p.warmups(), p.warmupMillis(), p.measurements(), p.iterationMillis()));
+    props.setProperty(
+        "jmh.settings",
+        String.format(
+            "%d fork(s) per configuration, %d warm-up iterations of %d ms, %d measurement iterations of %d ms, "
+                + "Mode.AverageTime, fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
+            p.forks(), p.warmups(), p.warmupMillis(), p.measurements(), p.iterationMillis()));
     List<Row> rows = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int gi = 0;
     for (Profile.Group g : p.groups()) {
       gi++;
       Path log = out.resolve("tmp").resolve("jmh-" + gi + "-" + g.label() + ".log");
-      ChainedOptionsBuilder o = new OptionsBuilder()
-          .include("org\\.onlinekernels\\.bench\\.(" + g.regex() + ")$")
-          .forks(p.forks())
-          .warmupIterations(p.warmups())
-          .measurementIterations(p.measurements())
-          .warmupTime(TimeValue.milliseconds(p.warmupMillis()))
-          .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
-          .timeUnit(TimeUnit.NANOSECONDS)
-          .shouldFailOnError(false)
-          .output(log.toString());
+      ChainedOptionsBuilder o =
+          new OptionsBuilder()
+              .include("org\\.onlinekernels\\.bench\\.(" + g.regex() + ")$")
+              .forks(p.forks())
+              .warmupIterations(p.warmups())
+              .measurementIterations(p.measurements())
+              .warmupTime(TimeValue.milliseconds(p.warmupMillis()))
+              .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
+              .timeUnit(TimeUnit.NANOSECONDS)
+              .shouldFailOnError(false)
+              .output(log.toString());
       for (Map.Entry<String, String[]> e : g.params().entrySet()) {
         o.param(e.getKey(), e.getValue());
       }
-      System.out.printf("[%s] group %d/%d %s: %s%n", elapsed(start), gi, p.groups().size(), g.label(), g.regex());
+      System.out.printf(
+          "[%s] group %d/%d %s: %s%n", elapsed(start), gi, p.groups().size(), g.label(), g.regex());
       try {
         Collection<RunResult> results = new Runner(o.build()).run();
         for (RunResult r : results) rows.add(row(g.label(), r));
@@ -96,15 +100,16 @@ public final class BenchReport {
   }
 
   /**
-   * Benchmarks whose check threw: JMH goes on with the rest of the group (so one broken kernel
-   * does not hide the others) and posts no score for them; its log says which.
+   * Benchmarks whose check threw: JMH goes on with the rest of the group (so one broken kernel does
+   * not hide the others) and posts no score for them; its log says which.
    */
   public static List<String> failures(Path log) throws IOException {
     List<String> out = new ArrayList<>();
     String bench = "";
     String params = "";
     for (String line : Files.readAllLines(log)) {
-      if (line.startsWith("# Benchmark: ")) bench = line.substring(13).replace("org.onlinekernels.bench.", "");
+      if (line.startsWith("# Benchmark: "))
+        bench = line.substring(13).replace("org.onlinekernels.bench.", "");
       if (line.startsWith("# Parameters: ")) params = line.substring(14);
       if (line.contains("<failure>")) {
         String f = bench + " " + params;
@@ -123,8 +128,19 @@ public final class BenchReport {
     String impl = orEmpty(params.getParam("impl"));
     Result<?> pr = r.getPrimaryResult();
     Statistics st = pr.getStatistics();
-    return new Row(group, bench, size, nnz, type, impl, pr.getScore(), pr.getScoreError(),
-        st.getMin(), st.getPercentile(50), st.getMax(), (int) st.getN());
+    return new Row(
+        group,
+        bench,
+        size,
+        nnz,
+        type,
+        impl,
+        pr.getScore(),
+        pr.getScoreError(),
+        st.getMin(),
+        st.getPercentile(50),
+        st.getMax(),
+        (int) st.getN());
   }
 
   private static long parseLong(String s, long dflt) {

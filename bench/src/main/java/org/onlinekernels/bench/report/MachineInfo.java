@@ -21,11 +21,26 @@ public final class MachineInfo {
     m.put("cpu.caches", caches());
     m.put("memory", meminfo());
     m.put("vector.bits", Integer.toString(VectorShape.preferredShape().vectorBitSize()));
-    m.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-        + " (" + System.getProperty("java.vendor") + ")");
-    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-    m.put("jmh.version", org.openjdk.jmh.util.Utils.class.getPackage().getImplementationVersion() == null
-        ? "1.37" : org.openjdk.jmh.util.Utils.class.getPackage().getImplementationVersion());
+    m.put(
+        "jdk",
+        System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.runtime.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + ")");
+    m.put(
+        "os",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"));
+    m.put(
+        "jmh.version",
+        org.openjdk.jmh.util.Utils.class.getPackage().getImplementationVersion() == null
+            ? "1.37"
+            : org.openjdk.jmh.util.Utils.class.getPackage().getImplementationVersion());
     m.put("loadavg", read(Path.of("/proc/loadavg")).trim());
     return m;
   }
@@ -59,7 +74,13 @@ public final class MachineInfo {
       String size = read(dir.resolve("size")).trim();
       String shared = read(dir.resolve("shared_cpu_list")).trim();
       if (sb.length() > 0) sb.append(", ");
-      sb.append("L").append(level).append(' ').append(size).append(" (CPUs ").append(shared).append(')');
+      sb.append("L")
+          .append(level)
+          .append(' ')
+          .append(size)
+          .append(" (CPUs ")
+          .append(shared)
+          .append(')');
     }
     return sb.length() == 0 ? "unknown" : sb.toString();
   }

@@ -12,13 +12,21 @@ import java.util.Map;
  * JMH's warm-up iterations only settle what remains.
  *
  * <p>What one report run measures: groups of benchmarks, each with the JMH parameter values to run,
- * and the JMH iteration settings. {@code quick} keeps the in-cache and DRAM sizes that the
- * targets need and fits in under 5 minutes on the 2-core box; {@code full} is the whole grid of
- * issue #4.
+ * and the JMH iteration settings. {@code quick} keeps the in-cache and DRAM sizes that the targets
+ * need and fits in under 5 minutes on the 2-core box; {@code full} is the whole grid of issue #4.
  */
-public record Profile(String name, int warmups, int warmupMillis, int measurements, int iterationMillis, int forks, List<Group> groups) {
+public record Profile(
+    String name,
+    int warmups,
+    int warmupMillis,
+    int measurements,
+    int iterationMillis,
+    int forks,
+    List<Group> groups) {
 
-  /** Benchmarks matched by {@code regex} (against the full method name), run with {@code params}. */
+  /**
+   * Benchmarks matched by {@code regex} (against the full method name), run with {@code params}.
+   */
   public record Group(String label, String regex, Map<String, String[]> params) {}
 
   static final String[] DENSE = {"1024", "16384", "262144", "4194304", "16777216"};
@@ -32,7 +40,8 @@ public record Profile(String name, int warmups, int warmupMillis, int measuremen
     return switch (name) {
       case "quick" -> quick();
       case "full" -> full();
-      default -> throw new IllegalArgumentException("profile must be quick, full or render, got " + name);
+      default ->
+          throw new IllegalArgumentException("profile must be quick, full or render, got " + name);
     };
   }
 
@@ -40,16 +49,30 @@ public record Profile(String name, int warmups, int warmupMillis, int measuremen
     String[] sizes = {"16384", "16777216"};
     String[] f = {"float"};
     List<Group> g = new ArrayList<>();
-    g.add(new Group("roof", "RoofBench\\.inPlace", Map.of("n", new String[] {"16384", "16777216", "67108864"})));
-    g.add(new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
-    g.add(new Group("dense", "(AdaGradBench\\.dense|ScInOL2Bench\\.round.*|ScInOL1Bench\\.round|DfegBench\\.round)",
-        Map.of("d", sizes, "type", BOTH, "impl", IMPLS)));
-    g.add(new Group("steps", "GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)",
-        Map.of("d", sizes, "type", f, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "roof",
+            "RoofBench\\.inPlace",
+            Map.of("n", new String[] {"16384", "16777216", "67108864"})));
+    g.add(
+        new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
+    g.add(
+        new Group(
+            "dense",
+            "(AdaGradBench\\.dense|ScInOL2Bench\\.round.*|ScInOL1Bench\\.round|DfegBench\\.round)",
+            Map.of("d", sizes, "type", BOTH, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "steps",
+            "GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)",
+            Map.of("d", sizes, "type", f, "impl", IMPLS)));
     g.add(new Group("handwritten", ".*Bench\\.handwritten", Map.of("d", sizes, "type", BOTH)));
     g.add(new Group("reference", ".*Bench\\.reference", Map.of("d", new String[] {"16384"})));
-    g.add(new Group("sparse", "(AdaGradBench|ScInOL2Bench)\\.sparse",
-        Map.of("nnz", new String[] {"128"}, "type", f, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "sparse",
+            "(AdaGradBench|ScInOL2Bench)\\.sparse",
+            Map.of("nnz", new String[] {"128"}, "type", f, "impl", IMPLS)));
     g.add(new Group("tribuo", "TribuoBench\\.dense", Map.of("d", sizes)));
     g.add(new Group("tribuo", "TribuoBench\\.sparse", Map.of("nnz", new String[] {"128"})));
     return new Profile("quick", 2, 300, 3, 300, 1, g);
@@ -57,21 +80,38 @@ public record Profile(String name, int warmups, int warmupMillis, int measuremen
 
   static Profile full() {
     List<Group> g = new ArrayList<>();
-    g.add(new Group("roof", "RoofBench\\.inPlace",
-        Map.of("n", new String[] {"1024", "16384", "262144", "4194304", "16777216", "67108864"})));
-    g.add(new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
-    g.add(new Group("dense", "(AdaGradBench\\.dense|ScInOL2Bench\\.round|ScInOL1Bench\\.round|DfegBench\\.round)",
-        Map.of("d", DENSE, "type", BOTH, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "roof",
+            "RoofBench\\.inPlace",
+            Map.of(
+                "n", new String[] {"1024", "16384", "262144", "4194304", "16777216", "67108864"})));
+    g.add(
+        new Group("roof", "RoofBench\\.(copy|triad|read)", Map.of("n", new String[] {"67108864"})));
+    g.add(
+        new Group(
+            "dense",
+            "(AdaGradBench\\.dense|ScInOL2Bench\\.round|ScInOL1Bench\\.round|DfegBench\\.round)",
+            Map.of("d", DENSE, "type", BOTH, "impl", IMPLS)));
     // The secondary kernels at the two sizes the targets are about, to fit the 35-minute budget.
-    g.add(new Group("dense2", "(ScInOL2Bench\\.roundStored|GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate))",
-        Map.of("d", new String[] {"16384", "16777216"}, "type", BOTH, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "dense2",
+            "(ScInOL2Bench\\.roundStored|GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate))",
+            Map.of("d", new String[] {"16384", "16777216"}, "type", BOTH, "impl", IMPLS)));
     g.add(new Group("handwritten", ".*Bench\\.handwritten", Map.of("d", DENSE, "type", BOTH)));
     g.add(new Group("reference", ".*Bench\\.reference", Map.of("d", SMALL)));
-    g.add(new Group("sparse", "(AdaGradBench|ScInOL2Bench|ScInOL1Bench|DfegBench)\\.sparse"
-        + "|GradientStepBench\\.(globalAdaGradSparse|aogdCoordinateSparse)",
-        Map.of("nnz", NNZ, "type", new String[] {"float"}, "impl", IMPLS)));
-    g.add(new Group("sparse", "(AdaGradBench|ScInOL2Bench)\\.sparse",
-        Map.of("nnz", new String[] {"128"}, "type", new String[] {"double"}, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "sparse",
+            "(AdaGradBench|ScInOL2Bench|ScInOL1Bench|DfegBench)\\.sparse"
+                + "|GradientStepBench\\.(globalAdaGradSparse|aogdCoordinateSparse)",
+            Map.of("nnz", NNZ, "type", new String[] {"float"}, "impl", IMPLS)));
+    g.add(
+        new Group(
+            "sparse",
+            "(AdaGradBench|ScInOL2Bench)\\.sparse",
+            Map.of("nnz", new String[] {"128"}, "type", new String[] {"double"}, "impl", IMPLS)));
     g.add(new Group("tribuo", "TribuoBench\\.dense", Map.of("d", DENSE)));
     g.add(new Group("tribuo", "TribuoBench\\.sparse", Map.of("nnz", NNZ)));
     // The roof once more at the end: the box is shared, so a second measurement shows drift.

@@ -13,21 +13,55 @@ import java.util.Locale;
  * @param type {@code float}, {@code double}, or empty (reference and Tribuo are double)
  * @param impl {@code vector}, {@code scalar}, or empty
  */
-public record Row(String group, String bench, long size, int nnz, String type, String impl,
-    double score, double error, double min, double median, double max, int iterations) {
+public record Row(
+    String group,
+    String bench,
+    long size,
+    int nnz,
+    String type,
+    String impl,
+    double score,
+    double error,
+    double min,
+    double median,
+    double max,
+    int iterations) {
 
-  static final String HEADER = "group,bench,size,nnz,type,impl,ns_per_call,error_ns,min_ns,median_ns,max_ns,iterations";
+  static final String HEADER =
+      "group,bench,size,nnz,type,impl,ns_per_call,error_ns,min_ns,median_ns,max_ns,iterations";
 
   String csv() {
-    return String.join(",", group, bench, Long.toString(size), Integer.toString(nnz), type, impl,
-        fmt(score), fmt(error), fmt(min), fmt(median), fmt(max), Integer.toString(iterations));
+    return String.join(
+        ",",
+        group,
+        bench,
+        Long.toString(size),
+        Integer.toString(nnz),
+        type,
+        impl,
+        fmt(score),
+        fmt(error),
+        fmt(min),
+        fmt(median),
+        fmt(max),
+        Integer.toString(iterations));
   }
 
   static Row parse(String line) {
     String[] f = line.split(",", -1);
-    return new Row(f[0], f[1], Long.parseLong(f[2]), Integer.parseInt(f[3]), f[4], f[5],
-        Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
-        Double.parseDouble(f[9]), Double.parseDouble(f[10]), Integer.parseInt(f[11]));
+    return new Row(
+        f[0],
+        f[1],
+        Long.parseLong(f[2]),
+        Integer.parseInt(f[3]),
+        f[4],
+        f[5],
+        Double.parseDouble(f[6]),
+        Double.parseDouble(f[7]),
+        Double.parseDouble(f[8]),
+        Double.parseDouble(f[9]),
+        Double.parseDouble(f[10]),
+        Integer.parseInt(f[11]));
   }
 
   private static String fmt(double v) {
@@ -45,9 +79,9 @@ public record Row(String group, String bench, long size, int nnz, String type, S
   }
 
   /**
-   * ns per coordinate / nonzero / element, from the <b>median</b> iteration: the box is shared
-   * with other jobs, and one disturbed iteration moves the mean of 5 by far more than the kernel's
-   * own variation. The mean and JMH's error are reported next to it.
+   * ns per coordinate / nonzero / element, from the <b>median</b> iteration: the box is shared with
+   * other jobs, and one disturbed iteration moves the mean of 5 by far more than the kernel's own
+   * variation. The mean and JMH's error are reported next to it.
    */
   double nsPerUnit() {
     return median / units();

@@ -15,15 +15,18 @@ import java.util.stream.Stream;
 
 /**
  * The C contender of the workload benchmark ({@code bench/c/contender}: a fused C loop per rule in
- * the library's operation order, see its README), built here with the machine's C compiler and
- * run as a process per workload, rule and type; its one-line JSON result is read with Gson.
+ * the library's operation order, see its README), built here with the machine's C compiler and run
+ * as a process per workload, rule and type; its one-line JSON result is read with Gson.
  *
- * @param binary   the built program
+ * @param binary the built program
  * @param compiler the compiler's first {@code --version} line
- * @param rules    the rules the program has ({@code contender --rules})
+ * @param rules the rules the program has ({@code contender --rules})
  */
 public record CContender(Path binary, String compiler, List<String> rules) {
-  /** The flags of issue #21: {@code -ffp-contract=off} because a contracted multiply-add changes bits. */
+  /**
+   * The flags of issue #21: {@code -ffp-contract=off} because a contracted multiply-add changes
+   * bits.
+   */
   public static final List<String> CFLAGS =
       List.of("-O3", "-march=native", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off");
 
@@ -31,14 +34,28 @@ public record CContender(Path binary, String compiler, List<String> rules) {
   public static final String NO_GCC = "skipped: no gcc";
 
   private static final Gson GSON =
-      new GsonBuilder().setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES).create();
+      new GsonBuilder()
+          .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+          .create();
 
   /**
-   * One run's result, as the program prints it (README: {@code pass_loss_bits} is
-   * {@code OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions).
+   * One run's result, as the program prints it (README: {@code pass_loss_bits} is {@code
+   * OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions).
    */
-  public record Result(String algorithm, String type, int n, int d, int outputs, long nonzeros, double passLoss,
-      String passLossBits, double seconds, double nsPerRow, double steadyNsPerRow, int repeat, double[] secondsAll) {
+  public record Result(
+      String algorithm,
+      String type,
+      int n,
+      int d,
+      int outputs,
+      long nonzeros,
+      double passLoss,
+      String passLossBits,
+      double seconds,
+      double nsPerRow,
+      double steadyNsPerRow,
+      int repeat,
+      double[] secondsAll) {
     /** The bits as {@link #passLossBits} writes them ({@code 0x%016x}). */
     public static String bits(double loss) {
       return String.format("0x%016x", Double.doubleToRawLongBits(loss));
@@ -47,12 +64,13 @@ public record CContender(Path binary, String compiler, List<String> rules) {
 
   /**
    * Builds the program from {@code sources} into {@code buildDir} with {@code cc} (only when a
-   * source is newer than the program), or returns empty when {@code cc} is not on the
-   * {@code PATH} (or, given as a path, not executable).
+   * source is newer than the program), or returns empty when {@code cc} is not on the {@code PATH}
+   * (or, given as a path, not executable).
    *
    * @throws IOException if the compiler is there but the build fails (its output in the message)
    */
-  public static Optional<CContender> build(String cc, Path sources, Path buildDir) throws IOException {
+  public static Optional<CContender> build(String cc, Path sources, Path buildDir)
+      throws IOException {
     Optional<Path> compiler = onPath(cc);
     if (compiler.isEmpty()) {
       return Optional.empty();
@@ -62,14 +80,26 @@ public record CContender(Path binary, String compiler, List<String> rules) {
     if (stale(bin, sources)) {
       List<String> cmd = new ArrayList<>(List.of(compiler.get().toString()));
       cmd.addAll(CFLAGS);
-      cmd.addAll(List.of("-o", bin.toString(), sources.resolve("contender.c").toString(),
-          sources.resolve("libsvm_read.c").toString(), "-lm"));
+      cmd.addAll(
+          List.of(
+              "-o",
+              bin.toString(),
+              sources.resolve("contender.c").toString(),
+              sources.resolve("libsvm_read.c").toString(),
+              "-lm"));
       run(cmd, "building the C contender");
     }
-    String version = run(List.of(compiler.get().toString(), "--version"), "asking the compiler's version").lines()
-        .findFirst().orElse(cc);
-    List<String> rules = run(List.of(bin.toString(), "--rules"), "asking the C contender's rules").lines()
-        .map(String::strip).filter(l -> !l.isEmpty()).toList();
+    String version =
+        run(List.of(compiler.get().toString(), "--version"), "asking the compiler's version")
+            .lines()
+            .findFirst()
+            .orElse(cc);
+    List<String> rules =
+        run(List.of(bin.toString(), "--rules"), "asking the C contender's rules")
+            .lines()
+            .map(String::strip)
+            .filter(l -> !l.isEmpty())
+            .toList();
     return Optional.of(new CContender(bin, version, rules));
   }
 
@@ -80,23 +110,45 @@ public record CContender(Path binary, String compiler, List<String> rules) {
    * @throws IOException if the program fails (its output in the message)
    */
   public Result run(Path data, String rule, String type, int d, int repeat) throws IOException {
-    String out = run(List.of(binary.toString(), "--data", data.toString(), "--algorithm", rule, "--type", type,
-        "--dimension", Integer.toString(d), "--repeat", Integer.toString(repeat)),
-        "the C contender on " + data + ", " + rule + " " + type);
-    String json = out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
-        .orElseThrow(() -> new IOException("the C contender printed no result on " + data + ": " + out));
+    String out =
+        run(
+            List.of(
+                binary.toString(),
+                "--data",
+                data.toString(),
+                "--algorithm",
+                rule,
+                "--type",
+                type,
+                "--dimension",
+                Integer.toString(d),
+                "--repeat",
+                Integer.toString(repeat)),
+            "the C contender on " + data + ", " + rule + " " + type);
+    String json =
+        out.lines()
+            .filter(l -> l.startsWith("{"))
+            .reduce((a, b) -> b)
+            .orElseThrow(
+                () -> new IOException("the C contender printed no result on " + data + ": " + out));
     return GSON.fromJson(json, Result.class);
   }
 
-  /** Where {@code cc} is: itself if it names an executable file, else the first match on the {@code PATH}. */
+  /**
+   * Where {@code cc} is: itself if it names an executable file, else the first match on the {@code
+   * PATH}.
+   */
   static Optional<Path> onPath(String cc) {
     if (cc.contains(File.separator)) {
       Path p = Path.of(cc);
       return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
     }
     String path = System.getenv().getOrDefault("PATH", "");
-    return Stream.of(path.split(File.pathSeparator)).filter(s -> !s.isEmpty()).map(s -> Path.of(s, cc))
-        .filter(Files::isExecutable).findFirst();
+    return Stream.of(path.split(File.pathSeparator))
+        .filter(s -> !s.isEmpty())
+        .map(s -> Path.of(s, cc))
+        .filter(Files::isExecutable)
+        .findFirst();
   }
 
   private static boolean stale(Path bin, Path sources) throws IOException {
@@ -105,7 +157,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
     }
     long built = Files.getLastModifiedTime(bin).toMillis();
     try (Stream<Path> s = Files.list(sources)) {
-      for (Path f : s.filter(f -> f.toString().endsWith(".c") || f.toString().endsWith(".h")).toList()) {
+      for (Path f :
+          s.filter(f -> f.toString().endsWith(".c") || f.toString().endsWith(".h")).toList()) {
         if (Files.getLastModifiedTime(f).toMillis() > built) {
           return true;
         }
@@ -114,14 +167,18 @@ public record CContender(Path binary, String compiler, List<String> rules) {
     return false;
   }
 
-  /** Runs {@code cmd}, returns its output (stdout and stderr); throws with the output if it exits non-zero. */
+  /**
+   * Runs {@code cmd}, returns its output (stdout and stderr); throws with the output if it exits
+   * non-zero.
+   */
   private static String run(List<String> cmd, String what) throws IOException {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     try {
       int rc = p.waitFor();
       if (rc != 0) {
-        throw new IOException(what + " failed (exit " + rc + "): " + String.join(" ", cmd) + "\n" + out.strip());
+        throw new IOException(
+            what + " failed (exit " + rc + "): " + String.join(" ", cmd) + "\n" + out.strip());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

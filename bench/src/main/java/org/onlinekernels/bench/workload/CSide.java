@@ -13,10 +13,10 @@ import java.util.Properties;
 
 /**
  * The C contender's part of a report run: built once ({@link CContender#build}; "skipped: no gcc"
- * without a compiler), checked bit for bit against the library on every planned workload, rule
- * and type in a JVM of its own ({@link CCheck}), then timed per workload just before that
- * workload's JMH forks, each timed run's loss held to the checked bits again. A case whose bits
- * differ from the library's posts no time: it is listed in the report ({@code c.differ}) instead.
+ * without a compiler), checked bit for bit against the library on every planned workload, rule and
+ * type in a JVM of its own ({@link CCheck}), then timed per workload just before that workload's
+ * JMH forks, each timed run's loss held to the checked bits again. A case whose bits differ from
+ * the library's posts no time: it is listed in the report ({@code c.differ}) instead.
  */
 final class CSide {
   private final CContender c;
@@ -38,45 +38,77 @@ final class CSide {
   }
 
   /**
-   * Builds the program with {@code cc} (the {@code workload.cc} system property, default
-   * {@code gcc}) from {@code ROOT/bench/c/contender} into {@code ROOT/bench/target/c-contender};
-   * empty when there is no compiler.
+   * Builds the program with {@code cc} (the {@code workload.cc} system property, default {@code
+   * gcc}) from {@code ROOT/bench/c/contender} into {@code ROOT/bench/target/c-contender}; empty
+   * when there is no compiler.
    */
   static Optional<CContender> build(Path root) throws IOException {
-    return CContender.build(System.getProperty("workload.cc", "gcc"), root.resolve("bench/c/contender"),
+    return CContender.build(
+        System.getProperty("workload.cc", "gcc"),
+        root.resolve("bench/c/contender"),
         root.resolve("bench/target/c-contender"));
   }
 
   /**
-   * Runs the check of every workload's planned rules in both types ({@code grids}), recording
-   * what it did in {@code props}; returns the side that times them, or empty when {@code c} is.
+   * Runs the check of every workload's planned rules in both types ({@code grids}), recording what
+   * it did in {@code props}; returns the side that times them, or empty when {@code c} is.
    *
-   * @throws IllegalStateException if the check fails or leaves a case out (its log is named in the message)
+   * @throws IllegalStateException if the check fails or leaves a case out (its log is named in the
+   *     message)
    */
-  static Optional<CSide> check(Optional<CContender> built, WorkloadProfile p, Map<String, WorkloadGrid> grids,
-      Path root, Path out, Properties props) throws IOException {
+  static Optional<CSide> check(
+      Optional<CContender> built,
+      WorkloadProfile p,
+      Map<String, WorkloadGrid> grids,
+      Path root,
+      Path out,
+      Properties props)
+      throws IOException {
     if (built.isEmpty()) {
       props.setProperty("c.status", CContender.NO_GCC);
       System.out.println("C contender " + CContender.NO_GCC);
       return Optional.empty();
     }
     CContender c = built.get();
-    props.setProperty("c.status", "built with " + c.compiler() + ", " + String.join(" ", CContender.CFLAGS));
-    CSide side = new CSide(c, p.nonzeros(), p.cRepeat(), root.resolve("bench/target/workload-data"));
+    props.setProperty(
+        "c.status", "built with " + c.compiler() + ", " + String.join(" ", CContender.CFLAGS));
+    CSide side =
+        new CSide(c, p.nonzeros(), p.cRepeat(), root.resolve("bench/target/workload-data"));
     List<String> plan = new ArrayList<>();
-    grids.forEach((w, g) -> g.cRules().forEach(r -> WorkloadGrid.TYPES.forEach(t -> plan.add(w + " " + r + " " + t))));
+    grids.forEach(
+        (w, g) ->
+            g.cRules()
+                .forEach(r -> WorkloadGrid.TYPES.forEach(t -> plan.add(w + " " + r + " " + t))));
     Path planFile = out.resolve("tmp/c-plan.txt");
     Path result = out.resolve("tmp/c-check.csv");
     Path log = out.resolve("tmp/c-check.log");
     Files.write(planFile, plan);
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(Arrays.asList(CCheck.FDLIBM_FLAGS.split(" ")));
-    cmd.addAll(List.of("--add-modules", "jdk.incubator.vector", "-Xmx3g",
-        "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath(), "-cp", System.getProperty("java.class.path"),
-        CCheck.class.getName(), c.binary().toString(), side.workDir.toString(), Long.toString(p.nonzeros()),
-        planFile.toString(), result.toString()));
-    System.out.println("C contender: checking " + plan.size() + " workload x rule x type cases against the library (" + log + ")");
-    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    cmd.addAll(
+        List.of(
+            "--add-modules",
+            "jdk.incubator.vector",
+            "-Xmx3g",
+            "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            CCheck.class.getName(),
+            c.binary().toString(),
+            side.workDir.toString(),
+            Long.toString(p.nonzeros()),
+            planFile.toString(),
+            result.toString()));
+    System.out.println(
+        "C contender: checking "
+            + plan.size()
+            + " workload x rule x type cases against the library ("
+            + log
+            + ")");
+    Process proc =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     int rc;
     try {
       rc = proc.waitFor();
@@ -86,8 +118,13 @@ final class CSide {
     }
     if (rc != 0) {
       List<String> l = Files.readAllLines(log);
-      throw new IllegalStateException("the C contender's check failed (exit " + rc + ", " + log + "): "
-          + String.join("\n", l.subList(Math.max(0, l.size() - 5), l.size())));
+      throw new IllegalStateException(
+          "the C contender's check failed (exit "
+              + rc
+              + ", "
+              + log
+              + "): "
+              + String.join("\n", l.subList(Math.max(0, l.size() - 5), l.size())));
     }
     List<String> lines = Files.readAllLines(result);
     List<String> differ = new ArrayList<>();
@@ -101,11 +138,24 @@ final class CSide {
       }
     }
     if (lines.size() - 1 != plan.size()) {
-      throw new IllegalStateException("the C contender's check covered " + (lines.size() - 1) + " of " + plan.size()
-          + " cases (" + log + ")");
+      throw new IllegalStateException(
+          "the C contender's check covered "
+              + (lines.size() - 1)
+              + " of "
+              + plan.size()
+              + " cases ("
+              + log
+              + ")");
     }
-    props.setProperty("c.check", side.checked.size() + " of " + plan.size() + " workload x rule x type cases "
-        + "bit-identical (library JVM: " + CCheck.FDLIBM_FLAGS + ")");
+    props.setProperty(
+        "c.check",
+        side.checked.size()
+            + " of "
+            + plan.size()
+            + " workload x rule x type cases "
+            + "bit-identical (library JVM: "
+            + CCheck.FDLIBM_FLAGS
+            + ")");
     props.setProperty("c.differ", String.join("; ", differ));
     props.setProperty("c.repeat", Integer.toString(p.cRepeat()));
     return Optional.of(side);
@@ -113,7 +163,8 @@ final class CSide {
 
   /**
    * The C loop on workload {@code w} of shape {@code s}: every planned rule and type whose check
-   * found the library's bits, {@code --repeat R}, as results (ms per pass: the median, fastest and slowest repetition).
+   * found the library's bits, {@code --repeat R}, as results (ms per pass: the median, fastest and
+   * slowest repetition).
    *
    * @throws IllegalStateException if a run's loss is not the checked one or its shape differs
    */
@@ -127,15 +178,42 @@ final class CSide {
           continue;
         }
         CContender.Result r = c.run(file, rule, type, s.d(), repeat);
-        if (!r.passLossBits().equals(checked.get(key)) || r.n() != s.rows() || r.outputs() != s.outputs()) {
-          throw new IllegalStateException("C contender on " + key + ": loss bits " + r.passLossBits() + ", " + r.n()
-              + " rows, " + r.outputs() + " outputs; checked " + checked.get(key) + ", " + s.rows() + " rows, "
-              + s.outputs() + " outputs");
+        if (!r.passLossBits().equals(checked.get(key))
+            || r.n() != s.rows()
+            || r.outputs() != s.outputs()) {
+          throw new IllegalStateException(
+              "C contender on "
+                  + key
+                  + ": loss bits "
+                  + r.passLossBits()
+                  + ", "
+                  + r.n()
+                  + " rows, "
+                  + r.outputs()
+                  + " outputs; checked "
+                  + checked.get(key)
+                  + ", "
+                  + s.rows()
+                  + " rows, "
+                  + s.outputs()
+                  + " outputs");
         }
         double[] ms = Arrays.stream(r.secondsAll()).map(x -> x * 1e3).sorted().toArray();
-        out.add(new WorkloadResult(w, "c", rule, type, s.rows(), s.nonzeros(), s.outputs(),
-            Arrays.stream(ms).average().orElseThrow(),
-            Double.NaN, ms[0], r.seconds() * 1e3, ms[ms.length - 1], r.repeat()));
+        out.add(
+            new WorkloadResult(
+                w,
+                "c",
+                rule,
+                type,
+                s.rows(),
+                s.nonzeros(),
+                s.outputs(),
+                Arrays.stream(ms).average().orElseThrow(),
+                Double.NaN,
+                ms[0],
+                r.seconds() * 1e3,
+                ms[ms.length - 1],
+                r.repeat()));
       }
     }
     return out;

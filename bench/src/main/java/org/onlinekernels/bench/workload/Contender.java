@@ -11,8 +11,8 @@ public interface Contender extends AutoCloseable {
   /**
    * One pass over every row from the state {@link #reset} left.
    *
-   * @return the mean progressive logistic loss (summed over the outputs of a multiclass model),
-   *     or {@code NaN} for a peer that does not predict before it trains (Tribuo)
+   * @return the mean progressive logistic loss (summed over the outputs of a multiclass model), or
+   *     {@code NaN} for a peer that does not predict before it trains (Tribuo)
    */
   double pass();
 

@@ -39,8 +39,8 @@ public final class CpuTimeRun {
 
   /**
    * Runs every workload named in {@code args[0]} (comma-separated specs) for {@code args[1]}
-   * seconds of passes each; {@code args[0] = rounds22} instead times ScInOL2's sparse rounds at
-   * d = 2^22 ({@link #sparseRounds}).
+   * seconds of passes each; {@code args[0] = rounds22} instead times ScInOL2's sparse rounds at d =
+   * 2^22 ({@link #sparseRounds}).
    */
   public static void main(String[] args) {
     if (args[0].equals("rounds22")) {
@@ -49,16 +49,23 @@ public final class CpuTimeRun {
     }
     String[] specs = args[0].split(",");
     double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 20;
-    System.out.println("| workload | nnz/row | hand ScInOL2 ex/s | trainer checked | trainer trusted | hand AdaGrad ex/s | trainer checked | trainer trusted |");
+    System.out.println(
+        "| workload | nnz/row | hand ScInOL2 ex/s | trainer checked | trainer trusted | hand AdaGrad ex/s | trainer checked | trainer trusted |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (String spec : specs) {
       Workload wl = Workload.load(spec.trim(), 2_000_000, Workload.dataFolder());
-      StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.1f |", spec.trim(), wl.idx.length / (double) wl.n));
+      StringBuilder row =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT, "| %s | %.1f |", spec.trim(), wl.idx.length / (double) wl.n));
       for (String alg : new String[] {"scinol2", "adagrad"}) {
-        List<Contender> cs = List.of(
-            alg.equals("scinol2") ? new FloatHandScInOL2(wl, false) : new FloatHandAdaGrad(wl, false),
-            new TrainerContender(wl, alg, ElementType.FLOAT, InputPolicy.CHECKED),
-            new TrainerContender(wl, alg, ElementType.FLOAT, InputPolicy.TRUSTED));
+        List<Contender> cs =
+            List.of(
+                alg.equals("scinol2")
+                    ? new FloatHandScInOL2(wl, false)
+                    : new FloatHandAdaGrad(wl, false),
+                new TrainerContender(wl, alg, ElementType.FLOAT, InputPolicy.CHECKED),
+                new TrainerContender(wl, alg, ElementType.FLOAT, InputPolicy.TRUSTED));
         double[] median = medians(cs, seconds / 2);
         row.append(String.format(Locale.ROOT, " %.3g |", wl.n / median[0] * 1e9));
         for (int k = 1; k < cs.size(); k++) {
@@ -73,13 +80,13 @@ public final class CpuTimeRun {
   /**
    * ScInOL2 float at d = 2^22, uniform indices (the pool of {@code ScInOL2Bench}'s sparse
    * benchmarks: 2^20 nonzeros of rows with nnz in {16, 128, 1024}), thread CPU time per nonzero,
-   * median of passes over the pool: the planar {@code predictSparse + update} path (the
-   * issue's starting point), and the fused rounds ({@code rounds}) on planar and on interleaved
-   * state.
+   * median of passes over the pool: the planar {@code predictSparse + update} path (the issue's
+   * starting point), and the fused rounds ({@code rounds}) on planar and on interleaved state.
    */
   static void sparseRounds() {
     int d = 1 << 22;
-    System.out.println("| nnz | predictSparse + update, planar (ns/nnz) | rounds, planar | rounds, interleaved | interleaved / first |");
+    System.out.println(
+        "| nnz | predictSparse + update, planar (ns/nnz) | rounds, planar | rounds, interleaved | interleaved / first |");
     System.out.println("|---:|---:|---:|---:|---:|");
     for (int nnz : new int[] {16, 128, 1024}) {
       try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
@@ -97,9 +104,10 @@ public final class CpuTimeRun {
         StateLayout planar = StateLayout.PLANAR;
         StateLayout inter = StateLayout.INTERLEAVED;
         AbstractOptimizer[] opts = {
-            new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
-            new ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)};
+          new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+          new ScInOL2Optimizer(d, ElementType.FLOAT, p, planar, null, null),
+          new ScInOL2Optimizer(d, ElementType.FLOAT, p, inter, null, null)
+        };
         // Each contender's passes run back to back (its 64 MiB state stays in this Xeon's L3, as in
         // a JMH fork of its own); turns of 8 passes, twice round, so drift hits every contender.
         java.util.List<java.util.List<Long>> times = new ArrayList<>();
@@ -132,12 +140,22 @@ public final class CpuTimeRun {
           ns[k] = a[a.length / 2] / (double) n / nnz;
           opts[k].close();
         }
-        System.out.printf(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.2fx |%n", nnz, ns[0], ns[1], ns[2], ns[2] / ns[0]);
+        System.out.printf(
+            Locale.ROOT,
+            "| %d | %.1f | %.1f | %.1f | %.2fx |%n",
+            nnz,
+            ns[0],
+            ns[1],
+            ns[2],
+            ns[2] / ns[0]);
       }
     }
   }
 
-  /** Median CPU nanoseconds per pass of each contender, in turns, after a third of the time as warm-up. */
+  /**
+   * Median CPU nanoseconds per pass of each contender, in turns, after a third of the time as
+   * warm-up.
+   */
   private static double[] medians(List<Contender> cs, double seconds) {
     List<List<Long>> times = new ArrayList<>();
     for (int k = 0; k < cs.size(); k++) times.add(new ArrayList<>());
@@ -152,7 +170,8 @@ public final class CpuTimeRun {
         long t0 = MX.getCurrentThreadCpuTime();
         double loss = c.pass();
         long t = MX.getCurrentThreadCpuTime() - t0;
-        if (!Double.isFinite(loss)) throw new IllegalStateException("contender " + k + " lost: " + loss);
+        if (!Double.isFinite(loss))
+          throw new IllegalStateException("contender " + k + " lost: " + loss);
         if (measuring) times.get(k).add(t);
       }
     }

@@ -5,16 +5,18 @@ package org.onlinekernels.bench.workload;
  * row against nonzeros per row, {@code a} the fixed cost of a row (ns), {@code b} the cost per
  * nonzero (ns).
  *
- * @param a         intercept
- * @param b         slope
- * @param maxResidual largest {@code |t_i - (a + b x_i)|} relative to {@code t_i}, to show how well a line fits
- * @param points    number of points
+ * @param a intercept
+ * @param b slope
+ * @param maxResidual largest {@code |t_i - (a + b x_i)|} relative to {@code t_i}, to show how well
+ *     a line fits
+ * @param points number of points
  */
 public record FitLine(double a, double b, double maxResidual, int points) {
   /** The fit through {@code x}, {@code t} (at least two distinct {@code x}). */
   public static FitLine of(double[] x, double[] t) {
     int n = x.length;
-    if (n < 2 || t.length != n) throw new IllegalArgumentException("need at least two points, got " + n);
+    if (n < 2 || t.length != n)
+      throw new IllegalArgumentException("need at least two points, got " + n);
     double mx = 0;
     double mt = 0;
     for (int i = 0; i < n; i++) {

@@ -9,9 +9,9 @@ import org.onlinekernels.data.SparseDataset;
 
 /**
  * Writes binary ({@code +1/-1}) sparse rows as LIBSVM text, so that the command line, the C
- * contender and the library read the same rows: 1-based indices, values by
- * {@code Double.toString} (which parses back to the same double). Written to a temporary sibling
- * and moved into place, so a reader never sees half a file.
+ * contender and the library read the same rows: 1-based indices, values by {@code Double.toString}
+ * (which parses back to the same double). Written to a temporary sibling and moved into place, so a
+ * reader never sees half a file.
  */
 public final class LibSvmText {
   private LibSvmText() {}
@@ -19,7 +19,8 @@ public final class LibSvmText {
   /** Writes {@code data} to {@code file} (replacing it) and returns {@code file}. */
   public static Path write(SparseDataset data, Path file) throws IOException {
     if (!data.isBinary()) {
-      throw new IllegalArgumentException("LibSvmText writes +1/-1 labels only; this data set has classes");
+      throw new IllegalArgumentException(
+          "LibSvmText writes +1/-1 labels only; this data set has classes");
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

@@ -10,19 +10,19 @@ import java.util.List;
 import moa.classifiers.functions.SGD;
 
 /**
- * MOA's {@code moa.classifiers.functions.SGD} with log loss (its other options at their
- * defaults: learning rate 1e-4, L2 decay 1e-4), one per output (one-vs-rest for multiclass data,
- * as our trainer; MOA's SGD is binary only), fed sparse instances in the usual MOA test-then-train
- * loop: {@code getVotesForInstance} then {@code trainOnInstance}. Doubles only.
+ * MOA's {@code moa.classifiers.functions.SGD} with log loss (its other options at their defaults:
+ * learning rate 1e-4, L2 decay 1e-4), one per output (one-vs-rest for multiclass data, as our
+ * trainer; MOA's SGD is binary only), fed sparse instances in the usual MOA test-then-train loop:
+ * {@code getVotesForInstance} then {@code trainOnInstance}. Doubles only.
  *
  * <p>What differs in the work: plain SGD with a bias term is a cheaper rule per nonzero than
  * ScInOL2 or AdaGrad, but MOA's implementation is O(d) per example (its weight decay multiplies
- * every weight, and its sparse dot product walks the weight vector up to the row's last index),
- * so it is only run on the data sets of data/ (d up to 12,549), not on the 2^20 and 2^24 streams,
+ * every weight, and its sparse dot product walks the weight vector up to the row's last index), so
+ * it is only run on the data sets of data/ (d up to 12,549), not on the 2^20 and 2^24 streams,
  * where one pass would take minutes. The instances (with their header of {@code d} numeric
  * attributes and a nominal class) are built once per trial. The loss returned is the mean
- * progressive log loss of MOA's predicted probabilities, summed over outputs (for information;
- * a different model from ours).
+ * progressive log loss of MOA's predicted probabilities, summed over outputs (for information; a
+ * different model from ours).
  */
 public final class MoaPeer implements Contender {
   private final Workload wl;

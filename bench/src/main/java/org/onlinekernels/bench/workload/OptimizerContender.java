@@ -6,17 +6,19 @@ import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**
- * A user's own loop over the library's optimizers, one per output: made by
- * {@code AlgorithmSpec.of(rule).create} with the library's defaults, default input policy
- * ({@code CHECKED}), state {@link StateLayout#INTERLEAVED} as {@code OnlineTrainer} keeps it for
- * sparse rows (so the contenders sum every prediction in the same order and give the trainer's
- * bits). Subclasses say how a pass calls them.
+ * A user's own loop over the library's optimizers, one per output: made by {@code
+ * AlgorithmSpec.of(rule).create} with the library's defaults, default input policy ({@code
+ * CHECKED}), state {@link StateLayout#INTERLEAVED} as {@code OnlineTrainer} keeps it for sparse
+ * rows (so the contenders sum every prediction in the same order and give the trainer's bits).
+ * Subclasses say how a pass calls them.
  */
 abstract class OptimizerContender implements Contender {
   /** The rows. */
   protected final Workload wl;
+
   /** One optimizer per output, made by {@link #reset}. */
   protected final LinearModelOptimizer[] opt;
+
   private final AlgorithmSpec spec;
   private final ElementType type;
 

@@ -5,11 +5,10 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.SparseRows;
 
 /**
- * {@code rounds}: the optimizers' block call on the library's validated rows
- * ({@code LinearModelOptimizer.rounds(rows, order, from, to, y, loss, yhat, losses)}) in blocks
- * of {@value #BLOCK} rows per output, the progressive losses taken with the derivatives: the loop
- * {@code OnlineTrainer} runs, without the trainer around it. The baseline of
- * {@code rounds-buffers}.
+ * {@code rounds}: the optimizers' block call on the library's validated rows ({@code
+ * LinearModelOptimizer.rounds(rows, order, from, to, y, loss, yhat, losses)}) in blocks of {@value
+ * #BLOCK} rows per output, the progressive losses taken with the derivatives: the loop {@code
+ * OnlineTrainer} runs, without the trainer around it. The baseline of {@code rounds-buffers}.
  */
 public final class RoundsLoop extends OptimizerContender {
   /** Rows per call, as {@code OnlineTrainer}'s blocks. */
@@ -21,7 +20,10 @@ public final class RoundsLoop extends OptimizerContender {
   private final double[][] yhat;
   private final double[][] loss;
 
-  /** The rows as {@link SparseRows} (the trainer's own copy, made once); the optimizers by {@link #reset}. */
+  /**
+   * The rows as {@link SparseRows} (the trainer's own copy, made once); the optimizers by {@link
+   * #reset}.
+   */
   public RoundsLoop(Workload wl, String rule, ElementType type) {
     super(wl, rule, type);
     this.rows = wl.prepared.rows(type);

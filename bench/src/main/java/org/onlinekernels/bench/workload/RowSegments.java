@@ -6,15 +6,16 @@ import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 
 /**
- * The workload's rows as a user with a row format of their own holds them: per row an index
- * segment and a value segment of the element type (slices of two native segments that hold every
- * row), made once, so that a contender calls the library on them without copying or slicing in
- * the pass.
+ * The workload's rows as a user with a row format of their own holds them: per row an index segment
+ * and a value segment of the element type (slices of two native segments that hold every row), made
+ * once, so that a contender calls the library on them without copying or slicing in the pass.
  */
 final class RowSegments implements AutoCloseable {
   private final Arena arena = Arena.ofConfined();
+
   /** Row {@code r}'s indices. */
   final MemorySegment[] indices;
+
   /** Row {@code r}'s values. */
   final MemorySegment[] values;
 

@@ -6,9 +6,9 @@ import org.onlinekernels.optimizer.LinearModelOptimizer;
 
 /**
  * A user's loop over rows of their own ({@link RowSegments}, made once): per row and output one
- * {@link #step} on the row's index and value segments, the row's losses summed in output order,
- * the rows' in row order, as {@code OnlineTrainer} sums them. Subclasses say which public call a
- * step makes.
+ * {@link #step} on the row's index and value segments, the row's losses summed in output order, the
+ * rows' in row order, as {@code OnlineTrainer} sums them. Subclasses say which public call a step
+ * makes.
  */
 abstract class SegmentRowLoop extends OptimizerContender {
   private final RowSegments rows;
@@ -19,8 +19,12 @@ abstract class SegmentRowLoop extends OptimizerContender {
     this.rows = new RowSegments(wl, type);
   }
 
-  /** Trains {@code o} on one row ({@code nnz} entries, target {@code y}); returns the row's progressive loss. */
-  abstract double step(LinearModelOptimizer o, MemorySegment indices, MemorySegment values, int nnz, double y);
+  /**
+   * Trains {@code o} on one row ({@code nnz} entries, target {@code y}); returns the row's
+   * progressive loss.
+   */
+  abstract double step(
+      LinearModelOptimizer o, MemorySegment indices, MemorySegment values, int nnz, double y);
 
   @Override
   public final double pass() {

@@ -11,23 +11,25 @@ import org.onlinekernels.data.SparseDataset;
  * model plus 5 % label noise.
  *
  * <ul>
- *   <li><b>Zipf indices</b> ({@code s = 1.1}): a rank drawn from the power law
- *       {@code x^-1.1} on {@code [1, d + 1)} by inversion and floored (the usual continuous
- *       approximation of Zipf's law), then scattered over the table by the bijection
- *       {@code (rank - 1) * 0x9E3779B1 mod d} ({@code d} a power of two, odd multiplier), as
- *       feature hashing scatters frequent tokens. A few coordinates are hot, most are cold.
+ *   <li><b>Zipf indices</b> ({@code s = 1.1}): a rank drawn from the power law {@code x^-1.1} on
+ *       {@code [1, d + 1)} by inversion and floored (the usual continuous approximation of Zipf's
+ *       law), then scattered over the table by the bijection {@code (rank - 1) * 0x9E3779B1 mod d}
+ *       ({@code d} a power of two, odd multiplier), as feature hashing scatters frequent tokens. A
+ *       few coordinates are hot, most are cold.
  *   <li><b>Uniform indices</b>: every coordinate equally likely; nearly every access is a cache
  *       miss once the state outgrows the caches.
  * </ul>
+ *
  * A row's repeated draws are redrawn, so rows hold {@code nnz} distinct indices.
  *
  * <p>True model: coordinate {@code i} has a nonzero weight with probability 1/4, drawn from a
- * standard Gaussian seeded by {@code i} (no {@code d}-sized array is stored); the label is the
- * sign of {@code <w*, x>} (a fair coin when 0), flipped with probability 0.05.
+ * standard Gaussian seeded by {@code i} (no {@code d}-sized array is stored); the label is the sign
+ * of {@code <w*, x>} (a fair coin when 0), flipped with probability 0.05.
  */
 public final class SyntheticStream {
   /** Seed of every stream of the benchmark. */
   public static final long SEED = 0x5EED_0010L;
+
   static final double ZIPF_S = 1.1;
   static final double NOISE = 0.05;
 
@@ -38,15 +40,16 @@ public final class SyntheticStream {
   final long seed;
 
   /**
-   * @param d    dimension, a power of two
-   * @param nnz  nonzeros per row, {@code 1 <= nnz <= d / 4}
+   * @param d dimension, a power of two
+   * @param nnz nonzeros per row, {@code 1 <= nnz <= d / 4}
    * @param zipf Zipf ({@code s = 1.1}) or uniform indices
-   * @param n    rows
+   * @param n rows
    * @param seed seed of the indices, values and noise
    */
   public SyntheticStream(int d, int nnz, boolean zipf, int n, long seed) {
     if (Integer.bitCount(d) != 1 || nnz < 1 || nnz > d / 4 || n < 1) {
-      throw new IllegalArgumentException("need d a power of two, 1 <= nnz <= d/4, n >= 1; got d=" + d + " nnz=" + nnz + " n=" + n);
+      throw new IllegalArgumentException(
+          "need d a power of two, 1 <= nnz <= d/4, n >= 1; got d=" + d + " nnz=" + nnz + " n=" + n);
     }
     this.d = d;
     this.nnz = nnz;
@@ -100,7 +103,9 @@ public final class SyntheticStream {
     return k;
   }
 
-  /** {@code w*_i}: 0 for three coordinates in four, else a standard Gaussian seeded by {@code i}. */
+  /**
+   * {@code w*_i}: 0 for three coordinates in four, else a standard Gaussian seeded by {@code i}.
+   */
   static double trueWeight(int i) {
     SplittableRandom r = new SplittableRandom(0x7EE7_0000L + i);
     return (r.nextInt(4) == 0) ? gaussian(r) : 0;

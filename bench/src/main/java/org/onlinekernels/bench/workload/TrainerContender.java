@@ -7,10 +7,10 @@ import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * {@code OnlineTrainer}, the library's own loop: one sparse pass in file order
- * ({@code withShuffle(false, 1)}), logistic loss, the given input policy ({@code CHECKED} is the
- * default; {@code TRUSTED} skips the input scan). A fresh trainer per pass, as a user training a
- * new model would make one.
+ * {@code OnlineTrainer}, the library's own loop: one sparse pass in file order ({@code
+ * withShuffle(false, 1)}), logistic loss, the given input policy ({@code CHECKED} is the default;
+ * {@code TRUSTED} skips the input scan). A fresh trainer per pass, as a user training a new model
+ * would make one.
  */
 public final class TrainerContender implements Contender {
   private final Workload wl;
@@ -20,8 +20,11 @@ public final class TrainerContender implements Contender {
   /** {@code algorithm} with its defaults ({@code AlgorithmSpec.of}). */
   public TrainerContender(Workload wl, String algorithm, ElementType type, InputPolicy policy) {
     this.wl = wl;
-    this.config = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withType(type).withShuffle(false, 1)
-        .withInputPolicy(policy);
+    this.config =
+        TrainerConfig.of(AlgorithmSpec.of(algorithm))
+            .withType(type)
+            .withShuffle(false, 1)
+            .withInputPolicy(policy);
   }
 
   @Override

@@ -14,17 +14,17 @@ import org.tribuo.provenance.SimpleDataSourceProvenance;
 
 /**
  * Tribuo's {@code LinearSGDTrainer}: AdaGrad (learning rate 1 as our {@code adagrad} default,
- * Tribuo's epsilon 1e-6), logistic (softmax) objective {@code LogMulticlass}, one epoch,
- * minibatch 1, no shuffling, no logging. Doubles only.
+ * Tribuo's epsilon 1e-6), logistic (softmax) objective {@code LogMulticlass}, one epoch, minibatch
+ * 1, no shuffling, no logging. Doubles only.
  *
  * <p>What differs in the work: Tribuo fits a softmax model with a bias (K = 2 outputs for binary
  * data, K for multiclass) rather than one-vs-rest logistic outputs, and it does not predict before
- * training, so it reports no progressive loss ({@link #pass} returns {@code NaN}). Its
- * {@code train} call converts the dataset into its sparse vectors and builds the model object on
- * every pass; that is part of what a Tribuo user pays per fit, so it is timed. The dataset of
- * {@code ArrayExample}s (feature names {@code f<index>}) is built once per trial; rows without
- * features are left out of it (Tribuo refuses them; they would only move the bias), and the
- * report still divides by the workload's row count, which flatters Tribuo by that fraction.
+ * training, so it reports no progressive loss ({@link #pass} returns {@code NaN}). Its {@code
+ * train} call converts the dataset into its sparse vectors and builds the model object on every
+ * pass; that is part of what a Tribuo user pays per fit, so it is timed. The dataset of {@code
+ * ArrayExample}s (feature names {@code f<index>}) is built once per trial; rows without features
+ * are left out of it (Tribuo refuses them; they would only move the bias), and the report still
+ * divides by the workload's row count, which flatters Tribuo by that fraction.
  */
 public final class TribuoPeer implements Contender {
   /** Held so that its level stays set: Tribuo logs two INFO lines per {@code train} call. */
@@ -32,8 +32,10 @@ public final class TribuoPeer implements Contender {
 
   private final MutableDataset<Label> dataset;
   private final LinearSGDTrainer trainer;
+
   /** Rows left out because Tribuo refuses examples without features (austen_lines has some). */
   public int skipped;
+
   /** The last model (kept so the pass cannot be optimised away, checked by the benchmark). */
   public Model<Label> model;
 
@@ -59,7 +61,8 @@ public final class TribuoPeer implements Contender {
         fn[j] = names[i];
         fv[j] = wl.doubleValues[s + j];
       }
-      String y = wl.multiclass ? Integer.toString((int) wl.label[r]) : (wl.label[r] > 0 ? "+1" : "-1");
+      String y =
+          wl.multiclass ? Integer.toString((int) wl.label[r]) : (wl.label[r] > 0 ? "+1" : "-1");
       dataset.add(new ArrayExample<>(new Label(y), fn, fv));
     }
     trainer = new LinearSGDTrainer(new LogMulticlass(), new AdaGrad(1.0, 1e-6), 1, -1, 1, 1L);

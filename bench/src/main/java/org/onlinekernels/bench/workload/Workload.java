@@ -9,13 +9,13 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.trainer.TrainingData;
 
 /**
- * One workload of the benchmark: rows in CSR arrays, read or generated once per JMH trial, seen
- * by every contender in file order (no shuffling).
+ * One workload of the benchmark: rows in CSR arrays, read or generated once per JMH trial, seen by
+ * every contender in file order (no shuffling).
  *
  * <p>Named by a spec string, the JMH parameter: {@code file:NAME} for a LIBSVM file of the
- * repository's data folder, or {@code zipf:LOG2D:NNZ} / {@code uniform:LOG2D:NNZ} for a {@link SyntheticStream}
- * with {@code d = 2^LOG2D} and {@code NNZ} nonzeros per row. Synthetic streams have
- * {@code nonzeros / NNZ} rows, so every stream costs about the same per pass.
+ * repository's data folder, or {@code zipf:LOG2D:NNZ} / {@code uniform:LOG2D:NNZ} for a {@link
+ * SyntheticStream} with {@code d = 2^LOG2D} and {@code NNZ} nonzeros per row. Synthetic streams
+ * have {@code nonzeros / NNZ} rows, so every stream costs about the same per pass.
  *
  * <p>Multiclass files (labels {@code 0..K-1}) are trained one-vs-rest with {@code K} outputs by
  * every contender, as {@code OnlineTrainer} does; binary ones ({@code +1/-1}) with one.
@@ -23,28 +23,40 @@ import org.onlinekernels.trainer.TrainingData;
 public final class Workload {
   /** The spec it was made from. */
   public final String spec;
+
   /** The data set (for the trainer and the optimizer loop). */
   public final SparseDataset data;
+
   /** The same data prepared once for {@code OnlineTrainer.fit}. */
   public final TrainingData prepared;
+
   /** Model dimension. */
   public final int d;
+
   /** Rows. */
   public final int n;
+
   /** Outputs: 1 for binary labels, {@code K} for multiclass (one-vs-rest). */
   public final int outputs;
+
   /** Whether labels are classes {@code 0..K-1}. */
   public final boolean multiclass;
+
   /** Row {@code r} owns entries {@code start[r] .. start[r+1]-1}. */
   public final int[] start;
+
   /** 0-based column indices, strictly increasing per row. */
   public final int[] idx;
+
   /** Values as doubles. */
   public final double[] doubleValues;
+
   /** The same values rounded to float (what a float model sees). */
   public final float[] floatValues;
+
   /** Labels: {@code +1/-1}, or the class. */
   public final double[] label;
+
   /** Largest row. */
   public final int maxNnz;
 
@@ -76,7 +88,7 @@ public final class Workload {
    * Reads or generates the workload named by {@code spec}.
    *
    * @param nonzeros synthetic streams' total nonzeros (rows = nonzeros / nnz per row)
-   * @param dataDir  the data folder holding the files
+   * @param dataDir the data folder holding the files
    */
   public static Workload load(String spec, long nonzeros, Path dataDir) {
     String[] p = spec.split(":");
@@ -85,11 +97,19 @@ public final class Workload {
         case "file" -> new Workload(spec, LibSvmReader.read(dataDir.resolve(p[1])));
         case "zipf", "uniform" -> {
           int nnz = Integer.parseInt(p[2]);
-          SyntheticStream s = new SyntheticStream(1 << Integer.parseInt(p[1]), nnz, p[0].equals("zipf"),
-              (int) Math.max(1, nonzeros / nnz), SyntheticStream.SEED);
+          SyntheticStream s =
+              new SyntheticStream(
+                  1 << Integer.parseInt(p[1]),
+                  nnz,
+                  p[0].equals("zipf"),
+                  (int) Math.max(1, nonzeros / nnz),
+                  SyntheticStream.SEED);
           yield new Workload(spec, s.generate());
         }
-        default -> throw new IllegalArgumentException("workload spec must be file:NAME, zipf:LOG2D:NNZ or uniform:LOG2D:NNZ, got " + spec);
+        default ->
+            throw new IllegalArgumentException(
+                "workload spec must be file:NAME, zipf:LOG2D:NNZ or uniform:LOG2D:NNZ, got "
+                    + spec);
       };
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read workload " + spec, e);
@@ -108,7 +128,9 @@ public final class Workload {
    */
   public static Path libsvmFile(String spec, long nonzeros, Path dataDir, Path workDir) {
     String[] p = spec.split(":");
-    return p[0].equals("file") ? dataDir.resolve(p[1]) : workDir.resolve(String.join("_", p) + "-" + nonzeros + ".svm");
+    return p[0].equals("file")
+        ? dataDir.resolve(p[1])
+        : workDir.resolve(String.join("_", p) + "-" + nonzeros + ".svm");
   }
 
   /** Total nonzeros of one pass. */
@@ -127,16 +149,19 @@ public final class Workload {
   }
 
   /**
-   * The repository's data folder ({@code data/README.md}): the system property
-   * {@code onlinekernels.data} (set by surefire and by the report commands), else {@code data}
-   * in the working directory (the repository root).
+   * The repository's data folder ({@code data/README.md}): the system property {@code
+   * onlinekernels.data} (set by surefire and by the report commands), else {@code data} in the
+   * working directory (the repository root).
    */
   public static Path dataFolder() {
     String p = System.getProperty("onlinekernels.data");
     return p != null ? Path.of(p) : Path.of("data");
   }
 
-  /** The training files of the data folder ({@code file:NAME} specs), sorted by name; test splits are left out. */
+  /**
+   * The training files of the data folder ({@code file:NAME} specs), sorted by name; test splits
+   * are left out.
+   */
   public static java.util.List<String> trainingFiles(Path dataDir) {
     try (var s = Files.list(dataDir)) {
       return s.map(f -> f.getFileName().toString())

@@ -21,29 +21,30 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The trainer's real job (issue #10): one measured operation is one full online pass over a
- * {@link Workload} from a fresh model (reset before every pass, untimed: {@code Level.Invocation}
- * on operations of 50 microseconds and more). {@code Mode.SampleTime}, so that the report can take
- * the median of the individual passes: on the shared machine a pass of 0.14 ms was stalled for
- * several milliseconds once in 20-25 passes (load average 11), which moved an iteration's mean
- * 3-5 fold; JMH's mean is reported next to the median. The report command ({@link WorkloadReport}) runs the
+ * The trainer's real job (issue #10): one measured operation is one full online pass over a {@link
+ * Workload} from a fresh model (reset before every pass, untimed: {@code Level.Invocation} on
+ * operations of 50 microseconds and more). {@code Mode.SampleTime}, so that the report can take the
+ * median of the individual passes: on the shared machine a pass of 0.14 ms was stalled for several
+ * milliseconds once in 20-25 passes (load average 11), which moved an iteration's mean 3-5 fold;
+ * JMH's mean is reported next to the median. The report command ({@link WorkloadReport}) runs the
  * workloads one after another and, for each, every contender, so drift on the shared machine hits
  * the contenders of a workload alike; ratios are taken between figures of one run.
  *
  * <p>Checks, so that a contender that computes something else cannot post a time: the hand loop's
- * trial first runs {@link Lockstep} (the library's optimizers, fed the hand loop's summation
- * order, must give every row's {@code yhat} within the rounding bound and the hand loop's mean
- * loss bit for bit); a library contender's first pass must equal, bit for bit, a first pass of
- * another of the library's paths ({@link #partner}: the contenders sum in one order on
- * interleaved state) and, for a rule with a hand loop, agree with a free-running hand loop within
- * {@link HandLoop}'s derived bound wherever the trajectory is stable ({@link #stable}). Every
- * timed pass must then reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}).
- * The trainer is also checked against the C contender, bit for bit, by {@link CCheck} (a JVM of
- * its own: see there).
+ * trial first runs {@link Lockstep} (the library's optimizers, fed the hand loop's summation order,
+ * must give every row's {@code yhat} within the rounding bound and the hand loop's mean loss bit
+ * for bit); a library contender's first pass must equal, bit for bit, a first pass of another of
+ * the library's paths ({@link #partner}: the contenders sum in one order on interleaved state) and,
+ * for a rule with a hand loop, agree with a free-running hand loop within {@link HandLoop}'s
+ * derived bound wherever the trajectory is stable ({@link #stable}). Every timed pass must then
+ * reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}). The trainer is also
+ * checked against the C contender, bit for bit, by {@link CCheck} (a JVM of its own: see there).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
 @Warmup(iterations = 1, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class WorkloadBench {
@@ -56,18 +57,23 @@ public class WorkloadBench {
     /** {@link Workload} spec. */
     @Param({"zipf:20:40"})
     public String workload;
+
     /** {@code hand} or one of {@link #LIBRARY}. */
     @Param({"hand", "trainer-trusted", "trainer-checked", "per-call", "rounds", "rounds-buffers"})
     public String contender;
+
     /** A rule of {@code Rules.ALL} (the hand loop: {@link HandLoop#RULES} only). */
     @Param({"scinol2", "adagrad"})
     public String algo;
+
     /** {@code float} or {@code double}. */
     @Param({"float", "double"})
     public String type;
+
     /** Synthetic streams' nonzeros per pass. */
     @Param({FULL_NONZEROS})
     public long nonzeros;
+
     /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
     @Param({WARM_ROWS})
     public long warmRows;
@@ -97,14 +103,20 @@ public class WorkloadBench {
       expected = warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
       try (Contender p = make(partner(contender), algo, t, wl)) {
         p.reset();
-        requireAgreement(workload + " " + contender + " " + algo + " " + type + " against " + partner(contender),
-            expected, p.pass(), 0);
+        requireAgreement(
+            workload + " " + contender + " " + algo + " " + type + " against " + partner(contender),
+            expected,
+            p.pass(),
+            0);
       }
       if (stable(workload, algo)) {
         HandLoop h = HandLoop.of(algo, t, wl, true);
         double hand = h.pass();
-        requireAgreement(workload + " " + contender + " " + algo + " " + type + " against the hand loop", expected,
-            hand, h.agreementBound(hand));
+        requireAgreement(
+            workload + " " + contender + " " + algo + " " + type + " against the hand loop",
+            expected,
+            hand,
+            h.agreementBound(hand));
       }
     }
 
@@ -133,12 +145,15 @@ public class WorkloadBench {
     /** {@link Workload} spec. */
     @Param({"file:breast_cancer.svm"})
     public String workload;
+
     /** {@code tribuo} or {@code moa}. */
     @Param({"tribuo", "moa"})
     public String peer;
+
     /** Synthetic streams' nonzeros per pass. */
     @Param({FULL_NONZEROS})
     public long nonzeros;
+
     /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
     @Param({WARM_ROWS})
     public long warmRows;
@@ -150,11 +165,13 @@ public class WorkloadBench {
     @Setup(Level.Trial)
     public void setUp() {
       Workload wl = Workload.load(workload, nonzeros, Workload.dataFolder());
-      c = switch (peer) {
-        case "tribuo" -> new TribuoPeer(wl);
-        case "moa" -> new MoaPeer(wl);
-        default -> throw new IllegalArgumentException("peer must be tribuo or moa, got " + peer);
-      };
+      c =
+          switch (peer) {
+            case "tribuo" -> new TribuoPeer(wl);
+            case "moa" -> new MoaPeer(wl);
+            default ->
+                throw new IllegalArgumentException("peer must be tribuo or moa, got " + peer);
+          };
       warm(c, wl, warmRows, PEER_WARM_NONZEROS);
     }
 
@@ -173,10 +190,18 @@ public class WorkloadBench {
     }
   }
 
-  /** Rows x outputs every contender trains on in its trial set-up, by default, before JMH's own warm-up. */
+  /**
+   * Rows x outputs every contender trains on in its trial set-up, by default, before JMH's own
+   * warm-up.
+   */
   public static final String WARM_ROWS = "200000";
-  /** ... unless it has seen this many nonzeros x outputs first (library and hand-written: 3 full-profile passes). */
+
+  /**
+   * ... unless it has seen this many nonzeros x outputs first (library and hand-written: 3
+   * full-profile passes).
+   */
   static final long LIBRARY_WARM_NONZEROS = 6_000_000;
+
   /** The same for the peers, whose passes are slower (one full-profile pass). */
   static final long PEER_WARM_NONZEROS = 2_000_000;
 
@@ -185,8 +210,8 @@ public class WorkloadBench {
    * nonzeros (times outputs) have gone through: until C2 has compiled the Vector API kernels they
    * run boxed and about 100 times slower (bench/report-notes.md), and on a small file JMH's short
    * warm-up iterations alone left them half compiled (heart_scale: 62, 26, 14, 7.5 ms per pass in
-   * successive iterations for a pass that takes well under 1 ms compiled). Returns the first
-   * pass's mean loss.
+   * successive iterations for a pass that takes well under 1 ms compiled). Returns the first pass's
+   * mean loss.
    */
   static double warm(Contender c, Workload wl, long warmRows, long nonzeros) {
     double first = Double.NaN;
@@ -203,7 +228,8 @@ public class WorkloadBench {
   }
 
   /** The library's contenders, in report order. */
-  public static final List<String> LIBRARY = List.of("trainer-checked", "trainer-trusted", "per-call", "rounds", "rounds-buffers");
+  public static final List<String> LIBRARY =
+      List.of("trainer-checked", "trainer-trusted", "per-call", "rounds", "rounds-buffers");
 
   /** Makes a library or hand-written contender. */
   public static Contender make(String contender, String algo, ElementType type, Workload wl) {
@@ -214,14 +240,16 @@ public class WorkloadBench {
       case "per-call" -> new PerCallLoop(wl, algo, type);
       case "rounds" -> new RoundsLoop(wl, algo, type);
       case "rounds-buffers" -> new BufferRoundLoop(wl, algo, type);
-      default -> throw new IllegalArgumentException("contender must be hand or one of " + LIBRARY + ", got " + contender);
+      default ->
+          throw new IllegalArgumentException(
+              "contender must be hand or one of " + LIBRARY + ", got " + contender);
     };
   }
 
   /**
    * The library path a contender's first pass is checked against, bit for bit: the per-call path
-   * (its own predict and update code, not the fused round) for the trainer and the block and
-   * buffer rounds; the trainer for the per-call path.
+   * (its own predict and update code, not the fused round) for the trainer and the block and buffer
+   * rounds; the trainer for the per-call path.
    */
   public static String partner(String contender) {
     return contender.equals("per-call") ? "trainer-trusted" : "per-call";
@@ -229,28 +257,37 @@ public class WorkloadBench {
 
   /**
    * Whether a free-running comparison with the hand loop is held to {@link HandLoop}'s bound:
-   * ScInOL2 everywhere and AdaGrad on the synthetic streams (the other rules have no hand loop). AdaGrad at its default
-   * {@code eta = 1} on the unscaled data files is chaotic (mean loss 9-25), and two summation
-   * orders drift apart by far more than the bound (measured 0.004-0.36); there the hand loop's
-   * {@link Lockstep} check is the one that holds.
+   * ScInOL2 everywhere and AdaGrad on the synthetic streams (the other rules have no hand loop).
+   * AdaGrad at its default {@code eta = 1} on the unscaled data files is chaotic (mean loss 9-25),
+   * and two summation orders drift apart by far more than the bound (measured 0.004-0.36); there
+   * the hand loop's {@link Lockstep} check is the one that holds.
    */
   public static boolean stable(String workload, String algo) {
-    return algo.equals("scinol2") || (HandLoop.RULES.contains(algo) && !workload.startsWith("file:"));
+    return algo.equals("scinol2")
+        || (HandLoop.RULES.contains(algo) && !workload.startsWith("file:"));
   }
 
   /** Throws unless {@code |actual - expected| <= bound} (and both are finite). */
   public static void requireAgreement(String what, double actual, double expected, double bound) {
     if (!(Math.abs(actual - expected) <= bound)) {
-      throw new IllegalStateException(what + ": mean progressive loss " + actual + " differs from " + expected
-          + " by " + Math.abs(actual - expected) + ", more than the derived bound " + bound);
+      throw new IllegalStateException(
+          what
+              + ": mean progressive loss "
+              + actual
+              + " differs from "
+              + expected
+              + " by "
+              + Math.abs(actual - expected)
+              + ", more than the derived bound "
+              + bound);
     }
   }
 
   /**
    * One pass of a library or hand-written contender. Not inlined into JMH's loop, so that the pass
    * is compiled as it is when user code calls {@code fit} (a compile root): inlined into the hot
-   * JMH stub, {@code OnlineTrainer}'s pass over heart_scale took 0.68 ms (median) instead of
-   * 0.14 ms, the hand loop's none slower (see bench/README.md).
+   * JMH stub, {@code OnlineTrainer}'s pass over heart_scale took 0.68 ms (median) instead of 0.14
+   * ms, the hand loop's none slower (see bench/README.md).
    */
   @Benchmark
   @CompilerControl(CompilerControl.Mode.DONT_INLINE)

@@ -7,16 +7,15 @@ import org.onlinekernels.bench.workload.hand.HandLoop;
 import org.onlinekernels.rules.Rules;
 
 /**
- * What runs on one workload: JMH batches (each every contender x rule x type of its lists, one
- * fork each) and the rules of the C loop. Every workload gets the hand loops and the trainer
- * (both input policies) for the rules with a hand loop, both types, and the other library
- * contenders in float; a workload of the profile's {@code everyRule} list gets every library
- * contender for every rule of {@code Rules.ALL} in both types (issue #19's comparison). The C
- * loop runs every rule it has, both types. A rule that costs O(d) per row ({@link RowCost})
- * runs only where that is affordable.
+ * What runs on one workload: JMH batches (each every contender x rule x type of its lists, one fork
+ * each) and the rules of the C loop. Every workload gets the hand loops and the trainer (both input
+ * policies) for the rules with a hand loop, both types, and the other library contenders in float;
+ * a workload of the profile's {@code everyRule} list gets every library contender for every rule of
+ * {@code Rules.ALL} in both types (issue #19's comparison). The C loop runs every rule it has, both
+ * types. A rule that costs O(d) per row ({@link RowCost}) runs only where that is affordable.
  *
  * @param batches JMH batches, in run order
- * @param cRules  the rules the C loop runs here
+ * @param cRules the rules the C loop runs here
  */
 public record WorkloadGrid(List<Batch> batches, List<String> cRules) {
   /** Both element types. */
@@ -31,18 +30,28 @@ public record WorkloadGrid(List<Batch> batches, List<String> cRules) {
   }
 
   /**
-   * The grid of {@code workload} (of shape {@code s}) in profile {@code p}, with the rules that cost
-   * O(d) per row and the rules the C program has ({@code cHas}; empty without a C compiler).
+   * The grid of {@code workload} (of shape {@code s}) in profile {@code p}, with the rules that
+   * cost O(d) per row and the rules the C program has ({@code cHas}; empty without a C compiler).
    */
-  public static WorkloadGrid of(WorkloadProfile p, String workload, WorkloadReport.Shape s, Set<String> dense,
+  public static WorkloadGrid of(
+      WorkloadProfile p,
+      String workload,
+      WorkloadReport.Shape s,
+      Set<String> dense,
       List<String> cHas) {
-    List<String> fits = Rules.names().stream()
-        .filter(r -> RowCost.affordable(dense.contains(r), s.rows(), s.d(), s.outputs())).toList();
+    List<String> fits =
+        Rules.names().stream()
+            .filter(r -> RowCost.affordable(dense.contains(r), s.rows(), s.d(), s.outputs()))
+            .toList();
     List<String> core = HandLoop.RULES.stream().filter(fits::contains).toList();
     boolean every = p.everyRule().contains(workload);
     List<Batch> b = new ArrayList<>();
     b.add(new Batch(List.of("hand", "trainer-checked", "trainer-trusted"), core, TYPES));
-    b.add(new Batch(List.of("per-call", "rounds", "rounds-buffers"), core, every ? TYPES : List.of("float")));
+    b.add(
+        new Batch(
+            List.of("per-call", "rounds", "rounds-buffers"),
+            core,
+            every ? TYPES : List.of("float")));
     List<String> others = fits.stream().filter(r -> !core.contains(r)).toList();
     if (every && !others.isEmpty()) {
       b.add(new Batch(WorkloadBench.LIBRARY, others, TYPES));

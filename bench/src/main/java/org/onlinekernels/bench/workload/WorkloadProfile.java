@@ -21,43 +21,79 @@ import java.util.List;
  *       rounds, the caller's-buffers round and the per-call path for every rule, side by side, on
  *       {@code zipf:20:40} at 8,000,000 nonzeros per pass (the 200,000 rows of
  *       bench/c/contender/SyntheticSvm.java) and on {@code austen_lines.train.svm}; no peers.
- *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and
- *       {@code heart_scale.svm}, C check included, in the report's own JVM: what
- *       MetalReportSmokeTest runs.
+ *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and {@code
+ *       heart_scale.svm}, C check included, in the report's own JVM: what MetalReportSmokeTest
+ *       runs.
  * </ul>
  *
- * @param name            {@code quick}, {@code full}, {@code metal} or {@code metal-quick}
- * @param nonzeros        synthetic streams' nonzeros per pass
- * @param workloads       workload specs, in run order
- * @param everyRule       the workloads where every rule runs (issue #19's comparison)
- * @param warmRows        rows x outputs every contender trains on in its trial set-up before JMH's warm-up
- *                        (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
- * @param warmups         warm-up iterations (library and hand-written contenders)
- * @param measurements    measured iterations
+ * @param name {@code quick}, {@code full}, {@code metal} or {@code metal-quick}
+ * @param nonzeros synthetic streams' nonzeros per pass
+ * @param workloads workload specs, in run order
+ * @param everyRule the workloads where every rule runs (issue #19's comparison)
+ * @param warmRows rows x outputs every contender trains on in its trial set-up before JMH's warm-up
+ *     (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
+ * @param warmups warm-up iterations (library and hand-written contenders)
+ * @param measurements measured iterations
  * @param iterationMillis iteration time (at least one pass is always run)
- * @param peerWarmups     warm-up iterations of Tribuo and MOA (slow: a pass can take seconds)
+ * @param peerWarmups warm-up iterations of Tribuo and MOA (slow: a pass can take seconds)
  * @param peerMeasurements measured iterations of Tribuo and MOA
- * @param forks           JMH forks per combination (0: in this JVM, for the smoke test)
- * @param cRepeat         passes of the C loop per workload, rule and type (the median is its figure; 0: no C loop)
- * @param peers           whether Tribuo and MOA run
+ * @param forks JMH forks per combination (0: in this JVM, for the smoke test)
+ * @param cRepeat passes of the C loop per workload, rule and type (the median is its figure; 0: no
+ *     C loop)
+ * @param peers whether Tribuo and MOA run
  */
-public record WorkloadProfile(String name, long nonzeros, List<String> workloads, List<String> everyRule,
-    long warmRows, int warmups, int measurements, int iterationMillis, int peerWarmups, int peerMeasurements,
-    int forks, int cRepeat, boolean peers) {
+public record WorkloadProfile(
+    String name,
+    long nonzeros,
+    List<String> workloads,
+    List<String> everyRule,
+    long warmRows,
+    int warmups,
+    int measurements,
+    int iterationMillis,
+    int peerWarmups,
+    int peerMeasurements,
+    int forks,
+    int cRepeat,
+    boolean peers) {
 
   /** The named profile, with the data files found under {@code dataDir}. */
   public static WorkloadProfile named(String name, Path dataDir) {
     return switch (name) {
-      case "quick" -> new WorkloadProfile("quick", 100_000,
-          List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"), List.of(),
-          2000, 1, 2, 20, 0, 1, 0, 0, true);
+      case "quick" ->
+          new WorkloadProfile(
+              "quick",
+              100_000,
+              List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"),
+              List.of(),
+              2000,
+              1,
+              2,
+              20,
+              0,
+              1,
+              0,
+              0,
+              true);
       case "metal-quick" -> {
         List<String> w = List.of("zipf:14:40", "file:heart_scale.svm");
         yield new WorkloadProfile("metal-quick", 100_000, w, w, 2000, 0, 1, 20, 0, 0, 0, 3, false);
       }
       case "metal" -> {
         List<String> w = List.of("zipf:20:40", "file:austen_lines.train.svm");
-        yield new WorkloadProfile("metal", 8_000_000, w, w, Long.parseLong(WorkloadBench.WARM_ROWS), 1, 5, 200, 0, 0, 1, 7,
+        yield new WorkloadProfile(
+            "metal",
+            8_000_000,
+            w,
+            w,
+            Long.parseLong(WorkloadBench.WARM_ROWS),
+            1,
+            5,
+            200,
+            0,
+            0,
+            1,
+            7,
             false);
       }
       case "full" -> {
@@ -67,17 +103,42 @@ public record WorkloadProfile(String name, long nonzeros, List<String> workloads
             for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
           }
         }
-        yield new WorkloadProfile("full", 2_000_000, w, List.of("zipf:20:40"), Long.parseLong(WorkloadBench.WARM_ROWS),
-            1, 5, 200, 1, 3, 1, 7, true);
+        yield new WorkloadProfile(
+            "full",
+            2_000_000,
+            w,
+            List.of("zipf:20:40"),
+            Long.parseLong(WorkloadBench.WARM_ROWS),
+            1,
+            5,
+            200,
+            1,
+            3,
+            1,
+            7,
+            true);
       }
-      default -> throw new IllegalArgumentException("workload profile must be quick, full, metal, metal-quick or render, got " + name);
+      default ->
+          throw new IllegalArgumentException(
+              "workload profile must be quick, full, metal, metal-quick or render, got " + name);
     };
   }
 
   /** The same settings on the given workloads only (e.g. to re-measure a few). */
   public WorkloadProfile only(List<String> specs) {
-    return new WorkloadProfile(name, nonzeros, List.copyOf(specs),
-        everyRule.stream().filter(specs::contains).toList(), warmRows, warmups, measurements, iterationMillis,
-        peerWarmups, peerMeasurements, forks, cRepeat, peers);
+    return new WorkloadProfile(
+        name,
+        nonzeros,
+        List.copyOf(specs),
+        everyRule.stream().filter(specs::contains).toList(),
+        warmRows,
+        warmups,
+        measurements,
+        iterationMillis,
+        peerWarmups,
+        peerMeasurements,
+        forks,
+        cRepeat,
+        peers);
   }
 }

@@ -32,16 +32,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * The workload report command: {@code WorkloadReport quick|full|metal|metal-quick|render OUTDIR [SPEC,SPEC...]}
- * ({@link WorkloadProfile})
- * (the optional list runs only those workloads, with the profile's settings). Builds and checks
- * the C contender first ({@link CSide}); then for each workload of the profile, in turn, times the
- * C loop and runs its library and hand-written contenders ({@link WorkloadGrid}) and then the
- * peers through JMH's Java API (so the contenders of one workload run back to back and share the
- * machine's state of that moment), stores the results in {@code OUTDIR/workload-results.csv} and
- * the circumstances in {@code OUTDIR/workload-run.properties}, then writes
- * {@code OUTDIR/workload.md} and its charts ({@link WorkloadReportWriter}). {@code render} only
- * re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
+ * The workload report command: {@code WorkloadReport quick|full|metal|metal-quick|render OUTDIR
+ * [SPEC,SPEC...]} ({@link WorkloadProfile}) (the optional list runs only those workloads, with the
+ * profile's settings). Builds and checks the C contender first ({@link CSide}); then for each
+ * workload of the profile, in turn, times the C loop and runs its library and hand-written
+ * contenders ({@link WorkloadGrid}) and then the peers through JMH's Java API (so the contenders of
+ * one workload run back to back and share the machine's state of that moment), stores the results
+ * in {@code OUTDIR/workload-results.csv} and the circumstances in {@code
+ * OUTDIR/workload-run.properties}, then writes {@code OUTDIR/workload.md} and its charts ({@link
+ * WorkloadReportWriter}). {@code render} only re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
  */
 public final class WorkloadReport {
   private WorkloadReport() {}
@@ -63,8 +62,8 @@ public final class WorkloadReport {
 
   /**
    * The repository's top directory: the system property {@code onlinekernels.root} (set by the
-   * report command), else the data folder's parent (the data sets live in the repository's
-   * {@code data/}; surefire sets that folder).
+   * report command), else the data folder's parent (the data sets live in the repository's {@code
+   * data/}; surefire sets that folder).
    */
   public static Path root() {
     String root = System.getProperty("onlinekernels.root");
@@ -73,10 +72,9 @@ public final class WorkloadReport {
   }
 
   /**
-   * Runs {@code p} and stores its results and circumstances in {@code out}: first which rules
-   * cost O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}), then
-   * per workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then the
-   * peers.
+   * Runs {@code p} and stores its results and circumstances in {@code out}: first which rules cost
+   * O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}), then per
+   * workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then the peers.
    *
    * @throws IllegalStateException if the C contender's loss differs from the library's
    */
@@ -90,14 +88,22 @@ public final class WorkloadReport {
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("every.rule", String.join(",", p.everyRule()));
-    props.setProperty("jmh.settings", String.format(
-        "Mode.SampleTime (every pass timed; figures are the median pass), one operation = one full pass from a fresh "
-            + "model (reset untimed, Level.Invocation); "
-            + "trial set-up trains each contender on %d rows x outputs first (or 3 passes of nonzeros; peers 1); "
-            + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
-            + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
-            + "fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
-        p.warmRows(), p.forks(), p.warmups(), p.measurements(), p.iterationMillis(), p.peerWarmups(), p.peerMeasurements()));
+    props.setProperty(
+        "jmh.settings",
+        String.format(
+            "Mode.SampleTime (every pass timed; figures are the median pass), one operation = one full pass from a fresh "
+                + "model (reset untimed, Level.Invocation); "
+                + "trial set-up trains each contender on %d rows x outputs first (or 3 passes of nonzeros; peers 1); "
+                + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
+                + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
+                + "fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
+            p.warmRows(),
+            p.forks(),
+            p.warmups(),
+            p.measurements(),
+            p.iterationMillis(),
+            p.peerWarmups(),
+            p.peerMeasurements()));
     Set<String> dense = new TreeSet<>();
     List<String> costs = new ArrayList<>();
     for (String rule : Rules.names()) {
@@ -112,11 +118,15 @@ public final class WorkloadReport {
     Optional<CContender> built = p.cRepeat() > 0 ? CSide.build(root()) : Optional.empty();
     Map<String, WorkloadGrid> grids = new LinkedHashMap<>();
     shapes.forEach((w, s) -> grids.put(w, WorkloadGrid.of(p, w, s, dense, CSide.rules(built))));
-    Optional<CSide> c = p.cRepeat() > 0 ? CSide.check(built, p, grids, root(), out, props) : Optional.empty();
+    Optional<CSide> c =
+        p.cRepeat() > 0 ? CSide.check(built, p, grids, root(), out, props) : Optional.empty();
     if (p.cRepeat() == 0) {
       props.setProperty("c.status", "not in profile " + p.name());
     }
-    List<String> noC = Rules.names().stream().filter(r -> built.isPresent() && !built.get().rules().contains(r)).toList();
+    List<String> noC =
+        Rules.names().stream()
+            .filter(r -> built.isPresent() && !built.get().rules().contains(r))
+            .toList();
     props.setProperty("c.missing", String.join(",", noC));
     List<WorkloadResult> results = new ArrayList<>();
     List<String> failed = new ArrayList<>();
@@ -125,23 +135,43 @@ public final class WorkloadReport {
       wi++;
       Shape shape = shapes.get(w);
       WorkloadGrid g = grids.get(w);
-      System.out.printf("[%s] workload %d/%d %s: %s%d JMH forks%s%n", elapsed(start), wi, p.workloads().size(), w,
-          c.isPresent() ? "C, " : "", g.forks(), p.peers() ? ", peers" : "");
+      System.out.printf(
+          "[%s] workload %d/%d %s: %s%d JMH forks%s%n",
+          elapsed(start),
+          wi,
+          p.workloads().size(),
+          w,
+          c.isPresent() ? "C, " : "",
+          g.forks(),
+          p.peers() ? ", peers" : "");
       if (c.isPresent()) results.addAll(c.get().time(w, shape, g));
       int bi = 0;
       for (WorkloadGrid.Batch b : g.batches()) {
-        ChainedOptionsBuilder o = options(p, w, "pass", false)
-            .param("contender", b.contenders().toArray(String[]::new))
-            .param("algo", b.rules().toArray(String[]::new))
-            .param("type", b.types().toArray(String[]::new));
-        runJmh(o, out.resolve("tmp").resolve("workload-" + wi + "-" + (++bi) + ".log"), shape, w, results, failed);
+        ChainedOptionsBuilder o =
+            options(p, w, "pass", false)
+                .param("contender", b.contenders().toArray(String[]::new))
+                .param("algo", b.rules().toArray(String[]::new))
+                .param("type", b.types().toArray(String[]::new));
+        runJmh(
+            o,
+            out.resolve("tmp").resolve("workload-" + wi + "-" + (++bi) + ".log"),
+            shape,
+            w,
+            results,
+            failed);
       }
       if (!p.peers()) {
         continue;
       }
-      String[] peers = w.startsWith("file:") ? new String[] {"tribuo", "moa"} : new String[] {"tribuo"};
-      runJmh(options(p, w, "peer", true).param("peer", peers), out.resolve("tmp").resolve("workload-" + wi + "-peers.log"),
-          shape, w, results, failed);
+      String[] peers =
+          w.startsWith("file:") ? new String[] {"tribuo", "moa"} : new String[] {"tribuo"};
+      runJmh(
+          options(p, w, "peer", true).param("peer", peers),
+          out.resolve("tmp").resolve("workload-" + wi + "-peers.log"),
+          shape,
+          w,
+          results,
+          failed);
     }
     props.setProperty("failed", String.join(" | ", failed));
     props.setProperty("wall.seconds", Long.toString((System.nanoTime() - start) / 1_000_000_000L));
@@ -156,8 +186,12 @@ public final class WorkloadReport {
     System.out.printf("[%s] %d results%n", elapsed(start), results.size());
   }
 
-  /** JMH options of one batch on workload {@code w} (the benchmark method {@code pass} or {@code peer}). */
-  private static ChainedOptionsBuilder options(WorkloadProfile p, String w, String method, boolean peer) {
+  /**
+   * JMH options of one batch on workload {@code w} (the benchmark method {@code pass} or {@code
+   * peer}).
+   */
+  private static ChainedOptionsBuilder options(
+      WorkloadProfile p, String w, String method, boolean peer) {
     return new OptionsBuilder()
         .include("org\\.onlinekernels\\.bench\\.workload\\.WorkloadBench\\." + method + "$")
         .param("workload", w)
@@ -170,12 +204,20 @@ public final class WorkloadReport {
         .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
         .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
         .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
-        .jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx3g",
+        .jvmArgsAppend(
+            "--add-modules",
+            "jdk.incubator.vector",
+            "-Xmx3g",
             "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath())
         .shouldFailOnError(false);
   }
 
-  private static void runJmh(ChainedOptionsBuilder o, Path log, Shape shape, String w, List<WorkloadResult> results,
+  private static void runJmh(
+      ChainedOptionsBuilder o,
+      Path log,
+      Shape shape,
+      String w,
+      List<WorkloadResult> results,
       List<String> failed) {
     try {
       Collection<RunResult> rr = new Runner(o.output(log.toString()).build()).run();
@@ -187,13 +229,19 @@ public final class WorkloadReport {
     }
   }
 
-  /** Rows, nonzeros, dimension and outputs of one pass over a workload, without generating a stream. */
+  /**
+   * Rows, nonzeros, dimension and outputs of one pass over a workload, without generating a stream.
+   */
   record Shape(long rows, long nonzeros, int d, int outputs) {
     static Shape of(String spec, long nonzeros, Path dataDir) throws IOException {
       String[] p = spec.split(":");
       if (p[0].equals("file")) {
         SparseDataset d = LibSvmReader.read(dataDir.resolve(p[1]));
-        return new Shape(d.size(), d.totalNonZeros(), Math.max(1, d.dimension()), d.isBinary() ? 1 : d.numClasses());
+        return new Shape(
+            d.size(),
+            d.totalNonZeros(),
+            Math.max(1, d.dimension()),
+            d.isBinary() ? 1 : d.numClasses());
       }
       int nnz = Integer.parseInt(p[2]);
       long rows = Math.max(1, nonzeros / nnz);
@@ -208,9 +256,20 @@ public final class WorkloadReport {
     String algo = peer != null ? (peer.equals("moa") ? "sgd" : "adagrad") : bp.getParam("algo");
     String type = peer != null ? "double" : bp.getParam("type");
     Statistics st = r.getPrimaryResult().getStatistics();
-    return new WorkloadResult(bp.getParam("workload"), contender, algo, type, s.rows(), s.nonzeros(), s.outputs(),
-        r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError(), st.getMin(), st.getPercentile(50),
-        st.getMax(), (int) st.getN());
+    return new WorkloadResult(
+        bp.getParam("workload"),
+        contender,
+        algo,
+        type,
+        s.rows(),
+        s.nonzeros(),
+        s.outputs(),
+        r.getPrimaryResult().getScore(),
+        r.getPrimaryResult().getScoreError(),
+        st.getMin(),
+        st.getPercentile(50),
+        st.getMax(),
+        (int) st.getN());
   }
 
   private static String elapsed(long start) {

@@ -8,31 +8,67 @@ import java.util.Locale;
  * passes; {@code iterations} is the number of passes timed) and the workload's shape, from which
  * rates are derived.
  *
- * @param workload  workload spec
- * @param contender {@code hand}, one of {@code WorkloadBench.LIBRARY}, {@code c}, {@code tribuo} or {@code moa}
- * @param algo      {@code scinol2}, {@code adagrad} (Tribuo's is AdaGrad) or {@code sgd} (MOA)
- * @param type      {@code float} or {@code double}
- * @param rows      rows per pass
- * @param nonzeros  nonzeros per pass
- * @param outputs   model outputs (1, or K one-vs-rest)
+ * @param workload workload spec
+ * @param contender {@code hand}, one of {@code WorkloadBench.LIBRARY}, {@code c}, {@code tribuo} or
+ *     {@code moa}
+ * @param algo {@code scinol2}, {@code adagrad} (Tribuo's is AdaGrad) or {@code sgd} (MOA)
+ * @param type {@code float} or {@code double}
+ * @param rows rows per pass
+ * @param nonzeros nonzeros per pass
+ * @param outputs model outputs (1, or K one-vs-rest)
  */
-public record WorkloadResult(String workload, String contender, String algo, String type, long rows, long nonzeros,
-    int outputs, double msMean, double msError, double msMin, double msMedian, double msMax, int iterations) {
+public record WorkloadResult(
+    String workload,
+    String contender,
+    String algo,
+    String type,
+    long rows,
+    long nonzeros,
+    int outputs,
+    double msMean,
+    double msError,
+    double msMin,
+    double msMedian,
+    double msMax,
+    int iterations) {
 
   static final String HEADER =
       "workload,contender,algo,type,rows,nonzeros,outputs,ms_mean,ms_error,ms_min,ms_median,ms_max,iterations";
 
   String csv() {
-    return String.join(",", workload, contender, algo, type, Long.toString(rows), Long.toString(nonzeros),
-        Integer.toString(outputs), fmt(msMean), fmt(msError), fmt(msMin), fmt(msMedian), fmt(msMax),
+    return String.join(
+        ",",
+        workload,
+        contender,
+        algo,
+        type,
+        Long.toString(rows),
+        Long.toString(nonzeros),
+        Integer.toString(outputs),
+        fmt(msMean),
+        fmt(msError),
+        fmt(msMin),
+        fmt(msMedian),
+        fmt(msMax),
         Integer.toString(iterations));
   }
 
   static WorkloadResult parse(String line) {
     String[] f = line.split(",", -1);
-    return new WorkloadResult(f[0], f[1], f[2], f[3], Long.parseLong(f[4]), Long.parseLong(f[5]),
-        Integer.parseInt(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]), Double.parseDouble(f[9]),
-        Double.parseDouble(f[10]), Double.parseDouble(f[11]), Integer.parseInt(f[12]));
+    return new WorkloadResult(
+        f[0],
+        f[1],
+        f[2],
+        f[3],
+        Long.parseLong(f[4]),
+        Long.parseLong(f[5]),
+        Integer.parseInt(f[6]),
+        Double.parseDouble(f[7]),
+        Double.parseDouble(f[8]),
+        Double.parseDouble(f[9]),
+        Double.parseDouble(f[10]),
+        Double.parseDouble(f[11]),
+        Integer.parseInt(f[12]));
   }
 
   private static String fmt(double v) {
@@ -76,7 +112,10 @@ public record WorkloadResult(String workload, String contender, String algo, Str
     return synthetic() ? Integer.parseInt(workload.split(":")[2]) : (int) Math.round(nnzPerRow());
   }
 
-  /** The series this result belongs to in tables and charts, e.g. {@code trainer-trusted scinol2 float}. */
+  /**
+   * The series this result belongs to in tables and charts, e.g. {@code trainer-trusted scinol2
+   * float}.
+   */
   String series() {
     return contender + " " + algo + " " + type;
   }

@@ -14,15 +14,17 @@ import org.onlinekernels.bench.workload.hand.HandLoop;
 import org.onlinekernels.kernel.ElementType;
 
 /**
- * The hand-written loops do the library's rule: their mean progressive loss equals that of
- * {@code OnlineTrainer} (both input policies) and of the optimizer loop bit for bit where no
- * summation order can differ (one nonzero per row), equals the library's in {@link Lockstep} bit
- * for bit on every training file of data/ and on synthetic streams, and free-running stays within
- * the bound derived in {@link HandLoop} wherever the trajectory is not chaotic.
+ * The hand-written loops do the library's rule: their mean progressive loss equals that of {@code
+ * OnlineTrainer} (both input policies) and of the optimizer loop bit for bit where no summation
+ * order can differ (one nonzero per row), equals the library's in {@link Lockstep} bit for bit on
+ * every training file of data/ and on synthetic streams, and free-running stays within the bound
+ * derived in {@link HandLoop} wherever the trajectory is not chaotic.
  */
 class HandLoopAgreementTest {
   static final String[] ALGOS = {"scinol2", "adagrad"};
-  static final String[] LIBRARY = {"trainer-trusted", "trainer-checked", "per-call", "rounds", "rounds-buffers"};
+  static final String[] LIBRARY = {
+    "trainer-trusted", "trainer-checked", "per-call", "rounds", "rounds-buffers"
+  };
 
   static double loss(Contender c) {
     try (c) {
@@ -40,7 +42,8 @@ class HandLoopAgreementTest {
         double hand = loss(HandLoop.of(algo, t, wl, false));
         assertTrue(Double.isFinite(hand) && hand > 0, algo + " " + t + ": " + hand);
         for (String lib : LIBRARY) {
-          assertEquals(hand, loss(WorkloadBench.make(lib, algo, t, wl)), 0.0, lib + " " + algo + " " + t);
+          assertEquals(
+              hand, loss(WorkloadBench.make(lib, algo, t, wl)), 0.0, lib + " " + algo + " " + t);
         }
       }
     }
@@ -66,15 +69,18 @@ class HandLoopAgreementTest {
         double hand = h.pass();
         double bound = h.agreementBound(hand);
         h.stateChecksum();
-        assertEquals(hand, Lockstep.meanLoss(wl, algo, t), 0.0, spec + " " + algo + " " + t + " lockstep");
+        assertEquals(
+            hand, Lockstep.meanLoss(wl, algo, t), 0.0, spec + " " + algo + " " + t + " lockstep");
         // Free-running, the library sums yhat in its own order; where the trajectory is stable the
         // losses agree within the bound.
         boolean stable = WorkloadBench.stable(spec, algo);
         for (String lib : LIBRARY) {
           double l = loss(WorkloadBench.make(lib, algo, t, wl));
-          System.out.printf("%s %s %s %s: hand %.17g lib %.17g diff %.3g bound %.3g (%.2g of it)%n",
+          System.out.printf(
+              "%s %s %s %s: hand %.17g lib %.17g diff %.3g bound %.3g (%.2g of it)%n",
               spec, algo, t, lib, hand, l, Math.abs(hand - l), bound, Math.abs(hand - l) / bound);
-          if (stable) WorkloadBench.requireAgreement(spec + " " + algo + " " + t + " " + lib, l, hand, bound);
+          if (stable)
+            WorkloadBench.requireAgreement(spec + " " + algo + " " + t + " " + lib, l, hand, bound);
           else assertTrue(Double.isFinite(l), lib + " " + l);
         }
       }

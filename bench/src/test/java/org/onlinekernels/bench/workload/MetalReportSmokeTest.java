@@ -25,37 +25,57 @@ class MetalReportSmokeTest {
   void metalQuickRunsTheCLoopAndEveryRulesRoundPaths(@TempDir Path out) throws Exception {
     WorkloadProfile p = WorkloadProfile.named("metal-quick", Workload.dataFolder());
     Properties props = WorkloadReportSmokeTest.run(p, out);
-    List<WorkloadResult> rows = Files.readAllLines(out.resolve("workload-results.csv")).stream().skip(1)
-        .map(WorkloadResult::parse).toList();
+    List<WorkloadResult> rows =
+        Files.readAllLines(out.resolve("workload-results.csv")).stream()
+            .skip(1)
+            .map(WorkloadResult::parse)
+            .toList();
     boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();
     String differ = props.getProperty("c.differ", "");
     for (String w : p.workloads()) {
       for (String rule : Rules.names()) {
         for (String type : WorkloadGrid.TYPES) {
           for (String path : WorkloadMetalSection.PATHS) {
-            assertTrue(WorkloadReportWriter.find(rows, w, path, rule, type).filter(r -> r.msMedian() > 0).isPresent(),
+            assertTrue(
+                WorkloadReportWriter.find(rows, w, path, rule, type)
+                    .filter(r -> r.msMedian() > 0)
+                    .isPresent(),
                 "no time for " + path + " " + rule + " " + type + " on " + w);
           }
           String key = w + " " + rule + " " + type;
-          boolean timed = WorkloadReportWriter.find(rows, w, "c", rule, type).filter(r -> r.msMedian() > 0).isPresent();
+          boolean timed =
+              WorkloadReportWriter.find(rows, w, "c", rule, type)
+                  .filter(r -> r.msMedian() > 0)
+                  .isPresent();
           if (!gcc) {
             assertTrue(!timed, "a C time without gcc: " + key);
           } else if (rule.equals("scinol2") || rule.equals("adagrad")) {
             assertTrue(timed, "no checked C time for " + key + "; differing: " + differ);
           } else {
-            assertTrue(timed != differ.contains(key + " ("), key + " must be timed or listed as differing, not both");
+            assertTrue(
+                timed != differ.contains(key + " ("),
+                key + " must be timed or listed as differing, not both");
           }
         }
       }
     }
-    assertEquals(gcc, props.getProperty("c.status").startsWith("built with "), props.getProperty("c.status"));
+    assertEquals(
+        gcc,
+        props.getProperty("c.status").startsWith("built with "),
+        props.getProperty("c.status"));
     if (!gcc) {
       assertEquals(CContender.NO_GCC, props.getProperty("c.status"));
     }
     WorkloadReportWriter.write(out);
     String md = Files.readString(out.resolve("workload.md"));
-    for (String s : new String[] {"## Against the C loop, every rule", "| checked x C | trusted x C | buffers x rounds",
-        "### zipf:14:40: 2500 rows", "| aogd-ball | double |", "load average at start"}) {
+    for (String s :
+        new String[] {
+          "## Against the C loop, every rule",
+          "| checked x C | trusted x C | buffers x rounds",
+          "### zipf:14:40: 2500 rows",
+          "| aogd-ball | double |",
+          "load average at start"
+        }) {
       assertTrue(md.contains(s), "workload.md lacks " + s);
     }
   }

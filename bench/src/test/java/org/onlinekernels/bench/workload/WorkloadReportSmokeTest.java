@@ -17,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot rot. Takes seconds.
  */
 class WorkloadReportSmokeTest {
-  /** Runs {@code p} into {@code out} and returns the run's properties, after checking that nothing failed. */
+  /**
+   * Runs {@code p} into {@code out} and returns the run's properties, after checking that nothing
+   * failed.
+   */
   static Properties run(WorkloadProfile p, Path out) throws Exception {
     System.setProperty("java.awt.headless", "true");
     // JMH's machine-wide lock keeps two benchmark runs from timing each other; this run's times do
@@ -28,7 +31,8 @@ class WorkloadReportSmokeTest {
     try (var r = Files.newBufferedReader(out.resolve("workload-run.properties"))) {
       props.load(r);
     }
-    assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out.resolve("tmp") + ")");
+    assertEquals(
+        "", props.getProperty("failed"), "failed benchmarks (see " + out.resolve("tmp") + ")");
     return props;
   }
 
@@ -40,7 +44,8 @@ class WorkloadReportSmokeTest {
     // Per workload: hand and the trainer (both policies) x 2 rules x 2 types, per-call, rounds and
     // rounds-buffers x 2 rules in float, Tribuo; MOA on files; no C loop in this profile.
     long files = p.workloads().stream().filter(w -> w.startsWith("file:")).count();
-    assertEquals(p.workloads().size() * (12 + 6 + 1) + files, csv.size() - 1, String.join("\n", csv));
+    assertEquals(
+        p.workloads().size() * (12 + 6 + 1) + files, csv.size() - 1, String.join("\n", csv));
     assertEquals("not in profile quick", props.getProperty("c.status"));
     for (String l : csv.subList(1, csv.size())) {
       WorkloadResult r = WorkloadResult.parse(l);
@@ -48,7 +53,13 @@ class WorkloadReportSmokeTest {
     }
     WorkloadReportWriter.write(out);
     String md = Files.readString(out.resolve("workload.md"));
-    for (String s : new String[] {"## Headline", "## Fit time per row", "## Every figure", "zipf, d = 2^14 | hand scinol2 float"}) {
+    for (String s :
+        new String[] {
+          "## Headline",
+          "## Fit time per row",
+          "## Every figure",
+          "zipf, d = 2^14 | hand scinol2 float"
+        }) {
       assertTrue(md.contains(s), "workload.md lacks " + s);
     }
     assertTrue(Files.size(out.resolve("workload-zipf-14.png")) > 1000);

@@ -21,22 +21,30 @@ import org.onlinekernels.cli.FuzzTries;
 /**
  * Issue 26, the launcher's environment generated: JVM options in {@code ONLINE_KERNELS_JAVA_OPTS},
  * {@code JAVA_TOOL_OPTIONS} and {@code JDK_JAVA_OPTIONS} (accepted ones, refused ones, glob and
- * shell characters, odd white space, options with their own class-data sharing), locales, an
- * unset or odd {@code HOME}, {@code ONLINE_KERNELS_AOT} and {@code ONLINE_KERNELS_JVM_WARNINGS}
- * values, the start-up cache intact, missing, damaged at any offset (modification time refreshed
- * or kept), truncated, replaced by a directory or with a wrong checksum file, {@code target/}
- * writable or not, and callers' directories with spaces and non-ASCII names.
+ * shell characters, odd white space, options with their own class-data sharing), locales, an unset
+ * or odd {@code HOME}, {@code ONLINE_KERNELS_AOT} and {@code ONLINE_KERNELS_JVM_WARNINGS} values,
+ * the start-up cache intact, missing, damaged at any offset (modification time refreshed or kept),
+ * truncated, replaced by a directory or with a wrong checksum file, {@code target/} writable or
+ * not, and callers' directories with spaces and non-ASCII names.
  *
- * <p>The property: {@code train} on a small file either reports exactly what a plain call
- * reports (the throughput line aside), with nothing on stderr but the launcher's one line about
- * making the cache and, with {@code ONLINE_KERNELS_JVM_WARNINGS=1}, the JVM's notes, and leaves a
- * cache that matches its checksum wherever it may write; or, exactly when a refused option was
- * generated, exits with code 4 and one {@code error:} line. Never a crash report. Tries:
- * {@code jqwik.tries} / 40 (each is a process start, some make the cache again).
+ * <p>The property: {@code train} on a small file either reports exactly what a plain call reports
+ * (the throughput line aside), with nothing on stderr but the launcher's one line about making the
+ * cache and, with {@code ONLINE_KERNELS_JVM_WARNINGS=1}, the JVM's notes, and leaves a cache that
+ * matches its checksum wherever it may write; or, exactly when a refused option was generated,
+ * exits with code 4 and one {@code error:} line. Never a crash report. Tries: {@code jqwik.tries} /
+ * 40 (each is a process start, some make the cache again).
  */
 class LauncherEnvironmentProperties {
-  private static final String[] LOCALES = {"C", "POSIX", "C.UTF-8", "en_US.UTF-8", "tr_TR.UTF-8", "de_DE.UTF-8",
-      "ja_JP.eucJP", "xx_YY.nonsense"};
+  private static final String[] LOCALES = {
+    "C",
+    "POSIX",
+    "C.UTF-8",
+    "en_US.UTF-8",
+    "tr_TR.UTF-8",
+    "de_DE.UTF-8",
+    "ja_JP.eucJP",
+    "xx_YY.nonsense"
+  };
 
   /** A JVM option the JVM accepts; {@code plain} for the variables that parse quotes themselves. */
   static String accepted(Random rnd, boolean plain) {
@@ -44,10 +52,14 @@ class LauncherEnvironmentProperties {
       case 0 -> "-Xmx" + (64 + rnd.nextInt(449)) + "m";
       case 1 -> "-Xms" + (8 + rnd.nextInt(56)) + "m";
       case 2 -> "-Xss" + (256 + rnd.nextInt(1793)) + "k";
-      case 3 -> "-XX:" + List.of("+UseSerialGC", "+UseParallelGC", "TieredStopAtLevel=1", "-UseCompressedOops")
-          .get(rnd.nextInt(4));
+      case 3 ->
+          "-XX:"
+              + List.of(
+                      "+UseSerialGC", "+UseParallelGC", "TieredStopAtLevel=1", "-UseCompressedOops")
+                  .get(rnd.nextInt(4));
       case 4 -> List.of("-ea", "-esa", "-da", "-Xshare:off", "-Xshare:auto").get(rnd.nextInt(5));
-      case 5 -> "-Duser.language=" + List.of("tr", "de", "ar", "hi", "th", "ja").get(rnd.nextInt(6));
+      case 5 ->
+          "-Duser.language=" + List.of("tr", "de", "ar", "hi", "th", "ja").get(rnd.nextInt(6));
       default -> "-Dfz." + word(rnd, 1 + rnd.nextInt(6)) + "=" + value(rnd, plain);
     };
   }
@@ -84,7 +96,8 @@ class LauncherEnvironmentProperties {
   static boolean options(Random rnd, String variable, Map<String, String> env) {
     boolean plain = !variable.equals("ONLINE_KERNELS_JAVA_OPTS");
     String[] spaces = {" ", "  ", "\t", "\n", " \t "};
-    StringBuilder b = new StringBuilder(rnd.nextBoolean() ? "" : spaces[rnd.nextInt(spaces.length)]);
+    StringBuilder b =
+        new StringBuilder(rnd.nextBoolean() ? "" : spaces[rnd.nextInt(spaces.length)]);
     boolean refused = false;
     for (int n = rnd.nextInt(4); n > 0; n--) {
       boolean bad = rnd.nextInt(8) == 0;
@@ -111,7 +124,8 @@ class LauncherEnvironmentProperties {
           b[0] ^= (byte) (1 + rnd.nextInt(255)); // at least one byte changed
           f.write(b);
         }
-        Files.setLastModifiedTime(h.aot, rnd.nextBoolean() ? before : FileTime.fromMillis(System.currentTimeMillis()));
+        Files.setLastModifiedTime(
+            h.aot, rnd.nextBoolean() ? before : FileTime.fromMillis(System.currentTimeMillis()));
       }
       case 3 -> {
         try (RandomAccessFile f = new RandomAccessFile(h.aot.toFile(), "rw")) {
@@ -129,8 +143,11 @@ class LauncherEnvironmentProperties {
     return false;
   }
 
-  private static final List<String> STDERR_NOTES = List.of("WARNING: Using incubator modules: jdk.incubator.vector",
-      "Picked up JAVA_TOOL_OPTIONS: ", "NOTE: Picked up JDK_JAVA_OPTIONS: ");
+  private static final List<String> STDERR_NOTES =
+      List.of(
+          "WARNING: Using incubator modules: jdk.incubator.vector",
+          "Picked up JAVA_TOOL_OPTIONS: ",
+          "NOTE: Picked up JDK_JAVA_OPTIONS: ");
 
   private static String report(String out) {
     return String.join("\n", out.lines().filter(l -> !l.startsWith("throughput: ")).toList());
@@ -141,8 +158,14 @@ class LauncherEnvironmentProperties {
    * before the launcher's first line, as it does for every script.
    */
   private static LauncherHome.Call withoutShellLocaleWarnings(LauncherHome.Call c) {
-    String err = String.join("", c.err().lines().filter(l -> !l.matches("(.*: )?warning: setlocale: .*"))
-        .map(l -> l + "\n").toList());
+    String err =
+        String.join(
+            "",
+            c.err()
+                .lines()
+                .filter(l -> !l.matches("(.*: )?warning: setlocale: .*"))
+                .map(l -> l + "\n")
+                .toList());
     return new LauncherHome.Call(c.code(), c.out(), err);
   }
 
@@ -166,7 +189,7 @@ class LauncherEnvironmentProperties {
     switch (rnd.nextInt(4)) {
       case 0 -> env.remove("HOME");
       case 1 -> env.put("HOME", rnd.nextBoolean() ? "" : "/nonexistent/" + word(rnd, 4));
-      default -> { }
+      default -> {}
     }
     boolean aotOff = false;
     if (rnd.nextInt(4) == 0) {
@@ -187,21 +210,39 @@ class LauncherEnvironmentProperties {
     if (readOnly) {
       Files.setPosixFilePermissions(h.target, PosixFilePermissions.fromString("r-xr-xr-x"));
     }
-    Path cwd = Files.createTempDirectory(h.cwd.getParent(),
-        List.of("plain", "with space", "caf\u00e9 \u4e2d", "-dash", "q'uote\"").get(rnd.nextInt(5)));
+    Path cwd =
+        Files.createTempDirectory(
+            h.cwd.getParent(),
+            List.of("plain", "with space", "caf\u00e9 \u4e2d", "-dash", "q'uote\"")
+                .get(rnd.nextInt(5)));
     try {
       Files.copy(h.cwd.resolve("small.svm"), cwd.resolve("small.svm"));
       h.openToEveryone(cwd);
-      LauncherHome.Call c = withoutShellLocaleWarnings(h.run(cwd, env, readOnly, "train", "--data", "small.svm"));
-      String where = "environment " + env + ", cache intact " + intact + ", target read-only " + readOnly + ", in '"
-          + cwd.getFileName() + "':\n" + c.show();
+      LauncherHome.Call c =
+          withoutShellLocaleWarnings(h.run(cwd, env, readOnly, "train", "--data", "small.svm"));
+      String where =
+          "environment "
+              + env
+              + ", cache intact "
+              + intact
+              + ", target read-only "
+              + readOnly
+              + ", in '"
+              + cwd.getFileName()
+              + "':\n"
+              + c.show();
       try (Stream<Path> s = Files.list(cwd)) {
-        assertTrue(s.noneMatch(p -> p.getFileName().toString().startsWith("hs_err")), "the JVM crashed; " + where);
+        assertTrue(
+            s.noneMatch(p -> p.getFileName().toString().startsWith("hs_err")),
+            "the JVM crashed; " + where);
       }
       if (refused) {
         assertEquals(4, c.code(), where);
-        assertTrue(c.out().isEmpty() && c.err().startsWith("error: the JVM refuses the options of ")
-            && c.err().lines().count() == 1, where);
+        assertTrue(
+            c.out().isEmpty()
+                && c.err().startsWith("error: the JVM refuses the options of ")
+                && c.err().lines().count() == 1,
+            where);
         return;
       }
       assertEquals(0, c.code(), where);
@@ -217,7 +258,8 @@ class LauncherEnvironmentProperties {
         }
       }
       assertEquals(List.of(), unexpected, "unexpected stderr; " + where);
-      boolean ownCds = String.valueOf(env).matches("(?s).*(-Xshare:|-XX:[+-]?(SharedArchiveFile|AOT)).*");
+      boolean ownCds =
+          String.valueOf(env).matches("(?s).*(-Xshare:|-XX:[+-]?(SharedArchiveFile|AOT)).*");
       if (!readOnly && !aotOff && !ownCds) {
         assertTrue(h.cacheMatchesItsChecksum(), "no intact cache left; " + where);
       }

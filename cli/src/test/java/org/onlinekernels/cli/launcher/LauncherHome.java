@@ -23,11 +23,11 @@ import org.onlinekernels.trainer.LinearModel;
 
 /**
  * A copy of the project as the launcher sees it once built: {@code bin/online-kernels} (the
- * repository's), the library and command-line jars made from this build's classes, and the
- * command line's dependencies in {@code cli/target/cli-lib}; no sources, so the launcher never
- * starts Maven unless a test adds a newer source. Every file is readable by every user, so that
- * a test can run the launcher as an unprivileged user (a read-only {@code target/} means nothing
- * to root, who runs CI).
+ * repository's), the library and command-line jars made from this build's classes, and the command
+ * line's dependencies in {@code cli/target/cli-lib}; no sources, so the launcher never starts Maven
+ * unless a test adds a newer source. Every file is readable by every user, so that a test can run
+ * the launcher as an unprivileged user (a read-only {@code target/} means nothing to root, who runs
+ * CI).
  */
 final class LauncherHome implements AutoCloseable {
   /** Exit code, standard output and standard error of one launcher call. */
@@ -41,13 +41,18 @@ final class LauncherHome implements AutoCloseable {
   final Path home;
   final Path target;
   final Path launcher;
+
   /** The cache and its checksum file as the launcher's first call made them. */
   final Path aot;
+
   final Path aotSum;
+
   /** The caller's directory: {@code small.svm}, four rows. */
   Path cwd;
+
   /** The first call, {@code train --data small.svm} without a {@code target/} directory. */
   Call first;
+
   private byte[] goodAot;
   private byte[] goodAotSum;
 
@@ -62,28 +67,32 @@ final class LauncherHome implements AutoCloseable {
   private static LauncherHome shared;
 
   /**
-   * One copy for every launcher test of this JVM (making the start-up cache costs seconds),
-   * removed at exit. Its first call is made here and kept in {@link #first}.
+   * One copy for every launcher test of this JVM (making the start-up cache costs seconds), removed
+   * at exit. Its first call is made here and kept in {@link #first}.
    */
   static synchronized LauncherHome shared() throws IOException {
     if (shared == null) {
       LauncherHome h = create();
       h.cwd = Files.createTempDirectory("launcher-cwd");
-      Files.writeString(h.cwd.resolve("small.svm"), "+1 1:1 2:0.5\n-1 1:-1 3:0.25\n+1 2:1\n-1 3:-1\n");
+      Files.writeString(
+          h.cwd.resolve("small.svm"), "+1 1:1 2:0.5\n-1 1:-1 3:0.25\n+1 2:1\n-1 3:-1\n");
       h.openToEveryone(h.cwd);
       h.first = h.run(h.cwd, plainEnvironment(), false, "train", "--data", "small.svm");
       if (Files.isRegularFile(h.aot) && Files.isRegularFile(h.aotSum)) {
         h.goodAot = Files.readAllBytes(h.aot);
         h.goodAotSum = Files.readAllBytes(h.aotSum);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          h.close();
-          removeTree(h.cwd);
-        } catch (IOException e) {
-          // a temporary directory left behind
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      h.close();
+                      removeTree(h.cwd);
+                    } catch (IOException e) {
+                      // a temporary directory left behind
+                    }
+                  }));
       shared = h;
     }
     return shared;
@@ -118,7 +127,8 @@ final class LauncherHome implements AutoCloseable {
   static LauncherHome create() throws IOException {
     Path home = Files.createTempDirectory("launcher-home");
     LauncherHome h = new LauncherHome(home);
-    Path project = Path.of(System.getProperty("onlinekernels.home", "..")).toAbsolutePath().normalize();
+    Path project =
+        Path.of(System.getProperty("onlinekernels.home", "..")).toAbsolutePath().normalize();
     Files.createDirectories(home.resolve("bin"));
     Files.copy(project.resolve("bin/online-kernels"), h.launcher);
     jar(codeSource(LinearModel.class), home.resolve("library/target/online-kernels-T.jar"));
@@ -147,7 +157,8 @@ final class LauncherHome implements AutoCloseable {
       Files.copy(from, to);
       return;
     }
-    try (OutputStream o = Files.newOutputStream(to); JarOutputStream j = new JarOutputStream(o);
+    try (OutputStream o = Files.newOutputStream(to);
+        JarOutputStream j = new JarOutputStream(o);
         Stream<Path> files = Files.walk(from)) {
       for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
         j.putNextEntry(new JarEntry(from.relativize(f).toString().replace('\\', '/')));
@@ -161,7 +172,8 @@ final class LauncherHome implements AutoCloseable {
   void openToEveryone(Path top) throws IOException {
     try (Stream<Path> s = Files.walk(top)) {
       for (Path p : s.toList()) {
-        String perms = Files.isDirectory(p) ? "rwxrwxrwx" : p.equals(launcher) ? "rwxr-xr-x" : "rw-r--r--";
+        String perms =
+            Files.isDirectory(p) ? "rwxrwxrwx" : p.equals(launcher) ? "rwxr-xr-x" : "rw-r--r--";
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(perms));
       }
     }
@@ -197,7 +209,9 @@ final class LauncherHome implements AutoCloseable {
           p.destroyForcibly();
           throw new AssertionError("the launcher ran for more than 120 s: " + cmd + " in " + env);
         }
-        return new Call(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Call(
+            p.exitValue(),
+            Files.readString(out, StandardCharsets.UTF_8),
             Files.readString(err, StandardCharsets.UTF_8));
       } finally {
         Files.deleteIfExists(out);
@@ -213,8 +227,14 @@ final class LauncherHome implements AutoCloseable {
 
   /** The environment of a plain call: PATH, and JAVA_HOME naming this JVM's JDK 25. */
   static Map<String, String> plainEnvironment() {
-    return new java.util.HashMap<>(Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
-        "JAVA_HOME", System.getProperty("java.home"), "HOME", System.getProperty("java.io.tmpdir")));
+    return new java.util.HashMap<>(
+        Map.of(
+            "PATH",
+            System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
+            "JAVA_HOME",
+            System.getProperty("java.home"),
+            "HOME",
+            System.getProperty("java.io.tmpdir")));
   }
 
   @Override

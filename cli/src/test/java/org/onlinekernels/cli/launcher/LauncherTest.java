@@ -18,11 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 26, the launcher's findings: a damaged start-up cache crashed every later call (SIGSEGV
- * or abort, and an hs_err file); options the JVM refuses gave its three lines and exit code 1,
- * {@code -Xmx1k} its error on stdout; a read-only {@code target/} with a newer source gave raw
- * bash errors and pointed to a log it could not write; without {@code target/} (jars built) the
- * cache was written into a missing directory; an unset {@code HOME} stopped the launcher.
+ * Issue 26, the launcher's findings: a damaged start-up cache crashed every later call (SIGSEGV or
+ * abort, and an hs_err file); options the JVM refuses gave its three lines and exit code 1, {@code
+ * -Xmx1k} its error on stdout; a read-only {@code target/} with a newer source gave raw bash errors
+ * and pointed to a log it could not write; without {@code target/} (jars built) the cache was
+ * written into a missing directory; an unset {@code HOME} stopped the launcher.
  */
 class LauncherTest {
   private LauncherHome h;
@@ -36,7 +36,10 @@ class LauncherTest {
   @AfterEach
   void noCrashReport() throws IOException {
     try (Stream<Path> s = Files.list(h.cwd)) {
-      assertEquals(0, s.filter(p -> p.getFileName().toString().startsWith("hs_err")).count(), "the JVM crashed");
+      assertEquals(
+          0,
+          s.filter(p -> p.getFileName().toString().startsWith("hs_err")).count(),
+          "the JVM crashed");
     }
   }
 
@@ -52,14 +55,18 @@ class LauncherTest {
   static void assertOneLauncherError(LauncherHome.Call c, String text) {
     assertEquals(4, c.code(), c.show());
     assertTrue(c.out().isEmpty(), "stdout must stay empty: " + c.show());
-    assertTrue(c.err().startsWith("error: ") && c.err().contains(text) && c.err().lines().count() == 1, c.show());
+    assertTrue(
+        c.err().startsWith("error: ") && c.err().contains(text) && c.err().lines().count() == 1,
+        c.show());
   }
 
   @Test
   void builtJarsWithoutATargetDirectoryRunAndMakeTheCache() {
     assertTrained(h.first);
-    assertTrue(h.first.err().startsWith("online-kernels: making the start-up cache (once per build")
-        && h.first.err().lines().count() == 1, h.first.show());
+    assertTrue(
+        h.first.err().startsWith("online-kernels: making the start-up cache (once per build")
+            && h.first.err().lines().count() == 1,
+        h.first.show());
   }
 
   /** The finding: 4 bytes overwritten in the cache's header, modification time refreshed. */
@@ -72,8 +79,10 @@ class LauncherTest {
     Files.setLastModifiedTime(h.aot, FileTime.fromMillis(System.currentTimeMillis() + 1000));
     LauncherHome.Call c = train(LauncherHome.plainEnvironment());
     assertTrained(c);
-    assertTrue(c.err().startsWith("online-kernels: making the start-up cache (the one in")
-        && c.err().lines().count() == 1, c.show());
+    assertTrue(
+        c.err().startsWith("online-kernels: making the start-up cache (the one in")
+            && c.err().lines().count() == 1,
+        c.show());
     assertTrue(h.cacheMatchesItsChecksum(), "the cache was not made again");
     LauncherHome.Call again = train(LauncherHome.plainEnvironment());
     assertTrained(again);
@@ -81,17 +90,22 @@ class LauncherTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "ONLINE_KERNELS_JAVA_OPTS | --garbage     | Unrecognized option: --garbage",
-      "ONLINE_KERNELS_JAVA_OPTS | -Xmx1k        | Too small maximum heap",
-      "ONLINE_KERNELS_JAVA_OPTS | -XX:Bogus=1   | Unrecognized VM option 'Bogus=1'",
-      "ONLINE_KERNELS_JAVA_OPTS | -Xss1k        | The Java thread stack size specified is too small",
-      "JDK_JAVA_OPTIONS         | --garbage     | Unrecognized option: --garbage",
-      "JAVA_TOOL_OPTIONS        | -Xmx1k        | Too small maximum heap"})
-  void optionsTheJvmRefusesAreOneErrorLineWithExitCode4(String variable, String value, String reason) {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "ONLINE_KERNELS_JAVA_OPTS | --garbage     | Unrecognized option: --garbage",
+        "ONLINE_KERNELS_JAVA_OPTS | -Xmx1k        | Too small maximum heap",
+        "ONLINE_KERNELS_JAVA_OPTS | -XX:Bogus=1   | Unrecognized VM option 'Bogus=1'",
+        "ONLINE_KERNELS_JAVA_OPTS | -Xss1k        | The Java thread stack size specified is too small",
+        "JDK_JAVA_OPTIONS         | --garbage     | Unrecognized option: --garbage",
+        "JAVA_TOOL_OPTIONS        | -Xmx1k        | Too small maximum heap"
+      })
+  void optionsTheJvmRefusesAreOneErrorLineWithExitCode4(
+      String variable, String value, String reason) {
     Map<String, String> env = LauncherHome.plainEnvironment();
     env.put(variable, value);
-    assertOneLauncherError(train(env), "the JVM refuses the options of " + variable + "='" + value + "': " + reason);
+    assertOneLauncherError(
+        train(env), "the JVM refuses the options of " + variable + "='" + value + "': " + reason);
   }
 
   @Test
@@ -113,7 +127,8 @@ class LauncherTest {
     h.openToEveryone(h.home.resolve("cli/src"));
     Files.setPosixFilePermissions(h.target, PosixFilePermissions.fromString("r-xr-xr-x"));
     try {
-      assertOneLauncherError(h.run(h.cwd, LauncherHome.plainEnvironment(), true, "train", "--data", "small.svm"),
+      assertOneLauncherError(
+          h.run(h.cwd, LauncherHome.plainEnvironment(), true, "train", "--data", "small.svm"),
           "is not writable");
     } finally {
       LauncherHome.removeTree(h.home.resolve("cli/src"));
@@ -124,7 +139,8 @@ class LauncherTest {
   void aReadOnlyTargetWithoutACacheRunsWithoutOneSilently() throws IOException {
     Files.delete(h.aot);
     Files.setPosixFilePermissions(h.target, PosixFilePermissions.fromString("r-xr-xr-x"));
-    LauncherHome.Call c = h.run(h.cwd, LauncherHome.plainEnvironment(), true, "train", "--data", "small.svm");
+    LauncherHome.Call c =
+        h.run(h.cwd, LauncherHome.plainEnvironment(), true, "train", "--data", "small.svm");
     assertTrained(c);
     assertEquals("", c.err(), c.show());
   }

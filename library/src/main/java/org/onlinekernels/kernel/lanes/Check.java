@@ -7,8 +7,8 @@ import java.lang.annotation.Target;
 
 /**
  * A validation of uniforms (parameters named like them, as doubles) that the rule's public kernel
- * runs at every entry that takes them all, before it writes anything; it throws
- * {@link IllegalArgumentException} naming the parameter. Not a lane function: never translated.
+ * runs at every entry that takes them all, before it writes anything; it throws {@link
+ * IllegalArgumentException} naming the parameter. Not a lane function: never translated.
  */
 @Retention(RetentionPolicy.SOURCE)
 @Target(ElementType.METHOD)

@@ -10,19 +10,23 @@ public final class FloatLaneMath {
 
   /** {@code 1/ln2}, {@link Expm1Constants#FLOAT_LOG2E}. */
   public static final float LOG2E = Expm1Constants.FLOAT_LOG2E;
+
   /** The rounding constant of {@link #expm1}'s reduction. */
   public static final float ROUNDER = Expm1Constants.FLOAT_ROUNDER;
+
   /** High part of {@code ln2}. */
   public static final float LN2_HI = Expm1Constants.FLOAT_LN2_HI;
+
   /** Low part of {@code ln2}. */
   public static final float LN2_LO = Expm1Constants.FLOAT_LN2_LO;
+
   /** The polynomial's coefficients, highest degree first (read only, never written). */
   public static final float[] COEFFS = Expm1Constants.floatCoefficients();
 
   /**
    * {@code expm1(h)} for {@code 0 <= h} below the exponent's range (or NaN) by the polynomial of
-   * {@link Expm1Constants}, in the operation order the vector form repeats (within 2 ulps of
-   * {@link Math#expm1}).
+   * {@link Expm1Constants}, in the operation order the vector form repeats (within 2 ulps of {@link
+   * Math#expm1}).
    */
   public static float expm1(float h) {
     float kr = Math.fma(h, LOG2E, ROUNDER);

@@ -1,12 +1,11 @@
 package org.onlinekernels.kernel.lanes;
 
 /**
- * The summation order of a sparse row's prediction in a fused round: entry {@code j}'s
- * contribution into partial sum {@code j mod 4}, each partial sum in entry order, combined as
- * {@code (s0 + s1) + (s2 + s3)}. Four independent chains of additions keep the adder busy where one
- * would wait for each sum in turn; the generated entry-by-entry forms sum in the same order, so a
- * gathered round gives their bits. Source of the generated {@code Double} twin: edit only this
- * file.
+ * The summation order of a sparse row's prediction in a fused round: entry {@code j}'s contribution
+ * into partial sum {@code j mod 4}, each partial sum in entry order, combined as {@code (s0 + s1) +
+ * (s2 + s3)}. Four independent chains of additions keep the adder busy where one would wait for
+ * each sum in turn; the generated entry-by-entry forms sum in the same order, so a gathered round
+ * gives their bits. Source of the generated {@code Double} twin: edit only this file.
  */
 public final class FloatRowSums {
   private FloatRowSums() {}

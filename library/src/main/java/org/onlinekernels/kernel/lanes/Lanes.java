@@ -27,9 +27,9 @@ public @interface Lanes {
   String[] perCoordinate() default {};
 
   /**
-   * Whether the update changes every coordinate, a coordinate with a zero input too (Adaptive
-   * OGD's ball: every weight shrinks): the generated sparse updates then apply the dense rule to
-   * the row scattered into zeros, O(d).
+   * Whether the update changes every coordinate, a coordinate with a zero input too (Adaptive OGD's
+   * ball: every weight shrinks): the generated sparse updates then apply the dense rule to the row
+   * scattered into zeros, O(d).
    */
   boolean everyCoordinate() default false;
 }

@@ -21,7 +21,9 @@ public final class RoundScratch {
     if (n <= capacity) {
       return;
     }
-    int cap = Math.max(Math.max(n, 16), (int) Math.min(Integer.MAX_VALUE - 8, 2L * Math.max(capacity, 0)));
+    int cap =
+        Math.max(
+            Math.max(n, 16), (int) Math.min(Integer.MAX_VALUE - 8, 2L * Math.max(capacity, 0)));
     if (floats != null) {
       for (int k = 0; k < floats.length; k++) {
         floats[k] = new float[cap];

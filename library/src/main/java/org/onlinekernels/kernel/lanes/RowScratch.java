@@ -5,8 +5,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Per-thread arrays for the public kernels' sparse entries: the row copied out of the caller's
- * segments (the row forms take arrays, see the generated forms for why) and the per-entry values
- * a predict computes. Grown to the longest row seen, never shrunk; no allocation once grown.
+ * segments (the row forms take arrays, see the generated forms for why) and the per-entry values a
+ * predict computes. Grown to the longest row seen, never shrunk; no allocation once grown.
  */
 public final class RowScratch {
   private static final ThreadLocal<RowScratch> SCRATCH = ThreadLocal.withInitial(RowScratch::new);

@@ -13,18 +13,26 @@ import java.util.List;
  * @param uniforms the uniforms, in the order of the forms' {@code u}
  * @param perCoordinate uniforms kept per coordinate in the per-coordinate variant (empty: none)
  * @param kept the per-entry values a fused round keeps between its halves
- * @param forms the rule's forms for an element type ({@link #FLOAT}, {@link #DOUBLE}, {@link #MIXED}),
- *     provider and variant
+ * @param forms the rule's forms for an element type ({@link #FLOAT}, {@link #DOUBLE}, {@link
+ *     #MIXED}), provider and variant
  */
-public record RuleShape(List<String> fields, List<String> mixedFloatFields, List<String> uniforms,
-    List<String> perCoordinate, int kept, Factory forms) {
+public record RuleShape(
+    List<String> fields,
+    List<String> mixedFloatFields,
+    List<String> uniforms,
+    List<String> perCoordinate,
+    int kept,
+    Factory forms) {
   /** Flavor numbers of {@link Factory#of}. */
   public static final int FLOAT = 0, DOUBLE = 1, MIXED = 2;
 
   /** Makes a rule's forms. */
   @FunctionalInterface
   public interface Factory {
-    /** The forms for {@code flavor}, on the vector provider or not, in the per-coordinate variant or not. */
+    /**
+     * The forms for {@code flavor}, on the vector provider or not, in the per-coordinate variant or
+     * not.
+     */
     RuleForms of(int flavor, boolean vector, boolean perCoordinate);
   }
 

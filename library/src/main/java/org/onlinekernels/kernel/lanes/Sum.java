@@ -6,9 +6,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * On an update function: its values are summed over the entries of a row, in entry order in one
- * sum of the arithmetic type, and the row update forms return the sum (e.g. DFEG's change of
- * {@code ||theta||^2}). Dense update forms do not compute it.
+ * On an update function: its values are summed over the entries of a row, in entry order in one sum
+ * of the arithmetic type, and the row update forms return the sum (e.g. DFEG's change of {@code
+ * ||theta||^2}). Dense update forms do not compute it.
  */
 @Retention(RetentionPolicy.SOURCE)
 @Target(ElementType.METHOD)

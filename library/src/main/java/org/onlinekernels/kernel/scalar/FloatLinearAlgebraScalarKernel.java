@@ -1,21 +1,22 @@
 package org.onlinekernels.kernel.scalar;
 
-import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
+import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 
 /**
- * Scalar float reductions. Source of the generated {@code Double} twin: edit only this file.
- * Dense sums follow {@link FloatVirtualLanes}'s order with the vector kernel's accumulator count
- * per method (dot and sum of squares 4, the fused pair 2, the Gram triple 1), so both kernels
- * return the same bits at every vector width. Sparse dot products run {@link #dotSparseRange}
- * under both providers.
+ * Scalar float reductions. Source of the generated {@code Double} twin: edit only this file. Dense
+ * sums follow {@link FloatVirtualLanes}'s order with the vector kernel's accumulator count per
+ * method (dot and sum of squares 4, the fused pair 2, the Gram triple 1), so both kernels return
+ * the same bits at every vector width. Sparse dot products run {@link #dotSparseRange} under both
+ * providers.
  */
 public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
   /** The one instance. */
-  public static final FloatLinearAlgebraScalarKernel INSTANCE = new FloatLinearAlgebraScalarKernel();
+  public static final FloatLinearAlgebraScalarKernel INSTANCE =
+      new FloatLinearAlgebraScalarKernel();
 
   private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
@@ -26,8 +27,8 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
   }
 
   /**
-   * {@code sum_{i<n} a_i b_i} in {@link FloatVirtualLanes}'s order with {@code accumulators}
-   * (1, 2 or 4) accumulators: the vector kernel's bits.
+   * {@code sum_{i<n} a_i b_i} in {@link FloatVirtualLanes}'s order with {@code accumulators} (1, 2
+   * or 4) accumulators: the vector kernel's bits.
    */
   public static float dot(MemorySegment a, MemorySegment b, int n, int accumulators) {
     float[] p = FloatVirtualLanes.scratch();
@@ -51,8 +52,8 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
   }
 
   /**
-   * The tail of a dense dot product: fuses {@code a_i b_i} into lane {@code p[i - from]} for
-   * {@code i} in {@code [from, to)} ({@code to - from < LANES}); also the vector kernel's tail.
+   * The tail of a dense dot product: fuses {@code a_i b_i} into lane {@code p[i - from]} for {@code
+   * i} in {@code [from, to)} ({@code to - from < LANES}); also the vector kernel's tail.
    */
   public static void dotTail(MemorySegment a, MemorySegment b, int from, int to, float[] p) {
     for (int i = from; i < to; i++) {
@@ -65,7 +66,8 @@ public final class FloatLinearAlgebraScalarKernel extends LinearAlgebraKernel {
    * providers (a row's coordinates are random, so gathering them into lanes costs more than it
    * saves; one plain loop also gives both providers the same bits).
    */
-  public static float dotSparseRange(MemorySegment w, MemorySegment idx, MemorySegment val, int from, int to) {
+  public static float dotSparseRange(
+      MemorySegment w, MemorySegment idx, MemorySegment val, int from, int to) {
     float s0 = 0, s1 = 0;
     int j = from;
     for (; j + 1 < to; j += 2) {

@@ -5,10 +5,10 @@ import java.lang.foreign.ValueLayout;
 import org.onlinekernels.kernel.lanes.DoubleVirtualLanes;
 
 /**
- * The mixed-precision dot product of two float vectors, summed in double: the prediction of a
- * rule whose weights are float and whose sums are double (AdaGrad in mixed precision). Two
- * accumulators in {@link DoubleVirtualLanes}'s order, the vector kernel's bits at every width; a
- * product of two floats is exact in double, so fused and separate multiply-adds agree.
+ * The mixed-precision dot product of two float vectors, summed in double: the prediction of a rule
+ * whose weights are float and whose sums are double (AdaGrad in mixed precision). Two accumulators
+ * in {@link DoubleVirtualLanes}'s order, the vector kernel's bits at every width; a product of two
+ * floats is exact in double, so fused and separate multiply-adds agree.
  */
 public final class MixedDot {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -37,7 +37,10 @@ public final class MixedDot {
     return DoubleVirtualLanes.sum(p);
   }
 
-  /** The tail {@code [from, to)} of {@link #dot}: {@code w_i x_i} into lane {@code p[i - from]}; also the vector kernel's. */
+  /**
+   * The tail {@code [from, to)} of {@link #dot}: {@code w_i x_i} into lane {@code p[i - from]};
+   * also the vector kernel's.
+   */
   public static void tail(MemorySegment w, MemorySegment x, int from, int to, double[] p) {
     for (int i = from; i < to; i++) {
       p[i - from] += (double) w.getAtIndex(F, i) * x.getAtIndex(F, i);

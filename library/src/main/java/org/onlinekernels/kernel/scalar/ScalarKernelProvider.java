@@ -4,7 +4,10 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 
-/** Plain-Java kernels: the fallback when the Vector API is unavailable, and the differential-test twin. */
+/**
+ * Plain-Java kernels: the fallback when the Vector API is unavailable, and the differential-test
+ * twin.
+ */
 public final class ScalarKernelProvider extends KernelProvider {
   /** The one instance. */
   public static final ScalarKernelProvider INSTANCE = new ScalarKernelProvider();
@@ -18,6 +21,8 @@ public final class ScalarKernelProvider extends KernelProvider {
 
   @Override
   public LinearAlgebraKernel linearAlgebra(ElementType type) {
-    return type == ElementType.FLOAT ? FloatLinearAlgebraScalarKernel.INSTANCE : DoubleLinearAlgebraScalarKernel.INSTANCE;
+    return type == ElementType.FLOAT
+        ? FloatLinearAlgebraScalarKernel.INSTANCE
+        : DoubleLinearAlgebraScalarKernel.INSTANCE;
   }
 }

@@ -10,28 +10,28 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
-import org.onlinekernels.kernel.scalar.FloatLinearAlgebraScalarKernel;
 import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
+import org.onlinekernels.kernel.scalar.FloatLinearAlgebraScalarKernel;
 
 /**
- * Vector float reductions in {@link FloatVirtualLanes}'s order, so they return the scalar
- * kernel's bits at every vector width: {@code A} accumulators of one 512-bit virtual vector
- * each (four in dot and sum of squares to hide the FMA latency, two in the fused pair, one in the
- * Gram triple), a main loop over {@code A} virtual vectors, a one-virtual-vector loop, the
- * accumulators combined and spilled, the scalar kernel's tail fused into the spilled lanes, and
- * the fixed tree. At 512 bits ({@code P == 1}; C2 folds the branches) an accumulator is a
- * register, and at 256 bits its two hardware parts are two registers (the {@code A P} hardware
- * partial sums in address order are the virtual lanes' layout, spilled in order). At 128 bits an
- * accumulator is {@link VectorConstants#PARTS} hardware vectors kept in the lanes
- * array: the vector at {@code i} adds into lanes {@code i mod (A V)} (main loop) or
- * {@code i mod V}, and the {@code 2 A} or more independent chains hide part of the store-to-load
- * latency (bench-report/bit-identity.md: 1.2-1.8x the register loops in cache, measured at 256 bits).
- * Sparse dot products run the scalar kernel's loop. Source of the generated {@code Double} twin:
- * edit only this file.
+ * Vector float reductions in {@link FloatVirtualLanes}'s order, so they return the scalar kernel's
+ * bits at every vector width: {@code A} accumulators of one 512-bit virtual vector each (four in
+ * dot and sum of squares to hide the FMA latency, two in the fused pair, one in the Gram triple), a
+ * main loop over {@code A} virtual vectors, a one-virtual-vector loop, the accumulators combined
+ * and spilled, the scalar kernel's tail fused into the spilled lanes, and the fixed tree. At 512
+ * bits ({@code P == 1}; C2 folds the branches) an accumulator is a register, and at 256 bits its
+ * two hardware parts are two registers (the {@code A P} hardware partial sums in address order are
+ * the virtual lanes' layout, spilled in order). At 128 bits an accumulator is {@link
+ * VectorConstants#PARTS} hardware vectors kept in the lanes array: the vector at {@code i} adds
+ * into lanes {@code i mod (A V)} (main loop) or {@code i mod V}, and the {@code 2 A} or more
+ * independent chains hide part of the store-to-load latency (bench-report/bit-identity.md: 1.2-1.8x
+ * the register loops in cache, measured at 256 bits). Sparse dot products run the scalar kernel's
+ * loop. Source of the generated {@code Double} twin: edit only this file.
  */
 public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   /** The one instance. */
-  public static final FloatLinearAlgebraVectorKernel INSTANCE = new FloatLinearAlgebraVectorKernel();
+  public static final FloatLinearAlgebraVectorKernel INSTANCE =
+      new FloatLinearAlgebraVectorKernel();
 
   private static final VectorSpecies<Float> S = FLOAT_SPECIES;
   private static final int L = S.length();
@@ -54,18 +54,25 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   }
 
   /**
-   * {@code <a, b>} over {@code [0, n)} with four virtual accumulators. At 512 and 256 bits they
-   * are registers: the main loop's {@code 4 P} hardware vectors in address order are its
-   * {@code 4 P} partial sums, {@code h0..h7} (at 256 bits {@code h0, h1} are accumulator 0, and
-   * so on), so spilling them in order lays out {@link FloatVirtualLanes}'s partial sums. At 128
-   * bits they live in the lanes array.
+   * {@code <a, b>} over {@code [0, n)} with four virtual accumulators. At 512 and 256 bits they are
+   * registers: the main loop's {@code 4 P} hardware vectors in address order are its {@code 4 P}
+   * partial sums, {@code h0..h7} (at 256 bits {@code h0, h1} are accumulator 0, and so on), so
+   * spilling them in order lays out {@link FloatVirtualLanes}'s partial sums. At 128 bits they live
+   * in the lanes array.
    */
   static float dotBody(MemorySegment a, MemorySegment b, int n) {
     float[] p = FloatVirtualLanes.scratch();
     int bound4 = n - n % (4 * V);
     int bound1 = n - n % V;
     if (P <= 2) {
-      FloatVector h0 = FloatVector.zero(S), h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
+      FloatVector h0 = FloatVector.zero(S),
+          h1 = h0,
+          h2 = h0,
+          h3 = h0,
+          h4 = h0,
+          h5 = h0,
+          h6 = h0,
+          h7 = h0;
       int i = 0;
       for (; i < bound4; i += 4 * VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
@@ -145,7 +152,14 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
     int bound1 = n - n % V;
     if (P <= 2) {
       // The 2 P hardware partial sums of each sum in registers, spilled in address order.
-      FloatVector d0 = FloatVector.zero(S), d1 = d0, d2 = d0, d3 = d0, s0 = d0, s1 = d0, s2 = d0, s3 = d0;
+      FloatVector d0 = FloatVector.zero(S),
+          d1 = d0,
+          d2 = d0,
+          d3 = d0,
+          s0 = d0,
+          s1 = d0,
+          s2 = d0,
+          s3 = d0;
       int i = 0;
       for (; i < bound2; i += 2 * VectorConstants.floatStride()) {
         long o = (long) i * Float.BYTES;
@@ -206,7 +220,8 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   protected void dotAndSumOfSquaresSparseImpl(
       MemorySegment a, MemorySegment idx, MemorySegment val, int nnz, double[] out) {
     out[0] = FloatLinearAlgebraScalarKernel.dotSparseRange(a, idx, val, 0, nnz);
-    out[1] = nnz < 4 * V ? FloatLinearAlgebraScalarKernel.dot(val, val, nnz, 4) : dotBody(val, val, nnz);
+    out[1] =
+        nnz < 4 * V ? FloatLinearAlgebraScalarKernel.dot(val, val, nnz, 4) : dotBody(val, val, nnz);
   }
 
   @Override
@@ -266,9 +281,9 @@ public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {
   }
 
   /**
-   * Vector {@code max |x_i|}: a running lane-wise maximum and a running mask of lanes where
-   * {@code v - v != 0} (NaN or infinite); the mask decides, so the result does not depend on how
-   * the lane-wise maximum treats NaN.
+   * Vector {@code max |x_i|}: a running lane-wise maximum and a running mask of lanes where {@code
+   * v - v != 0} (NaN or infinite); the mask decides, so the result does not depend on how the
+   * lane-wise maximum treats NaN.
    */
   @Override
   protected double maxAbsImpl(MemorySegment x, int n) {

@@ -22,12 +22,15 @@ final class MixedDotVector {
   private static final int LD = DS.length();
   private static final int P = VectorConstants.PARTS;
   private static final int V = DoubleVirtualLanes.LANES;
-  private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
+  private static final VectorSpecies<Float> FS =
+      VectorSpecies.of(float.class, VectorShape.forBitSize(LD * Float.SIZE));
 
   private MixedDotVector() {}
 
   private static DoubleVector loadF(MemorySegment m, long byteOffset) {
-    return (DoubleVector) FloatVector.fromMemorySegment(FS, m, byteOffset, ORDER).convertShape(VectorOperators.F2D, DS, 0);
+    return (DoubleVector)
+        FloatVector.fromMemorySegment(FS, m, byteOffset, ORDER)
+            .convertShape(VectorOperators.F2D, DS, 0);
   }
 
   /** {@code sum w_i x_i} over {@code [0, n)}, float inputs, double sums. */

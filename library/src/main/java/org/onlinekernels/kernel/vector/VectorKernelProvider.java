@@ -4,7 +4,10 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 
-/** The Vector API kernels. Loaded reflectively by {@link KernelProvider} only when the module is readable. */
+/**
+ * The Vector API kernels. Loaded reflectively by {@link KernelProvider} only when the module is
+ * readable.
+ */
 public final class VectorKernelProvider extends KernelProvider {
   /** The one instance. */
   public static final VectorKernelProvider INSTANCE = new VectorKernelProvider();
@@ -18,6 +21,8 @@ public final class VectorKernelProvider extends KernelProvider {
 
   @Override
   public LinearAlgebraKernel linearAlgebra(ElementType type) {
-    return type == ElementType.FLOAT ? FloatLinearAlgebraVectorKernel.INSTANCE : DoubleLinearAlgebraVectorKernel.INSTANCE;
+    return type == ElementType.FLOAT
+        ? FloatLinearAlgebraVectorKernel.INSTANCE
+        : DoubleLinearAlgebraVectorKernel.INSTANCE;
   }
 }

@@ -1,14 +1,14 @@
 package org.onlinekernels.rules.adagrad;
 
-import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.lanes.Lanes;
 import org.onlinekernels.kernel.lanes.Uniform;
 import org.onlinekernels.kernel.lanes.Update;
 
 /**
- * Per-coordinate AdaGrad (Streeter and McMahan 2010, Algorithm 1; diagonal AdaGrad; docs/ALGORITHMS.md
- * section 1) with an optional box:
+ * Per-coordinate AdaGrad (Streeter and McMahan 2010, Algorithm 1; diagonal AdaGrad;
+ * docs/ALGORITHMS.md section 1) with an optional box:
  *
  * <pre>
  *   Q_i = Q_i + g_i * g_i                                       g_i = g * x_i
@@ -23,11 +23,17 @@ public final class AdaGrad {
   private AdaGrad() {}
 
   /** The per-coordinate math, in float: the source of every generated form. */
-  @Lanes(fields = {"w", "Q"}, weight = "w", mixed = {"w"}, perCoordinate = {"eta", "lo", "hi"})
+  @Lanes(
+      fields = {"w", "Q"},
+      weight = "w",
+      mixed = {"w"},
+      perCoordinate = {"eta", "lo", "hi"})
   static final class Rule {
     private Rule() {}
 
-    /** The kernel's rate: 0 is legal (if useless); an infinite one would write +-inf or NaN into w. */
+    /**
+     * The kernel's rate: 0 is legal (if useless); an infinite one would write +-inf or NaN into w.
+     */
     @Check
     static void checkEta(double eta) {
       KernelChecks.positive("eta", eta);
@@ -43,7 +49,10 @@ public final class AdaGrad {
       KernelChecks.box(lo, hi);
     }
 
-    /** Whether the box bounds anything: an infinite box skips the clamp, which is then the identity bit for bit. */
+    /**
+     * Whether the box bounds anything: an infinite box skips the clamp, which is then the identity
+     * bit for bit.
+     */
     @Uniform
     static boolean bounded(float lo, float hi) {
       return !(lo == Float.NEGATIVE_INFINITY && hi == Float.POSITIVE_INFINITY);
@@ -55,7 +64,8 @@ public final class AdaGrad {
     }
 
     @Update
-    static float w(float w, float Q, float gx, float eta, float delta, float lo, float hi, boolean bounded) {
+    static float w(
+        float w, float Q, float gx, float eta, float delta, float lo, float hi, boolean bounded) {
       float denom = delta + (float) Math.sqrt(Q);
       if (!(denom > 0)) {
         return w;

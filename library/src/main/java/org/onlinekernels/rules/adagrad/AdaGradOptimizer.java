@@ -1,10 +1,9 @@
 package org.onlinekernels.rules.adagrad;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.GradientOptimizer;
@@ -12,6 +11,7 @@ import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
@@ -29,23 +29,29 @@ import org.onlinekernels.params.Box;
  */
 public final class AdaGradOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("adagrad",
-      List.of("  adagrad         eta=1 | alpha (with R: eta_i = alpha*2R), delta=0, q0=0, R=inf (box [-R,R])",
-          "                  per-coordinate AdaGrad (Streeter & McMahan Alg. 1 / diagonal AdaGrad)"),
-      Set.of("eta", "alpha", "delta", "q0", "R"), true, (d, precision, layout, arena, kernels, p) -> {
-        double r = p.get("R", Double.POSITIVE_INFINITY);
-        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
-        if (p.has("alpha") && p.has("eta")) {
-          throw new IllegalArgumentException("adagrad: give eta or alpha, not both");
-        }
-        AdaGradParams ap = p.has("alpha")
-            ? AdaGradParams.alphaTimesWidth(p.get("alpha", 1), box)
-            : AdaGradParams.eta(p.get("eta", 1)).withBox(box);
-        ap = ap.withDelta(p.get("delta", 0)).withQ0(p.get("q0", 0));
-        return precision == Precision.MIXED
-            ? new AdaGradOptimizer(d, precision, ap, arena, kernels)
-            : new AdaGradOptimizer(d, precision.inputType(), ap, layout, arena, kernels);
-      });
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "adagrad",
+          List.of(
+              "  adagrad         eta=1 | alpha (with R: eta_i = alpha*2R), delta=0, q0=0, R=inf (box [-R,R])",
+              "                  per-coordinate AdaGrad (Streeter & McMahan Alg. 1 / diagonal AdaGrad)"),
+          Set.of("eta", "alpha", "delta", "q0", "R"),
+          true,
+          (d, precision, layout, arena, kernels, p) -> {
+            double r = p.get("R", Double.POSITIVE_INFINITY);
+            Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
+            if (p.has("alpha") && p.has("eta")) {
+              throw new IllegalArgumentException("adagrad: give eta or alpha, not both");
+            }
+            AdaGradParams ap =
+                p.has("alpha")
+                    ? AdaGradParams.alphaTimesWidth(p.get("alpha", 1), box)
+                    : AdaGradParams.eta(p.get("eta", 1)).withBox(box);
+            ap = ap.withDelta(p.get("delta", 0)).withQ0(p.get("q0", 0));
+            return precision == Precision.MIXED
+                ? new AdaGradOptimizer(d, precision, ap, arena, kernels)
+                : new AdaGradOptimizer(d, precision.inputType(), ap, layout, arena, kernels);
+          });
 
   private final AdaGradParams p;
   private final boolean boxed;
@@ -59,7 +65,8 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public AdaGradOptimizer(int d, ElementType type, AdaGradParams params, Arena arena, KernelProvider kernels) {
+  public AdaGradOptimizer(
+      int d, ElementType type, AdaGradParams params, Arena arena, KernelProvider kernels) {
     this(d, Precision.of(type), params, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -75,7 +82,8 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public AdaGradOptimizer(int d, Precision precision, AdaGradParams params, Arena arena, KernelProvider kernels) {
+  public AdaGradOptimizer(
+      int d, Precision precision, AdaGradParams params, Arena arena, KernelProvider kernels) {
     this(d, precision, params, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -87,13 +95,31 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
    * @throws IllegalArgumentException for {@link StateLayout#INTERLEAVED} with a per-coordinate box
    */
   public AdaGradOptimizer(
-      int d, ElementType type, AdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+      int d,
+      ElementType type,
+      AdaGradParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
     this(d, Precision.of(type), params, layout, arena, kernels);
   }
 
   private AdaGradOptimizer(
-      int d, Precision precision, AdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("adagrad", d, checked(d, params, precision), layout, params.box().isPerCoordinate(), false, arena, kernels,
+      int d,
+      Precision precision,
+      AdaGradParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "adagrad",
+        d,
+        checked(d, params, precision),
+        layout,
+        params.box().isPerCoordinate(),
+        false,
+        arena,
+        kernels,
         AdaGradRuleForms.SHAPE);
     this.p = params;
     this.boxed = params.box().isPerCoordinate();
@@ -105,7 +131,10 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
     resetImpl();
   }
 
-  /** The checks that come before any state is allocated: the box's dimension, and scalars the element type can hold. */
+  /**
+   * The checks that come before any state is allocated: the box's dimension, and scalars the
+   * element type can hold.
+   */
   private static Precision checked(int d, AdaGradParams params, Precision precision) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
@@ -115,8 +144,10 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
       // The forms round every scalar to the element type; past its range it would be infinite.
       ElementType t = precision.inputType();
       double max = t == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
-      ParameterRangeException.check("adagrad", t, "rate", params.rate(), max, "the rate would overflow");
-      ParameterRangeException.check("adagrad", t, "delta", params.delta(), max, "delta would overflow");
+      ParameterRangeException.check(
+          "adagrad", t, "rate", params.rate(), max, "the rate would overflow");
+      ParameterRangeException.check(
+          "adagrad", t, "delta", params.delta(), max, "delta would overflow");
       ParameterRangeException.check("adagrad", t, "q0", params.q0(), max, "q0 would overflow");
     }
     return precision;
@@ -153,7 +184,10 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
     updateSparse(indices, values, nnz, 1.0);
   }
 
-  /** docs/MERGING.md: {@code Q} by increments; {@code w} averaged by the increments of {@code Q}, clamped. */
+  /**
+   * docs/MERGING.md: {@code Q} by increments; {@code w} averaged by the increments of {@code Q},
+   * clamped.
+   */
   @Override
   protected MergePlan mergePlan() {
     Box b = p.box();
@@ -165,7 +199,8 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
     return switch (name) {
       case "w" -> Invariants.finite(v, "w (weights)");
       case "Q" -> Invariants.nonNegative(v, "Q (sum of squared gradients)");
-      default -> super.brokenInvariant(name, v); // eta, lo, hi: parameters; the bounds may be infinite
+      default ->
+          super.brokenInvariant(name, v); // eta, lo, hi: parameters; the bounds may be infinite
     };
   }
 }

@@ -1,11 +1,11 @@
 package org.onlinekernels.rules.adagrad;
 
+import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.params.Box;
 import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.params.Box;
 
 /**
  * Per-coordinate adaptive gradient descent, ALGORITHMS.md section 1: Streeter and McMahan 2010,
@@ -22,9 +22,8 @@ import org.onlinekernels.params.Box;
  *   else:          w_i = clamp(w_i - (eta_i * g_i) / denom, a_i, b_i)
  * </pre>
  *
- * The parenthesisation above is the one this class computes and the one the kernels reproduce.
- * In the linear-model form the gradient is {@code g_i = g * x_i}, computed as exactly that
- * product.
+ * The parenthesisation above is the one this class computes and the one the kernels reproduce. In
+ * the linear-model form the gradient is {@code g_i = g * x_i}, computed as exactly that product.
  */
 public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceGradientLearner {
   private final AdaGradParams p;
@@ -135,13 +134,15 @@ public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceG
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Q} by increments, {@code w} averaged by the increments of {@code Q} and clamped.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * Q} by increments, {@code w} averaged by the increments of {@code Q} and clamped.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceAdaGrad> learners) {
-    java.util.List<ReferenceAdaGrad> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, l.q});
+    java.util.List<ReferenceAdaGrad> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.w, l.q});
     for (int i = 0; i < d; i++) {
       double[] ws = ReferenceMerge.column(o, l -> l.w, i);
       double[] qs = ReferenceMerge.column(o, l -> l.q, i);

@@ -1,15 +1,15 @@
 package org.onlinekernels.rules.aogd;
 
-import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.lanes.Lanes;
 import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * Adaptive Online Gradient Descent (Bartlett, Hazan and Rakhlin 2007, Algorithm 2;
- * docs/ALGORITHMS.md section 2), per coordinate: the recurrence run on each coordinate with
- * {@code G_i = |g_i|}, its own {@code Lsum_i} and the box {@code [-R_i, R_i]}; {@code Hsum} (the sum
- * of curvatures) is one scalar.
+ * docs/ALGORITHMS.md section 2), per coordinate: the recurrence run on each coordinate with {@code
+ * G_i = |g_i|}, its own {@code Lsum_i} and the box {@code [-R_i, R_i]}; {@code Hsum} (the sum of
+ * curvatures) is one scalar.
  *
  * <pre>
  *   s       = Hsum + Lsum_i
@@ -27,7 +27,10 @@ public final class AdaptiveOgd {
   private AdaptiveOgd() {}
 
   /** The per-coordinate form, in float: the source of every generated form. */
-  @Lanes(fields = {"w", "Lsum"}, weight = "w", perCoordinate = {"R"})
+  @Lanes(
+      fields = {"w", "Lsum"},
+      weight = "w",
+      perCoordinate = {"R"})
   static final class Rule {
     private Rule() {}
 
@@ -54,7 +57,10 @@ public final class AdaptiveOgd {
       return Lsum + lambda;
     }
 
-    /** Computing the step where {@code g == 0} could give {@code inf * 0 = NaN} once a subnormal {@code Hsum} makes {@code eta} overflow. */
+    /**
+     * Computing the step where {@code g == 0} could give {@code inf * 0 = NaN} once a subnormal
+     * {@code Hsum} makes {@code eta} overflow.
+     */
     @Update
     static float w(float w, float gx, float lambda, float Hsum, float Lsum, float R) {
       float den = Hsum + Lsum;
@@ -67,7 +73,10 @@ public final class AdaptiveOgd {
   }
 
   /** The ball form's step, in float: the source of its generated forms. */
-  @Lanes(fields = {"w"}, weight = "w", everyCoordinate = true)
+  @Lanes(
+      fields = {"w"},
+      weight = "w",
+      everyCoordinate = true)
   static final class Ball {
     private Ball() {}
 

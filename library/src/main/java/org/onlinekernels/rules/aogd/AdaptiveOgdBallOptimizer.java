@@ -1,17 +1,17 @@
 package org.onlinekernels.rules.aogd;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.lanes.RuleShape;
 import org.onlinekernels.optimizer.MergePlan;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaptiveOgdParams;
 
@@ -33,11 +33,21 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  */
 public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("aogd-ball",
-      List.of("  aogd-ball       R=100                              Adaptive OGD, L2 ball (Bartlett et al. Alg. 2)"),
-      Set.of("R"), false, (d, precision, layout, arena, kernels, p) ->
-          new AdaptiveOgdBallOptimizer(d, precision.inputType(), AdaptiveOgdParams.radius(p.get("R", 100)), layout, arena,
-              kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "aogd-ball",
+          List.of(
+              "  aogd-ball       R=100                              Adaptive OGD, L2 ball (Bartlett et al. Alg. 2)"),
+          Set.of("R"),
+          false,
+          (d, precision, layout, arena, kernels, p) ->
+              new AdaptiveOgdBallOptimizer(
+                  d,
+                  precision.inputType(),
+                  AdaptiveOgdParams.radius(p.get("R", 100)),
+                  layout,
+                  arena,
+                  kernels));
 
   private static final RuleShape SHAPE = AdaptiveOgdBallRuleForms.SHAPE;
   private static final int ETA = SHAPE.uniform("eta");
@@ -48,8 +58,13 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
   private final double[] gram = new double[3];
   private final LinearAlgebraKernel linalg;
   private final MemorySegment w;
-  /** The dense gradient a sparse round scatters into (zero but at the row's entries); made on first use. */
+
+  /**
+   * The dense gradient a sparse round scatters into (zero but at the row's entries); made on first
+   * use.
+   */
   private MemorySegment dense;
+
   private MemorySegment rowIdx;
   private MemorySegment rowVal;
   private double lsum;
@@ -63,7 +78,8 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public AdaptiveOgdBallOptimizer(int d, ElementType type, AdaptiveOgdParams params, Arena arena, KernelProvider kernels) {
+  public AdaptiveOgdBallOptimizer(
+      int d, ElementType type, AdaptiveOgdParams params, Arena arena, KernelProvider kernels) {
     this(d, type, params, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -75,7 +91,12 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public AdaptiveOgdBallOptimizer(
-      int d, ElementType type, AdaptiveOgdParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+      int d,
+      ElementType type,
+      AdaptiveOgdParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
     super("aogd-ball", d, type, checkedBall(d, type, params), layout, false, arena, kernels, SHAPE);
     this.radius = params.radius();
     this.linalg = this.kernels.linearAlgebra(type);
@@ -141,9 +162,9 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
 
   /**
    * Every coordinate shrinks: the round's update is the sparse one, over the row copied once into
-   * native memory. Native, like the segments callers pass: a heap segment of the other element
-   * type seen at the same Vector API load sites stops C2 from intrinsifying them there (boxed
-   * vectors on every call; AllocationFreeTest).
+   * native memory. Native, like the segments callers pass: a heap segment of the other element type
+   * seen at the same Vector API load sites stops C2 from intrinsifying them there (boxed vectors on
+   * every call; AllocationFreeTest).
    */
   @Override
   protected void roundUpdate(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
@@ -174,9 +195,15 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     for (int j = 0; j < nnz; j++) {
       int i = idx.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, j);
       if (type == ElementType.FLOAT) {
-        dense.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, val.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, j));
+        dense.setAtIndex(
+            ValueLayout.JAVA_FLOAT_UNALIGNED,
+            i,
+            val.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, j));
       } else {
-        dense.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, val.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, j));
+        dense.setAtIndex(
+            ValueLayout.JAVA_DOUBLE_UNALIGNED,
+            i,
+            val.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, j));
       }
     }
     return dense;
@@ -194,7 +221,9 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     }
   }
 
-  /** The scalar recurrence of the round, then one pass over every coordinate; commits scalars last. */
+  /**
+   * The scalar recurrence of the round, then one pass over every coordinate; commits scalars last.
+   */
   private void apply(double hs, double ww, double wg, double gg, MemorySegment x, double g) {
     double s = hs + lsum;
     double c = 8 * gg / (3 * radius * radius);
@@ -207,9 +236,16 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
       // The forms round eta to the element type: past float's range it would be infinite there
       // and give inf * 0 = NaN (a subnormal curvature H_t alone can do this).
       if (eta > (type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE)) {
-        throw new ArithmeticException("Adaptive OGD step size 1/(Hsum + Lsum) = " + eta + " overflows the "
-            + type.name().toLowerCase() + " range (Hsum = " + hs + ", Lsum = " + ls
-            + "); the curvature H_t is too small to be meaningful; the state was left unchanged");
+        throw new ArithmeticException(
+            "Adaptive OGD step size 1/(Hsum + Lsum) = "
+                + eta
+                + " overflows the "
+                + type.name().toLowerCase()
+                + " range (Hsum = "
+                + hs
+                + ", Lsum = "
+                + ls
+                + "); the curvature H_t is too small to be meaningful; the state was left unchanged");
       }
       double a = 1 - eta * lambda;
       double vv = a * a * ww - 2 * eta * a * wg + eta * eta * gg;
@@ -230,7 +266,9 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
    */
   @Override
   protected MergePlan mergePlan() {
-    return new MergePlan().mean("w", null, List.of("Hsum", "Lsum"), (i, v) -> v).ball(radius)
+    return new MergePlan()
+        .mean("w", null, List.of("Hsum", "Lsum"), (i, v) -> v)
+        .ball(radius)
         .sumScalars("Hsum", "Lsum");
   }
 }

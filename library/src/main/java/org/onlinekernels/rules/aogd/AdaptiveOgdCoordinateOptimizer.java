@@ -1,21 +1,21 @@
 package org.onlinekernels.rules.aogd;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.lanes.RuleShape;
 import org.onlinekernels.optimizer.MergePlan;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.AdaptiveOgdParams;
 
 /**
  * Per-coordinate Adaptive Online Gradient Descent ({@link AdaptiveOgd}; Streeter and McMahan 2010,
- * section 4.1): the ball recurrence run on each coordinate with {@code G_{t,i} = |g_{t,i}|}, its own
- * {@code Lsum_i} and the box {@code [-R_i, R_i]}; the curvature {@code H_t} is one scalar, so
+ * section 4.1): the ball recurrence run on each coordinate with {@code G_{t,i} = |g_{t,i}|}, its
+ * own {@code Lsum_i} and the box {@code [-R_i, R_i]}; the curvature {@code H_t} is one scalar, so
  * {@code Hsum} is one {@code double}. A coordinate with {@code g_i = 0} stays put, so a sparse
  * round is O(nnz).
  *
@@ -24,10 +24,21 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  */
 public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("aogd-coord",
-      List.of("  aogd-coord      R=100                              Adaptive OGD per coordinate, box [-R,R]"),
-      Set.of("R"), false, (d, precision, layout, arena, kernels, p) -> new AdaptiveOgdCoordinateOptimizer(
-          d, precision.inputType(), AdaptiveOgdParams.radius(p.get("R", 100)), layout, arena, kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "aogd-coord",
+          List.of(
+              "  aogd-coord      R=100                              Adaptive OGD per coordinate, box [-R,R]"),
+          Set.of("R"),
+          false,
+          (d, precision, layout, arena, kernels, p) ->
+              new AdaptiveOgdCoordinateOptimizer(
+                  d,
+                  precision.inputType(),
+                  AdaptiveOgdParams.radius(p.get("R", 100)),
+                  layout,
+                  arena,
+                  kernels));
 
   private static final RuleShape SHAPE = AdaptiveOgdRuleForms.SHAPE;
   private static final int HSUM = SHAPE.uniform("Hsum");
@@ -49,15 +60,29 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
   }
 
   /**
-   * An optimizer with its state in {@code layout} (one radius for all coordinates when interleaved).
+   * An optimizer with its state in {@code layout} (one radius for all coordinates when
+   * interleaved).
    *
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public AdaptiveOgdCoordinateOptimizer(
-      int d, ElementType type, AdaptiveOgdParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("aogd-coordinate", d, type, checked("aogd-coordinate", d, type, params), layout, params.radii() != null,
-        arena, kernels, SHAPE);
+      int d,
+      ElementType type,
+      AdaptiveOgdParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "aogd-coordinate",
+        d,
+        type,
+        checked("aogd-coordinate", d, type, params),
+        layout,
+        params.radii() != null,
+        arena,
+        kernels,
+        SHAPE);
     u[SHAPE.uniform("R")] = params.radius();
     resetImpl();
   }
@@ -96,16 +121,22 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
   }
 
   /**
-   * docs/MERGING.md: {@code Lsum}, {@code Hsum} by increments; {@code w_i} averaged by the increments
-   * of {@code Hsum + Lsum_i} (the coordinate's inverse step size), clamped to {@code [-R_i, R_i]}.
+   * docs/MERGING.md: {@code Lsum}, {@code Hsum} by increments; {@code w_i} averaged by the
+   * increments of {@code Hsum + Lsum_i} (the coordinate's inverse step size), clamped to {@code
+   * [-R_i, R_i]}.
    */
   @Override
   protected MergePlan mergePlan() {
     return new MergePlan()
-        .mean("w", "Lsum", List.of("Hsum"), (i, v) -> {
-          double r = params.radiusOf(i);
-          return Math.min(Math.max(v, -r), r);
-        })
-        .sum("Lsum").sumScalars("Hsum");
+        .mean(
+            "w",
+            "Lsum",
+            List.of("Hsum"),
+            (i, v) -> {
+              double r = params.radiusOf(i);
+              return Math.min(Math.max(v, -r), r);
+            })
+        .sum("Lsum")
+        .sumScalars("Hsum");
   }
 }

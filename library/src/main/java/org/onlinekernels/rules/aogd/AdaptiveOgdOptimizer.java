@@ -20,20 +20,30 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  *
  * <p>Every round takes a curvature {@code H_t >= 0} (finite), e.g. the strength of an L2
  * regulariser in {@code f_t}. The overloads without it mean {@code H_t = 0}. In linear-model form
- * the curvature is passed with the scalar gradient, {@link #update(double, double)}: the
- * inherited {@link #update(double)} is final, so this class parks {@code H_t} in a field for the
- * duration of that one call, and the update reads it from there.
+ * the curvature is passed with the scalar gradient, {@link #update(double, double)}: the inherited
+ * {@link #update(double)} is final, so this class parks {@code H_t} in a field for the duration of
+ * that one call, and the update reads it from there.
  */
 public abstract class AdaptiveOgdOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The parameters. */
   protected final AdaptiveOgdParams params;
+
   /** {@code Hsum = H_{1:t}}. */
   protected double hsum;
+
   /** {@code H_t} of the {@link #update(double, double)} call in flight; 0 otherwise. */
   private double pendingH;
 
-  AdaptiveOgdOptimizer(String algorithm, int d, ElementType type, AdaptiveOgdParams params, StateLayout layout,
-      boolean perCoordinate, Arena arena, KernelProvider kernels, RuleShape shape) {
+  AdaptiveOgdOptimizer(
+      String algorithm,
+      int d,
+      ElementType type,
+      AdaptiveOgdParams params,
+      StateLayout layout,
+      boolean perCoordinate,
+      Arena arena,
+      KernelProvider kernels,
+      RuleShape shape) {
     super(algorithm, d, Precision.of(type), layout, perCoordinate, false, arena, kernels, shape);
     this.params = params;
   }
@@ -43,17 +53,25 @@ public abstract class AdaptiveOgdOptimizer extends RuleOptimizer implements Grad
    * finite in the element type, else {@code c = 0} and nothing is ever learned (float, R >= 1e20:
    * an all-zero model, silently).
    */
-  static AdaptiveOgdParams checked(String algorithm, int d, ElementType type, AdaptiveOgdParams params) {
+  static AdaptiveOgdParams checked(
+      String algorithm, int d, ElementType type, AdaptiveOgdParams params) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
     }
     params.checkDimension(d);
     if (type != null) {
       double rMax = Math.sqrt((type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE) / 3);
-      ParameterRangeException.check(algorithm, type, "R", params.radius(), rMax, "3 R^2 would overflow and nothing be learned");
+      ParameterRangeException.check(
+          algorithm,
+          type,
+          "R",
+          params.radius(),
+          rMax,
+          "3 R^2 would overflow and nothing be learned");
       if (params.radii() != null) {
         for (double r : params.radii()) {
-          ParameterRangeException.check(algorithm, type, "R", r, rMax, "3 R^2 would overflow and nothing be learned");
+          ParameterRangeException.check(
+              algorithm, type, "R", r, rMax, "3 R^2 would overflow and nothing be learned");
         }
       }
     }
@@ -66,8 +84,8 @@ public abstract class AdaptiveOgdOptimizer extends RuleOptimizer implements Grad
   }
 
   /**
-   * Linear-model update with curvature {@code h = H_t} for the pending instance: gradient
-   * {@code g * x}.
+   * Linear-model update with curvature {@code h = H_t} for the pending instance: gradient {@code g
+   * * x}.
    *
    * @throws IllegalStateException if no predict is pending
    */
@@ -136,7 +154,8 @@ public abstract class AdaptiveOgdOptimizer extends RuleOptimizer implements Grad
   protected final double nextHsum(double h) {
     double s = hsum + h;
     if (!Double.isFinite(s)) {
-      throw new ArithmeticException("Hsum (sum of curvatures H_t) overflowed; rescale the curvatures");
+      throw new ArithmeticException(
+          "Hsum (sum of curvatures H_t) overflowed; rescale the curvatures");
     }
     return s;
   }

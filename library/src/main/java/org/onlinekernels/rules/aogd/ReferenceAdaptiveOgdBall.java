@@ -1,10 +1,10 @@
 package org.onlinekernels.rules.aogd;
 
+import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.AdaptiveOgdParams;
 
 /**
  * Adaptive Online Gradient Descent over the L2 ball of radius {@code R}, ALGORITHMS.md section 2
@@ -30,7 +30,8 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  *
  * <p>The interface methods use {@code H_t = 0}; the overloads with {@code h} pass it explicitly.
  */
-public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceAdaptiveOgdBall extends ReferenceModel
+    implements ReferenceGradientLearner {
   private final double r;
   private final double[] w;
   private double hSum;
@@ -126,7 +127,10 @@ public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements Re
     apply(gv.toDense(d), SparseVec.checkCurvature("h", h));
   }
 
-  /** One round with curvature {@code H_t = 0}; see {@link #stepSparse(int[], double[], int, double)}. */
+  /**
+   * One round with curvature {@code H_t = 0}; see {@link #stepSparse(int[], double[], int,
+   * double)}.
+   */
   @Override
   public void stepSparse(int[] idx, double[] val, int nnz) {
     stepSparse(idx, val, nnz, 0);
@@ -138,7 +142,7 @@ public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements Re
    * @param idx strictly increasing indices in {@code [0, d)}
    * @param val the values at those indices, finite
    * @param nnz the number of entries
-   * @param h   the curvature {@code H_t}, finite and {@code >= 0}
+   * @param h the curvature {@code H_t}, finite and {@code >= 0}
    */
   public void stepSparse(int[] idx, double[] val, int nnz, double h) {
     SparseVec gv = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
@@ -210,10 +214,12 @@ public final class ReferenceAdaptiveOgdBall extends ReferenceModel implements Re
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Hsum}, {@code Lsum} by increments, {@code w} averaged by the increments of {@code Hsum + Lsum}, then projected onto the ball if any coordinate was averaged.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * Hsum}, {@code Lsum} by increments, {@code w} averaged by the increments of {@code Hsum + Lsum},
+   * then projected onto the ball if any coordinate was averaged.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceAdaptiveOgdBall> learners) {
     java.util.List<ReferenceAdaptiveOgdBall> o =

@@ -1,16 +1,16 @@
 package org.onlinekernels.rules.aogd;
 
+import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.AdaptiveOgdParams;
 
 /**
- * Adaptive Online Gradient Descent run independently on each coordinate over the box
- * {@code [-R_i, R_i]}, ALGORITHMS.md section 2 "Per-coordinate variant" (Streeter and McMahan 2010,
- * section 4.1, applied to Bartlett, Hazan and Rakhlin 2007, Algorithm 2). One round, given the
- * gradient {@code g_t} and the scalar curvature {@code H_t >= 0}:
+ * Adaptive Online Gradient Descent run independently on each coordinate over the box {@code [-R_i,
+ * R_i]}, ALGORITHMS.md section 2 "Per-coordinate variant" (Streeter and McMahan 2010, section 4.1,
+ * applied to Bartlett, Hazan and Rakhlin 2007, Algorithm 2). One round, given the gradient {@code
+ * g_t} and the scalar curvature {@code H_t >= 0}:
  *
  * <pre>
  *   Hsum = Hsum + H_t                                   (once per round, before the coordinates)
@@ -27,7 +27,8 @@ import org.onlinekernels.params.AdaptiveOgdParams;
  * A coordinate with {@code g_i = 0} would get {@code lambda = 0} and keep its weight, so it is
  * skipped and a sparse step is O(nnz). {@code R_i = p.radiusOf(i)}.
  */
-public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel
+    implements ReferenceGradientLearner {
   private final double[] r;
   private final double[] w;
   private final double[] lSum;
@@ -117,7 +118,10 @@ public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel impleme
     apply(gv, SparseVec.checkCurvature("h", h));
   }
 
-  /** One round with curvature {@code H_t = 0}; see {@link #stepSparse(int[], double[], int, double)}. */
+  /**
+   * One round with curvature {@code H_t = 0}; see {@link #stepSparse(int[], double[], int,
+   * double)}.
+   */
   @Override
   public void stepSparse(int[] idx, double[] val, int nnz) {
     stepSparse(idx, val, nnz, 0);
@@ -129,7 +133,7 @@ public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel impleme
    * @param idx strictly increasing indices in {@code [0, d)}
    * @param val the values at those indices, finite
    * @param nnz the number of entries
-   * @param h   the curvature {@code H_t}, finite and {@code >= 0}
+   * @param h the curvature {@code H_t}, finite and {@code >= 0}
    */
   public void stepSparse(int[] idx, double[] val, int nnz, double h) {
     SparseVec gv = SparseVec.ofSparse("idx", "val", idx, val, nnz, d);
@@ -190,10 +194,12 @@ public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel impleme
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code Lsum}, {@code Hsum} by increments, {@code w_i} averaged by the increments of {@code Hsum + Lsum_i} and clamped to {@code [-R_i, R_i]}.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * Lsum}, {@code Hsum} by increments, {@code w_i} averaged by the increments of {@code Hsum +
+   * Lsum_i} and clamped to {@code [-R_i, R_i]}.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceAdaptiveOgdCoordinate> learners) {
     java.util.List<ReferenceAdaptiveOgdCoordinate> o =

@@ -6,8 +6,8 @@ import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * DFEG, dimension-free exponentiated gradient (Orabona 2013, Algorithm 1; docs/ALGORITHMS.md
- * section 5). Per coordinate {@code theta} (the negative sum of gradients); the weights are
- * {@code c * theta} with one scale {@code c = exp(||theta|| / alpha) / (beta ||theta||)} per round,
+ * section 5). Per coordinate {@code theta} (the negative sum of gradients); the weights are {@code
+ * c * theta} with one scale {@code c = exp(||theta|| / alpha) / (beta ||theta||)} per round,
  * computed by the optimizer from its scalars {@code H} and {@code ||theta||^2}.
  *
  * <pre>
@@ -19,7 +19,9 @@ public final class Dfeg {
   private Dfeg() {}
 
   /** The per-coordinate math, in float: the source of every generated form. */
-  @Lanes(fields = {"theta"}, weight = "theta")
+  @Lanes(
+      fields = {"theta"},
+      weight = "theta")
   static final class Rule {
     private Rule() {}
 

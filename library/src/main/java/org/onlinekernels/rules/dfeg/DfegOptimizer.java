@@ -21,9 +21,9 @@ import org.onlinekernels.params.DfegParams;
 /**
  * Dimension-free exponentiated gradient ({@link Dfeg}; Orabona 2013, Algorithm 1) in linear-model
  * form. State: the vector {@code theta}; scalars {@code H} and {@code ||theta||^2} in double. The
- * weights are {@code c theta} with {@code c = exp(||theta|| / alpha) / (beta ||theta||)},
- * {@code alpha = a sqrt(H)}, {@code beta = H^(3/2)}; a predict first adds
- * {@code L^2 max(||x||, ||x||^2)} to {@code H}.
+ * weights are {@code c theta} with {@code c = exp(||theta|| / alpha) / (beta ||theta||)}, {@code
+ * alpha = a sqrt(H)}, {@code beta = H^(3/2)}; a predict first adds {@code L^2 max(||x||, ||x||^2)}
+ * to {@code H}.
  *
  * <p>{@code ||theta||^2}: a dense update recomputes it exactly; a sparse update or round adds the
  * change over the touched coordinates only (O(nnz)); {@link #recomputeNorm()} recomputes it on
@@ -37,13 +37,24 @@ import org.onlinekernels.params.DfegParams;
  */
 public final class DfegOptimizer extends RuleOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("dfeg",
-      List.of("  dfeg            a=0.882, L=1, delta=1              DFEG (Orabona 2013 Alg. 1), no tuning"),
-      Set.of("a", "L", "delta"), false, (d, precision, layout, arena, kernels, p) -> {
-        DfegParams def = DfegParams.defaults();
-        return new DfegOptimizer(d, precision.inputType(),
-            new DfegParams(p.get("a", def.a()), p.get("L", def.l()), p.get("delta", def.delta())), layout, arena, kernels);
-      });
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "dfeg",
+          List.of(
+              "  dfeg            a=0.882, L=1, delta=1              DFEG (Orabona 2013 Alg. 1), no tuning"),
+          Set.of("a", "L", "delta"),
+          false,
+          (d, precision, layout, arena, kernels, p) -> {
+            DfegParams def = DfegParams.defaults();
+            return new DfegOptimizer(
+                d,
+                precision.inputType(),
+                new DfegParams(
+                    p.get("a", def.a()), p.get("L", def.l()), p.get("delta", def.delta())),
+                layout,
+                arena,
+                kernels);
+          });
 
   private final DfegParams p;
   private final LinearAlgebraKernel linalg;
@@ -61,7 +72,8 @@ public final class DfegOptimizer extends RuleOptimizer {
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public DfegOptimizer(int d, ElementType type, DfegParams params, Arena arena, KernelProvider kernels) {
+  public DfegOptimizer(
+      int d, ElementType type, DfegParams params, Arena arena, KernelProvider kernels) {
     this(d, type, params, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -72,7 +84,13 @@ public final class DfegOptimizer extends RuleOptimizer {
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public DfegOptimizer(int d, ElementType type, DfegParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+  public DfegOptimizer(
+      int d,
+      ElementType type,
+      DfegParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
     super("dfeg", d, Precision.of(type), layout, false, false, arena, kernels, checked(params));
     this.p = params;
     this.linalg = this.kernels.linearAlgebra(type);
@@ -139,21 +157,31 @@ public final class DfegOptimizer extends RuleOptimizer {
     return predictFrom(thetaDotX, inputSquaredNorm());
   }
 
-  /** {@code H += L^2 max(||x||, ||x||^2)}, then {@code yhat = c <theta, x>}; {@code H} committed only for a finite {@code yhat}. */
+  /**
+   * {@code H += L^2 max(||x||, ||x||^2)}, then {@code yhat = c <theta, x>}; {@code H} committed
+   * only for a finite {@code yhat}.
+   */
   private double predictFrom(double thetaDotX, double xNormSq) {
     double l = p.l();
     double hNew = h + l * l * Math.max(Math.sqrt(xNormSq), xNormSq);
     double c = weightScale(hNew);
     double yhat = c * thetaDotX;
     if (!Double.isFinite(yhat)) {
-      throw new ArithmeticException("DFEG: yhat = " + yhat + " overflows (weight scale " + c
-          + "); the state was left unchanged");
+      throw new ArithmeticException(
+          "DFEG: yhat = "
+              + yhat
+              + " overflows (weight scale "
+              + c
+              + "); the state was left unchanged");
     }
     h = hNew;
     return yhat;
   }
 
-  /** {@code exp(||theta||/alpha) / (beta ||theta||)} with {@code alpha = a sqrt(H)}, {@code beta = H^(3/2)}. */
+  /**
+   * {@code exp(||theta||/alpha) / (beta ||theta||)} with {@code alpha = a sqrt(H)}, {@code beta =
+   * H^(3/2)}.
+   */
   private double weightScale(double hh) {
     double norm = Math.sqrt(normSq);
     if (norm == 0) {
@@ -163,13 +191,20 @@ public final class DfegOptimizer extends RuleOptimizer {
     double beta = hh * Math.sqrt(hh);
     double c = Math.exp(norm / alpha) / (beta * norm);
     if (!Double.isFinite(c)) {
-      throw new ArithmeticException("DFEG: exp(||theta||/alpha) overflows (||theta|| = " + norm
-          + ", alpha = " + alpha + "); the state was left unchanged");
+      throw new ArithmeticException(
+          "DFEG: exp(||theta||/alpha) overflows (||theta|| = "
+              + norm
+              + ", alpha = "
+              + alpha
+              + "); the state was left unchanged");
     }
     return c;
   }
 
-  /** Dense updates recompute the norm exactly (two accumulators, as the predict's pair); rows add their change. */
+  /**
+   * Dense updates recompute the norm exactly (two accumulators, as the predict's pair); rows add
+   * their change.
+   */
   @Override
   protected void afterUpdate(double rowSum, boolean dense) {
     if (dense) {

@@ -1,10 +1,10 @@
 package org.onlinekernels.rules.dfeg;
 
+import java.util.List;
+import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import java.util.List;
-import org.onlinekernels.params.DfegParams;
 
 /**
  * DFEG, ALGORITHMS.md section 5 (Orabona 2013, Algorithm 1), linear-model form.
@@ -130,15 +130,16 @@ public final class ReferenceDfeg extends ReferenceModel {
     double yhat = scale == 0 ? 0 : scale * x.dot(theta);
     // As in DfegOptimizer: a finite scale times <theta, x> can still overflow.
     if (!Double.isFinite(yhat)) {
-      throw new ArithmeticException("DFEG: yhat = " + yhat + " overflows; the state is left unchanged");
+      throw new ArithmeticException(
+          "DFEG: yhat = " + yhat + " overflows; the state is left unchanged");
     }
     h = hNew;
     return yhat;
   }
 
   /**
-   * {@code exp(||theta|| / alpha) / (beta ||theta||)} for the given {@code H}, or 0 when
-   * {@code ||theta|| = 0} (Algorithm 1's {@code w_t = 0} branch).
+   * {@code exp(||theta|| / alpha) / (beta ||theta||)} for the given {@code H}, or 0 when {@code
+   * ||theta|| = 0} (Algorithm 1's {@code w_t = 0} branch).
    */
   private double scale(double hh) {
     double nt = Math.sqrt(thetaNormSquared);
@@ -149,8 +150,14 @@ public final class ReferenceDfeg extends ReferenceModel {
     double beta = hh * Math.sqrt(hh);
     double e = Math.exp(nt / alpha);
     if (e == Double.POSITIVE_INFINITY) {
-      throw new ArithmeticException("DFEG: exp(||theta|| / alpha) overflows with ||theta|| = " + nt
-          + ", H = " + hh + ", alpha = " + alpha + "; the state is left unchanged");
+      throw new ArithmeticException(
+          "DFEG: exp(||theta|| / alpha) overflows with ||theta|| = "
+              + nt
+              + ", H = "
+              + hh
+              + ", alpha = "
+              + alpha
+              + "; the state is left unchanged");
     }
     return e / (beta * nt);
   }
@@ -172,8 +179,10 @@ public final class ReferenceDfeg extends ReferenceModel {
     }
     double n2 = Math.max(0, thetaNormSquared + change);
     if (!Double.isFinite(n2)) {
-      throw new ArithmeticException("DFEG: theta or ||theta||^2 overflows in update(g = " + g
-          + "); the state is left unchanged");
+      throw new ArithmeticException(
+          "DFEG: theta or ||theta||^2 overflows in update(g = "
+              + g
+              + "); the state is left unchanged");
     }
     for (int k = 0; k < x.nnz; k++) {
       theta[x.idx[k]] = fresh[k];
@@ -196,16 +205,21 @@ public final class ReferenceDfeg extends ReferenceModel {
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code theta} and {@code H} averaged over the learners that changed them, {@code ||theta||^2} recomputed from the merged {@code theta}.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * theta} and {@code H} averaged over the learners that changed them, {@code ||theta||^2}
+   * recomputed from the merged {@code theta}.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(List<ReferenceDfeg> learners) {
-    List<ReferenceDfeg> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.theta, {l.h}});
+    List<ReferenceDfeg> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.theta, {l.h}});
     // One learner that moved: its state is the merge, its running norm included.
-    List<ReferenceDfeg> moved = o.stream()
-        .filter(l -> !java.util.Arrays.equals(l.theta, theta) || Double.compare(l.h, h) != 0).toList();
+    List<ReferenceDfeg> moved =
+        o.stream()
+            .filter(l -> !java.util.Arrays.equals(l.theta, theta) || Double.compare(l.h, h) != 0)
+            .toList();
     for (int i = 0; i < d; i++) {
       theta[i] = ReferenceMerge.average(theta[i], ReferenceMerge.column(o, l -> l.theta, i));
     }

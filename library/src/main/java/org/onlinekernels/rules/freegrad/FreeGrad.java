@@ -11,8 +11,8 @@ import org.onlinekernels.kernel.lanes.Update;
  * FreeGrad per coordinate (Mhammedi and Koolen 2020, "Diagonal FreeGrad" as its first author
  * implements it; docs/ALGORITHMS.md section 13.3): parameter-free and scale-free. Per coordinate
  * {@code G} (sum of clipped gradients), {@code Vsum} (the first hint squared plus the sum of
- * squared clipped gradients; the paper's {@code V}), {@code h1} (the first nonzero {@code |g|})
- * and {@code ht} (the largest {@code |g|} so far: the current hint).
+ * squared clipped gradients; the paper's {@code V}), {@code h1} (the first nonzero {@code |g|}) and
+ * {@code ht} (the largest {@code |g|} so far: the current hint).
  *
  * <pre>
  *   weight:  A = |G| ;  D = Vsum + ht * A
@@ -26,10 +26,10 @@ import org.onlinekernels.kernel.lanes.Update;
  * </pre>
  *
  * In real arithmetic the weight is the implementations' {@code -G eps (2V + h|G|) h1^2 / (2 (V +
- * h|G|)^2 sqrt(V)) exp(|G|^2 / (2V + 2h|G|))}; factored so that no intermediate overflows.
- * {@code exp(e)} is {@code expm1(e) + 1} with the lane math's polynomial, the exponent capped at
- * {@link #FLOAT_EXP_CAP} / {@link #DOUBLE_EXP_CAP} (ScInOL1's caps), the weight clamped into the
- * element type's finite range.
+ * h|G|)^2 sqrt(V)) exp(|G|^2 / (2V + 2h|G|))}; factored so that no intermediate overflows. {@code
+ * exp(e)} is {@code expm1(e) + 1} with the lane math's polynomial, the exponent capped at {@link
+ * #FLOAT_EXP_CAP} / {@link #DOUBLE_EXP_CAP} (ScInOL1's caps), the weight clamped into the element
+ * type's finite range.
  */
 public final class FreeGrad {
   private FreeGrad() {}
@@ -80,7 +80,10 @@ public final class FreeGrad {
       return gx == 0 ? G : G + clip;
     }
 
-    /** On the first nonzero gradient the hint's square goes in first, then the (unclipped) square: two additions, as both implementations. */
+    /**
+     * On the first nonzero gradient the hint's square goes in first, then the (unclipped) square:
+     * two additions, as both implementations.
+     */
     @Update
     static float Vsum(float Vsum, float gx, float h1, float clip) {
       if (gx == 0) {

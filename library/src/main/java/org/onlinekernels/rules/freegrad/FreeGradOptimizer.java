@@ -18,17 +18,28 @@ import org.onlinekernels.params.FreeGradParams;
 
 /**
  * Per-coordinate FreeGrad ({@link FreeGrad}; Mhammedi and Koolen 2020): parameter-free and
- * scale-free. State buffers {@code G}, {@code Vsum}, {@code h1}, {@code ht}; the weight is computed,
- * never stored. Linear-model and gradient form; float or double, planar or {@link
+ * scale-free. State buffers {@code G}, {@code Vsum}, {@code h1}, {@code ht}; the weight is
+ * computed, never stored. Linear-model and gradient form; float or double, planar or {@link
  * StateLayout#INTERLEAVED} state.
  */
 public final class FreeGradOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("freegrad",
-      List.of("  freegrad        eps=1                              FreeGrad per coordinate (Mhammedi & Koolen 2020),",
-          "                  no tuning, scale-free"),
-      Set.of("eps"), false, (d, precision, layout, arena, kernels, p) ->
-          new FreeGradOptimizer(d, precision.inputType(), new FreeGradParams(p.get("eps", 1)), layout, arena, kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "freegrad",
+          List.of(
+              "  freegrad        eps=1                              FreeGrad per coordinate (Mhammedi & Koolen 2020),",
+              "                  no tuning, scale-free"),
+          Set.of("eps"),
+          false,
+          (d, precision, layout, arena, kernels, p) ->
+              new FreeGradOptimizer(
+                  d,
+                  precision.inputType(),
+                  new FreeGradParams(p.get("eps", 1)),
+                  layout,
+                  arena,
+                  kernels));
 
   private final FreeGradParams p;
 
@@ -44,8 +55,22 @@ public final class FreeGradOptimizer extends RuleOptimizer implements GradientOp
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public FreeGradOptimizer(
-      int d, ElementType type, FreeGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("freegrad", d, checked(params, type), layout, false, false, arena, kernels, FreeGradRuleForms.SHAPE);
+      int d,
+      ElementType type,
+      FreeGradParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "freegrad",
+        d,
+        checked(params, type),
+        layout,
+        false,
+        false,
+        arena,
+        kernels,
+        FreeGradRuleForms.SHAPE);
     this.p = params;
     u[FreeGradRuleForms.SHAPE.uniform("eps")] = params.epsilon();
     resetImpl();
@@ -56,8 +81,13 @@ public final class FreeGradOptimizer extends RuleOptimizer implements GradientOp
       throw new IllegalArgumentException("params must not be null");
     }
     if (type != null) {
-      ParameterRangeException.check("freegrad", type, "epsilon", params.epsilon(),
-          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE, "epsilon would overflow");
+      ParameterRangeException.check(
+          "freegrad",
+          type,
+          "epsilon",
+          params.epsilon(),
+          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
+          "epsilon would overflow");
     }
     return Precision.of(type);
   }
@@ -97,7 +127,9 @@ public final class FreeGradOptimizer extends RuleOptimizer implements GradientOp
   protected String brokenInvariant(String name, double v) {
     return switch (name) {
       case "G" -> Invariants.finite(v, "G (sum of clipped gradients)");
-      case "Vsum" -> Invariants.nonNegative(v, "Vsum (first hint squared plus the sum of squared clipped gradients)");
+      case "Vsum" ->
+          Invariants.nonNegative(
+              v, "Vsum (first hint squared plus the sum of squared clipped gradients)");
       case "h1" -> Invariants.nonNegative(v, "h1 (first nonzero |g|)");
       case "ht" -> Invariants.nonNegative(v, "ht (largest |g| so far)");
       default -> super.brokenInvariant(name, v);

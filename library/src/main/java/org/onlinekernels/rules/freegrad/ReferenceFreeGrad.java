@@ -9,8 +9,8 @@ import org.onlinekernels.reference.SparseVec;
 
 /**
  * Per-coordinate FreeGrad, docs/ALGORITHMS.md section 13.3, in double, on the nonzero entries only.
- * Predict, for every coordinate with {@code x_i != 0} ({@code 0} while {@code h1 = 0} or
- * {@code V = 0}):
+ * Predict, for every coordinate with {@code x_i != 0} ({@code 0} while {@code h1 = 0} or {@code V =
+ * 0}):
  *
  * <pre>
  *   A = |G| ;  D = V + ht * A ;  r = (-G) / D ;  m = (1 + V / D) / 2 ;  q = h1 / sqrt(V)
@@ -18,8 +18,8 @@ import org.onlinekernels.reference.SparseVec;
  *   w = clamp(((((r * eps) * m) * h1) * q) * exp(e), -Double.MAX_VALUE, Double.MAX_VALUE)
  * </pre>
  *
- * Update, for every coordinate with {@code g_i = g * x_i != 0}, {@code a = |g_i|}: on the first
- * one {@code h1 = a}, {@code V = V + a * a}, {@code c = g_i}; later {@code c = g_i * (ht / a)} if
+ * Update, for every coordinate with {@code g_i = g * x_i != 0}, {@code a = |g_i|}: on the first one
+ * {@code h1 = a}, {@code V = V + a * a}, {@code c = g_i}; later {@code c = g_i * (ht / a)} if
  * {@code a > ht}, else {@code c = g_i}; then {@code ht = max(ht, a)}, {@code G = G + c}, {@code V =
  * V + c * c}. {@code exp} is {@code Math.exp}; the exponent's cap is {@link
  * FreeGrad#DOUBLE_EXP_CAP} unless given (a check of float kernels gives the float cap).
@@ -153,11 +153,12 @@ public final class ReferenceFreeGrad extends ReferenceModel implements Reference
   }
 
   /**
-   * Merges learners that started from this learner's state (docs/MERGING.md): {@code G}, {@code
-   * V}, {@code h1} averaged over the learners that changed them, {@code ht} the maximum.
+   * Merges learners that started from this learner's state (docs/MERGING.md): {@code G}, {@code V},
+   * {@code h1} averaged over the learners that changed them, {@code ht} the maximum.
    */
   public void merge(List<ReferenceFreeGrad> learners) {
-    List<ReferenceFreeGrad> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.bigG, l.v, l.h1, l.ht});
+    List<ReferenceFreeGrad> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.bigG, l.v, l.h1, l.ht});
     for (int i = 0; i < d; i++) {
       bigG[i] = ReferenceMerge.average(bigG[i], ReferenceMerge.column(o, l -> l.bigG, i));
       v[i] = ReferenceMerge.average(v[i], ReferenceMerge.column(o, l -> l.v, i));

@@ -8,8 +8,8 @@ import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * Per-coordinate FTRL-Proximal with L1 and L2 regularisation (McMahan et al. 2013, Algorithm 1;
- * docs/ALGORITHMS.md section 13.1). Per coordinate {@code z} (the lazy dual: sum of gradients
- * minus the proximal corrections) and {@code N} (the paper's {@code n}: sum of squared gradients).
+ * docs/ALGORITHMS.md section 13.1). Per coordinate {@code z} (the lazy dual: sum of gradients minus
+ * the proximal corrections) and {@code N} (the paper's {@code n}: sum of squared gradients).
  *
  * <pre>
  *   weight:  w_i = 0                                                          where |z_i| &lt;= lambda1
@@ -20,9 +20,9 @@ import org.onlinekernels.kernel.lanes.Update;
  * </pre>
  *
  * {@code sig} is the paper's {@code (sqrt(N + g^2) - sqrt(N)) / alpha} without the cancellation of
- * the difference of square roots. The weight is never stored: the predict computes it from
- * {@code z} and {@code N}, the update recomputes it (or takes it from the fused round's scratch),
- * and the read-out is the same function, exact zeros included.
+ * the difference of square roots. The weight is never stored: the predict computes it from {@code
+ * z} and {@code N}, the update recomputes it (or takes it from the fused round's scratch), and the
+ * read-out is the same function, exact zeros included.
  */
 public final class Ftrl {
   private Ftrl() {}
@@ -47,8 +47,8 @@ public final class Ftrl {
     }
 
     /**
-     * The soft threshold: {@code +0} inside {@code [-lambda1, lambda1]} (so {@code z = 0} too),
-     * and {@code +0} while no step size exists ({@code beta = lambda2 = 0} and {@code N = 0}).
+     * The soft threshold: {@code +0} inside {@code [-lambda1, lambda1]} (so {@code z = 0} too), and
+     * {@code +0} while no step size exists ({@code beta = lambda2 = 0} and {@code N = 0}).
      */
     @Predict
     static float w(float z, float N, float alpha, float beta, float lambda1, float lambda2) {
@@ -63,7 +63,9 @@ public final class Ftrl {
       return Math.max(-W_MAX, Math.min(w, W_MAX));
     }
 
-    /** {@code sigma} of the paper, the increase of the inverse rate, read before {@code N} changes. */
+    /**
+     * {@code sigma} of the paper, the increase of the inverse rate, read before {@code N} changes.
+     */
     @Update
     static float sig(float N, float gx, float alpha) {
       float gg = gx * gx;

@@ -24,14 +24,28 @@ import org.onlinekernels.params.FtrlParams;
  */
 public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("ftrl",
-      List.of("  ftrl            alpha=0.5, beta=1, l1=0, l2=0      per-coordinate FTRL-Proximal (McMahan et al. 2013 Alg. 1)",
-          "                  with L1 (exact zeros) and L2; alpha is a rate: worth tuning"),
-      Set.of("alpha", "beta", "l1", "l2"), false, (d, precision, layout, arena, kernels, p) -> {
-        FtrlParams def = FtrlParams.defaults();
-        return new FtrlOptimizer(d, precision.inputType(), new FtrlParams(p.get("alpha", def.alpha()),
-            p.get("beta", def.beta()), p.get("l1", def.lambda1()), p.get("l2", def.lambda2())), layout, arena, kernels);
-      });
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "ftrl",
+          List.of(
+              "  ftrl            alpha=0.5, beta=1, l1=0, l2=0      per-coordinate FTRL-Proximal (McMahan et al. 2013 Alg. 1)",
+              "                  with L1 (exact zeros) and L2; alpha is a rate: worth tuning"),
+          Set.of("alpha", "beta", "l1", "l2"),
+          false,
+          (d, precision, layout, arena, kernels, p) -> {
+            FtrlParams def = FtrlParams.defaults();
+            return new FtrlOptimizer(
+                d,
+                precision.inputType(),
+                new FtrlParams(
+                    p.get("alpha", def.alpha()),
+                    p.get("beta", def.beta()),
+                    p.get("l1", def.lambda1()),
+                    p.get("l2", def.lambda2())),
+                layout,
+                arena,
+                kernels);
+          });
 
   private final FtrlParams p;
 
@@ -46,8 +60,23 @@ public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimi
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public FtrlOptimizer(int d, ElementType type, FtrlParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("ftrl", d, checked(params, type), layout, false, false, arena, kernels, FtrlRuleForms.SHAPE);
+  public FtrlOptimizer(
+      int d,
+      ElementType type,
+      FtrlParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "ftrl",
+        d,
+        checked(params, type),
+        layout,
+        false,
+        false,
+        arena,
+        kernels,
+        FtrlRuleForms.SHAPE);
     this.p = params;
     u[FtrlRuleForms.SHAPE.uniform("alpha")] = params.alpha();
     u[FtrlRuleForms.SHAPE.uniform("beta")] = params.beta();
@@ -56,17 +85,24 @@ public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimi
     resetImpl();
   }
 
-  /** Refuses null parameters and parameters the element type cannot hold, before any state is allocated. */
+  /**
+   * Refuses null parameters and parameters the element type cannot hold, before any state is
+   * allocated.
+   */
   private static Precision checked(FtrlParams params, ElementType type) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
     }
     if (type != null) {
       double max = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
-      ParameterRangeException.check("ftrl", type, "alpha", params.alpha(), max, "alpha would overflow");
-      ParameterRangeException.check("ftrl", type, "beta", params.beta(), max, "beta would overflow");
-      ParameterRangeException.check("ftrl", type, "lambda1", params.lambda1(), max, "lambda1 would overflow");
-      ParameterRangeException.check("ftrl", type, "lambda2", params.lambda2(), max, "lambda2 would overflow");
+      ParameterRangeException.check(
+          "ftrl", type, "alpha", params.alpha(), max, "alpha would overflow");
+      ParameterRangeException.check(
+          "ftrl", type, "beta", params.beta(), max, "beta would overflow");
+      ParameterRangeException.check(
+          "ftrl", type, "lambda1", params.lambda1(), max, "lambda1 would overflow");
+      ParameterRangeException.check(
+          "ftrl", type, "lambda2", params.lambda2(), max, "lambda2 would overflow");
     }
     return Precision.of(type);
   }

@@ -18,9 +18,9 @@ import org.onlinekernels.reference.SparseVec;
  *   yhat = sum_i x_i * w_i                                      (sequential, increasing i)
  * </pre>
  *
- * Update with the round's {@code w_i}, for every coordinate with {@code g_i = g * x_i != 0}:
- * {@code gg = g_i * g_i; nn = N_i + gg; den = alpha * (sqrt(nn) + sqrt(N_i)); sig = den > 0 ? gg /
- * den : 0; z_i = z_i + (g_i - sig * w_i); N_i = nn}.
+ * Update with the round's {@code w_i}, for every coordinate with {@code g_i = g * x_i != 0}: {@code
+ * gg = g_i * g_i; nn = N_i + gg; den = alpha * (sqrt(nn) + sqrt(N_i)); sig = den > 0 ? gg / den :
+ * 0; z_i = z_i + (g_i - sig * w_i); N_i = nn}.
  */
 public final class ReferenceFtrl extends ReferenceModel implements ReferenceGradientLearner {
   private final FtrlParams p;
@@ -49,7 +49,10 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
     return z;
   }
 
-  /** The sums of squared gradients {@code N} (the paper's {@code n}), LIVE. For tests and oracle use. */
+  /**
+   * The sums of squared gradients {@code N} (the paper's {@code n}), LIVE. For tests and oracle
+   * use.
+   */
   public double[] n() {
     return n;
   }
@@ -121,7 +124,10 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
     }
   }
 
-  /** The weight formula on the current state, every coordinate (exact zeros where {@code |z_i| <= lambda1}). */
+  /**
+   * The weight formula on the current state, every coordinate (exact zeros where {@code |z_i| <=
+   * lambda1}).
+   */
   @Override
   public double[] weights() {
     double[] w = new double[d];
@@ -138,7 +144,8 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
    * @param learners at least one learner of the same dimension and parameters, none pending
    */
   public void merge(List<ReferenceFtrl> learners) {
-    List<ReferenceFtrl> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.z, l.n});
+    List<ReferenceFtrl> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.z, l.n});
     for (int i = 0; i < d; i++) {
       z[i] = ReferenceMerge.average(z[i], ReferenceMerge.column(o, l -> l.z, i));
       n[i] = ReferenceMerge.average(n[i], ReferenceMerge.column(o, l -> l.n, i));

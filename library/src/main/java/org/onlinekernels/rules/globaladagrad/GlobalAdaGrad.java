@@ -1,13 +1,13 @@
 package org.onlinekernels.rules.globaladagrad;
 
-import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.lanes.Lanes;
 import org.onlinekernels.kernel.lanes.Update;
 
 /**
- * Global-rate AdaGrad (Streeter and McMahan 2010, Theorem 2; docs/ALGORITHMS.md section 1):
- * one rate {@code eta_t = alpha D / (delta + sqrt(2 sum_s ||g_s||^2))} per round, computed by the
+ * Global-rate AdaGrad (Streeter and McMahan 2010, Theorem 2; docs/ALGORITHMS.md section 1): one
+ * rate {@code eta_t = alpha D / (delta + sqrt(2 sum_s ||g_s||^2))} per round, computed by the
  * optimizer, then per coordinate
  *
  * <pre>
@@ -21,11 +21,16 @@ public final class GlobalAdaGrad {
   private GlobalAdaGrad() {}
 
   /** The per-coordinate math, in float: the source of every generated form. */
-  @Lanes(fields = {"w"}, weight = "w", perCoordinate = {"lo", "hi"})
+  @Lanes(
+      fields = {"w"},
+      weight = "w",
+      perCoordinate = {"lo", "hi"})
   static final class Rule {
     private Rule() {}
 
-    /** The round's rate: 0 is legal (if useless); an infinite one would write +-inf or NaN into w. */
+    /**
+     * The round's rate: 0 is legal (if useless); an infinite one would write +-inf or NaN into w.
+     */
     @Check
     static void checkEta(double eta) {
       KernelChecks.nonNegative("eta", eta);

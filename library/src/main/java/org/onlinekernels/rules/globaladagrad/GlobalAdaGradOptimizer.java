@@ -1,11 +1,10 @@
 package org.onlinekernels.rules.globaladagrad;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.lanes.RuleShape;
@@ -14,6 +13,7 @@ import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.Box;
@@ -28,22 +28,32 @@ import org.onlinekernels.params.GlobalAdaGradParams;
  *   w_i   = clamp(w_i - eta_t * g_i, a_i, b_i)
  * </pre>
  *
- * State: the buffer {@code w} (plus {@code lo}, {@code hi} for a per-coordinate box) and the
- * {@code double} scalar {@code sumSquares}. In linear-model form {@code ||g x||^2} is computed as
- * {@code g^2 ||x||^2}, so one reduction over {@code x} serves both forms.
+ * State: the buffer {@code w} (plus {@code lo}, {@code hi} for a per-coordinate box) and the {@code
+ * double} scalar {@code sumSquares}. In linear-model form {@code ||g x||^2} is computed as {@code
+ * g^2 ||x||^2}, so one reduction over {@code x} serves both forms.
  */
 public final class GlobalAdaGradOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("adagrad-global",
-      List.of("  adagrad-global  alpha=1, delta=0, R=inf, D (default: 2R*sqrt(d) with R, else 1)",
-          "                  one global AdaGrad rate (Streeter & McMahan Thm. 2)"),
-      Set.of("alpha", "delta", "R", "D"), false, (d, precision, layout, arena, kernels, p) -> {
-        double r = p.get("R", Double.POSITIVE_INFINITY);
-        Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
-        double dd = p.get("D", box.isFinite() ? Double.NaN : 1.0);
-        return new GlobalAdaGradOptimizer(d, precision.inputType(),
-            new GlobalAdaGradParams(p.get("alpha", 1), p.get("delta", 0), box, dd), layout, arena, kernels);
-      });
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "adagrad-global",
+          List.of(
+              "  adagrad-global  alpha=1, delta=0, R=inf, D (default: 2R*sqrt(d) with R, else 1)",
+              "                  one global AdaGrad rate (Streeter & McMahan Thm. 2)"),
+          Set.of("alpha", "delta", "R", "D"),
+          false,
+          (d, precision, layout, arena, kernels, p) -> {
+            double r = p.get("R", Double.POSITIVE_INFINITY);
+            Box box = Double.isInfinite(r) ? Box.none() : Box.symmetric(r);
+            double dd = p.get("D", box.isFinite() ? Double.NaN : 1.0);
+            return new GlobalAdaGradOptimizer(
+                d,
+                precision.inputType(),
+                new GlobalAdaGradParams(p.get("alpha", 1), p.get("delta", 0), box, dd),
+                layout,
+                arena,
+                kernels);
+          });
 
   private static final RuleShape SHAPE = GlobalAdaGradRuleForms.SHAPE;
   private static final int ETA = SHAPE.uniform("eta");
@@ -52,6 +62,7 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
   private final double diameter;
   private final boolean boxed;
   private double sumSquares;
+
   /** The sum the update in flight commits. */
   private double nextSum;
 
@@ -64,21 +75,36 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public GlobalAdaGradOptimizer(int d, ElementType type, GlobalAdaGradParams params, Arena arena, KernelProvider kernels) {
+  public GlobalAdaGradOptimizer(
+      int d, ElementType type, GlobalAdaGradParams params, Arena arena, KernelProvider kernels) {
     this(d, type, params, StateLayout.PLANAR, arena, kernels);
   }
 
   /**
    * An optimizer with its state in {@code layout} (one box for all coordinates when interleaved):
-   * one field is the same memory in either layout; interleaved state sums a separate sparse
-   * predict in the fused round's order.
+   * one field is the same memory in either layout; interleaved state sums a separate sparse predict
+   * in the fused round's order.
    *
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public GlobalAdaGradOptimizer(
-      int d, ElementType type, GlobalAdaGradParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("global-adagrad", d, Precision.of(type), layout, checked(d, type, params), false, arena, kernels, SHAPE);
+      int d,
+      ElementType type,
+      GlobalAdaGradParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "global-adagrad",
+        d,
+        Precision.of(type),
+        layout,
+        checked(d, type, params),
+        false,
+        arena,
+        kernels,
+        SHAPE);
     this.p = params;
     this.diameter = params.diameter(d);
     this.boxed = params.box().isPerCoordinate();
@@ -95,15 +121,23 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
     params.box().checkDimension(d);
     double diameter = params.diameter(d);
     if (!(diameter > 0) || !Double.isFinite(diameter)) {
-      // A box of zero width has D = 0: every step would be 0, almost certainly a configuration slip.
-      throw new IllegalArgumentException("diameter D must be finite and > 0, got " + diameter + " for dimension " + d);
+      // A box of zero width has D = 0: every step would be 0, almost certainly a configuration
+      // slip.
+      throw new IllegalArgumentException(
+          "diameter D must be finite and > 0, got " + diameter + " for dimension " + d);
     }
     if (type != null) {
       double max = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
       // The rate's numerator alpha * D is rounded to the element type with every rate.
-      ParameterRangeException.check("global-adagrad", type, "alpha * D", params.alpha() * diameter, max,
+      ParameterRangeException.check(
+          "global-adagrad",
+          type,
+          "alpha * D",
+          params.alpha() * diameter,
+          max,
           "the rate's numerator would overflow");
-      ParameterRangeException.check("global-adagrad", type, "delta", params.delta(), max, "delta would overflow");
+      ParameterRangeException.check(
+          "global-adagrad", type, "delta", params.delta(), max, "delta would overflow");
     }
     return params.box().isPerCoordinate();
   }
@@ -150,13 +184,15 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
 
   /**
    * The round's rate from the new sum, refused before anything changes when the sum or the rate
-   * overflows; a zero denominator (no gradient yet and {@code delta = 0}) means no change this round.
+   * overflows; a zero denominator (no gradient yet and {@code delta = 0}) means no change this
+   * round.
    */
   @Override
   protected boolean beforeUpdate(double g) {
     double sum = sumSquares + g * g * inputSquaredNorm();
     if (!Double.isFinite(sum)) {
-      throw new ArithmeticException("sum of squared gradient norms overflowed; rescale the gradients");
+      throw new ArithmeticException(
+          "sum of squared gradient norms overflowed; rescale the gradients");
     }
     nextSum = sum;
     double den = p.delta() + Math.sqrt(2 * sum);
@@ -168,8 +204,12 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
     // infinite there, and inf * 0 = NaN on coordinates whose gradient is (or underflows to) 0.
     if (!(eta <= (type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE))) {
       throw new ArithmeticException(
-          "global AdaGrad rate alpha*D/(delta + sqrt(2*sumSquares)) = " + eta + " overflows the "
-              + type.name().toLowerCase() + " range (sumSquares = " + sum
+          "global AdaGrad rate alpha*D/(delta + sqrt(2*sumSquares)) = "
+              + eta
+              + " overflows the "
+              + type.name().toLowerCase()
+              + " range (sumSquares = "
+              + sum
               + "); use delta > 0 or rescale the gradients; the state was left unchanged");
     }
     u[ETA] = eta;
@@ -193,11 +233,16 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
     updateSparse(indices, values, nnz, 1.0);
   }
 
-  /** docs/MERGING.md: {@code sumSquares} by increments; {@code w} averaged by its increments, clamped. */
+  /**
+   * docs/MERGING.md: {@code sumSquares} by increments; {@code w} averaged by its increments,
+   * clamped.
+   */
   @Override
   protected MergePlan mergePlan() {
     Box b = p.box();
-    return new MergePlan().mean("w", null, List.of("sumSquares"), b::clamp).sumScalars("sumSquares");
+    return new MergePlan()
+        .mean("w", null, List.of("sumSquares"), b::clamp)
+        .sumScalars("sumSquares");
   }
 
   @Override

@@ -1,11 +1,11 @@
 package org.onlinekernels.rules.globaladagrad;
 
+import org.onlinekernels.params.Box;
+import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.Box;
-import org.onlinekernels.params.GlobalAdaGradParams;
 
 /**
  * Gradient descent with one adaptive global rate, ALGORITHMS.md section 1 "Global variant"
@@ -22,15 +22,16 @@ import org.onlinekernels.params.GlobalAdaGradParams;
  * {@code ||g_t||^2} is summed sequentially over the nonzero coordinates in increasing index order,
  * so that dense and sparse steps agree bit for bit. {@code D = p.diameter(d)}.
  */
-public final class ReferenceGlobalAdaGrad extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceGlobalAdaGrad extends ReferenceModel
+    implements ReferenceGradientLearner {
   private final GlobalAdaGradParams p;
   private final double diameter;
   private final double[] w;
   private double sumSquares;
 
   /**
-   * A learner at its initial state: {@code w} the projection of 0 into the box,
-   * {@code sumSquares = 0}.
+   * A learner at its initial state: {@code w} the projection of 0 into the box, {@code sumSquares =
+   * 0}.
    *
    * @param d number of coordinates, {@code >= 1}
    * @param p parameters; a per-coordinate box must have {@code d} coordinates
@@ -135,10 +136,11 @@ public final class ReferenceGlobalAdaGrad extends ReferenceModel implements Refe
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code sumSquares} by increments, {@code w} averaged by its increments and clamped.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * sumSquares} by increments, {@code w} averaged by its increments and clamped.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceGlobalAdaGrad> learners) {
     java.util.List<ReferenceGlobalAdaGrad> o =

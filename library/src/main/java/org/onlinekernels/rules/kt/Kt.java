@@ -9,8 +9,8 @@ import org.onlinekernels.kernel.lanes.Update;
 /**
  * Krichevsky-Trofimov coin betting per coordinate, betting-fraction form (Orabona and Pal 2016,
  * Algorithm 1 on each coordinate; docs/ALGORITHMS.md section 13.2): no learning rate. Per
- * coordinate {@code theta} (the sum of the coins), the wealth {@code W} (starts at {@code
- * epsilon}) and {@code k} (the number of nonzero coins).
+ * coordinate {@code theta} (the sum of the coins), the wealth {@code W} (starts at {@code epsilon})
+ * and {@code k} (the number of nonzero coins).
  *
  * <pre>
  *   weight:  w_i    = (theta_i / (k_i + 1)) * W_i                    (the KT betting fraction times the wealth)
@@ -21,17 +21,23 @@ import org.onlinekernels.kernel.lanes.Update;
  *
  * The coin is the reward {@code -g_i} scaled by the gradient bound {@code Lg} and clipped into
  * {@code [-1, 1]}, where the paper's analysis holds. The wealth saturates at {@link
- * #FLOAT_WEALTH_CAP} / {@link #DOUBLE_WEALTH_CAP} (with the coin held at one sign it doubles
- * about every touch); {@code |theta_i| <= k_i} keeps the fraction in {@code [-1, 1]} after
- * rounding, so {@code |w_i| <= W_i}.
+ * #FLOAT_WEALTH_CAP} / {@link #DOUBLE_WEALTH_CAP} (with the coin held at one sign it doubles about
+ * every touch); {@code |theta_i| <= k_i} keeps the fraction in {@code [-1, 1]} after rounding, so
+ * {@code |w_i| <= W_i}.
  */
 public final class Kt {
   private Kt() {}
 
-  /** Saturation bound of the wealth for float state (ScInOL2's wealth cap): reached after about 94 one-sign touches. */
+  /**
+   * Saturation bound of the wealth for float state (ScInOL2's wealth cap): reached after about 94
+   * one-sign touches.
+   */
   public static final double FLOAT_WEALTH_CAP = 0x1p90;
 
-  /** Saturation bound of the wealth for double state and the reference: reached after about 906 one-sign touches. */
+  /**
+   * Saturation bound of the wealth for double state and the reference: reached after about 906
+   * one-sign touches.
+   */
   public static final double DOUBLE_WEALTH_CAP = 0x1p900;
 
   /** The per-coordinate math, in float: the source of every generated form. */
@@ -51,7 +57,10 @@ public final class Kt {
       return theta / (k + 1) * W;
     }
 
-    /** The coin, a reward in {@code [-1, 1]}; {@code -0} where {@code g_i} is {@code +0} (unused there). */
+    /**
+     * The coin, a reward in {@code [-1, 1]}; {@code -0} where {@code g_i} is {@code +0} (unused
+     * there).
+     */
     @Update
     static float coin(float gx, float Lg) {
       return Math.min(Math.max(-(gx / Lg), -1f), 1f);

@@ -20,16 +20,27 @@ import org.onlinekernels.params.KtParams;
  * Per-coordinate KT coin betting ({@link Kt}; Orabona and Pal 2016). State buffers {@code theta}
  * (sum of coins), {@code W} (wealth, starts at {@code epsilon}) and {@code k} (nonzero coins
  * counted); the weight {@code (theta / (k + 1)) W} is computed, never stored. Linear-model and
- * gradient form; float or double, planar or {@link StateLayout#INTERLEAVED} state. In float,
- * {@code k} stops counting at 2^24 touches of a coordinate: use double for longer runs.
+ * gradient form; float or double, planar or {@link StateLayout#INTERLEAVED} state. In float, {@code
+ * k} stops counting at 2^24 touches of a coordinate: use double for longer runs.
  */
 public final class KtOptimizer extends RuleOptimizer implements GradientOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("kt",
-      List.of("  kt              eps=1, Lg=1                        KT coin betting per coordinate (Orabona & Pal 2016),",
-          "                  no rate; coins g*x/Lg clipped to [-1, 1]"),
-      Set.of("eps", "Lg"), false, (d, precision, layout, arena, kernels, p) ->
-          new KtOptimizer(d, precision.inputType(), new KtParams(p.get("eps", 1), p.get("Lg", 1)), layout, arena, kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "kt",
+          List.of(
+              "  kt              eps=1, Lg=1                        KT coin betting per coordinate (Orabona & Pal 2016),",
+              "                  no rate; coins g*x/Lg clipped to [-1, 1]"),
+          Set.of("eps", "Lg"),
+          false,
+          (d, precision, layout, arena, kernels, p) ->
+              new KtOptimizer(
+                  d,
+                  precision.inputType(),
+                  new KtParams(p.get("eps", 1), p.get("Lg", 1)),
+                  layout,
+                  arena,
+                  kernels));
 
   private final KtParams p;
 
@@ -44,23 +55,42 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public KtOptimizer(int d, ElementType type, KtParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+  public KtOptimizer(
+      int d,
+      ElementType type,
+      KtParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
     super("kt", d, checked(params, type), layout, false, false, arena, kernels, KtRuleForms.SHAPE);
     this.p = params;
     u[KtRuleForms.SHAPE.uniform("Lg")] = params.lg();
     resetImpl();
   }
 
-  /** Refuses null parameters, an initial wealth above its cap and a bound the element type cannot hold. */
+  /**
+   * Refuses null parameters, an initial wealth above its cap and a bound the element type cannot
+   * hold.
+   */
   private static Precision checked(KtParams params, ElementType type) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
     }
     if (type != null) {
-      ParameterRangeException.check("kt", type, "epsilon", params.epsilon(), wealthCap(type),
+      ParameterRangeException.check(
+          "kt",
+          type,
+          "epsilon",
+          params.epsilon(),
+          wealthCap(type),
           "the initial wealth W = epsilon would exceed its saturation cap");
-      ParameterRangeException.check("kt", type, "Lg", params.lg(),
-          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE, "Lg would overflow");
+      ParameterRangeException.check(
+          "kt",
+          type,
+          "Lg",
+          params.lg(),
+          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
+          "Lg would overflow");
     }
     return Precision.of(type);
   }
@@ -93,9 +123,9 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
 
   /**
    * docs/MERGING.md: {@code theta}, {@code W}, {@code k} averaged over the learners that changed
-   * them. The wealth is multiplicative: a sum of increments can go negative and flip the bet,
-   * while a mean keeps it positive, and {@code |mean theta| <= mean k} keeps the merged betting
-   * fraction in {@code [-1, 1]}.
+   * them. The wealth is multiplicative: a sum of increments can go negative and flip the bet, while
+   * a mean keeps it positive, and {@code |mean theta| <= mean k} keeps the merged betting fraction
+   * in {@code [-1, 1]}.
    */
   @Override
   protected MergePlan mergePlan() {
@@ -106,8 +136,12 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
   protected String brokenInvariant(String name, double v) {
     return switch (name) {
       case "theta" -> Invariants.finite(v, "theta (sum of coins)");
-      case "W" -> v >= 0 && v <= wealthCap(stateType("W")) ? null
-          : "W (wealth) is finite and within [0, " + wealthCap(stateType("W")) + "] (its saturation bound)";
+      case "W" ->
+          v >= 0 && v <= wealthCap(stateType("W"))
+              ? null
+              : "W (wealth) is finite and within [0, "
+                  + wealthCap(stateType("W"))
+                  + "] (its saturation bound)";
       case "k" -> Invariants.nonNegative(v, "k (number of nonzero coins)");
       default -> super.brokenInvariant(name, v);
     };

@@ -31,7 +31,10 @@ public final class ReferenceKt extends ReferenceModel implements ReferenceGradie
   private final double[] k;
   private double[] pendingW;
 
-  /** A learner at its initial state ({@code theta = k = 0}, {@code W = epsilon}) with the double wealth cap. */
+  /**
+   * A learner at its initial state ({@code theta = k = 0}, {@code W = epsilon}) with the double
+   * wealth cap.
+   */
   public ReferenceKt(int d, KtParams p) {
     this(d, p, Kt.DOUBLE_WEALTH_CAP);
   }
@@ -139,9 +142,13 @@ public final class ReferenceKt extends ReferenceModel implements ReferenceGradie
     return w;
   }
 
-  /** Merges learners that started from this learner's state (docs/MERGING.md): {@code theta}, {@code W}, {@code k} averaged. */
+  /**
+   * Merges learners that started from this learner's state (docs/MERGING.md): {@code theta}, {@code
+   * W}, {@code k} averaged.
+   */
   public void merge(List<ReferenceKt> learners) {
-    List<ReferenceKt> o = ReferenceMerge.canonical(this, learners, l -> new double[][] {l.theta, l.wealth, l.k});
+    List<ReferenceKt> o =
+        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.theta, l.wealth, l.k});
     for (int i = 0; i < d; i++) {
       theta[i] = ReferenceMerge.average(theta[i], ReferenceMerge.column(o, l -> l.theta, i));
       wealth[i] = ReferenceMerge.average(wealth[i], ReferenceMerge.column(o, l -> l.wealth, i));

@@ -1,10 +1,9 @@
 package org.onlinekernels.rules.scinol1;
 
-
+import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.ScInOLParams;
 
 /**
  * ScInOL1, ALGORITHMS.md section 3 (Kempka, Kotlowski and Warmuth 2019, Algorithm 1), linear-model
@@ -19,15 +18,15 @@ import org.onlinekernels.params.ScInOLParams;
  *   yhat   = sum_i x_i * w_i                  (sequential, increasing i)
  * </pre>
  *
- * Update, for every coordinate with {@code x_i != 0}: {@code gx = g * x_i; G_i = G_i - gx;
- * S2_i = S2_i + gx * gx}; then {@code t = t + 1}.
+ * Update, for every coordinate with {@code x_i != 0}: {@code gx = g * x_i; G_i = G_i - gx; S2_i =
+ * S2_i + gx * gx}; then {@code t = t + 1}.
  *
  * <p>A coordinate with {@code x_i = 0} is left untouched by the rule ({@code M} and {@code beta}
  * keep their values, its term of {@code yhat} is 0), so it is skipped: a sparse predict is O(nnz)
- * and dense == sparse bit for bit. {@code exp(|theta|/2) - 1} is computed with
- * {@link Math#expm1}, which equals it in real arithmetic and stays accurate for the small
- * {@code theta} of the first rounds. The convention {@code 0/0 = 0} for {@code theta} only arises
- * with {@code s = 0}, where {@code w_i = 0} anyway.
+ * and dense == sparse bit for bit. {@code exp(|theta|/2) - 1} is computed with {@link Math#expm1},
+ * which equals it in real arithmetic and stays accurate for the small {@code theta} of the first
+ * rounds. The convention {@code 0/0 = 0} for {@code theta} only arises with {@code s = 0}, where
+ * {@code w_i = 0} anyway.
  */
 public final class ReferenceScInOL1 extends ReferenceModel {
   private final double epsilon;
@@ -141,8 +140,11 @@ public final class ReferenceScInOL1 extends ReferenceModel {
     double theta = bigG[i] / s;
     // Saturation: the exponent is capped as in the kernels (ScInOL1.DOUBLE_EXP_CAP), and the
     // weight at the largest finite double (a tiny s would take it to infinity; ScInOL1Kernel).
-    double w = beta[i] * Math.signum(theta)
-        * Math.expm1(Math.min(Math.abs(theta) / 2, ScInOL1.DOUBLE_EXP_CAP)) / (2 * s);
+    double w =
+        beta[i]
+            * Math.signum(theta)
+            * Math.expm1(Math.min(Math.abs(theta) / 2, ScInOL1.DOUBLE_EXP_CAP))
+            / (2 * s);
     return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
   }
 
@@ -171,14 +173,17 @@ public final class ReferenceScInOL1 extends ReferenceModel {
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code G}, {@code S2}, {@code beta}, {@code t} averaged over the learners that changed them, {@code M} the maximum.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * G}, {@code S2}, {@code beta}, {@code t} averaged over the learners that changed them, {@code M}
+   * the maximum.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceScInOL1> learners) {
     java.util.List<ReferenceScInOL1> o =
-        ReferenceMerge.canonical(this, learners, l -> new double[][] {l.bigG, l.s2, l.m, l.beta, {l.t}});
+        ReferenceMerge.canonical(
+            this, learners, l -> new double[][] {l.bigG, l.s2, l.m, l.beta, {l.t}});
     for (int i = 0; i < d; i++) {
       bigG[i] = ReferenceMerge.average(bigG[i], ReferenceMerge.column(o, l -> l.bigG, i));
       s2[i] = ReferenceMerge.average(s2[i], ReferenceMerge.column(o, l -> l.s2, i));

@@ -1,7 +1,7 @@
 package org.onlinekernels.rules.scinol1;
 
-import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.KernelChecks;
+import org.onlinekernels.kernel.lanes.Check;
 import org.onlinekernels.kernel.lanes.FloatLaneMath;
 import org.onlinekernels.kernel.lanes.Lanes;
 import org.onlinekernels.kernel.lanes.Predict;
@@ -23,13 +23,15 @@ import org.onlinekernels.kernel.lanes.Update;
  * </pre>
  *
  * {@code expm1} is one polynomial for every form ({@code FloatLaneMath.expm1}); the exponent is
- * capped ({@link #FLOAT_EXP_CAP}, {@link #DOUBLE_EXP_CAP}) and the weight clamped into the
- * element type's finite range, so {@code yhat} stays finite.
+ * capped ({@link #FLOAT_EXP_CAP}, {@link #DOUBLE_EXP_CAP}) and the weight clamped into the element
+ * type's finite range, so {@code yhat} stays finite.
  */
 public final class ScInOL1 {
   private ScInOL1() {}
 
-  /** Cap of the exponent {@code |theta|/2} for float state: {@code e^64} is about {@code 6.2e27}. */
+  /**
+   * Cap of the exponent {@code |theta|/2} for float state: {@code e^64} is about {@code 6.2e27}.
+   */
   public static final double FLOAT_EXP_CAP = 64;
 
   /** Cap of the exponent {@code |theta|/2} for double state and the reference. */
@@ -56,7 +58,10 @@ public final class ScInOL1 {
       return Math.max(M, Math.abs(x));
     }
 
-    /** Unchanged where {@code x*x} is 0 (an underflowed square included: the literal 0/0 = 0 would zero beta for good). */
+    /**
+     * Unchanged where {@code x*x} is 0 (an underflowed square included: the literal 0/0 = 0 would
+     * zero beta for good).
+     */
     @Predict
     static float beta(float beta, float x, float S2, float M, float t, float eps) {
       float x2 = x * x;
@@ -70,7 +75,8 @@ public final class ScInOL1 {
         return 0;
       }
       float theta = G / s;
-      float w = beta * sgn(theta) * FloatLaneMath.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s);
+      float w =
+          beta * sgn(theta) * FloatLaneMath.expm1(Math.min(Math.abs(theta) / 2, EXP_CAP)) / (2 * s);
       return Math.max(-W_MAX, Math.min(w, W_MAX));
     }
 

@@ -1,16 +1,16 @@
 package org.onlinekernels.rules.scinol1;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
-import java.util.List;
 import java.lang.foreign.Arena;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
@@ -23,10 +23,21 @@ import org.onlinekernels.params.ScInOLParams;
  */
 public final class ScInOL1Optimizer extends RuleOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("scinol1",
-      List.of("  scinol1         eps=1                              ScInOL1 (Kempka et al. Alg. 1), no tuning"),
-      Set.of("eps"), false, (d, precision, layout, arena, kernels, p) ->
-          new ScInOL1Optimizer(d, precision.inputType(), new ScInOLParams(p.get("eps", 1)), layout, arena, kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "scinol1",
+          List.of(
+              "  scinol1         eps=1                              ScInOL1 (Kempka et al. Alg. 1), no tuning"),
+          Set.of("eps"),
+          false,
+          (d, precision, layout, arena, kernels, p) ->
+              new ScInOL1Optimizer(
+                  d,
+                  precision.inputType(),
+                  new ScInOLParams(p.get("eps", 1)),
+                  layout,
+                  arena,
+                  kernels));
 
   private static final int EPS = ScInOL1RuleForms.SHAPE.uniform("eps");
   private static final int T = ScInOL1RuleForms.SHAPE.uniform("t");
@@ -46,7 +57,8 @@ public final class ScInOL1Optimizer extends RuleOptimizer {
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public ScInOL1Optimizer(int d, ElementType type, ScInOLParams params, Arena arena, KernelProvider kernels) {
+  public ScInOL1Optimizer(
+      int d, ElementType type, ScInOLParams params, Arena arena, KernelProvider kernels) {
     this(d, type, params, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -57,8 +69,22 @@ public final class ScInOL1Optimizer extends RuleOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public ScInOL1Optimizer(
-      int d, ElementType type, ScInOLParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("scinol1", d, checked(params, type), layout, false, false, arena, kernels, ScInOL1RuleForms.SHAPE);
+      int d,
+      ElementType type,
+      ScInOLParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "scinol1",
+        d,
+        checked(params, type),
+        layout,
+        false,
+        false,
+        arena,
+        kernels,
+        ScInOL1RuleForms.SHAPE);
     this.p = params;
     u[EPS] = params.epsilon();
     resetImpl();
@@ -70,8 +96,13 @@ public final class ScInOL1Optimizer extends RuleOptimizer {
     }
     Precision precision = Precision.of(type);
     if (type != null) {
-      ParameterRangeException.check("scinol1", type, "epsilon", params.epsilon(),
-          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE, "the initial beta = epsilon would overflow");
+      ParameterRangeException.check(
+          "scinol1",
+          type,
+          "epsilon",
+          params.epsilon(),
+          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
+          "the initial beta = epsilon would overflow");
     }
     return precision;
   }
@@ -104,7 +135,10 @@ public final class ScInOL1Optimizer extends RuleOptimizer {
     setScalar("t", t + 1);
   }
 
-  /** docs/MERGING.md: {@code G}, {@code S2}, {@code beta}, {@code t} averaged; {@code M} the maximum. */
+  /**
+   * docs/MERGING.md: {@code G}, {@code S2}, {@code beta}, {@code t} averaged; {@code M} the
+   * maximum.
+   */
   @Override
   protected MergePlan mergePlan() {
     return new MergePlan().average("G", "S2").max("M").average("beta").averageScalars("t");

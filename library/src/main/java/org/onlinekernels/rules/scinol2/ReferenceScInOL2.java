@@ -1,10 +1,9 @@
 package org.onlinekernels.rules.scinol2;
 
-
+import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceMerge;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
-import org.onlinekernels.params.ScInOLParams;
 
 /**
  * ScInOL2, ALGORITHMS.md section 4 (Kempka, Kotlowski and Warmuth 2019, Algorithm 2), linear-model
@@ -19,9 +18,8 @@ import org.onlinekernels.params.ScInOLParams;
  *   yhat = sum_i x_i * w_i                  (sequential, increasing i)
  * </pre>
  *
- * Update, with the {@code w_i} of this round's prediction, for every coordinate with
- * {@code x_i != 0}: {@code gx = g * x_i; G_i = G_i - gx; S2_i = S2_i + gx * gx;
- * eta_i = eta_i - gx * w_i}.
+ * Update, with the {@code w_i} of this round's prediction, for every coordinate with {@code x_i !=
+ * 0}: {@code gx = g * x_i; G_i = G_i - gx; S2_i = S2_i + gx * gx; eta_i = eta_i - gx * w_i}.
  *
  * <p>Coordinates with {@code x_i = 0} are untouched by the rule and skipped (O(nnz) sparse predict,
  * dense == sparse bit for bit).
@@ -145,12 +143,12 @@ public final class ReferenceScInOL2 extends ReferenceModel {
 
   /**
    * Merges learners that started from this learner's state and each processed a disjoint part of
-   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}):
-   * {@code G}, {@code S2} and the wealth {@code eta} averaged over the learners that changed them,
-   * {@code M} the maximum.
+   * the stream into this learner, by the rules of docs/MERGING.md ({@link ReferenceMerge}): {@code
+   * G}, {@code S2} and the wealth {@code eta} averaged over the learners that changed them, {@code
+   * M} the maximum.
    *
-   * @param learners at least one learner of the same dimension and parameters, none with a
-   *     pending predict; read, never changed
+   * @param learners at least one learner of the same dimension and parameters, none with a pending
+   *     predict; read, never changed
    */
   public void merge(java.util.List<ReferenceScInOL2> learners) {
     java.util.List<ReferenceScInOL2> o =

@@ -6,9 +6,9 @@ import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * ScInOL2 (Kempka, Kotlowski and Warmuth 2019, Algorithm 2; docs/ALGORITHMS.md section 4):
- * scale-invariant, no tuning. Per coordinate {@code G} (negative sum of gradients), {@code S2}
- * (sum of squared gradients), {@code M} (largest {@code |x|} seen) and the wealth {@code eta}
- * (starts at {@code epsilon}).
+ * scale-invariant, no tuning. Per coordinate {@code G} (negative sum of gradients), {@code S2} (sum
+ * of squared gradients), {@code M} (largest {@code |x|} seen) and the wealth {@code eta} (starts at
+ * {@code epsilon}).
  *
  * <pre>
  *   predict:  M_i   = max(M_i, |x_i|)
@@ -22,17 +22,17 @@ import org.onlinekernels.kernel.lanes.Update;
  *
  * The parenthesisation is the evaluation order of every form and of the reference. Saturation:
  * {@code w_i} is clamped into the element type's finite range after the division (a tiny {@code s}
- * can take it past), and the wealth into {@code [-cap, cap]} ({@link #FLOAT_WEALTH_CAP},
- * {@link #DOUBLE_WEALTH_CAP}); a coordinate with {@code x_i = 0} keeps its wealth even if its
- * weight is infinite.
+ * can take it past), and the wealth into {@code [-cap, cap]} ({@link #FLOAT_WEALTH_CAP}, {@link
+ * #DOUBLE_WEALTH_CAP}); a coordinate with {@code x_i = 0} keeps its wealth even if its weight is
+ * infinite.
  */
 public final class ScInOL2 {
   private ScInOL2() {}
 
   /**
    * Saturation bound of the wealth for float state: with one gradient sign held the wealth grows
-   * like {@code exp(sqrt(t))} and would overflow float after about 7,800 rounds; clamped,
-   * {@code |x_i w_i| <= |eta_i| / 2} keeps {@code yhat} finite for {@code d < 2^37}.
+   * like {@code exp(sqrt(t))} and would overflow float after about 7,800 rounds; clamped, {@code
+   * |x_i w_i| <= |eta_i| / 2} keeps {@code yhat} finite for {@code d < 2^37}.
    */
   public static final double FLOAT_WEALTH_CAP = 0x1p90;
 
@@ -40,7 +40,9 @@ public final class ScInOL2 {
   public static final double DOUBLE_WEALTH_CAP = 0x1p900;
 
   /** The per-coordinate math, in float: the source of every generated form. */
-  @Lanes(fields = {"G", "S2", "M", "eta"}, mixed = {"M"})
+  @Lanes(
+      fields = {"G", "S2", "M", "eta"},
+      mixed = {"M"})
   static final class Rule {
     private Rule() {}
 

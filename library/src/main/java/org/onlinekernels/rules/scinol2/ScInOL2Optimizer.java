@@ -1,16 +1,16 @@
 package org.onlinekernels.rules.scinol2;
 
-import org.onlinekernels.optimizer.RuleInfo;
-import java.util.Set;
-import java.util.List;
 import java.lang.foreign.Arena;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
@@ -18,25 +18,39 @@ import org.onlinekernels.params.ScInOLParams;
 /**
  * ScInOL2 ({@link ScInOL2}; docs/ALGORITHMS.md section 4). State buffers {@code G}, {@code S2},
  * {@code M} and the wealth {@code eta}; in stored mode also {@code w}, the weights of the pending
- * dense round. Scalar state: the round counter {@code t} (starts at 1, advanced by each update;
- * the rule itself does not use it).
+ * dense round. Scalar state: the round counter {@code t} (starts at 1, advanced by each update; the
+ * rule itself does not use it).
  *
  * <p>The update needs the round's weights. The default <b>recompute</b> mode recomputes them from
  * the state the predict left (bit-identical to the predict's); <b>stored</b> mode has a dense
  * predict write them to {@code w} and the update read them back: the same bits, one more buffer.
  *
  * <p>{@link Precision#MIXED} ({@link #ScInOL2Optimizer(int, Precision, ScInOLParams, Arena,
- * KernelProvider)}): float inputs, {@code M} and weight read-out; {@code G}, {@code S2} and
- * {@code eta} are double buffers, bit-identical to the double reference fed the same float inputs.
- * {@link StateLayout#INTERLEAVED} keeps a coordinate's four values adjacent (float or double, recompute mode).
+ * KernelProvider)}): float inputs, {@code M} and weight read-out; {@code G}, {@code S2} and {@code
+ * eta} are double buffers, bit-identical to the double reference fed the same float inputs. {@link
+ * StateLayout#INTERLEAVED} keeps a coordinate's four values adjacent (float or double, recompute
+ * mode).
  */
 public final class ScInOL2Optimizer extends RuleOptimizer {
   /** The rule as the command line and the trainers know it. */
-  public static final RuleInfo INFO = new RuleInfo("scinol2",
-      List.of("  scinol2         eps=1                              ScInOL2 (Kempka et al. Alg. 2), no tuning"),
-      Set.of("eps"), true, (d, precision, layout, arena, kernels, p) -> precision == Precision.MIXED
-          ? new ScInOL2Optimizer(d, precision, new ScInOLParams(p.get("eps", 1)), arena, kernels)
-          : new ScInOL2Optimizer(d, precision.inputType(), new ScInOLParams(p.get("eps", 1)), layout, arena, kernels));
+  public static final RuleInfo INFO =
+      new RuleInfo(
+          "scinol2",
+          List.of(
+              "  scinol2         eps=1                              ScInOL2 (Kempka et al. Alg. 2), no tuning"),
+          Set.of("eps"),
+          true,
+          (d, precision, layout, arena, kernels, p) ->
+              precision == Precision.MIXED
+                  ? new ScInOL2Optimizer(
+                      d, precision, new ScInOLParams(p.get("eps", 1)), arena, kernels)
+                  : new ScInOL2Optimizer(
+                      d,
+                      precision.inputType(),
+                      new ScInOLParams(p.get("eps", 1)),
+                      layout,
+                      arena,
+                      kernels));
 
   private final ScInOLParams p;
   private final boolean storeWeights;
@@ -56,7 +70,12 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public ScInOL2Optimizer(
-      int d, ElementType type, ScInOLParams params, boolean storeWeights, Arena arena, KernelProvider kernels) {
+      int d,
+      ElementType type,
+      ScInOLParams params,
+      boolean storeWeights,
+      Arena arena,
+      KernelProvider kernels) {
     this(d, Precision.of(type), params, storeWeights, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -67,7 +86,8 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
    * @param arena where the state lives, or {@code null} for an owned confined arena
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
-  public ScInOL2Optimizer(int d, Precision precision, ScInOLParams params, Arena arena, KernelProvider kernels) {
+  public ScInOL2Optimizer(
+      int d, Precision precision, ScInOLParams params, Arena arena, KernelProvider kernels) {
     this(d, precision, params, false, StateLayout.PLANAR, arena, kernels);
   }
 
@@ -78,26 +98,55 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
    * @param kernels kernel implementation, or {@code null} for {@link KernelProvider#get()}
    */
   public ScInOL2Optimizer(
-      int d, ElementType type, ScInOLParams params, StateLayout layout, Arena arena, KernelProvider kernels) {
+      int d,
+      ElementType type,
+      ScInOLParams params,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
     this(d, Precision.of(type), params, false, layout, arena, kernels);
   }
 
-  private ScInOL2Optimizer(int d, Precision precision, ScInOLParams params, boolean storeWeights,
-      StateLayout layout, Arena arena, KernelProvider kernels) {
-    super("scinol2", d, checked(params, precision), layout, false, storeWeights, arena, kernels, ScInOL2RuleForms.SHAPE);
+  private ScInOL2Optimizer(
+      int d,
+      Precision precision,
+      ScInOLParams params,
+      boolean storeWeights,
+      StateLayout layout,
+      Arena arena,
+      KernelProvider kernels) {
+    super(
+        "scinol2",
+        d,
+        checked(params, precision),
+        layout,
+        false,
+        storeWeights,
+        arena,
+        kernels,
+        ScInOL2RuleForms.SHAPE);
     this.p = params;
     this.storeWeights = storeWeights;
     resetImpl();
   }
 
-  /** Refuses null parameters and an initial wealth above its saturation cap, before any state is allocated. */
+  /**
+   * Refuses null parameters and an initial wealth above its saturation cap, before any state is
+   * allocated.
+   */
   private static Precision checked(ScInOLParams params, Precision precision) {
     if (params == null) {
       throw new IllegalArgumentException("params must not be null");
     }
     if (precision != null) {
-      ParameterRangeException.check("scinol2", precision.inputType(), "epsilon", params.epsilon(),
-          precision.accumulatorType() == ElementType.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP,
+      ParameterRangeException.check(
+          "scinol2",
+          precision.inputType(),
+          "epsilon",
+          params.epsilon(),
+          precision.accumulatorType() == ElementType.FLOAT
+              ? ScInOL2.FLOAT_WEALTH_CAP
+              : ScInOL2.DOUBLE_WEALTH_CAP,
           "the initial wealth eta = epsilon would exceed its saturation cap");
     }
     return precision;
@@ -108,7 +157,9 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
     return p;
   }
 
-  /** Whether a dense predict stores the weights for the update (else the update recomputes them). */
+  /**
+   * Whether a dense predict stores the weights for the update (else the update recomputes them).
+   */
   public boolean storesWeights() {
     return storeWeights;
   }
@@ -135,7 +186,9 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
     t += 1;
   }
 
-  /** A square root and a division per nonzero keep few misses in flight: load a row's records first. */
+  /**
+   * A square root and a division per nonzero keep few misses in flight: load a row's records first.
+   */
   @Override
   protected boolean touchRecordsFirst() {
     return true;
@@ -164,6 +217,8 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
   }
 
   private double wealthCap() {
-    return stateType("eta") == ElementType.FLOAT ? ScInOL2.FLOAT_WEALTH_CAP : ScInOL2.DOUBLE_WEALTH_CAP;
+    return stateType("eta") == ElementType.FLOAT
+        ? ScInOL2.FLOAT_WEALTH_CAP
+        : ScInOL2.DOUBLE_WEALTH_CAP;
   }
 }

@@ -5,10 +5,10 @@ import org.onlinekernels.trainer.Metrics;
 
 /**
  * One worker's online loop over blocks of rows, as {@code OnlineTrainer} runs sparse rows: per
- * block and output one {@code rounds} call (the output's labels, one-vs-rest for multiclass),
- * then the block's progressive loss and error added to the worker's running sums in the
- * sequential trainer's order, so that one worker reproduces its metrics bit for bit. Allocates
- * nothing per block.
+ * block and output one {@code rounds} call (the output's labels, one-vs-rest for multiclass), then
+ * the block's progressive loss and error added to the worker's running sums in the sequential
+ * trainer's order, so that one worker reproduces its metrics bit for bit. Allocates nothing per
+ * block.
  */
 final class BlockLoop {
   /** Rows per {@code rounds} call, as the sequential trainer's blocks. */
@@ -27,11 +27,15 @@ final class BlockLoop {
   private final double[][] yhat;
   private final double[][] losses;
   private final double[] scores;
+
   /** Progressive loss and error sums of the rows run since the last epoch ended. */
   private double lossSum;
+
   private double errSum;
+
   /** The sums of each ended epoch. */
   private final double[] epochLoss;
+
   private final double[] epochErr;
 
   BlockLoop(int outputs, boolean multiclass, double[] labels, int epochs) {
@@ -54,8 +58,8 @@ final class BlockLoop {
   }
 
   /**
-   * The progressive metrics of each epoch of {@code n} rows, the loops' sums added in their
-   * order (one loop: its sums as they are, as the sequential trainer's).
+   * The progressive metrics of each epoch of {@code n} rows, the loops' sums added in their order
+   * (one loop: its sums as they are, as the sequential trainer's).
    */
   static Metrics[] metrics(BlockLoop[] loops, int n) {
     Metrics[] m = new Metrics[loops[0].epochLoss.length];
@@ -107,7 +111,13 @@ final class BlockLoop {
   }
 
   private static IllegalArgumentException refused(int epoch, int position, RuntimeException cause) {
-    return new IllegalArgumentException("training stopped at epoch " + epoch + ", example " + (position + 1)
-        + " of the epoch's order: " + cause.getMessage(), cause);
+    return new IllegalArgumentException(
+        "training stopped at epoch "
+            + epoch
+            + ", example "
+            + (position + 1)
+            + " of the epoch's order: "
+            + cause.getMessage(),
+        cause);
   }
 }

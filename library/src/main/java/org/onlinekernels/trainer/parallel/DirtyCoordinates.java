@@ -2,18 +2,21 @@ package org.onlinekernels.trainer.parallel;
 
 /**
  * The coordinates a round's rows named, per thread, for a merge that visits only those ({@link
- * org.onlinekernels.optimizer.CoordinateMerge}): each thread sets the bits of its rows' indices
- * in a bitset of its own; then each thread collects a range of the bitsets' words (the union of
- * every thread's bits there, cleared for the next round) into an ascending list, and the lists,
- * in thread order, are the round's coordinates in ascending order. Everything is allocated once.
+ * org.onlinekernels.optimizer.CoordinateMerge}): each thread sets the bits of its rows' indices in
+ * a bitset of its own; then each thread collects a range of the bitsets' words (the union of every
+ * thread's bits there, cleared for the next round) into an ascending list, and the lists, in thread
+ * order, are the round's coordinates in ascending order. Everything is allocated once.
  */
 final class DirtyCoordinates {
   private final int threads;
   private final int words;
+
   /** bits[j]: the coordinates thread j's rows named this round. */
   private final long[][] bits;
+
   /** found[j]: the coordinates thread j collected; count[j] of them. */
   private final int[][] found;
+
   private final int[] count;
   private final int[] all;
   private int total;
@@ -66,7 +69,10 @@ final class DirtyCoordinates {
     count[j] = c;
   }
 
-  /** The collected coordinates, ascending, after every thread has collected ({@link #count} of them). */
+  /**
+   * The collected coordinates, ascending, after every thread has collected ({@link #count} of
+   * them).
+   */
   int[] gather() {
     int at = 0;
     for (int j = 0; j < threads; j++) {

@@ -21,10 +21,10 @@ import org.onlinekernels.trainer.TrainingMode;
 
 /**
  * Online training on {@code T} threads by iterative parameter mixing (McDonald, Hall and Mann
- * 2010): every epoch is shuffled as {@link OnlineTrainer} shuffles it and cut into rounds of
- * {@code N} examples; in each round every thread trains its own learners, which hold the merged
- * state, on its contiguous {@code 1/T} of the round; then the learners are merged (docs/MERGING.md)
- * into the state the next round starts from. The last, shorter round of an epoch is merged too.
+ * 2010): every epoch is shuffled as {@link OnlineTrainer} shuffles it and cut into rounds of {@code
+ * N} examples; in each round every thread trains its own learners, which hold the merged state, on
+ * its contiguous {@code 1/T} of the round; then the learners are merged (docs/MERGING.md) into the
+ * state the next round starts from. The last, shorter round of an epoch is merged too.
  *
  * <p>Deterministic: for fixed {@code T}, {@code N}, seed and data the model is the same bit for bit
  * in every run (each thread's slice depends only on those, and the merge on the learners' states,
@@ -33,14 +33,14 @@ import org.onlinekernels.trainer.TrainingMode;
  *
  * <p>Cheap merges: a sparse round changes only its row's coordinates (for every rule but Adaptive
  * OGD on the ball), so each thread marks the coordinates its rows name, and the merge ({@link
- * CoordinateMerge}) visits only those, split by coordinate range over the same threads, writing
- * the merged values into the merged state and into every learner at once: a round costs its rows
- * plus the distinct coordinates they named, not {@code O(T d)}. The threads live for the whole
- * {@link #fit} and meet at barriers between the phases (train, mark, merge); the merged state
- * stays with the calling thread (thread 0).
+ * CoordinateMerge}) visits only those, split by coordinate range over the same threads, writing the
+ * merged values into the merged state and into every learner at once: a round costs its rows plus
+ * the distinct coordinates they named, not {@code O(T d)}. The threads live for the whole {@link
+ * #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays with
+ * the calling thread (thread 0).
  *
- * <p>Sparse rows only ({@code config.dense()} is refused), the library's rules only (not the
- * {@code ogd} baseline); the state keeps the sequential trainer's layout.
+ * <p>Sparse rows only ({@code config.dense()} is refused), the library's rules only (not the {@code
+ * ogd} baseline); the state keeps the sequential trainer's layout.
  */
 public final class ParallelTrainer implements ParallelTraining.Fit {
   private final TrainerConfig config;
@@ -50,12 +50,16 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private final int k;
   private final OnlineTrainer merged;
   private final Arena shared = Arena.ofShared();
+
   /** learners[j][c]: thread j's learner of output c. */
   private final AbstractOptimizer[][] learners;
+
   /** Per output, the learners as a merge takes them. */
   private final List<List<AbstractOptimizer>> byOutput = new ArrayList<>();
+
   /** Whether merges visit only the coordinates the rows named (else every coordinate). */
   private final boolean local;
+
   private final DirtyCoordinates dirty;
   private final CoordinateMerge[] merges;
   private final Random shuffler;
@@ -68,18 +72,25 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
    *
    * @param config algorithm, element type, loss, epochs, shuffling (dense must be off)
    * @param threads {@code T >= 1}
-   * @param mergeEvery {@code N}: examples per round (all threads together), {@code >= 1}; or 0
-   *     for one round per epoch
+   * @param mergeEvery {@code N}: examples per round (all threads together), {@code >= 1}; or 0 for
+   *     one round per epoch
    * @param d model dimension
    * @param multiclass one-vs-rest over {@code classes} outputs, else one binary output
    * @param classes number of classes when {@code multiclass}
    * @param maxNnz the most nonzeros of any row to be trained on
    */
-  public ParallelTrainer(TrainerConfig config, int threads, int mergeEvery, int d, boolean multiclass, int classes,
+  public ParallelTrainer(
+      TrainerConfig config,
+      int threads,
+      int mergeEvery,
+      int d,
+      boolean multiclass,
+      int classes,
       int maxNnz) {
     ParallelTraining.check(config, threads);
     if (mergeEvery < 0) {
-      throw new IllegalArgumentException("merge interval N must be >= 1 (or 0: once per epoch), got " + mergeEvery);
+      throw new IllegalArgumentException(
+          "merge interval N must be >= 1 (or 0: once per epoch), got " + mergeEvery);
     }
     this.config = config;
     this.threads = threads;
@@ -92,7 +103,11 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     try {
       for (int j = 0; j < threads; j++) {
         for (int c = 0; c < k; c++) {
-          learners[j][c] = library(config.algorithm().create(d, config.precision(), config.stateLayout(), shared, null));
+          learners[j][c] =
+              library(
+                  config
+                      .algorithm()
+                      .create(d, config.precision(), config.stateLayout(), shared, null));
           learners[j][c].setInputPolicy(config.inputPolicy());
         }
       }
@@ -117,8 +132,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private AbstractOptimizer library(LinearModelOptimizer o) {
     if (!(o instanceof AbstractOptimizer a)) {
       o.close();
-      throw new IllegalArgumentException("algorithm " + config.algorithm().name()
-          + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
+      throw new IllegalArgumentException(
+          "algorithm "
+              + config.algorithm().name()
+              + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
     }
     return a;
   }
@@ -129,8 +146,8 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
    *
    * @param mergeEvery {@code N}, or 0 for once per epoch
    */
-  public static TrainResult train(TrainerConfig config, int threads, int mergeEvery, SparseDataset train,
-      SparseDataset test) {
+  public static TrainResult train(
+      TrainerConfig config, int threads, int mergeEvery, SparseDataset train, SparseDataset test) {
     return ParallelTraining.train(config, threads, TrainingMode.MIXING, mergeEvery, train, test);
   }
 
@@ -143,11 +160,16 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   @Override
   public Metrics[] fit(SparseDataset data) {
     if (data.dimension() > d) {
-      throw new IllegalArgumentException("the data has " + data.dimension() + " features but the model " + d);
+      throw new IllegalArgumentException(
+          "the data has " + data.dimension() + " features but the model " + d);
     }
     if (Datasets.maxNnz(data) > maxNnz) {
-      throw new IllegalArgumentException("a row has " + Datasets.maxNnz(data) + " nonzeros, more than the "
-          + maxNnz + " this trainer was built for");
+      throw new IllegalArgumentException(
+          "a row has "
+              + Datasets.maxNnz(data)
+              + " nonzeros, more than the "
+              + maxNnz
+              + " this trainer was built for");
     }
     Metrics.checkLabels(data, k > 1, k, "the training data");
     Rows rows = new Rows(data);
@@ -164,42 +186,45 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       }
     }
     int epochs = config.epochs();
-    team.run(j -> {
-      BlockLoop loop = loops[j];
-      AbstractOptimizer[] mine = learners[j];
-      BlockLoop.Rounds train = (c, from, to, y, yhat, losses) -> mine[c].rounds(sparse, order, from, to, y, loss, yhat,
-          losses);
-      for (int e = 0; e < epochs; e++) {
-        if (j == 0 && config.shuffle()) {
-          Datasets.shuffle(order, shuffler);
-        }
-        team.await();
-        for (int lo = 0; lo < n; lo += round) {
-          int hi = Math.min(n, lo + round);
-          int from = lo + (int) ((long) (hi - lo) * j / threads);
-          int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
-          loop.run(order, from, to, BlockLoop.BLOCK, e + 1, train);
-          if (local) {
-            dirty.mark(j, rows, order, from, to);
+    team.run(
+        j -> {
+          BlockLoop loop = loops[j];
+          AbstractOptimizer[] mine = learners[j];
+          BlockLoop.Rounds train =
+              (c, from, to, y, yhat, losses) ->
+                  mine[c].rounds(sparse, order, from, to, y, loss, yhat, losses);
+          for (int e = 0; e < epochs; e++) {
+            if (j == 0 && config.shuffle()) {
+              Datasets.shuffle(order, shuffler);
+            }
+            team.await();
+            for (int lo = 0; lo < n; lo += round) {
+              int hi = Math.min(n, lo + round);
+              int from = lo + (int) ((long) (hi - lo) * j / threads);
+              int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
+              loop.run(order, from, to, BlockLoop.BLOCK, e + 1, train);
+              if (local) {
+                dirty.mark(j, rows, order, from, to);
+              }
+              team.await();
+              mergeRound(j);
+            }
+            loop.endEpoch(e);
           }
-          team.await();
-          mergeRound(j);
-        }
-        loop.endEpoch(e);
-      }
-    }, (j, thread) -> {
-      for (AbstractOptimizer o : learners[j]) {
-        o.transferOwnership(thread);
-      }
-    });
+        },
+        (j, thread) -> {
+          for (AbstractOptimizer o : learners[j]) {
+            o.transferOwnership(thread);
+          }
+        });
     return BlockLoop.metrics(loops, n);
   }
 
   /**
-   * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of
-   * its range of words collected; thread 0 prepares the merges; every thread checks, then writes,
-   * its range of the coordinates; thread 0 merges the scalars. Returns with every learner holding
-   * the merged state.
+   * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of its
+   * range of words collected; thread 0 prepares the merges; every thread checks, then writes, its
+   * range of the coordinates; thread 0 merges the scalars. Returns with every learner holding the
+   * merged state.
    */
   private void mergeRound(int j) {
     if (local) {
@@ -210,7 +235,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       int[] coords = local ? dirty.gather() : null;
       int count = local ? dirty.count() : d;
       for (int c = 0; c < k; c++) {
-        merges[c] = CoordinateMerge.prepare((AbstractOptimizer) merged.optimizer(c), byOutput.get(c), coords, count);
+        merges[c] =
+            CoordinateMerge.prepare(
+                (AbstractOptimizer) merged.optimizer(c), byOutput.get(c), coords, count);
       }
     }
     team.await();

@@ -14,9 +14,9 @@ import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
 
 /**
- * Training on several threads, either mode (docs/parallel/README.md): {@link
- * TrainingMode#SHARED} ({@link SharedStateTrainer}) or {@link TrainingMode#MIXING} ({@link
- * ParallelTrainer}); {@link #fastest} picks the faster for a rule.
+ * Training on several threads, either mode (docs/parallel/README.md): {@link TrainingMode#SHARED}
+ * ({@link SharedStateTrainer}) or {@link TrainingMode#MIXING} ({@link ParallelTrainer}); {@link
+ * #fastest} picks the faster for a rule.
  */
 public final class ParallelTraining {
   private ParallelTraining() {}
@@ -42,8 +42,11 @@ public final class ParallelTraining {
    * TrainingMode#MIXING} (shared state would run its rounds one at a time under a lock).
    */
   public static TrainingMode fastest(TrainerConfig config) {
-    try (LinearModelOptimizer probe = config.algorithm().create(1, config.precision(), StateLayout.PLANAR, null, null)) {
-      return probe instanceof AbstractOptimizer a && !SharedState.lockFree(a) ? TrainingMode.MIXING : TrainingMode.SHARED;
+    try (LinearModelOptimizer probe =
+        config.algorithm().create(1, config.precision(), StateLayout.PLANAR, null, null)) {
+      return probe instanceof AbstractOptimizer a && !SharedState.lockFree(a)
+          ? TrainingMode.MIXING
+          : TrainingMode.SHARED;
     }
   }
 
@@ -53,30 +56,49 @@ public final class ParallelTraining {
    * otherwise) and evaluates the final model on {@code test} (may be null), as {@link
    * OnlineTrainer#train} does; the progressive metrics are summed over the threads.
    */
-  public static TrainResult train(TrainerConfig config, int threads, TrainingMode mode, int mergeEvery,
-      SparseDataset train, SparseDataset test) {
+  public static TrainResult train(
+      TrainerConfig config,
+      int threads,
+      TrainingMode mode,
+      int mergeEvery,
+      SparseDataset train,
+      SparseDataset test) {
     if (train.size() == 0) {
       throw new IllegalArgumentException("the training data has no examples");
     }
     if (mode == TrainingMode.SEQUENTIAL) {
-      throw new IllegalArgumentException("mode SEQUENTIAL is OnlineTrainer.train's; pass SHARED or MIXING");
+      throw new IllegalArgumentException(
+          "mode SEQUENTIAL is OnlineTrainer.train's; pass SHARED or MIXING");
     }
     int dim = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
     boolean multi = !train.isBinary();
-    int classes = multi ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses()) : 1;
+    int classes =
+        multi
+            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
+            : 1;
     if (test != null) {
       Metrics.checkLabels(test, multi, classes, "the test data");
     }
-    try (Fit t = mode == TrainingMode.SHARED
-        ? new SharedStateTrainer(config, threads, dim, multi, classes)
-        : new ParallelTrainer(config, threads, mergeEvery, dim, multi, classes, Datasets.maxNnz(train))) {
+    try (Fit t =
+        mode == TrainingMode.SHARED
+            ? new SharedStateTrainer(config, threads, dim, multi, classes)
+            : new ParallelTrainer(
+                config, threads, mergeEvery, dim, multi, classes, Datasets.maxNnz(train))) {
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train);
       double seconds = (System.nanoTime() - t0) / 1e9;
       LinearModel model = t.model();
       Metrics prog = Metrics.combine(epochs);
-      return new TrainResult(model, prog, epochs, test == null ? null : Metrics.evaluate(model, test),
-          prog.examples(), train.totalNonZeros() * config.epochs(), seconds, threads, mode);
+      return new TrainResult(
+          model,
+          prog,
+          epochs,
+          test == null ? null : Metrics.evaluate(model, test),
+          prog.examples(),
+          train.totalNonZeros() * config.epochs(),
+          seconds,
+          threads,
+          mode);
     }
   }
 
@@ -86,8 +108,8 @@ public final class ParallelTraining {
       throw new IllegalArgumentException("threads must be >= 1, got " + threads);
     }
     if (config.dense()) {
-      throw new IllegalArgumentException("the parallel trainers feed sparse rows; turn dense input off");
+      throw new IllegalArgumentException(
+          "the parallel trainers feed sparse rows; turn dense input off");
     }
   }
-
 }

@@ -10,12 +10,18 @@ import org.onlinekernels.trainer.TrainingData;
 public final class Rows {
   final int[] indices;
   final double[] values;
+
   /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices} and {@link #values}. */
   final int[] start;
+
   final double[] labels;
   final int maxNnz;
-  /** The same data prepared for the sequential trainer: its validated rows serve the fused rounds. */
+
+  /**
+   * The same data prepared for the sequential trainer: its validated rows serve the fused rounds.
+   */
   private final TrainingData prepared;
+
   /**
    * The rows of a dataset.
    *
@@ -38,7 +44,10 @@ public final class Rows {
     this.prepared = TrainingData.of(data);
   }
 
-  /** The rows as {@link SparseRows} of {@code type}: the sequential trainer's rounds run on them too. */
+  /**
+   * The rows as {@link SparseRows} of {@code type}: the sequential trainer's rounds run on them
+   * too.
+   */
   SparseRows sparse(ElementType type) {
     return prepared.rows(type);
   }

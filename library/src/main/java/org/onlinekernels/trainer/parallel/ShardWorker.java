@@ -1,31 +1,38 @@
 package org.onlinekernels.trainer.parallel;
 
-import org.onlinekernels.optimizer.SparseRows;
-import org.onlinekernels.optimizer.StateLayout;
-
 import java.lang.foreign.Arena;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
- * One worker's learners (one optimizer per output, one-vs-rest for multiclass) and the online
- * loop over its slice of a round: predict every output on a sparse row, score it before the
- * update (progressive validation, as {@code OnlineTrainer} does), update. The Spark job runs one
- * per partition (the threads of {@link ParallelTrainer} run {@link BlockLoop}s instead).
+ * One worker's learners (one optimizer per output, one-vs-rest for multiclass) and the online loop
+ * over its slice of a round: predict every output on a sparse row, score it before the update
+ * (progressive validation, as {@code OnlineTrainer} does), update. The Spark job runs one per
+ * partition (the threads of {@link ParallelTrainer} run {@link BlockLoop}s instead).
  */
 public final class ShardWorker {
 
-  /** The learners, one per output; merge them, or restore their state, through the optimizer API. */
+  /**
+   * The learners, one per output; merge them, or restore their state, through the optimizer API.
+   */
   public final AbstractOptimizer[] learners;
+
   private final double[] yhat;
   private final Loss loss;
   private final boolean isFloat;
   private final boolean multiclass;
-  /** Loss and error sums of this epoch's slices so far (one running sum, as the sequential trainer keeps). */
+
+  /**
+   * Loss and error sums of this epoch's slices so far (one running sum, as the sequential trainer
+   * keeps).
+   */
   public double lossSum;
+
   /** Error sum, like {@link #lossSum}. */
   public double errSum;
 
@@ -37,12 +44,16 @@ public final class ShardWorker {
    * @param maxNnz the most nonzeros of any row this worker will see
    * @param shared where the learners' state lives
    */
-  public ShardWorker(TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
+  public ShardWorker(
+      TrainerConfig config, int d, boolean multiclass, int outputs, int maxNnz, Arena shared) {
     this.learners = new AbstractOptimizer[outputs];
     for (int c = 0; c < outputs; c++) {
-      if (!(config.algorithm().create(d, config.precision(), StateLayout.PLANAR, shared, null) instanceof AbstractOptimizer o)) {
-        throw new IllegalArgumentException("algorithm " + config.algorithm().name()
-            + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
+      if (!(config.algorithm().create(d, config.precision(), StateLayout.PLANAR, shared, null)
+          instanceof AbstractOptimizer o)) {
+        throw new IllegalArgumentException(
+            "algorithm "
+                + config.algorithm().name()
+                + " has no merge rule (docs/MERGING.md); parallel training needs one of the library's optimizers");
       }
       learners[c] = o;
     }

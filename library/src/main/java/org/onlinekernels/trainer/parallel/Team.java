@@ -9,15 +9,19 @@ import java.util.function.IntConsumer;
 
 /**
  * {@code T} members running one body in phases separated by barriers: member 0 on the calling
- * thread (so whatever is confined to it stays there: the merged state, the shared state's
- * owners), members {@code 1..T-1} on threads of their own, started per {@link #run}. A member
- * that fails breaks the barrier, so the others stop at their next {@link #await} instead of
- * waiting for it; {@link #run} rethrows the first failure once all have stopped.
+ * thread (so whatever is confined to it stays there: the merged state, the shared state's owners),
+ * members {@code 1..T-1} on threads of their own, started per {@link #run}. A member that fails
+ * breaks the barrier, so the others stop at their next {@link #await} instead of waiting for it;
+ * {@link #run} rethrows the first failure once all have stopped.
  */
 final class Team {
   private final int size;
   private final CyclicBarrier barrier;
-  /** Set by a failing member before it breaks the barrier (it may trip it instead, as the last to arrive). */
+
+  /**
+   * Set by a failing member before it breaks the barrier (it may trip it instead, as the last to
+   * arrive).
+   */
   private volatile boolean failing;
 
   Team(int size) {
@@ -61,17 +65,20 @@ final class Team {
     Thread[] threads = new Thread[size];
     for (int j = 1; j < size; j++) {
       int m = j;
-      threads[j] = new Thread(() -> {
-        try {
-          body.accept(m);
-        } catch (Throwable e) {
-          failed[m] = e;
-          failing = true;
-          breakBarrier();
-        } finally {
-          handOver.accept(m, self);
-        }
-      }, "online-kernels-worker-" + j);
+      threads[j] =
+          new Thread(
+              () -> {
+                try {
+                  body.accept(m);
+                } catch (Throwable e) {
+                  failed[m] = e;
+                  failing = true;
+                  breakBarrier();
+                } finally {
+                  handOver.accept(m, self);
+                }
+              },
+              "online-kernels-worker-" + j);
       handOver.accept(j, threads[j]);
     }
     for (int j = 1; j < size; j++) {

@@ -20,7 +20,8 @@ import org.onlinekernels.rules.RuleDriver;
  * scale-freeness bit for bit (the paper's claim); the exponent's saturation under one sign held.
  */
 class FreeGradOptimizerTest {
-  private static final String ALL = """
+  private static final String ALL =
+      """
       vector,FLOAT,PLANAR
       vector,DOUBLE,PLANAR
       scalar,FLOAT,PLANAR
@@ -38,20 +39,25 @@ class FreeGradOptimizerTest {
   void twoRoundsByHand(String impl, ElementType t, StateLayout layout) {
     double tol = t == ElementType.FLOAT ? 1e-6 : 1e-15;
     try (Arena a = Arena.ofConfined();
-        FreeGradOptimizer o = new FreeGradOptimizer(2, t, FreeGradParams.defaults(), layout, a, provider(impl))) {
+        FreeGradOptimizer o =
+            new FreeGradOptimizer(2, t, FreeGradParams.defaults(), layout, a, provider(impl))) {
       RuleDriver r = new RuleDriver(o, a);
-      // Round 1: no hint yet, w = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25), both first gradients:
+      // Round 1: no hint yet, w = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25), both first
+      // gradients:
       // h1 = ht = (1, 0.25); V = (0 + 1) + 1 = 2 and (0 + 0.0625) + 0.0625 = 0.125; G = (-1, 0.25).
       assertEquals(0.0, r.round(-0.5, 2, -0.5), 0.0);
       assertArrayEquals(new double[] {-1, 0.25}, r.state("G"), 0.0);
       assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"), 0.0);
       assertArrayEquals(new double[] {1, 0.25}, r.state("h1"), 0.0);
       assertArrayEquals(new double[] {1, 0.25}, r.state("ht"), 0.0);
-      // Weights: coordinate 0: A = 1, D = 2 + 1 = 3, -G eps (2V + h A) h1^2 / (2 D^2 sqrt(V)) exp(A^2 / (2D))
-      // = 5 / (18 sqrt(2)) e^(1/6); coordinate 1 saw -0.25 times coordinate 0's gradient: the opposite weight.
+      // Weights: coordinate 0: A = 1, D = 2 + 1 = 3, -G eps (2V + h A) h1^2 / (2 D^2 sqrt(V))
+      // exp(A^2 / (2D))
+      // = 5 / (18 sqrt(2)) e^(1/6); coordinate 1 saw -0.25 times coordinate 0's gradient: the
+      // opposite weight.
       double w0 = 5 / (18 * Math.sqrt(2)) * Math.exp(1.0 / 6);
       assertArrayEquals(new double[] {w0, -w0}, r.weights(), tol * w0);
-      // Round 2, x = (1, 1), g = 4: both clipped to their hints: c = 4 (1/4) = 1 and 4 (0.25/4) = 0.25;
+      // Round 2, x = (1, 1), g = 4: both clipped to their hints: c = 4 (1/4) = 1 and 4 (0.25/4) =
+      // 0.25;
       // ht = 4; G = (0, 0.5); V = (3, 0.1875).
       assertEquals(0.0, r.round(4, 1, 1), tol * w0);
       assertArrayEquals(new double[] {0, 0.5}, r.state("G"), 0.0);
@@ -77,10 +83,14 @@ class FreeGradOptimizerTest {
     for (int i = 0; i < d; i++) {
       double scale = Math.scalb(1.0, rnd.nextInt(-10, 11));
       for (int s = 0; s < steps; s++) {
-        g[s][i] = t == ElementType.FLOAT ? (float) (scale * rnd.nextGaussian()) : scale * rnd.nextGaussian();
+        g[s][i] =
+            t == ElementType.FLOAT
+                ? (float) (scale * rnd.nextGaussian())
+                : scale * rnd.nextGaussian();
       }
     }
-    try (Arena a = Arena.ofConfined(); FreeGradOptimizer base = new FreeGradOptimizer(d, t, FreeGradParams.defaults())) {
+    try (Arena a = Arena.ofConfined();
+        FreeGradOptimizer base = new FreeGradOptimizer(d, t, FreeGradParams.defaults())) {
       RuleDriver rb = new RuleDriver(base, a);
       FreeGradOptimizer[] scaled = new FreeGradOptimizer[ks.length];
       for (int j = 0; j < ks.length; j++) {
@@ -107,14 +117,15 @@ class FreeGradOptimizerTest {
 
   /**
    * One sign held: the exponent, {@code k^2 / (4k + 2)} after k touches, reaches its cap (64 float,
-   * 640 double) at about k = 4 cap; up to there the weight grows, after it decays like
-   * {@code 1 / sqrt(k)} (through {@code h1 / sqrt(V)}), finite throughout.
+   * 640 double) at about k = 4 cap; up to there the weight grows, after it decays like {@code 1 /
+   * sqrt(k)} (through {@code h1 / sqrt(V)}), finite throughout.
    */
   @ParameterizedTest
   @EnumSource(ElementType.class)
   void exponentSaturatesUnderOneSign(ElementType t) {
     double cap = t == ElementType.FLOAT ? FreeGrad.FLOAT_EXP_CAP : FreeGrad.DOUBLE_EXP_CAP;
-    try (Arena a = Arena.ofConfined(); FreeGradOptimizer o = new FreeGradOptimizer(1, t, FreeGradParams.defaults())) {
+    try (Arena a = Arena.ofConfined();
+        FreeGradOptimizer o = new FreeGradOptimizer(1, t, FreeGradParams.defaults())) {
       RuleDriver r = new RuleDriver(o, a);
       double peak = 0;
       int peakAt = -1;

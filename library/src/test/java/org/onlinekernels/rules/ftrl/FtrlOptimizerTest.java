@@ -16,12 +16,13 @@ import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.rules.RuleDriver;
 
 /**
- * FTRL-Proximal rounds worked by hand (d = 2, alpha = 0.5, beta = 1), every provider, element
- * type and layout; the L1 soft threshold's exact zeros; and the paper's equivalence with
- * per-coordinate online gradient descent when {@code lambda1 = lambda2 = 0}.
+ * FTRL-Proximal rounds worked by hand (d = 2, alpha = 0.5, beta = 1), every provider, element type
+ * and layout; the L1 soft threshold's exact zeros; and the paper's equivalence with per-coordinate
+ * online gradient descent when {@code lambda1 = lambda2 = 0}.
  */
 class FtrlOptimizerTest {
-  private static final String ALL = """
+  private static final String ALL =
+      """
       vector,FLOAT,PLANAR
       vector,DOUBLE,PLANAR
       scalar,FLOAT,PLANAR
@@ -30,8 +31,15 @@ class FtrlOptimizerTest {
       scalar,DOUBLE,INTERLEAVED
       """;
 
-  private static FtrlOptimizer create(String impl, ElementType t, StateLayout layout, FtrlParams p, Arena a) {
-    return new FtrlOptimizer(2, t, p, layout, a, impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar());
+  private static FtrlOptimizer create(
+      String impl, ElementType t, StateLayout layout, FtrlParams p, Arena a) {
+    return new FtrlOptimizer(
+        2,
+        t,
+        p,
+        layout,
+        a,
+        impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar());
   }
 
   private static double tol(ElementType t) {
@@ -41,20 +49,26 @@ class FtrlOptimizerTest {
   @ParameterizedTest
   @CsvSource(textBlock = ALL)
   void twoRoundsByHand(String impl, ElementType t, StateLayout layout) {
-    try (Arena a = Arena.ofConfined(); FtrlOptimizer o = create(impl, t, layout, FtrlParams.defaults(), a)) {
+    try (Arena a = Arena.ofConfined();
+        FtrlOptimizer o = create(impl, t, layout, FtrlParams.defaults(), a)) {
       RuleDriver r = new RuleDriver(o, a);
       // Round 1: z = N = 0, so w = 0 and yhat = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25).
-      // Coordinate 0: gg = 1, den = 0.5 (sqrt(1) + 0) = 0.5, sig = 2, z = 0 + (-1 - 2 * 0) = -1, N = 1.
+      // Coordinate 0: gg = 1, den = 0.5 (sqrt(1) + 0) = 0.5, sig = 2, z = 0 + (-1 - 2 * 0) = -1, N
+      // = 1.
       // Coordinate 1: gg = 0.0625, den = 0.5 * 0.25 = 0.125, sig = 0.5, z = 0.25, N = 0.0625.
       assertEquals(0.0, r.round(-0.5, 2, -0.5), 0.0);
       assertArrayEquals(new double[] {-1, 0.25}, r.state("z"), 0.0);
       assertArrayEquals(new double[] {1, 0.0625}, r.state("N"), 0.0);
-      // Weights: w0 = (copySign(0, -1) - (-1)) / ((1 + 1) / 0.5) = 0.25; w1 = (0 - 0.25) / ((1 + 0.25) / 0.5) = -0.1:
+      // Weights: w0 = (copySign(0, -1) - (-1)) / ((1 + 1) / 0.5) = 0.25; w1 = (0 - 0.25) / ((1 +
+      // 0.25) / 0.5) = -0.1:
       // OGD's 0 - 0.5 (-1) / (1 + 1) and 0 - 0.5 (0.25) / (1 + 0.25).
       assertArrayEquals(new double[] {0.25, -0.1}, r.weights(), tol(t));
-      // Round 2, x = (1, 1): yhat = 0.15. g = 1: coordinate 0: gg = 1, N = 2, den = 0.5 (sqrt(2) + 1),
-      // sig = 2 (sqrt(2) - 1) = 0.8284271247461901, z = -1 + (1 - sig * 0.25) = -0.20710678118654752;
-      // w0 = 0.20710678118654752 / ((1 + sqrt(2)) / 0.5) = 0.04289321881345247 = 0.25 - 0.5 / (1 + sqrt(2)).
+      // Round 2, x = (1, 1): yhat = 0.15. g = 1: coordinate 0: gg = 1, N = 2, den = 0.5 (sqrt(2) +
+      // 1),
+      // sig = 2 (sqrt(2) - 1) = 0.8284271247461901, z = -1 + (1 - sig * 0.25) =
+      // -0.20710678118654752;
+      // w0 = 0.20710678118654752 / ((1 + sqrt(2)) / 0.5) = 0.04289321881345247 = 0.25 - 0.5 / (1 +
+      // sqrt(2)).
       assertEquals(0.15, r.round(1, 1, 1), tol(t));
       assertEquals(-0.20710678118654752, r.state("z")[0], tol(t));
       assertEquals(2.0, r.state("N")[0], 0.0);
@@ -63,14 +77,15 @@ class FtrlOptimizerTest {
   }
 
   /**
-   * With lambda1 = 0.5 and lambda2 = 1 after the first round above: |z_0| = 1 > 0.5 gives
-   * w0 = (-0.5 + 1) / (4 + 1) = 0.1; |z_1| = 0.25 <= 0.5 gives exactly +0, in the read-out and
-   * in the prediction.
+   * With lambda1 = 0.5 and lambda2 = 1 after the first round above: |z_0| = 1 > 0.5 gives w0 =
+   * (-0.5 + 1) / (4 + 1) = 0.1; |z_1| = 0.25 <= 0.5 gives exactly +0, in the read-out and in the
+   * prediction.
    */
   @ParameterizedTest
   @CsvSource(textBlock = ALL)
   void l1GivesExactZerosAndL2Shrinks(String impl, ElementType t, StateLayout layout) {
-    try (Arena a = Arena.ofConfined(); FtrlOptimizer o = create(impl, t, layout, new FtrlParams(0.5, 1, 0.5, 1), a)) {
+    try (Arena a = Arena.ofConfined();
+        FtrlOptimizer o = create(impl, t, layout, new FtrlParams(0.5, 1, 0.5, 1), a)) {
       RuleDriver r = new RuleDriver(o, a);
       r.round(-0.5, 2, -0.5);
       double[] w = r.weights();
@@ -83,8 +98,8 @@ class FtrlOptimizerTest {
   /**
    * McMahan et al. 2013, section 3: without regularisation FTRL-Proximal plays the weights of
    * per-coordinate online gradient descent with the rate alpha / (beta + sqrt(N_i)). 2,000 rounds
-   * of random sparse gradients over scales 2^-10 .. 2^10, double: the two agree to rounding
-   * (bound 64 T u max|w|: each round adds a few roundings to either recurrence).
+   * of random sparse gradients over scales 2^-10 .. 2^10, double: the two agree to rounding (bound
+   * 64 T u max|w|: each round adds a few roundings to either recurrence).
    */
   @Test
   void withoutRegularisationItIsPerCoordinateOgd() {
@@ -93,7 +108,14 @@ class FtrlOptimizerTest {
     SplittableRandom rnd = new SplittableRandom(7);
     double[] wOgd = new double[d], n = new double[d];
     try (Arena a = Arena.ofConfined();
-        FtrlOptimizer o = new FtrlOptimizer(d, ElementType.DOUBLE, new FtrlParams(alpha, beta, 0, 0), StateLayout.PLANAR, a, null)) {
+        FtrlOptimizer o =
+            new FtrlOptimizer(
+                d,
+                ElementType.DOUBLE,
+                new FtrlParams(alpha, beta, 0, 0),
+                StateLayout.PLANAR,
+                a,
+                null)) {
       RuleDriver r = new RuleDriver(o, a);
       double maxW = 0;
       for (int t = 0; t < rounds; t++) {

@@ -19,7 +19,8 @@ import org.onlinekernels.rules.RuleDriver;
  * and layout; the coin's clipping; and the wealth's saturation under one sign held.
  */
 class KtOptimizerTest {
-  private static final String ALL = """
+  private static final String ALL =
+      """
       vector,FLOAT,PLANAR
       vector,DOUBLE,PLANAR
       scalar,FLOAT,PLANAR
@@ -32,7 +33,8 @@ class KtOptimizerTest {
   @CsvSource(textBlock = ALL)
   void threeRoundsByHand(String impl, ElementType t, StateLayout layout) {
     KernelProvider k = impl.equals("vector") ? KernelProvider.vector() : KernelProvider.scalar();
-    try (Arena a = Arena.ofConfined(); KtOptimizer o = new KtOptimizer(2, t, KtParams.defaults(), layout, a, k)) {
+    try (Arena a = Arena.ofConfined();
+        KtOptimizer o = new KtOptimizer(2, t, KtParams.defaults(), layout, a, k)) {
       RuleDriver r = new RuleDriver(o, a);
       // Round 1: theta = 0, so w = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25), coins (1, -0.25);
       // W = 1 + coin * 0 = 1; theta = (1, -0.25); k = (1, 1).
@@ -41,12 +43,14 @@ class KtOptimizerTest {
       assertArrayEquals(new double[] {1, 1}, r.state("W"), 0.0);
       assertArrayEquals(new double[] {1, 1}, r.state("k"), 0.0);
       // Round 2, x = (1, 1): w = (1/2 * 1, -0.25/2 * 1) = (0.5, -0.125), yhat = 0.375.
-      // g = 1: coins (-1, -1); W = (1 - 0.5, 1 + 0.125) = (0.5, 1.125); theta = (0, -1.25); k = (2, 2).
+      // g = 1: coins (-1, -1); W = (1 - 0.5, 1 + 0.125) = (0.5, 1.125); theta = (0, -1.25); k = (2,
+      // 2).
       assertEquals(0.375, r.round(1, 1, 1), 0.0);
       assertArrayEquals(new double[] {0.5, 1.125}, r.state("W"), 0.0);
       assertArrayEquals(new double[] {0, -1.25}, r.state("theta"), 0.0);
       assertArrayEquals(new double[] {0, -1.25 / 3 * 1.125}, r.weights(), 0.0);
-      // Round 3, x = (3, 0), g = -1: g x_0 = -3 gives the coin clamp(3, -1, 1) = 1 (clipped); w0 = 0,
+      // Round 3, x = (3, 0), g = -1: g x_0 = -3 gives the coin clamp(3, -1, 1) = 1 (clipped); w0 =
+      // 0,
       // so W0 stays 0.5; theta0 = 1, k0 = 3. Coordinate 1 has x = 0: untouched.
       r.round(-1, 3, 0);
       assertArrayEquals(new double[] {1, -1.25}, r.state("theta"), 0.0);
@@ -66,7 +70,8 @@ class KtOptimizerTest {
   void wealthSaturatesUnderOneSign(ElementType t) {
     double cap = t == ElementType.FLOAT ? Kt.FLOAT_WEALTH_CAP : Kt.DOUBLE_WEALTH_CAP;
     int steps = t == ElementType.FLOAT ? 3000 : 3000;
-    try (Arena a = Arena.ofConfined(); KtOptimizer o = new KtOptimizer(1, t, KtParams.defaults())) {
+    try (Arena a = Arena.ofConfined();
+        KtOptimizer o = new KtOptimizer(1, t, KtParams.defaults())) {
       RuleDriver r = new RuleDriver(o, a);
       int reached = -1;
       double exact = 1;
@@ -81,7 +86,9 @@ class KtOptimizerTest {
           assertEquals(exact, w, exact * 1e-5, "wealth after " + (s + 1) + " touches");
         }
         double weight = r.weights()[0];
-        assertTrue(Double.isFinite(weight) && weight <= w && weight >= 0, "weight " + weight + " at wealth " + w);
+        assertTrue(
+            Double.isFinite(weight) && weight <= w && weight >= 0,
+            "weight " + weight + " at wealth " + w);
       }
       assertTrue(reached > 0, "the wealth reached its cap");
       assertEquals(t == ElementType.FLOAT ? 94 : 906, reached, 2, "touches to the cap");

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -24,6 +24,7 @@ import org.onlinekernels.trainer.TrainerConfig;
 class ParallelTrainerTest {
   private static final SparseDataset TRAIN = SyntheticScInOL.generate(3000, 1);
   private static final SparseDataset TEST = SyntheticScInOL.generate(2000, 1, 99);
+
   /** A multiclass set: three classes from the sign pattern of two features. */
   private static final SparseDataset MULTI = threeClasses();
 
@@ -39,13 +40,23 @@ class ParallelTrainerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"adagrad", "adagrad-global", "aogd-ball", "aogd-coord", "scinol1", "scinol2", "dfeg"})
+  @ValueSource(
+      strings = {
+        "adagrad",
+        "adagrad-global",
+        "aogd-ball",
+        "aogd-coord",
+        "scinol1",
+        "scinol2",
+        "dfeg"
+      })
   void oneThreadIsTheSequentialTrainer(String algorithm) {
     TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(2);
     TrainResult seq = OnlineTrainer.train(c, MULTI, null, null);
     TrainResult par = ParallelTrainer.train(c, 1, 97, MULTI, null);
     for (int o = 0; o < seq.model().outputs(); o++) {
-      assertArrayEquals(seq.model().weights()[o], par.model().weights()[o], algorithm + " output " + o);
+      assertArrayEquals(
+          seq.model().weights()[o], par.model().weights()[o], algorithm + " output " + o);
     }
     assertEquals(seq.progressive(), par.progressive());
   }
@@ -62,7 +73,8 @@ class ParallelTrainerTest {
       assertEquals(a.test(), b.test(), algorithm);
       // And the threads did mix: another interval gives another model.
       TrainResult other = ParallelTrainer.train(c, threads, 300, TRAIN, TEST);
-      assertNotEquals(Arrays.toString(a.model().weights()[0]), Arrays.toString(other.model().weights()[0]));
+      assertNotEquals(
+          Arrays.toString(a.model().weights()[0]), Arrays.toString(other.model().weights()[0]));
     }
   }
 
@@ -79,11 +91,15 @@ class ParallelTrainerTest {
   @Test
   void refusesWhatItCannotRun() {
     TrainerConfig ogd = TrainerConfig.of(AlgorithmSpec.of("ogd"));
-    assertThrows(IllegalArgumentException.class, () -> ParallelTrainer.train(ogd, 2, 100, TRAIN, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> ParallelTrainer.train(ogd, 2, 100, TRAIN, null));
     TrainerConfig dense = TrainerConfig.of(AlgorithmSpec.of("scinol2")).withDense(true);
-    assertThrows(IllegalArgumentException.class, () -> ParallelTrainer.train(dense, 2, 100, TRAIN, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> ParallelTrainer.train(dense, 2, 100, TRAIN, null));
     TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of("scinol2"));
-    assertThrows(IllegalArgumentException.class, () -> ParallelTrainer.train(c, 0, 100, TRAIN, null));
-    assertThrows(IllegalArgumentException.class, () -> ParallelTrainer.train(c, 2, -1, TRAIN, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> ParallelTrainer.train(c, 0, 100, TRAIN, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> ParallelTrainer.train(c, 2, -1, TRAIN, null));
   }
 }

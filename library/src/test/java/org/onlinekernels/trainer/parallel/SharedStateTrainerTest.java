@@ -29,13 +29,12 @@ import org.onlinekernels.trainer.TrainingMode;
 /**
  * Shared-state training (docs/parallel/README.md): one thread is the sequential trainer bit for
  * bit; several threads lose no scalar increment (the round counters end exact); a stress run of
- * four threads on a few popular coordinates leaves, for every rule and element type, a state
- * every invariant check accepts (a checkpoint of it loads) and finite weights; two threads
- * learn a sparse Zipf stream within the documented margin of one.
+ * four threads on a few popular coordinates leaves, for every rule and element type, a state every
+ * invariant check accepts (a checkpoint of it loads) and finite weights; two threads learn a sparse
+ * Zipf stream within the documented margin of one.
  */
 class SharedStateTrainerTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static java.util.List<String> rules() {
     return Rules.names();
@@ -49,7 +48,8 @@ class SharedStateTrainerTest {
     TrainResult seq = OnlineTrainer.train(c, multi, null, null);
     TrainResult shared = ParallelTraining.train(c, 1, TrainingMode.SHARED, 0, multi, null);
     for (int o = 0; o < seq.model().outputs(); o++) {
-      assertArrayEquals(seq.model().weights()[o], shared.model().weights()[o], algorithm + " output " + o);
+      assertArrayEquals(
+          seq.model().weights()[o], shared.model().weights()[o], algorithm + " output " + o);
     }
     assertEquals(seq.progressive(), shared.progressive());
     assertSame(TrainingMode.SHARED, shared.mode());
@@ -67,7 +67,8 @@ class SharedStateTrainerTest {
       var expected = ((AbstractOptimizer) seq.optimizer(0)).scalarState();
       var got = t.state(0).owner().scalarState();
       if (expected.containsKey("t")) {
-        assertEquals(expected.get("t"), got.get("t"), algorithm + ": round counter after 2 x 5000 rows");
+        assertEquals(
+            expected.get("t"), got.get("t"), algorithm + ": round counter after 2 x 5000 rows");
       }
       assertEquals(expected.keySet(), got.keySet());
     }
@@ -75,7 +76,8 @@ class SharedStateTrainerTest {
 
   @ParameterizedTest
   @MethodSource("rules")
-  void fourThreadsOnPopularCoordinatesLeaveAStateEveryCheckAccepts(String algorithm) throws IOException {
+  void fourThreadsOnPopularCoordinatesLeaveAStateEveryCheckAccepts(String algorithm)
+      throws IOException {
     for (ElementType type : ElementType.values()) {
       TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withType(type).withEpochs(3);
       SparseDataset data = popular(20_000, 7, 1);
@@ -87,8 +89,8 @@ class SharedStateTrainerTest {
         AbstractOptimizer owner = t.state(0).owner();
         Path file = dir.resolve(algorithm + "-" + type + ".ckpt");
         Checkpoint.save(owner, file);
-        try (LinearModelOptimizer fresh = c.algorithm().create(data.dimension(), c.precision(), c.stateLayout(), null,
-            null)) {
+        try (LinearModelOptimizer fresh =
+            c.algorithm().create(data.dimension(), c.precision(), c.stateLayout(), null, null)) {
           // Loading validates every element and scalar against the rule's invariants.
           Checkpoint.load(file, (AbstractOptimizer) fresh);
         }
@@ -109,26 +111,33 @@ class SharedStateTrainerTest {
     for (int a = 0; a < algorithms.length; a++) {
       TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithms[a]));
       double seq = OnlineTrainer.train(c, train, test, null).test().meanLoss();
-      double two = ParallelTraining.train(c, 2, TrainingMode.SHARED, 0, train, test).test().meanLoss();
-      assertTrue(Math.abs(two - seq) < margins[a], algorithms[a] + ": two threads " + two + ", one " + seq);
+      double two =
+          ParallelTraining.train(c, 2, TrainingMode.SHARED, 0, train, test).test().meanLoss();
+      assertTrue(
+          Math.abs(two - seq) < margins[a],
+          algorithms[a] + ": two threads " + two + ", one " + seq);
     }
   }
 
   @Test
   void theFastestModeIsSharedWhereRoundsRunLockFree() {
-    assertSame(TrainingMode.SHARED, ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("scinol2"))));
-    assertSame(TrainingMode.MIXING, ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("aogd-ball"))));
-    try (SharedStateTrainer t = new SharedStateTrainer(TrainerConfig.of(AlgorithmSpec.of("aogd-ball")), 2, 8, false,
-        1)) {
+    assertSame(
+        TrainingMode.SHARED,
+        ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("scinol2"))));
+    assertSame(
+        TrainingMode.MIXING,
+        ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("aogd-ball"))));
+    try (SharedStateTrainer t =
+        new SharedStateTrainer(TrainerConfig.of(AlgorithmSpec.of("aogd-ball")), 2, 8, false, 1)) {
       SharedState s = t.state(0);
       assertTrue(!s.lockFree());
     }
   }
 
   /**
-   * Rows whose first {@code hot} coordinates are in every row (the coordinates every thread
-   * writes at once), plus four of 64 others; values over five orders of magnitude; labels +1/-1
-   * (binary, {@code classes} 1) or {@code 0..classes-1}.
+   * Rows whose first {@code hot} coordinates are in every row (the coordinates every thread writes
+   * at once), plus four of 64 others; values over five orders of magnitude; labels +1/-1 (binary,
+   * {@code classes} 1) or {@code 0..classes-1}.
    */
   private static SparseDataset popular(int n, long seed, int classes) {
     SparseDataset.Builder b = new SparseDataset.Builder();

@@ -21,15 +21,16 @@ import scala.Tuple3;
 
 /**
  * The model of {@link OnlineLinearClassifier}: a {@link LinearModel} that transforms a data set's
- * {@code featuresCol} into {@code rawPredictionCol} (binary: {@code [-s, s]} for the score
- * {@code s = <w, x>}; K classes: the K one-vs-rest scores), {@code probabilityCol} (binary: the
- * logistic {@code [1 - sigma(s), sigma(s)]}; K classes: the softmax of the scores) and
- * {@code predictionCol} (the class index: binary 1 for the positive class, 0 for the negative,
- * {@code -1} or {@code 0}; else the arg max). {@code write().save(path)} writes Spark's metadata
- * and {@code path/online-kernels.model}, the file the command line's {@code predict} reads.
+ * {@code featuresCol} into {@code rawPredictionCol} (binary: {@code [-s, s]} for the score {@code s
+ * = <w, x>}; K classes: the K one-vs-rest scores), {@code probabilityCol} (binary: the logistic
+ * {@code [1 - sigma(s), sigma(s)]}; K classes: the softmax of the scores) and {@code predictionCol}
+ * (the class index: binary 1 for the positive class, 0 for the negative, {@code -1} or {@code 0};
+ * else the arg max). {@code write().save(path)} writes Spark's metadata and {@code
+ * path/online-kernels.model}, the file the command line's {@code predict} reads.
  */
 public final class OnlineLinearClassificationModel
-    extends ProbabilisticClassificationModel<Vector, OnlineLinearClassificationModel> implements MLWritable {
+    extends ProbabilisticClassificationModel<Vector, OnlineLinearClassificationModel>
+    implements MLWritable {
   private static final long serialVersionUID = 1L;
 
   private final String uid;
@@ -110,7 +111,8 @@ public final class OnlineLinearClassificationModel
 
   @Override
   public OnlineLinearClassificationModel copy(ParamMap extra) {
-    OnlineLinearClassificationModel c = copyValues(new OnlineLinearClassificationModel(uid, model.model()), extra);
+    OnlineLinearClassificationModel c =
+        copyValues(new OnlineLinearClassificationModel(uid, model.model()), extra);
     return c.setParent(parent());
   }
 
@@ -124,7 +126,8 @@ public final class OnlineLinearClassificationModel
         try {
           ModelFiles.write(self.linearModel(), path, sparkSession());
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot write the model file in " + path + ": " + e.getMessage(), e);
+          throw new UncheckedIOException(
+              "cannot write the model file in " + path + ": " + e.getMessage(), e);
         }
       }
     };
@@ -135,15 +138,17 @@ public final class OnlineLinearClassificationModel
     return new MLReader<>() {
       @Override
       public OnlineLinearClassificationModel load(String path) {
-        DefaultParamsReader.Metadata md = DefaultParamsReader$.MODULE$.loadMetadata(path, sparkSession(),
-            OnlineLinearClassificationModel.class.getName());
+        DefaultParamsReader.Metadata md =
+            DefaultParamsReader$.MODULE$.loadMetadata(
+                path, sparkSession(), OnlineLinearClassificationModel.class.getName());
         try {
-          OnlineLinearClassificationModel m = new OnlineLinearClassificationModel(md.uid(),
-              ModelFiles.read(path, sparkSession()));
+          OnlineLinearClassificationModel m =
+              new OnlineLinearClassificationModel(md.uid(), ModelFiles.read(path, sparkSession()));
           md.getAndSetParams(m, Option.empty());
           return m;
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot read the model file in " + path + ": " + e.getMessage(), e);
+          throw new UncheckedIOException(
+              "cannot read the model file in " + path + ": " + e.getMessage(), e);
         }
       }
     };

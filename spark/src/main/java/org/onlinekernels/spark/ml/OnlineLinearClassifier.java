@@ -50,17 +50,38 @@ public final class OnlineLinearClassifier
     // constructor, and each Param asks its parent's uid() then.
     this.uid = uid;
     super();
-    rule = new Param<>(this, "rule", "the update rule, one of " + String.join(", ", Rules.names()),
-        ParamValidators.inArray(Rules.names()));
-    ruleParams = new Param<>(this, "ruleParams", "the rule's parameters as name=value,... (empty: its defaults)");
-    elementType = new Param<>(this, "elementType", "element type of the state: float, double or mixed (float weights,"
-        + " double accumulators; adagrad and scinol2)", ParamValidators.inArray(List.of("float", "double", "mixed")));
+    rule =
+        new Param<>(
+            this,
+            "rule",
+            "the update rule, one of " + String.join(", ", Rules.names()),
+            ParamValidators.inArray(Rules.names()));
+    ruleParams =
+        new Param<>(
+            this, "ruleParams", "the rule's parameters as name=value,... (empty: its defaults)");
+    elementType =
+        new Param<>(
+            this,
+            "elementType",
+            "element type of the state: float, double or mixed (float weights,"
+                + " double accumulators; adagrad and scinol2)",
+            ParamValidators.inArray(List.of("float", "double", "mixed")));
     epochs = new IntParam(this, "epochs", "passes over the data (>= 1)", ParamValidators.gtEq(1));
-    mergePeriod = new IntParam(this, "mergePeriod", "examples (all partitions together) between merges of the"
-        + " partitions' learners (>= 0; 0: once per epoch)", ParamValidators.gtEq(0));
+    mergePeriod =
+        new IntParam(
+            this,
+            "mergePeriod",
+            "examples (all partitions together) between merges of the"
+                + " partitions' learners (>= 0; 0: once per epoch)",
+            ParamValidators.gtEq(0));
     seed = new LongParam(this, "seed", "seed of the partitions' shuffles");
-    numPartitions = new IntParam(this, "numPartitions", "partitions that train learners of their own (>= 0; 0: the"
-        + " input's number of partitions)", ParamValidators.gtEq(0));
+    numPartitions =
+        new IntParam(
+            this,
+            "numPartitions",
+            "partitions that train learners of their own (>= 0; 0: the"
+                + " input's number of partitions)",
+            ParamValidators.gtEq(0));
     setDefault(rule, "scinol2");
     setDefault(ruleParams, "");
     setDefault(elementType, "float");
@@ -168,15 +189,23 @@ public final class OnlineLinearClassifier
 
   /** What the trainer runs: these params, logistic loss, shuffled passes. */
   public JobSpec jobSpec() {
-    return new JobSpec(getRule(), getRuleParams(), getElementType(), "logistic", getEpochs(), getSeed(), true,
+    return new JobSpec(
+        getRule(),
+        getRuleParams(),
+        getElementType(),
+        "logistic",
+        getEpochs(),
+        getSeed(),
+        true,
         getMergePeriod());
   }
 
   @Override
   public OnlineLinearClassificationModel train(Dataset<?> dataset) {
-    int p = getNumPartitions() > 0 ? getNumPartitions() : Math.max(1, dataset.rdd().getNumPartitions());
-    return new OnlineLinearClassificationModel(uid,
-        SparkTrainer.train(jobSpec(), dataset, getLabelCol(), getFeaturesCol(), p).model());
+    int p =
+        getNumPartitions() > 0 ? getNumPartitions() : Math.max(1, dataset.rdd().getNumPartitions());
+    return new OnlineLinearClassificationModel(
+        uid, SparkTrainer.train(jobSpec(), dataset, getLabelCol(), getFeaturesCol(), p).model());
   }
 
   @Override

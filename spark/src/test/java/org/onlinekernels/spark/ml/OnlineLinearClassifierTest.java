@@ -35,27 +35,43 @@ import org.onlinekernels.trainer.LinearModel;
  */
 class OnlineLinearClassifierTest {
   private static Dataset<Row> read(String file, int d) {
-    return SparkTestSession.get().read().format("libsvm").option("numFeatures", Integer.toString(d))
+    return SparkTestSession.get()
+        .read()
+        .format("libsvm")
+        .option("numFeatures", Integer.toString(d))
         .load(data(file).toString());
   }
 
   @Test
   void aBinaryPipelineFitsTransformsSavesAndLoads(@TempDir Path tmp) throws Exception {
     // heart_scale's labels +1/-1 as the 0/1 Spark's classifiers use.
-    Dataset<Row> heart = read("heart_scale.svm", 13)
-        .withColumn("label", functions.when(functions.col("label").gt(0), 1.0).otherwise(0.0));
-    OnlineLinearClassifier clf = new OnlineLinearClassifier().setRule("adagrad").setRuleParams("eta=0.5")
-        .setElementType("double").setEpochs(2).setMergePeriod(100).setSeed(7).setNumPartitions(3);
+    Dataset<Row> heart =
+        read("heart_scale.svm", 13)
+            .withColumn("label", functions.when(functions.col("label").gt(0), 1.0).otherwise(0.0));
+    OnlineLinearClassifier clf =
+        new OnlineLinearClassifier()
+            .setRule("adagrad")
+            .setRuleParams("eta=0.5")
+            .setElementType("double")
+            .setEpochs(2)
+            .setMergePeriod(100)
+            .setSeed(7)
+            .setNumPartitions(3);
     PipelineModel fitted = new Pipeline().setStages(new PipelineStage[] {clf}).fit(heart);
     OnlineLinearClassificationModel model = (OnlineLinearClassificationModel) fitted.stages()[0];
     LinearModel m = model.linearModel();
     JobSpec job = new JobSpec("adagrad", "eta=0.5", "double", "logistic", 2, 7, true, 100);
-    assertArrayEquals(SparkTrainer.train(job, heart, "label", "features", 3).model().weights()[0], m.weights()[0]);
+    assertArrayEquals(
+        SparkTrainer.train(job, heart, "label", "features", 3).model().weights()[0],
+        m.weights()[0]);
     assertEquals(2, model.numClasses());
     assertEquals(13, model.numFeatures());
 
-    List<Row> out = fitted.transform(heart).select("features", "rawPrediction", "probability", "prediction")
-        .collectAsList();
+    List<Row> out =
+        fitted
+            .transform(heart)
+            .select("features", "rawPrediction", "probability", "prediction")
+            .collectAsList();
     assertEquals(270, out.size());
     double[] s = new double[1];
     for (Row r : out) {
@@ -71,7 +87,8 @@ class OnlineLinearClassifierTest {
     // The pipeline saved and loaded predicts the same; the estimator keeps its Params.
     fitted.write().save(tmp.resolve("pipeline").toString());
     PipelineModel loaded = PipelineModel.load(tmp.resolve("pipeline").toString());
-    assertEquals(fitted.transform(heart).select("probability").collectAsList(),
+    assertEquals(
+        fitted.transform(heart).select("probability").collectAsList(),
         loaded.transform(heart).select("probability").collectAsList());
     assertEquals(model.uid(), loaded.stages()[0].uid());
     clf.write().save(tmp.resolve("estimator").toString());
@@ -84,8 +101,19 @@ class OnlineLinearClassifierTest {
     Path file = tmp.resolve("model").resolve(ModelFiles.FILE);
     assertArrayEquals(m.weights()[0], LinearModel.load(file).weights()[0]);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(new String[] {"predict", "--model", file.toString(), "--data", data("heart_scale.svm").toString(),
-        "--out", tmp.resolve("p.txt").toString()}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    int code =
+        Main.run(
+            new String[] {
+              "predict",
+              "--model",
+              file.toString(),
+              "--data",
+              data("heart_scale.svm").toString(),
+              "--out",
+              tmp.resolve("p.txt").toString()
+            },
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err));
     assertEquals(0, code, err.toString());
     assertEquals(270, Files.readAllLines(tmp.resolve("p.txt")).size());
 
@@ -96,7 +124,8 @@ class OnlineLinearClassifierTest {
   @Test
   void aMulticlassModelPredictsTheArgMaxOfItsOneVsRestScores(@TempDir Path tmp) throws Exception {
     Dataset<Row> digits = read("digits.svm", 64);
-    OnlineLinearClassificationModel model = new OnlineLinearClassifier().setNumPartitions(2).fit(digits);
+    OnlineLinearClassificationModel model =
+        new OnlineLinearClassifier().setNumPartitions(2).fit(digits);
     LinearModel m = model.linearModel();
     assertEquals(10, model.numClasses());
     JobSpec job = new JobSpec("scinol2", "", "float", "logistic", 1, 1, true, 0);
@@ -105,9 +134,14 @@ class OnlineLinearClassifierTest {
       assertArrayEquals(w[c], m.weights()[c], "output " + c);
     }
     model.write().save(tmp.resolve("m").toString());
-    OnlineLinearClassificationModel loaded = OnlineLinearClassificationModel.load(tmp.resolve("m").toString());
-    List<Row> out = loaded.transform(digits).select("features", "probability", "prediction").limit(300)
-        .collectAsList();
+    OnlineLinearClassificationModel loaded =
+        OnlineLinearClassificationModel.load(tmp.resolve("m").toString());
+    List<Row> out =
+        loaded
+            .transform(digits)
+            .select("features", "probability", "prediction")
+            .limit(300)
+            .collectAsList();
     double[] s = new double[10];
     for (Row r : out) {
       SparseVector x = ((Vector) r.get(0)).toSparse();

@@ -8,8 +8,8 @@ import org.onlinekernels.bench.workload.Workload;
  * arrays, plain {@code float[]} for {@code w} and {@code Q} per output, the logistic loss and its
  * derivative written inline.
  *
- * <p>Exactly the library's rule in its evaluation order ({@code FloatAdaGradScalarKernel.step}
- * and {@code sparseUnboundedRange}: {@code Q_i += g_i^2}, {@code w_i -= (eta g_i) / (delta +
+ * <p>Exactly the library's rule in its evaluation order ({@code FloatAdaGradScalarKernel.step} and
+ * {@code sparseUnboundedRange}: {@code Q_i += g_i^2}, {@code w_i -= (eta g_i) / (delta +
  * sqrt(Q_i))} where the denominator is positive) with the defaults of {@code AlgorithmSpec}'s
  * {@code adagrad}: {@code eta = 1}, {@code delta = 0}, {@code Q0 = 0}, no box.
  *
@@ -22,7 +22,10 @@ public final class FloatHandAdaGrad extends HandLoop {
   private final float[][] w;
   private final float[][] q;
 
-  /** A fresh model for {@code wl}; {@code bound}: also accumulate the agreement bound (see {@link HandLoop}). */
+  /**
+   * A fresh model for {@code wl}; {@code bound}: also accumulate the agreement bound (see {@link
+   * HandLoop}).
+   */
   public FloatHandAdaGrad(Workload wl, boolean bound) {
     super(wl, bound, Math.ulp((float) 1) / 2);
     w = new float[outputs][wl.d];
@@ -85,7 +88,8 @@ public final class FloatHandAdaGrad extends HandLoop {
     double s = 0;
     for (float[] row : w) {
       for (float v : row) {
-        if (!Float.isFinite(v)) throw new IllegalStateException("hand-written AdaGrad state is not finite: " + v);
+        if (!Float.isFinite(v))
+          throw new IllegalStateException("hand-written AdaGrad state is not finite: " + v);
         s += v;
       }
     }

@@ -1,18 +1,18 @@
 package org.onlinekernels.bench.workload.hand;
 
-import org.onlinekernels.rules.scinol2.ScInOL2;
 import java.util.Arrays;
 import org.onlinekernels.bench.workload.Workload;
+import org.onlinekernels.rules.scinol2.ScInOL2;
 
 /**
  * ScInOL2 as a user would write it in an afternoon: one fused loop over the CSR arrays, plain
  * {@code float[]} per state variable and per output, the round's weights kept in a small scratch
  * array between predict and update, the logistic loss and its derivative written inline.
  *
- * <p>It does exactly the library's rule in the library's evaluation order
- * ({@code ScInOL2Kernel}'s javadoc; {@code FloatScInOL2ScalarKernel.weight/eta}, including the
- * wealth cap), with {@code epsilon = 1} ({@code ScInOLParams.defaults()}), so its state agrees
- * with the library's bit for bit and only the order of the {@code yhat} sum may differ.
+ * <p>It does exactly the library's rule in the library's evaluation order ({@code ScInOL2Kernel}'s
+ * javadoc; {@code FloatScInOL2ScalarKernel.weight/eta}, including the wealth cap), with {@code
+ * epsilon = 1} ({@code ScInOLParams.defaults()}), so its state agrees with the library's bit for
+ * bit and only the order of the {@code yhat} sum may differ.
  *
  * <p>Source of the generated {@code Double} twin (pom: bench twins): edit only this file.
  */
@@ -26,7 +26,10 @@ public final class FloatHandScInOL2 extends HandLoop {
   private final float[][] eta;
   private final float[] w;
 
-  /** A fresh model for {@code wl}; {@code bound}: also accumulate the agreement bound (see {@link HandLoop}). */
+  /**
+   * A fresh model for {@code wl}; {@code bound}: also accumulate the agreement bound (see {@link
+   * HandLoop}).
+   */
   public FloatHandScInOL2(Workload wl, boolean bound) {
     super(wl, bound, Math.ulp((float) 1) / 2);
     bigG = new float[outputs][wl.d];
@@ -113,7 +116,8 @@ public final class FloatHandScInOL2 extends HandLoop {
     double s = 0;
     for (float[] row : a) {
       for (float v : row) {
-        if (!Float.isFinite(v)) throw new IllegalStateException("hand-written ScInOL2 state is not finite: " + v);
+        if (!Float.isFinite(v))
+          throw new IllegalStateException("hand-written ScInOL2 state is not finite: " + v);
         s += v;
       }
     }

@@ -21,7 +21,8 @@ import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
-import org.onlinekernels.trainer.parallel.ParallelTrainer;
+import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.parallel.ParallelTraining;
 
 /**
  * The {@code train} subcommand: its options, checked before any data is read, then the run (read,
@@ -85,12 +86,18 @@ final class TrainCommand {
           "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
           "                      example number in the file; CLASS: multiclass prediction)",
           "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
-          "  --threads T         train on T threads by iterative parameter mixing (default 1: one",
-          "                      thread; at most "
+          "  --threads T         train on T threads, or auto: one per available core (default 1; at most",
+          "                      "
               + MAX_THREADS
-              + "); docs/MERGING.md, docs/parallel/README.md",
-          "  --merge-every N     with --threads: merge the threads' learners every N examples",
-          "                      (default " + DEFAULT_MERGE_EVERY + "; 0: once per epoch)",
+              + ": each thread holds a learner and a shard); the",
+          "                      fastest mode for the rule: shared state, lock-free (not reproducible),",
+          "                      or parameter mixing where shared state would lock; docs/parallel/README.md",
+          "  --deterministic     with --threads: iterative parameter mixing, bit-reproducible for fixed",
+          "                      T and N (docs/MERGING.md)",
+          "  --merge-every N     with --threads: parameter mixing (as --deterministic), the threads'",
+          "                      learners merged every N examples (default "
+              + DEFAULT_MERGE_EVERY
+              + "; 0: once per epoch)",
           "  --normalize         scale every row (train and test) to unit Euclidean norm first",
           "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
           "  --save-state FILE   save the whole training state there (optimizer state, settings, label",
@@ -160,14 +167,16 @@ final class TrainCommand {
     progressiveOut = path(o, "--progressive-out");
     epochs = o.positiveInt("--epochs", 1);
     seed = o.longValue("--seed", Main.DEFAULT_SEED);
-    threads = o.positiveInt("--threads", 1);
+    boolean autoThreads = "auto".equals(o.get("--threads"));
+    threads =
+        autoThreads ? Runtime.getRuntime().availableProcessors() : o.positiveInt("--threads", 1);
     if (threads > MAX_THREADS) {
       throw new UsageException(
           "--threads must be at most "
               + MAX_THREADS
               + " (each thread holds a learner and a"
               + " shard), got "
-              + threads);
+              + (autoThreads ? "auto = " + threads + " available cores" : threads));
     }
     mergeEvery = o.longValue("--merge-every", DEFAULT_MERGE_EVERY);
     if (mergeEvery < 0 || mergeEvery > Integer.MAX_VALUE) {
@@ -322,7 +331,7 @@ final class TrainCommand {
         Options.parse(
             InputFormat.aliases(args),
             0,
-            Set.of("--no-shuffle", "--dense", "--normalize", "--json"),
+            Set.of("--no-shuffle", "--dense", "--normalize", "--json", "--deterministic"),
             valued,
             Set.of("--param", "--interactions"));
     if (o.has("--help")) {
@@ -380,7 +389,11 @@ final class TrainCommand {
       boolean scoreHere =
           threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
       if (threads > 1) {
-        r = ParallelTrainer.train(cfg, threads, (int) mergeEvery, train, test);
+        TrainingMode mode =
+            options.has("--deterministic") || options.has("--merge-every")
+                ? TrainingMode.MIXING
+                : ParallelTraining.fastest(cfg);
+        r = ParallelTraining.train(cfg, threads, mode, (int) mergeEvery, train, test);
       } else {
         try (Learner learner = learner(cfg, train, test, multiclass)) {
           holdout =

@@ -7,6 +7,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingMode;
 
 /**
  * What {@code train} prints: the text report or the one-line JSON summary of a finished run.
@@ -51,7 +52,8 @@ record TrainReport(
               .put("shuffle", cfg.shuffle())
               .put("dense", cfg.dense())
               .put("threads", c.threads)
-              .put("merge_every", c.mergeEvery)
+              .put("mode", r.mode().label())
+              .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
               .put("data", c.data.toString())
               .put("n", train.size())
               .put("d", r.model().dimension())
@@ -130,12 +132,15 @@ record TrainReport(
           c.epochs,
           cfg.shuffle() ? "shuffled (seed " + c.seed + ")" : "file order",
           kernelsLine(r));
-      if (c.threads > 1) {
+      if (r.mode() == TrainingMode.MIXING) {
         out.printf(
             Locale.ROOT,
-            "threads: %d, learners merged every %s (docs/MERGING.md)%n",
+            "threads: %d, parameter mixing, learners merged every %s (docs/MERGING.md)%n",
             c.threads,
             c.mergeEvery == 0 ? "epoch" : c.mergeEvery + " examples");
+      } else if (r.mode() == TrainingMode.SHARED) {
+        out.printf(
+            Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", c.threads);
       }
       out.printf(
           Locale.ROOT,

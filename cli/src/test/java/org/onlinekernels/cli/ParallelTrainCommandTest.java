@@ -14,8 +14,8 @@ import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
- * {@code train --threads T --merge-every N}: runs, reports, writes a model; bad values are usage
- * errors.
+ * {@code train --threads T|auto [--deterministic] [--merge-every N]}: runs in the mode asked for
+ * (or the fastest), reports it, writes a model; bad values are usage errors.
  */
 class ParallelTrainCommandTest {
   private static int run(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
@@ -58,7 +58,32 @@ class ParallelTrainCommandTest {
             model.toString());
     assertEquals(0, code, err.toString());
     assertTrue(
-        out.toString().contains("threads: 2, learners merged every 500 examples"), out.toString());
+        out.toString().contains("threads: 2, parameter mixing, learners merged every 500 examples"),
+        out.toString());
+    // Without --deterministic or --merge-every: the fastest mode, shared state for ScInOL2.
+    ByteArrayOutputStream fast = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(fast, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        err.toString());
+    assertTrue(fast.toString().contains("\"mode\": \"shared\""), fast.toString());
+    assertTrue(fast.toString().contains("\"merge_every\": null"), fast.toString());
+    ByteArrayOutputStream det = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(
+            det,
+            err,
+            "train",
+            "--data",
+            data.toString(),
+            "--threads",
+            "2",
+            "--deterministic",
+            "--json"),
+        err.toString());
+    assertTrue(det.toString().contains("\"mode\": \"mixing\""), det.toString());
+    assertTrue(det.toString().contains("\"threads\": 2"), det.toString());
     assertEquals(SyntheticScInOL.DIMENSION, LinearModel.load(model).dimension());
     assertEquals(
         2,

@@ -274,6 +274,16 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
   protected void touchAhead(SparseRows rows, int row) {}
 
   /**
+   * Whether a sparse round writes the state of its row's coordinates only (and scalars): then
+   * rounds on disjoint rows touch disjoint records, shared-state training may run them lock-free
+   * ({@link SharedState}) and a merge need only visit the coordinates the rows named. False for a
+   * rule whose round changes every coordinate (Adaptive OGD on the ball).
+   */
+  protected boolean roundsWriteOnlyTheirRow() {
+    return true;
+  }
+
+  /**
    * Grows per-entry scratch to rows of {@code maxNnz} entries before a round or a block of rounds.
    */
   protected abstract void prepareRounds(int maxNnz);

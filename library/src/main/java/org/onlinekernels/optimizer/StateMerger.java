@@ -12,10 +12,14 @@ import java.util.Map;
  * lexicographic order of the learners' merged state, compared as the raw bits of each element
  * widened to double), so the result does not depend on the order the learners are given in.
  *
- * <p>Buffer by buffer, each in one streaming pass over the coordinates (the weights first: their
- * rule reads the start's accumulator). Only the SUM rule can overflow, so its buffers get a
- * checking pass first, and a ball projection a pass for the norm; a refused merge therefore leaves
- * {@code into} bit-identical. Nothing is allocated per coordinate.
+ * <p>Over all coordinates ({@link #merge}) or over a sorted list of them outside which no learner
+ * differs from {@code into} ({@link CoordinateMerge}): the canonical order restricted to those
+ * coordinates is the same order, and every rule but the ball projection is one coordinate at a
+ * time, so both give the same bits. The coordinates are visited in ranges {@code [lo, hi)} of the
+ * list, which may run on several threads at once: buffer by buffer within a range (the weights
+ * first: their rule reads the start's accumulator). Only the SUM rule can overflow, so its buffers
+ * get a checking pass over every range first, and a ball projection a pass for the norm; a refused
+ * merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -23,62 +27,55 @@ final class StateMerger {
 
   private final AbstractOptimizer into;
   private final MergePlan plan;
-  private final int d;
   private final int k;
+
+  /**
+   * The learners that differ from the start, in canonical order (two or more), or the one that
+   * does, or none.
+   */
   private final List<AbstractOptimizer> ordered;
+
+  /** Every learner given, contributors or not. */
+  private final List<? extends AbstractOptimizer> learners;
 
   /** Per learner: the summed increments of the plan's weight scalars. */
   private final double[] scalarWeight;
 
-  /** One element of every learner, reused for each coordinate. */
-  private final double[] column;
+  /** The coordinates, ascending, or null for all {@code d}. */
+  private final int[] coords;
 
-  private final double[] weightColumn;
+  private final int n;
 
-  private StateMerger(AbstractOptimizer into, List<AbstractOptimizer> ordered, MergePlan plan) {
+  /** The merged scalars (two or more contributors), set by {@link #finish}. */
+  private final double[] scalars;
+
+  private StateMerger(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      List<AbstractOptimizer> ordered,
+      MergePlan plan,
+      int[] coords,
+      int n) {
     this.into = into;
+    this.learners = learners;
     this.plan = plan;
-    this.d = into.d;
     this.k = ordered.size();
     this.ordered = ordered;
+    this.coords = coords;
+    this.n = n;
     this.scalarWeight = new double[k];
+    this.scalars = new double[plan.scalars.size()];
+    if (k < 2) {
+      return;
+    }
+    Map<String, Double> s0 = into.scalarState();
     for (int j = 0; j < k; j++) {
       scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
     }
-    this.column = new double[k];
-    this.weightColumn = new double[k];
-  }
-
-  /** Validates, orders and merges; see {@link AbstractOptimizer#merge}. */
-  static void merge(AbstractOptimizer into, List<? extends AbstractOptimizer> learners) {
-    into.checkOpen();
-    MergePlan plan = into.mergePlan();
-    if (plan == null) {
-      throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
-    }
-    List<AbstractOptimizer> ordered = contributors(into, learners, plan);
-    // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
-    // norm is kept too).
-    if (ordered.size() <= 1) {
-      into.stateReplaced();
-      if (ordered.size() == 1) {
-        into.copyStateFrom(ordered.get(0));
-      }
-      return;
-    }
-    StateMerger m = new StateMerger(into, ordered, plan);
-    for (MergePlan.Buffer b : plan.buffers) {
-      if (b.rule() == MergePlan.Rule.SUM) {
-        m.sumBuffer(b.name(), false);
-      }
-    }
-    double scale = m.ballScale();
-    Map<String, Double> s0 = into.scalarState();
-    double[] scalars = new double[plan.scalars.size()];
     for (int s = 0; s < scalars.length; s++) {
       String name = plan.scalars.get(s).name();
-      double[] v = new double[ordered.size()];
-      for (int j = 0; j < v.length; j++) {
+      double[] v = new double[k];
+      for (int j = 0; j < k; j++) {
         v[j] = ordered.get(j).scalarState().get(name);
       }
       scalars[s] = combine(s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
@@ -87,24 +84,38 @@ final class StateMerger {
             "merged scalar " + name + " overflows; the state was left unchanged");
       }
     }
+  }
+
+  /** Validates, orders and merges over every coordinate; see {@link AbstractOptimizer#merge}. */
+  static void merge(AbstractOptimizer into, List<? extends AbstractOptimizer> learners) {
+    into.checkOpen();
+    StateMerger m = prepare(into, learners, null, into.d, true);
+    m.check(0, m.n);
+    double scale = m.ballScale();
     into.stateReplaced();
-    for (MergePlan.Buffer b : plan.buffers) {
-      if (b.rule() == MergePlan.Rule.MEAN) {
-        m.meanBuffer(b.name(), scale, true);
-      }
+    m.write(0, m.n, scale, false);
+    m.finish(false);
+  }
+
+  /**
+   * Checks the learners against {@code into} (owned by the calling thread; with {@code owners}, the
+   * learners too), drops those equal to it over {@code coords[0..n)} (or all coordinates), sorts
+   * the rest canonically and merges the scalars; nothing is written yet.
+   */
+  static StateMerger prepare(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      int[] coords,
+      int n,
+      boolean owners) {
+    MergePlan plan = into.mergePlan();
+    if (plan == null) {
+      throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
     }
-    for (MergePlan.Buffer b : plan.buffers) {
-      switch (b.rule()) {
-        case SUM -> m.sumBuffer(b.name(), true);
-        case AVERAGE -> m.averageBuffer(b.name());
-        case MAX -> m.maxBuffer(b.name());
-        case MEAN -> {}
-      }
-    }
-    for (int s = 0; s < scalars.length; s++) {
-      into.setScalar(plan.scalars.get(s).name(), scalars[s]);
-    }
-    into.afterMerge();
+    // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
+    // norm is kept too): write and finish copy it.
+    List<AbstractOptimizer> ordered = contributors(into, learners, plan, coords, n, owners);
+    return new StateMerger(into, learners, ordered, plan, coords, n);
   }
 
   /**
@@ -113,11 +124,25 @@ final class StateMerger {
    */
   static List<AbstractOptimizer> contributors(
       AbstractOptimizer into, List<? extends AbstractOptimizer> learners, MergePlan plan) {
+    return contributors(into, learners, plan, null, into.d, true);
+  }
+
+  /**
+   * {@link #contributors(AbstractOptimizer, List, MergePlan)} over {@code coords[0..n)} (null:
+   * all).
+   */
+  private static List<AbstractOptimizer> contributors(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      MergePlan plan,
+      int[] coords,
+      int n,
+      boolean owners) {
     if (learners == null || learners.isEmpty()) {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
     for (int j = 0; j < learners.size(); j++) {
-      checkCompatible(into, learners.get(j), "learner " + j);
+      checkCompatible(into, learners.get(j), "learner " + j, owners);
       if (learners.get(j).hasPending()) {
         throw new IllegalStateException(
             "learner " + j + " has a pending predict; call update(g) first");
@@ -125,11 +150,11 @@ final class StateMerger {
     }
     List<AbstractOptimizer> ordered = new ArrayList<>();
     for (AbstractOptimizer l : learners) {
-      if (compareStates(l, into, plan) != 0) {
+      if (compareStates(l, into, plan, coords, n) != 0) {
         ordered.add(l);
       }
     }
-    ordered.sort((a, b) -> compareStates(a, b, plan));
+    ordered.sort((a, b) -> compareStates(a, b, plan, coords, n));
     return ordered;
   }
 
@@ -162,12 +187,107 @@ final class StateMerger {
         : sumW / count;
   }
 
-  /** Same class, dimension, precision, parameters and buffers; open and owned by the caller. */
+  /** The number of coordinates merged. */
+  int size() {
+    return n;
+  }
+
+  private int at(int q) {
+    return coords == null ? q : coords[q];
+  }
+
+  /** Checks that every SUM over positions {@code [lo, hi)} fits its element type. */
+  void check(int lo, int hi) {
+    if (k < 2) {
+      return;
+    }
+    for (MergePlan.Buffer b : plan.buffers) {
+      if (b.rule() == MergePlan.Rule.SUM) {
+        sumBuffer(b.name(), lo, hi, false);
+      }
+    }
+  }
+
+  /**
+   * Writes the merged state at positions {@code [lo, hi)} into {@code into} (the ball scaled by
+   * {@code scale}), and with {@code back} into every learner as well (every variable of their
+   * stores), so all of them hold the merged state there.
+   */
+  void write(int lo, int hi, double scale, boolean back) {
+    if (k == 1) {
+      copy(ordered.get(0), into, lo, hi);
+    } else if (k > 1) {
+      for (MergePlan.Buffer b : plan.buffers) {
+        if (b.rule() == MergePlan.Rule.MEAN) {
+          meanBuffer(b.name(), lo, hi, scale, true, null);
+        }
+      }
+      for (MergePlan.Buffer b : plan.buffers) {
+        switch (b.rule()) {
+          case SUM -> sumBuffer(b.name(), lo, hi, true);
+          case AVERAGE -> averageBuffer(b.name(), lo, hi);
+          case MAX -> maxBuffer(b.name(), lo, hi);
+          case MEAN -> {}
+        }
+      }
+    }
+    if (back) {
+      for (AbstractOptimizer l : learners) {
+        copy(into, l, lo, hi);
+      }
+    }
+  }
+
+  /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
+  private void copy(AbstractOptimizer from, AbstractOptimizer to, int lo, int hi) {
+    for (String name : from.store.names()) {
+      StateStore.Field f = from.store.field(name);
+      StateStore.Field t = to.store.field(name);
+      for (int q = lo; q < hi; q++) {
+        int i = at(q);
+        t.set(i, f.get(i));
+      }
+    }
+  }
+
+  /**
+   * The scalars: the merged ones (or the single contributor's) into {@code into}, which then
+   * recomputes what it derives from its state; with {@code back}, into every learner as well.
+   */
+  void finish(boolean back) {
+    if (k == 1) {
+      ordered.get(0).scalarState().forEach(into::setScalar);
+    } else if (k > 1) {
+      for (int s = 0; s < scalars.length; s++) {
+        into.setScalar(plan.scalars.get(s).name(), scalars[s]);
+      }
+      into.afterMerge();
+    }
+    if (back) {
+      Map<String, Double> merged = into.scalarState();
+      for (AbstractOptimizer l : learners) {
+        merged.forEach(l::setScalar);
+        l.stateReplaced();
+      }
+    }
+  }
+
+  /**
+   * Same class, dimension, precision, parameters and buffers; open, and (with {@code owner}) owned
+   * by the caller.
+   */
   static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what) {
+    checkCompatible(into, other, what, true);
+  }
+
+  private static void checkCompatible(
+      AbstractOptimizer into, AbstractOptimizer other, String what, boolean owner) {
     if (other == null) {
       throw new IllegalArgumentException(what + " is null");
     }
-    other.checkOpen();
+    if (owner) {
+      other.checkOpen();
+    }
     if (other.getClass() != into.getClass()) {
       throw new IllegalArgumentException(
           what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
@@ -200,10 +320,12 @@ final class StateMerger {
     }
   }
 
+  /** Element {@code i} of a dense buffer of floats ({@code f}) or doubles, as a double. */
   static double get(MemorySegment s, boolean f, int i) {
     return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
   }
 
+  /** Sets element {@code i} of a dense buffer of floats ({@code f}, rounded) or doubles. */
   static void put(MemorySegment s, boolean f, int i, double v) {
     if (f) {
       s.setAtIndex(F, i, (float) v);
@@ -212,38 +334,36 @@ final class StateMerger {
     }
   }
 
-  private MemorySegment startBuffer(String name) {
-    return into.buffers().get(name);
+  private StateStore.Field startField(String name) {
+    return into.store.field(name);
   }
 
-  private MemorySegment[] learnerBuffers(String name) {
-    MemorySegment[] segs = new MemorySegment[k];
+  private StateStore.Field[] learnerFields(String name) {
+    StateStore.Field[] f = new StateStore.Field[k];
     for (int j = 0; j < k; j++) {
-      segs[j] = ordered.get(j).buffers().get(name);
+      f[j] = ordered.get(j).store.field(name);
     }
-    return segs;
-  }
-
-  private boolean isFloat(String name) {
-    return into.stateType(name) == org.onlinekernels.kernel.ElementType.FLOAT;
+    return f;
   }
 
   static boolean same(double a, double b) {
     return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
-  /** SUM over one buffer: written, or (first) only checked to fit the element type. */
-  private void sumBuffer(String name, boolean write) {
-    MemorySegment s0 = startBuffer(name);
-    MemorySegment[] segs = learnerBuffers(name);
-    boolean f = isFloat(name);
-    for (int i = 0; i < d; i++) {
+  /** SUM over one buffer: written, or only checked to fit the element type. */
+  private void sumBuffer(String name, int lo, int hi, boolean write) {
+    StateStore.Field s0 = startField(name);
+    StateStore.Field[] fs = learnerFields(name);
+    boolean f = s0.type() == org.onlinekernels.kernel.ElementType.FLOAT;
+    double[] column = new double[k];
+    for (int q = lo; q < hi; q++) {
+      int i = at(q);
       for (int j = 0; j < k; j++) {
-        column[j] = get(segs[j], f, i);
+        column[j] = fs[j].get(i);
       }
-      double v = combine(get(s0, f, i), column, false);
+      double v = combine(s0.get(i), column, false);
       if (write) {
-        put(s0, f, i, v);
+        s0.set(i, v);
       } else if (!Double.isFinite(f ? (float) v : v)) {
         throw new ArithmeticException(
             "merged "
@@ -260,44 +380,50 @@ final class StateMerger {
   }
 
   /** AVERAGE over one buffer (a convex combination of its values: it cannot overflow). */
-  private void averageBuffer(String name) {
-    MemorySegment s0 = startBuffer(name);
-    MemorySegment[] segs = learnerBuffers(name);
-    boolean f = isFloat(name);
-    for (int i = 0; i < d; i++) {
+  private void averageBuffer(String name, int lo, int hi) {
+    StateStore.Field s0 = startField(name);
+    StateStore.Field[] fs = learnerFields(name);
+    double[] column = new double[k];
+    for (int q = lo; q < hi; q++) {
+      int i = at(q);
       for (int j = 0; j < k; j++) {
-        column[j] = get(segs[j], f, i);
+        column[j] = fs[j].get(i);
       }
-      put(s0, f, i, combine(get(s0, f, i), column, true));
+      s0.set(i, combine(s0.get(i), column, true));
     }
   }
 
-  private void maxBuffer(String name) {
-    MemorySegment s0 = startBuffer(name);
-    MemorySegment[] segs = learnerBuffers(name);
-    boolean f = isFloat(name);
-    for (int i = 0; i < d; i++) {
-      double acc = get(s0, f, i);
+  private void maxBuffer(String name, int lo, int hi) {
+    StateStore.Field s0 = startField(name);
+    StateStore.Field[] fs = learnerFields(name);
+    for (int q = lo; q < hi; q++) {
+      int i = at(q);
+      double acc = s0.get(i);
       for (int j = 0; j < k; j++) {
-        acc = Math.max(acc, get(segs[j], f, i));
+        acc = Math.max(acc, fs[j].get(i));
       }
-      put(s0, f, i, acc);
+      s0.set(i, acc);
     }
   }
 
   /**
    * The ball projection's factor {@code min(1, R / ||v||)} for the merged weights {@code v}, or 1
-   * without a ball or when no coordinate was averaged.
+   * without a ball, without two contributors, or when no coordinate was averaged. The norm is over
+   * every coordinate, so a ball is merged over all of them.
    */
-  private double ballScale() {
+  double ballScale() {
     double r = plan.ballRadius;
-    if (r != r) {
+    if (r != r || k < 2) {
       return 1.0;
+    }
+    if (coords != null) {
+      throw new IllegalStateException(
+          into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
     }
     for (MergePlan.Buffer b : plan.buffers) {
       if (b.rule() == MergePlan.Rule.MEAN) {
         double[] normSq = new double[1];
-        boolean averaged = meanBuffer(b.name(), 1.0, false, normSq);
+        boolean averaged = meanBuffer(b.name(), 0, n, 1.0, false, normSq);
         double norm = Math.sqrt(normSq[0]);
         return averaged && norm > r ? r / norm : 1.0;
       }
@@ -305,31 +431,29 @@ final class StateMerger {
     return 1.0;
   }
 
-  private void meanBuffer(String name, double scale, boolean write) {
-    meanBuffer(name, scale, write, null);
-  }
-
   /**
    * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into {@code
    * normSq[0]}. Returns whether any coordinate had two or more contributors.
    */
-  private boolean meanBuffer(String name, double scale, boolean write, double[] normSq) {
-    MemorySegment s0 = startBuffer(name);
-    MemorySegment[] segs = learnerBuffers(name);
-    boolean f = isFloat(name);
+  private boolean meanBuffer(
+      String name, int lo, int hi, double scale, boolean write, double[] normSq) {
+    StateStore.Field s0 = startField(name);
+    StateStore.Field[] fs = learnerFields(name);
     String wb = plan.meanWeightBuffer;
-    MemorySegment c0 = wb == null ? null : startBuffer(wb);
-    MemorySegment[] cs = wb == null ? null : learnerBuffers(wb);
-    boolean cf = wb != null && isFloat(wb);
+    StateStore.Field c0 = wb == null ? null : startField(wb);
+    StateStore.Field[] cs = wb == null ? null : learnerFields(wb);
+    double[] column = new double[k];
+    double[] weightColumn = new double[k];
     boolean averaged = false;
     double sq = 0;
-    for (int i = 0; i < d; i++) {
-      double base = c0 == null ? 0 : get(c0, cf, i);
+    for (int q = lo; q < hi; q++) {
+      int i = at(q);
+      double base = c0 == null ? 0 : c0.get(i);
       for (int j = 0; j < k; j++) {
-        column[j] = get(segs[j], f, i);
-        weightColumn[j] = meanWeight(c0 == null ? 0 : get(cs[j], cf, i) - base, scalarWeight[j]);
+        column[j] = fs[j].get(i);
+        weightColumn[j] = meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
       }
-      double w0 = get(s0, f, i);
+      double w0 = s0.get(i);
       int count = 0;
       double first = w0;
       double sumCw = 0;
@@ -354,7 +478,7 @@ final class StateMerger {
         v = plan.clamp.apply(i, mean(count, sumCw, sumC, sumW));
       }
       if (write) {
-        put(s0, f, i, v * scale);
+        s0.set(i, v * scale);
       } else {
         sq += v * v;
       }
@@ -378,7 +502,7 @@ final class StateMerger {
     return average ? x0 + all / m : first + others;
   }
 
-  /** SUM or AVERAGE of one scalar over the learners, as {@link #combineAt} for an element. */
+  /** SUM or AVERAGE of one element or scalar over the learners. */
   static double combine(double x0, double[] xs, boolean average) {
     double first = x0;
     double all = 0;
@@ -400,15 +524,23 @@ final class StateMerger {
 
   /** Lexicographic order of the merged state: buffers in plan order, then the plan's scalars. */
   static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
-    int d = a.d;
+    return compareStates(a, b, plan, null, a.d);
+  }
+
+  /**
+   * {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code
+   * coords[0..n)} (null: all).
+   */
+  private static int compareStates(
+      AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
     for (MergePlan.Buffer buf : plan.buffers) {
-      MemorySegment sa = a.buffers().get(buf.name());
-      MemorySegment sb = b.buffers().get(buf.name());
-      boolean f = sa.byteSize() == (long) d * Float.BYTES;
-      for (int i = 0; i < d; i++) {
-        double x = f ? sa.getAtIndex(F, i) : sa.getAtIndex(D, i);
-        double y = f ? sb.getAtIndex(F, i) : sb.getAtIndex(D, i);
-        int c = Long.compare(Double.doubleToRawLongBits(x), Double.doubleToRawLongBits(y));
+      StateStore.Field fa = a.store.field(buf.name());
+      StateStore.Field fb = b.store.field(buf.name());
+      for (int q = 0; q < n; q++) {
+        int i = coords == null ? q : coords[q];
+        int c =
+            Long.compare(
+                Double.doubleToRawLongBits(fa.get(i)), Double.doubleToRawLongBits(fb.get(i)));
         if (c != 0) {
           return c;
         }

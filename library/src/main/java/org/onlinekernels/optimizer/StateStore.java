@@ -39,7 +39,7 @@ public final class StateStore {
   private final Map<String, Field> fields = new LinkedHashMap<>();
 
   /** State variable {@code i} is element {@code offset + i * stride} of {@code segment}. */
-  private record Field(MemorySegment segment, long offset, long stride, ElementType type) {
+  record Field(MemorySegment segment, long offset, long stride, ElementType type) {
     double get(long i) {
       long at = offset + i * stride;
       return type == ElementType.FLOAT
@@ -108,8 +108,17 @@ public final class StateStore {
    * {@code bytes} zeroed bytes: on the heap as an array of {@code heapType} viewed as a segment if
    * that type is given and the elements fit one array, else from the arena. On failure an owned
    * arena is closed first: the buffers allocated so far would otherwise stay resident for good.
+   * Through a {@link SharingArena} the first optimizer allocates and the later ones get the same
+   * buffers (shared-state training, {@link SharedState}).
    */
   private MemorySegment allocateRaw(String name, long bytes, ElementType heapType) {
+    if (arena instanceof SharingArena sharing) {
+      return sharing.share(name, bytes, () -> allocateOwn(name, bytes, heapType));
+    }
+    return allocateOwn(name, bytes, heapType);
+  }
+
+  private MemorySegment allocateOwn(String name, long bytes, ElementType heapType) {
     try {
       BiConsumer<Arena, Long> hook = beforeAllocate;
       if (hook != null) {
@@ -148,6 +157,14 @@ public final class StateStore {
       oom.initCause(e);
       throw oom;
     }
+  }
+
+  /**
+   * Where variable {@code name} lives (null for none): for merges, which read and write single
+   * elements.
+   */
+  Field field(String name) {
+    return fields.get(name);
   }
 
   /** Whether {@code name} is a state variable. */

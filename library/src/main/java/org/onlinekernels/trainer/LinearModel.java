@@ -1,6 +1,9 @@
 package org.onlinekernels.trainer;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -9,6 +12,7 @@ import java.util.zip.CRC32C;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
 
 /**
  * A trained linear model: {@code K} weight vectors of dimension {@code d} ({@code K = 1} for binary
@@ -79,6 +83,30 @@ public record LinearModel(
     if (!multiclass && weights.length != 1) {
       throw new IllegalArgumentException("a binary model has exactly one output");
     }
+  }
+
+  /**
+   * The current weights of {@code optimizers} (one per output, read out per ALGORITHMS.md; their
+   * state does not change) as the model {@code config} trains.
+   */
+  public static LinearModel readOut(
+      TrainerConfig config, boolean multiclass, LinearModelOptimizer... optimizers) {
+    int d = optimizers[0].dimension();
+    ElementType type = config.type();
+    double[][] w = new double[optimizers.length][d];
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment buf = a.allocate((long) d * type.bytes(), 64);
+      for (int c = 0; c < optimizers.length; c++) {
+        optimizers[c].readWeights(buf);
+        for (int i = 0; i < d; i++) {
+          w[c][i] =
+              type == ElementType.FLOAT
+                  ? buf.getAtIndex(ValueLayout.JAVA_FLOAT, i)
+                  : buf.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
+        }
+      }
+    }
+    return new LinearModel(config.algorithm(), type, config.loss(), multiclass, w);
   }
 
   /** Dimension {@code d}. */

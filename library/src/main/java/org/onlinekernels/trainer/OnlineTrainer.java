@@ -534,18 +534,7 @@ public final class OnlineTrainer implements AutoCloseable {
    * The current weights of every output (read-out per ALGORITHMS.md; does not change the state).
    */
   public LinearModel model() {
-    double[][] w = new double[k][d];
-    try (Arena a = Arena.ofConfined()) {
-      MemorySegment buf = a.allocate((long) d * config.type().bytes(), 64);
-      for (int c = 0; c < k; c++) {
-        opt[c].readWeights(buf);
-        for (int i = 0; i < d; i++) {
-          w[c][i] =
-              config.type() == ElementType.FLOAT ? buf.getAtIndex(F, i) : buf.getAtIndex(D, i);
-        }
-      }
-    }
-    return new LinearModel(config.algorithm(), config.type(), config.loss(), multiclass, w);
+    return LinearModel.readOut(config, multiclass, opt);
   }
 
   /**

@@ -19,6 +19,8 @@ package org.onlinekernels.trainer;
  *     kernels ({@link KernelHandover}), or -1 if they did not
  * @param kernels the kernels the optimizers ran on at the end: {@code vector}, {@code scalar}, or
  *     {@code none} (the {@code ogd} baseline); null if not recorded
+ * @param threads the threads that trained
+ * @param mode how they trained: one thread, shared state, or parameter mixing
  */
 public record TrainResult(
     LinearModel model,
@@ -31,7 +33,9 @@ public record TrainResult(
     long steadyExamples,
     double steadySeconds,
     long handoverAt,
-    String kernels) {
+    String kernels,
+    int threads,
+    TrainingMode mode) {
   /**
    * The shortest span a rate is given for: below it the JVM's own start-up work (class loading, the
    * JIT compiling the loop) is a large share of the time, and the figure would describe the JVM
@@ -39,7 +43,36 @@ public record TrainResult(
    */
   public static final double MIN_RATE_SECONDS = 0.1;
 
-  /** A result without a steady-state span and without a handover. */
+  /** A result of one thread. */
+  public TrainResult(
+      LinearModel model,
+      Metrics progressive,
+      Metrics[] epochs,
+      Metrics test,
+      long examples,
+      long nonzeros,
+      double seconds,
+      long steadyExamples,
+      double steadySeconds,
+      long handoverAt,
+      String kernels) {
+    this(
+        model,
+        progressive,
+        epochs,
+        test,
+        examples,
+        nonzeros,
+        seconds,
+        steadyExamples,
+        steadySeconds,
+        handoverAt,
+        kernels,
+        1,
+        TrainingMode.SEQUENTIAL);
+  }
+
+  /** A result of one thread without a steady-state span and without a handover. */
   public TrainResult(
       LinearModel model,
       Metrics progressive,
@@ -49,6 +82,36 @@ public record TrainResult(
       long nonzeros,
       double seconds) {
     this(model, progressive, epochs, test, examples, nonzeros, seconds, 0, 0, -1, null);
+  }
+
+  /**
+   * A result of {@code threads} threads in {@code mode}, without a steady-state span and without a
+   * handover.
+   */
+  public TrainResult(
+      LinearModel model,
+      Metrics progressive,
+      Metrics[] epochs,
+      Metrics test,
+      long examples,
+      long nonzeros,
+      double seconds,
+      int threads,
+      TrainingMode mode) {
+    this(
+        model,
+        progressive,
+        epochs,
+        test,
+        examples,
+        nonzeros,
+        seconds,
+        0,
+        0,
+        -1,
+        null,
+        threads,
+        mode);
   }
 
   /** Training examples per second of wall time over all passes. */

@@ -182,6 +182,12 @@ public final class AdaptiveOgdBallOptimizer extends AdaptiveOgdOptimizer {
     updateSparse(rowIdx, rowVal, nnz, g);
   }
 
+  /** Every coordinate shrinks in every round. */
+  @Override
+  protected boolean roundsWriteOnlyTheirRow() {
+    return false;
+  }
+
   private MemorySegment scatter(MemorySegment idx, MemorySegment val, int nnz) {
     if (dense == null) {
       dense = Arena.ofAuto().allocate((long) d * type.bytes(), 64);

@@ -5,49 +5,66 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.CoordinateMerge;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.SharedState;
+import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingMode;
 
 /**
  * Online training on {@code T} threads by iterative parameter mixing (McDonald, Hall and Mann
  * 2010): every epoch is shuffled as {@link OnlineTrainer} shuffles it and cut into rounds of {@code
- * N} examples; in each round every thread starts its own learners from the merged state and trains
- * them on its contiguous {@code 1/T} of the round; then the learners are merged (docs/MERGING.md)
- * into the state the next round starts from. The last, shorter round of an epoch is merged too, so
- * the model is merged at the end.
+ * N} examples; in each round every thread trains its own learners, which hold the merged state, on
+ * its contiguous {@code 1/T} of the round; then the learners are merged (docs/MERGING.md) into the
+ * state the next round starts from. The last, shorter round of an epoch is merged too.
  *
  * <p>Deterministic: for fixed {@code T}, {@code N}, seed and data the model is the same bit for bit
  * in every run (each thread's slice depends only on those, and the merge on the learners' states,
  * not on which thread finished first). With {@code T = 1} it is exactly {@link OnlineTrainer}'s
- * model (merging one learner is the identity).
+ * model and metrics (merging one learner is the identity).
  *
- * <p>Threads: the merged state lives in an {@link OnlineTrainer} confined to the calling thread;
- * the learners of thread {@code j} live in a shared arena and are handed to that thread for its
- * slice ({@code transferOwnership}) and back for the merge, so the optimizers' confinement checks
- * stay on. Copying the merged state out to the learners and merging them back is serial and costs
- * {@code O(T d)} per round: choose {@code N} so that a round's work, {@code N * nnz}, is large
- * against {@code d}.
+ * <p>Cheap merges: a sparse round changes only its row's coordinates (for every rule but Adaptive
+ * OGD on the ball), so each thread marks the coordinates its rows name, and the merge ({@link
+ * CoordinateMerge}) visits only those, split by coordinate range over the same threads, writing the
+ * merged values into the merged state and into every learner at once: a round costs its rows plus
+ * the distinct coordinates they named, not {@code O(T d)}. The threads live for the whole {@link
+ * #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays with
+ * the calling thread (thread 0).
  *
- * <p>Sparse rows only ({@code config.dense()} is refused), every algorithm with a merge rule (not
- * the {@code ogd} baseline).
+ * <p>Sparse rows only ({@code config.dense()} is refused), the library's rules only (not the {@code
+ * ogd} baseline); the state keeps the sequential trainer's layout.
  */
-public final class ParallelTrainer implements AutoCloseable {
+public final class ParallelTrainer implements ParallelTraining.Fit {
   private final TrainerConfig config;
   private final int threads;
   private final int mergeEvery;
   private final int d;
+  private final int k;
   private final OnlineTrainer merged;
   private final Arena shared = Arena.ofShared();
-  private final List<ShardWorker> workers = new ArrayList<>();
+
+  /** learners[j][c]: thread j's learner of output c. */
+  private final AbstractOptimizer[][] learners;
+
+  /** Per output, the learners as a merge takes them. */
+  private final List<List<AbstractOptimizer>> byOutput = new ArrayList<>();
+
+  /** Whether merges visit only the coordinates the rows named (else every coordinate). */
+  private final boolean local;
+
+  private final DirtyCoordinates dirty;
+  private final CoordinateMerge[] merges;
   private final Random shuffler;
   private final int maxNnz;
+  private final Team team;
   private long rounds;
 
   /**
@@ -70,86 +87,68 @@ public final class ParallelTrainer implements AutoCloseable {
       boolean multiclass,
       int classes,
       int maxNnz) {
-    if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
-    }
+    ParallelTraining.check(config, threads);
     if (mergeEvery < 0) {
       throw new IllegalArgumentException(
           "merge interval N must be >= 1 (or 0: once per epoch), got " + mergeEvery);
-    }
-    if (config.dense()) {
-      throw new IllegalArgumentException(
-          "the parallel trainer feeds sparse rows; turn dense input off");
     }
     this.config = config;
     this.threads = threads;
     this.mergeEvery = mergeEvery;
     this.d = d;
     this.maxNnz = Math.max(1, maxNnz);
-    // Planar state: the merge rules act on it (docs/MERGING.md).
-    this.merged = new OnlineTrainer(config, d, multiclass, classes, null, StateLayout.PLANAR);
+    this.merged = new OnlineTrainer(config, d, multiclass, classes, null, config.stateLayout());
+    this.k = merged.outputs();
+    this.learners = new AbstractOptimizer[threads][k];
     try {
-      for (int c = 0; c < merged.outputs(); c++) {
-        LinearModelOptimizer o = merged.optimizer(c);
-        if (!(o instanceof AbstractOptimizer)) {
-          throw new IllegalArgumentException(
-              "algorithm "
-                  + config.algorithm().name()
-                  + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
+      for (int j = 0; j < threads; j++) {
+        for (int c = 0; c < k; c++) {
+          learners[j][c] =
+              library(
+                  config
+                      .algorithm()
+                      .create(d, config.precision(), config.stateLayout(), shared, null));
+          learners[j][c].setInputPolicy(config.inputPolicy());
         }
       }
-      for (int j = 0; j < threads; j++) {
-        workers.add(new ShardWorker(config, d, multiclass, merged.outputs(), this.maxNnz, shared));
+      for (int c = 0; c < k; c++) {
+        List<AbstractOptimizer> l = new ArrayList<>(threads);
+        for (int j = 0; j < threads; j++) {
+          l.add(learners[j][c]);
+        }
+        byOutput.add(l);
       }
+      this.local = SharedState.lockFree(learners[0][0]);
     } catch (RuntimeException e) {
       close();
       throw e;
     }
+    this.dirty = local ? new DirtyCoordinates(d, threads) : null;
+    this.merges = new CoordinateMerge[k];
     this.shuffler = new Random(config.seed());
+    this.team = new Team(threads);
+  }
+
+  private AbstractOptimizer library(LinearModelOptimizer o) {
+    if (!(o instanceof AbstractOptimizer a)) {
+      o.close();
+      throw new IllegalArgumentException(
+          "algorithm "
+              + config.algorithm().name()
+              + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
+    }
+    return a;
   }
 
   /**
-   * Trains on {@code train} in parallel and evaluates on {@code test} (may be null), like {@link
-   * OnlineTrainer#train}; the result's progressive metrics are summed over all threads.
+   * Trains on {@code train} by parameter mixing and evaluates on {@code test} (may be null), like
+   * {@link OnlineTrainer#train}; the result's progressive metrics are summed over all threads.
    *
-   * @param config algorithm, element type, loss, epochs, shuffling
-   * @param threads {@code T}
    * @param mergeEvery {@code N}, or 0 for once per epoch
-   * @param train training data, at least one row
-   * @param test test data, or null
-   * @return model, metrics, counts and the wall time of training
    */
   public static TrainResult train(
       TrainerConfig config, int threads, int mergeEvery, SparseDataset train, SparseDataset test) {
-    if (train.size() == 0) {
-      throw new IllegalArgumentException("the training data has no examples");
-    }
-    int dim = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
-    boolean multi = !train.isBinary();
-    int classes =
-        multi
-            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
-            : 1;
-    if (test != null) {
-      Metrics.checkLabels(test, multi, classes, "the test data");
-    }
-    try (ParallelTrainer t =
-        new ParallelTrainer(
-            config, threads, mergeEvery, dim, multi, classes, Datasets.maxNnz(train))) {
-      long t0 = System.nanoTime();
-      Metrics[] epochs = t.fit(train);
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      LinearModel model = t.model();
-      Metrics prog = Metrics.combine(epochs);
-      return new TrainResult(
-          model,
-          prog,
-          epochs,
-          test == null ? null : Metrics.evaluate(model, test),
-          prog.examples(),
-          train.totalNonZeros() * config.epochs(),
-          seconds);
-    }
+    return ParallelTraining.train(config, threads, TrainingMode.MIXING, mergeEvery, train, test);
   }
 
   /**
@@ -158,6 +157,7 @@ public final class ParallelTrainer implements AutoCloseable {
    * @param data rows of dimension {@code <= d}, at most {@code maxNnz} nonzeros each
    * @return progressive metrics per epoch, summed over the threads
    */
+  @Override
   public Metrics[] fit(SparseDataset data) {
     if (data.dimension() > d) {
       throw new IllegalArgumentException(
@@ -171,103 +171,96 @@ public final class ParallelTrainer implements AutoCloseable {
               + maxNnz
               + " this trainer was built for");
     }
-    Metrics.checkLabels(data, merged.outputs() > 1, merged.outputs(), "the training data");
+    Metrics.checkLabels(data, k > 1, k, "the training data");
     Rows rows = new Rows(data);
+    SparseRows sparse = rows.sparse(config);
+    Loss loss = config.loss();
     int n = rows.size();
-    int[] order = new int[n];
-    for (int r = 0; r < n; r++) {
-      order[r] = r;
-    }
+    int[] order = rows.fileOrder();
     int round = mergeEvery == 0 ? Math.max(1, n) : mergeEvery;
-    Metrics[] result = new Metrics[config.epochs()];
-    for (int e = 0; e < config.epochs(); e++) {
-      if (config.shuffle()) {
-        Datasets.shuffle(order, shuffler);
-      }
-      for (ShardWorker w : workers) {
-        w.lossSum = 0;
-        w.errSum = 0;
-      }
-      for (int lo = 0; lo < n; lo += round) {
-        runRound(rows, order, lo, Math.min(n, lo + round));
-      }
-      double lossSum = 0;
-      double errSum = 0;
-      for (ShardWorker w : workers) {
-        lossSum += w.lossSum;
-        errSum += w.errSum;
-      }
-      result[e] =
-          new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
-    }
-    return result;
-  }
-
-  /** One round: copy out, train the slices on their threads, hand back, merge. */
-  private void runRound(Rows rows, int[] order, int lo, int hi) {
-    Thread self = Thread.currentThread();
-    int k = merged.outputs();
-    Thread[] running = new Thread[threads];
-    RuntimeException[] failed = new RuntimeException[threads];
+    BlockLoop[] loops = new BlockLoop[threads];
     for (int j = 0; j < threads; j++) {
-      ShardWorker w = workers.get(j);
-      int from = lo + (int) ((long) (hi - lo) * j / threads);
-      int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
-      int slot = j;
-      running[j] =
-          new Thread(
-              () -> {
-                try {
-                  w.run(rows, order, from, to);
-                } catch (RuntimeException ex) {
-                  failed[slot] = ex;
-                } finally {
-                  for (AbstractOptimizer o : w.learners) {
-                    o.transferOwnership(self);
-                  }
-                }
-              },
-              "online-kernels-shard-" + j);
+      loops[j] = new BlockLoop(k, k > 1, rows.labels, config.epochs());
       for (int c = 0; c < k; c++) {
-        w.learners[c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
-        w.learners[c].transferOwnership(running[j]);
+        learners[j][c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
       }
     }
-    for (Thread t : running) {
-      t.start();
-    }
-    joinAll(running);
-    for (RuntimeException ex : failed) {
-      if (ex != null) {
-        // The learners are back with this thread; the merged state is that of the last round.
-        throw ex;
-      }
-    }
-    for (int c = 0; c < k; c++) {
-      List<AbstractOptimizer> learners = new ArrayList<>(threads);
-      for (ShardWorker w : workers) {
-        learners.add(w.learners[c]);
-      }
-      ((AbstractOptimizer) merged.optimizer(c)).merge(learners);
-    }
-    rounds++;
+    int epochs = config.epochs();
+    team.run(
+        j -> {
+          BlockLoop loop = loops[j];
+          AbstractOptimizer[] mine = learners[j];
+          BlockLoop.Rounds train =
+              (c, from, to, y, yhat, losses) ->
+                  mine[c].rounds(sparse, order, from, to, y, loss, yhat, losses);
+          for (int e = 0; e < epochs; e++) {
+            if (j == 0 && config.shuffle()) {
+              Datasets.shuffle(order, shuffler);
+            }
+            team.await();
+            for (int lo = 0; lo < n; lo += round) {
+              int hi = Math.min(n, lo + round);
+              int from = lo + (int) ((long) (hi - lo) * j / threads);
+              int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
+              loop.run(order, from, to, BlockLoop.BLOCK, e + 1, train);
+              if (local) {
+                dirty.mark(j, rows, order, from, to);
+              }
+              team.await();
+              mergeRound(j);
+            }
+            loop.endEpoch(e);
+          }
+        },
+        (j, thread) -> {
+          for (AbstractOptimizer o : learners[j]) {
+            o.transferOwnership(thread);
+          }
+        });
+    return BlockLoop.metrics(loops, n);
   }
 
-  private static void joinAll(Thread[] running) {
-    boolean interrupted = false;
-    for (Thread t : running) {
-      while (true) {
-        try {
-          t.join();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
+  /**
+   * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of its
+   * range of words collected; thread 0 prepares the merges; every thread checks, then writes, its
+   * range of the coordinates; thread 0 merges the scalars. Returns with every learner holding the
+   * merged state.
+   */
+  private void mergeRound(int j) {
+    if (local) {
+      dirty.collect(j);
+      team.await();
+    }
+    if (j == 0) {
+      int[] coords = local ? dirty.gather() : null;
+      int count = local ? dirty.count() : d;
+      for (int c = 0; c < k; c++) {
+        merges[c] =
+            CoordinateMerge.prepare(
+                (AbstractOptimizer) merged.optimizer(c), byOutput.get(c), coords, count);
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+    team.await();
+    for (CoordinateMerge m : merges) {
+      m.check(part(m.size(), j), part(m.size(), j + 1));
     }
+    team.await();
+    for (CoordinateMerge m : merges) {
+      m.write(part(m.size(), j), part(m.size(), j + 1));
+    }
+    team.await();
+    if (j == 0) {
+      for (CoordinateMerge m : merges) {
+        m.finish();
+      }
+      rounds++;
+    }
+    team.await();
+  }
+
+  /** The start of thread {@code j}'s share of {@code size} positions. */
+  private int part(int size, int j) {
+    return (int) ((long) size * j / threads);
   }
 
   /** The number of merges so far. */
@@ -276,14 +269,15 @@ public final class ParallelTrainer implements AutoCloseable {
   }
 
   /** The merged model, as {@link OnlineTrainer#model()} reads it out. */
+  @Override
   public LinearModel model() {
     return merged.model();
   }
 
   @Override
   public void close() {
-    for (ShardWorker w : workers) {
-      for (AbstractOptimizer o : w.learners) {
+    for (AbstractOptimizer[] row : learners) {
+      for (AbstractOptimizer o : row) {
         if (o != null) {
           o.close();
         }

@@ -3,6 +3,7 @@ package org.onlinekernels.trainer.parallel;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingData;
 
 /** A dataset's rows as plain arrays, read by every worker (never written after construction). */
@@ -49,6 +50,20 @@ public final class Rows {
    */
   SparseRows sparse(ElementType type) {
     return prepared.rows(type);
+  }
+
+  /** The rows as {@link SparseRows} of the element type the rounds of {@code config} read. */
+  SparseRows sparse(TrainerConfig config) {
+    return sparse(config.type() == ElementType.FLOAT ? ElementType.FLOAT : ElementType.DOUBLE);
+  }
+
+  /** The positions {@code 0..size()-1} in file order: the visiting order an epoch shuffles. */
+  int[] fileOrder() {
+    int[] order = new int[size()];
+    for (int r = 0; r < order.length; r++) {
+      order[r] = r;
+    }
+    return order;
   }
 
   /** The number of rows. */

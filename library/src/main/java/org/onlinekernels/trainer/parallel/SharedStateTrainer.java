@@ -1,0 +1,165 @@
+package org.onlinekernels.trainer.parallel;
+
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.SharedState;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.trainer.Datasets;
+import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.TrainerConfig;
+
+/**
+ * Shared-state ("Hogwild", Niu, Recht, Ré and Wright 2011) online training on {@code T} threads:
+ * every output's state is one {@link SharedState}, and each thread runs fused rounds on it through
+ * its own view, without locks where the rule allows (docs/parallel/README.md says what a race can
+ * do to each rule). Every epoch is shuffled as {@link OnlineTrainer} shuffles it and dealt out in
+ * blocks of 256 rows, each thread taking the next block when it has finished one, so the threads
+ * move through the epoch side by side, as one thread would, and a thread the machine runs slower
+ * (other load, a slower core) takes fewer blocks instead of holding up the end of the epoch. Each
+ * row is scored before its update (progressive validation); the metrics are summed over the
+ * threads.
+ *
+ * <p>Not reproducible: which update a race loses depends on the timing. With {@code T = 1} it is
+ * the sequential trainer's model and metrics, bit for bit. Sparse rows only, the library's rules
+ * only; the state keeps the layout the sequential trainer gives it ({@link
+ * TrainerConfig#stateLayout}).
+ */
+public final class SharedStateTrainer implements ParallelTraining.Fit {
+  private final TrainerConfig config;
+  private final int threads;
+  private final int d;
+  private final int k;
+  private final boolean multiclass;
+  private final SharedState[] states;
+  private final Random shuffler;
+  private final Team team;
+
+  /**
+   * A trainer for data of dimension {@code d}.
+   *
+   * @param config algorithm, element type, loss, epochs, shuffling (dense must be off)
+   * @param threads {@code T >= 1}
+   * @param multiclass one-vs-rest over {@code classes} outputs, else one binary output
+   */
+  public SharedStateTrainer(
+      TrainerConfig config, int threads, int d, boolean multiclass, int classes) {
+    ParallelTraining.check(config, threads);
+    if (multiclass && classes < 2) {
+      throw new IllegalArgumentException(
+          "multiclass training needs at least 2 classes, got " + classes);
+    }
+    this.config = config;
+    this.threads = threads;
+    this.d = d;
+    this.multiclass = multiclass;
+    this.k = multiclass ? classes : 1;
+    this.states = new SharedState[k];
+    try {
+      for (int c = 0; c < k; c++) {
+        states[c] =
+            SharedState.create(
+                arena ->
+                    config
+                        .algorithm()
+                        .create(d, config.precision(), config.stateLayout(), arena, null),
+                threads);
+        for (int j = 0; j < threads; j++) {
+          states[c].view(j).setInputPolicy(config.inputPolicy());
+        }
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    this.shuffler = new Random(config.seed());
+    this.team = new Team(threads);
+  }
+
+  @Override
+  public Metrics[] fit(SparseDataset data) {
+    if (data.dimension() > d) {
+      throw new IllegalArgumentException(
+          "the data has " + data.dimension() + " features but the model " + d);
+    }
+    Metrics.checkLabels(data, multiclass, k, "the training data");
+    Rows rows = new Rows(data);
+    SparseRows sparse = rows.sparse(config);
+    Loss loss = config.loss();
+    int n = rows.size();
+    int[] order = rows.fileOrder();
+    BlockLoop[] loops = new BlockLoop[threads];
+    for (int j = 0; j < threads; j++) {
+      loops[j] = new BlockLoop(k, multiclass, rows.labels, config.epochs());
+    }
+    int epochs = config.epochs();
+    // The next block to train; reset by thread 0 before the barrier that starts an epoch.
+    AtomicInteger next = new AtomicInteger();
+    team.run(
+        j -> {
+          BlockLoop loop = loops[j];
+          BlockLoop.Rounds rounds =
+              (c, from, to, y, yhat, losses) ->
+                  states[c].rounds(j, sparse, order, from, to, y, loss, yhat, losses);
+          for (int e = 0; e < epochs; e++) {
+            if (j == 0) {
+              if (config.shuffle()) {
+                Datasets.shuffle(order, shuffler);
+              }
+              for (SharedState s : states) {
+                s.begin();
+              }
+              next.set(0);
+            }
+            team.await();
+            for (int b = next.getAndIncrement();
+                (long) b * BlockLoop.BLOCK < n;
+                b = next.getAndIncrement()) {
+              int q0 = b * BlockLoop.BLOCK;
+              loop.run(
+                  order, q0, Math.min(n, q0 + BlockLoop.BLOCK), BlockLoop.BLOCK, e + 1, rounds);
+            }
+            team.await();
+            if (j == 0) {
+              for (SharedState s : states) {
+                s.end();
+              }
+            }
+            loop.endEpoch(e);
+          }
+        },
+        (j, thread) -> {
+          for (SharedState s : states) {
+            s.view(j).transferOwnership(thread);
+          }
+        });
+    return BlockLoop.metrics(loops, n);
+  }
+
+  @Override
+  public LinearModel model() {
+    AbstractOptimizer[] owners = new AbstractOptimizer[k];
+    for (int c = 0; c < k; c++) {
+      owners[c] = states[c].owner();
+    }
+    return LinearModel.readOut(config, multiclass, owners);
+  }
+
+  /** The shared state of output {@code c} (for tests and experiments that inspect it). */
+  public SharedState state(int c) {
+    return states[c];
+  }
+
+  @Override
+  public void close() {
+    for (SharedState s : states) {
+      if (s != null) {
+        s.close();
+      }
+    }
+  }
+}

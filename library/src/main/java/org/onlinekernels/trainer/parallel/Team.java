@@ -1,0 +1,135 @@
+package org.onlinekernels.trainer.parallel;
+
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
+
+/**
+ * {@code T} members running one body in phases separated by barriers: member 0 on the calling
+ * thread (so whatever is confined to it stays there: the merged state, the shared state's owners),
+ * members {@code 1..T-1} on threads of their own, started per {@link #run}. A member that fails
+ * breaks the barrier, so the others stop at their next {@link #await} instead of waiting for it;
+ * {@link #run} rethrows the first failure once all have stopped.
+ */
+final class Team {
+  private final int size;
+  private final CyclicBarrier barrier;
+
+  /**
+   * Set by a failing member before it breaks the barrier (it may trip it instead, as the last to
+   * arrive).
+   */
+  private volatile boolean failing;
+
+  Team(int size) {
+    this.size = size;
+    this.barrier = new CyclicBarrier(size);
+  }
+
+  /** Thrown in the members that stop because another failed. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("another member of the team failed", null, false, false);
+    }
+  }
+
+  /** Waits until every member has arrived; the barrier's happens-before edges order the phases. */
+  void await() {
+    try {
+      barrier.await();
+      if (failing) {
+        throw new Stopped();
+      }
+    } catch (BrokenBarrierException e) {
+      throw new Stopped();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Stopped();
+    }
+  }
+
+  /**
+   * Runs {@code body} as every member. {@code handOver} is called with a member's number and its
+   * thread before that thread starts (from the calling thread) and with the calling thread when it
+   * ends (from the member's thread), so confined objects can be handed over and back.
+   */
+  void run(IntConsumer body, BiConsumer<Integer, Thread> handOver) {
+    failing = false;
+    Throwable[] failed = new Throwable[size];
+    Thread self = Thread.currentThread();
+    Thread[] threads = new Thread[size];
+    for (int j = 1; j < size; j++) {
+      int m = j;
+      threads[j] =
+          new Thread(
+              () -> {
+                try {
+                  body.accept(m);
+                } catch (Throwable e) {
+                  failed[m] = e;
+                  failing = true;
+                  breakBarrier();
+                } finally {
+                  handOver.accept(m, self);
+                }
+              },
+              "online-kernels-worker-" + j);
+      handOver.accept(j, threads[j]);
+    }
+    for (int j = 1; j < size; j++) {
+      threads[j].start();
+    }
+    try {
+      body.accept(0);
+    } catch (Throwable e) {
+      failed[0] = e;
+      failing = true;
+      breakBarrier();
+    }
+    boolean interrupted = false;
+    for (int j = 1; j < size; j++) {
+      while (true) {
+        try {
+          threads[j].join();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      self.interrupt();
+    }
+    if (barrier.isBroken()) {
+      barrier.reset();
+    }
+    Throwable first = null;
+    for (Throwable t : failed) {
+      if (t != null && !(t instanceof Stopped) && first == null) {
+        first = t;
+      }
+    }
+    if (first instanceof RuntimeException r) {
+      throw r;
+    }
+    if (first instanceof Error err) {
+      throw err;
+    }
+  }
+
+  /** Breaks the barrier for good (until the next run): waiting and later arrivals stop. */
+  private void breakBarrier() {
+    try {
+      barrier.await(0, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (BrokenBarrierException | TimeoutException e) {
+      // Broken now, which is the point.
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package org.onlinekernels.trainer.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.onlinekernels.data.HashedZipfStream;
+import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.Checkpoint;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.SharedState;
+import org.onlinekernels.rules.Rules;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.TrainResult;
+import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingMode;
+
+/**
+ * Shared-state training (docs/parallel/README.md): one thread is the sequential trainer bit for
+ * bit; several threads lose no scalar increment (the round counters end exact); a stress run of
+ * four threads on a few popular coordinates leaves, for every rule and element type, a state every
+ * invariant check accepts (a checkpoint of it loads) and finite weights; two threads learn a sparse
+ * Zipf stream within the documented margin of one.
+ */
+class SharedStateTrainerTest {
+  @TempDir Path dir;
+
+  static java.util.List<String> rules() {
+    return Rules.names();
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void oneThreadIsTheSequentialTrainer(String algorithm) {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(2);
+    SparseDataset multi = popular(1500, 5, 4);
+    TrainResult seq = OnlineTrainer.train(c, multi, null, null);
+    TrainResult shared = ParallelTraining.train(c, 1, TrainingMode.SHARED, 0, multi, null);
+    for (int o = 0; o < seq.model().outputs(); o++) {
+      assertArrayEquals(
+          seq.model().weights()[o], shared.model().weights()[o], algorithm + " output " + o);
+    }
+    assertEquals(seq.progressive(), shared.progressive());
+    assertSame(TrainingMode.SHARED, shared.mode());
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void roundCountersEndExactOnThreeThreads(String algorithm) {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(2);
+    SparseDataset data = popular(5000, 6, 1);
+    try (OnlineTrainer seq = new OnlineTrainer(c, data.dimension(), false, 1);
+        SharedStateTrainer t = new SharedStateTrainer(c, 3, data.dimension(), false, 1)) {
+      seq.fit(data, null, 0, null);
+      t.fit(data);
+      var expected = ((AbstractOptimizer) seq.optimizer(0)).scalarState();
+      var got = t.state(0).owner().scalarState();
+      if (expected.containsKey("t")) {
+        assertEquals(
+            expected.get("t"), got.get("t"), algorithm + ": round counter after 2 x 5000 rows");
+      }
+      assertEquals(expected.keySet(), got.keySet());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void fourThreadsOnPopularCoordinatesLeaveAStateEveryCheckAccepts(String algorithm)
+      throws IOException {
+    for (ElementType type : ElementType.values()) {
+      TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withType(type).withEpochs(3);
+      SparseDataset data = popular(20_000, 7, 1);
+      try (SharedStateTrainer t = new SharedStateTrainer(c, 4, data.dimension(), false, 1)) {
+        t.fit(data);
+        for (double w : t.model().weights()[0]) {
+          assertTrue(Double.isFinite(w), algorithm + " " + type + ": weight " + w);
+        }
+        AbstractOptimizer owner = t.state(0).owner();
+        Path file = dir.resolve(algorithm + "-" + type + ".ckpt");
+        Checkpoint.save(owner, file);
+        try (LinearModelOptimizer fresh =
+            c.algorithm().create(data.dimension(), c.precision(), c.stateLayout(), null, null)) {
+          // Loading validates every element and scalar against the rule's invariants.
+          Checkpoint.load(file, (AbstractOptimizer) fresh);
+        }
+      }
+    }
+  }
+
+  @Test
+  void twoThreadsLearnASparseStreamWithinTheStatedMargin() {
+    // docs/parallel/README.md states the margin on this stream: two threads' test loss within
+    // 0.005 nats of one thread's for ScInOL2 (AdaGrad, whose default rate overshoots here, has none
+    // stated: 0.036 was measured with the machine less loaded).
+    HashedZipfStream s = new HashedZipfStream(1 << 16, 20, 1.1, 1);
+    SparseDataset train = s.rows(20_000, 2);
+    SparseDataset test = s.rows(5_000, 3);
+    String[] algorithms = {"scinol2"};
+    double[] margins = {0.005};
+    for (int a = 0; a < algorithms.length; a++) {
+      TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithms[a]));
+      double seq = OnlineTrainer.train(c, train, test, null).test().meanLoss();
+      double two =
+          ParallelTraining.train(c, 2, TrainingMode.SHARED, 0, train, test).test().meanLoss();
+      assertTrue(
+          Math.abs(two - seq) < margins[a],
+          algorithms[a] + ": two threads " + two + ", one " + seq);
+    }
+  }
+
+  @Test
+  void theFastestModeIsSharedWhereRoundsRunLockFree() {
+    assertSame(
+        TrainingMode.SHARED,
+        ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("scinol2"))));
+    assertSame(
+        TrainingMode.MIXING,
+        ParallelTraining.fastest(TrainerConfig.of(AlgorithmSpec.of("aogd-ball"))));
+    try (SharedStateTrainer t =
+        new SharedStateTrainer(TrainerConfig.of(AlgorithmSpec.of("aogd-ball")), 2, 8, false, 1)) {
+      SharedState s = t.state(0);
+      assertTrue(!s.lockFree());
+    }
+  }
+
+  /**
+   * Rows whose first {@code hot} coordinates are in every row (the coordinates every thread writes
+   * at once), plus four of 64 others; values over five orders of magnitude; labels +1/-1 (binary,
+   * {@code classes} 1) or {@code 0..classes-1}.
+   */
+  private static SparseDataset popular(int n, long seed, int classes) {
+    SparseDataset.Builder b = new SparseDataset.Builder();
+    Random r = new Random(seed);
+    int hot = 4;
+    for (int i = 0; i < n; i++) {
+      int[] idx = new int[hot + 4];
+      double[] val = new double[hot + 4];
+      for (int j = 0; j < hot; j++) {
+        idx[j] = j;
+      }
+      int base = hot;
+      for (int j = 0; j < 4; j++) {
+        idx[hot + j] = base + 16 * j + r.nextInt(16);
+      }
+      for (int j = 0; j < idx.length; j++) {
+        val[j] = r.nextGaussian() * Math.pow(10, r.nextInt(5) - 2);
+      }
+      double label = classes > 1 ? r.nextInt(classes) : (val[0] + val[hot] > 0 ? 1 : -1);
+      b.addRow(label, idx, val);
+    }
+    return b.build();
+  }
+}

@@ -69,6 +69,19 @@ class LauncherTest {
         h.first.show());
   }
 
+  /**
+   * No LANG (cron, a bare container): the JVM would decode file names as ASCII and not find
+   * small.svm in a directory named beyond ASCII; the launcher gives it UTF-8 file names.
+   */
+  @Test
+  void aDirectoryNamedBeyondAsciiTrainsInTheCLocale() throws IOException {
+    Path cwd = Files.createTempDirectory(h.cwd.getParent(), "caf\u00e9 \u4e2d");
+    Files.copy(h.cwd.resolve("small.svm"), cwd.resolve("small.svm"));
+    h.openToEveryone(cwd);
+    assertTrained(
+        h.run(cwd, LauncherHome.plainEnvironment(), false, "train", "--data", "small.svm"));
+  }
+
   /** The finding: 4 bytes overwritten in the cache's header, modification time refreshed. */
   @Test
   void aDamagedStartUpCacheIsMadeAgainNeverMapped() throws Exception {

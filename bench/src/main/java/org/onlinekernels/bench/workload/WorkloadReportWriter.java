@@ -101,6 +101,9 @@ public final class WorkloadReportWriter {
     String differ = p.getProperty("c.differ", "");
     if (!differ.isEmpty())
       md.append("| **C bits differ (not timed)** | ").append(differ).append(" |\n");
+    String missing = p.getProperty("c.missing", "");
+    if (!missing.isEmpty())
+      md.append("| Rules the C program lacks (no C time) | ").append(missing).append(" |\n");
     String dense = p.getProperty("rules.dense", "");
     if (!dense.isEmpty())
       md.append("| O(d) per row (run on small d x rows only) | ")

@@ -61,17 +61,7 @@ final class FieldForms extends PlainForms {
             + " g"
             + uniformParams(perCoordinate)
             + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    sumInit();
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("int i = idx[from + j];");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    CoordinateCode c =
-        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
-            .bind("x", "x")
-            .bind("g", "g")
-            .bind("gx", "gx");
+    CoordinateCode c = openUpdateLoop(perCoordinate);
     bindDerived(c, perCoordinate);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
@@ -100,17 +90,7 @@ final class FieldForms extends PlainForms {
             + " g"
             + uniformParams(perCoordinate)
             + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    sumInit();
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("int i = idx[from + j];");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    c =
-        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
-            .bind("x", "x")
-            .bind("g", "g")
-            .bind("gx", "gx");
+    c = openUpdateLoop(perCoordinate);
     bindDerived(c, perCoordinate);
     recompute(c);
     c.calls(rule.phase(Phase.UPDATE));
@@ -140,18 +120,7 @@ final class FieldForms extends PlainForms {
               + " g"
               + uniformParams(perCoordinate)
               + ") {");
-      CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-      sumInit();
-      out.line("for (int j = 0; j < nnz; j++) {");
-      out.line("int i = idx[from + j];");
-      out.line(t + " x = val[from + j];");
-      out.line(t + " gx = g * x;");
-      c =
-          new CoordinateCode(rule, flavor, out, fieldLoad("i"))
-              .bind("x", "x")
-              .bind("g", "g")
-              .bind("gx", "gx")
-              .bind("w", "wIn[j]");
+      c = openUpdateLoop(perCoordinate).bind("w", "wIn[j]");
       bindDerived(c, perCoordinate);
       c.calls(rule.phase(Phase.UPDATE));
       sumAdd(c);
@@ -212,5 +181,22 @@ final class FieldForms extends PlainForms {
     out.line("}");
     out.line("return a0 + a1;");
     out.line("}");
+  }
+
+  /**
+   * Opens an update's loop over entries {@code [from, from + nnz)}: the uniforms, the sum, then per
+   * entry {@code i}, {@code x} and {@code gx}, bound for the rule's code.
+   */
+  private CoordinateCode openUpdateLoop(boolean perCoordinate) {
+    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
+    sumInit();
+    out.line("for (int j = 0; j < nnz; j++) {");
+    out.line("int i = idx[from + j];");
+    out.line(t + " x = val[from + j];");
+    out.line(t + " gx = g * x;");
+    return new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+        .bind("x", "x")
+        .bind("g", "g")
+        .bind("gx", "gx");
   }
 }

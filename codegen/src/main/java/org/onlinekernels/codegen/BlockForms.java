@@ -163,17 +163,7 @@ final class BlockForms extends PlainForms {
             + " g"
             + uniformParams(false)
             + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    sumInit();
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("long b = idx[from + j] * stride;");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    c =
-        new CoordinateCode(rule, flavor, out, blockLoad())
-            .bind("x", "x")
-            .bind("g", "g")
-            .bind("gx", "gx");
+    c = openUpdateLoop();
     bindDerived(c);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
@@ -200,17 +190,7 @@ final class BlockForms extends PlainForms {
             + " g"
             + uniformParams(false)
             + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    sumInit();
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("long b = idx[from + j] * stride;");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    c =
-        new CoordinateCode(rule, flavor, out, blockLoad())
-            .bind("x", "x")
-            .bind("g", "g")
-            .bind("gx", "gx");
+    c = openUpdateLoop();
     bindDerived(c);
     recompute(c);
     c.calls(rule.phase(Phase.UPDATE));
@@ -389,5 +369,22 @@ final class BlockForms extends PlainForms {
         out.line(blockStore(f, c.value(f)));
       }
     }
+  }
+
+  /**
+   * Opens an update's loop over entries {@code [from, from + nnz)} of interleaved records: the
+   * uniforms, the sum, then per entry the record offset {@code b}, {@code x} and {@code gx}.
+   */
+  private CoordinateCode openUpdateLoop() {
+    CoordinateCode.uniforms(rule, flavor, out, false);
+    sumInit();
+    out.line("for (int j = 0; j < nnz; j++) {");
+    out.line("long b = idx[from + j] * stride;");
+    out.line(t + " x = val[from + j];");
+    out.line(t + " gx = g * x;");
+    return new CoordinateCode(rule, flavor, out, blockLoad())
+        .bind("x", "x")
+        .bind("g", "g")
+        .bind("gx", "gx");
   }
 }

@@ -32,6 +32,12 @@ final class Learner implements AutoCloseable {
   private final boolean multiclass;
   private final int outputs;
 
+  /** The scores of the last example {@link #learn} trained on. */
+  private final double[] lastScores;
+
+  /** Keeps the progressive scores in {@link #lastScores}: made once, not per example. */
+  private final OnlineTrainer.ProgressiveSink keepScores;
+
   /** A learner with fresh optimizers; {@code classes} is ignored for binary labels. */
   Learner(TrainerConfig config, int d, boolean multiclass, int classes) {
     this.trainer = new OnlineTrainer(config, d, multiclass, classes);
@@ -39,6 +45,8 @@ final class Learner implements AutoCloseable {
     this.d = d;
     this.multiclass = multiclass;
     this.outputs = trainer.outputs();
+    this.lastScores = new double[outputs];
+    this.keepScores = (epoch, row, label, yhat, k) -> System.arraycopy(yhat, 0, lastScores, 0, k);
   }
 
   /**
@@ -166,6 +174,20 @@ final class Learner implements AutoCloseable {
         (t1 - steadyStart[1]) / 1e9,
         trainer.handoverAt(),
         trainer.kernels());
+  }
+
+  /**
+   * Trains on the rows of {@code rows} in their order, one pass through the trainer's {@code fit}
+   * (the fused rounds: the configuration must not shuffle to match {@code train --no-shuffle}), and
+   * writes the last row's progressive scores (taken before its update) to {@code yhat[0..K)}.
+   *
+   * @throws OnlineTrainer.TrainingException when an update is refused
+   * @throws IllegalArgumentException when a label or the dimension does not fit the model
+   */
+  void learn(SparseDataset rows, double[] yhat) {
+    trainer.setProgressiveSink(keepScores);
+    trainer.fit(rows, null, 0, null);
+    System.arraycopy(lastScores, 0, yhat, 0, outputs);
   }
 
   @Override

@@ -4,9 +4,9 @@ import java.io.PrintStream;
 import org.onlinekernels.cli.Options.UsageException;
 
 /**
- * Command-line entry point: {@code train}, {@code predict}, {@code demo} and {@code experiment},
- * each in its own class ({@link TrainCommand}, {@link PredictCommand}, {@link DemoCommand}, {@link
- * ExperimentCommand}).
+ * Command-line entry point: {@code train}, {@code predict}, {@code serve}, {@code demo} and {@code
+ * experiment}, each in its own class ({@link TrainCommand}, {@link PredictCommand}, {@link
+ * ServeCommand}, {@link DemoCommand}, {@link ExperimentCommand}).
  *
  * <p>Exit codes: 0 success, 1 a file could not be read or written or training failed, 2 usage error
  * (bad command, option or value). Every error is one line on standard error starting with {@code
@@ -24,6 +24,7 @@ public final class Main {
           "commands:",
           "  train       train a linear model online on a LIBSVM file, report progressive and test metrics",
           "  predict     apply a saved model to a LIBSVM file: predictions and metrics",
+          "  serve       answer predictions over TCP, one line in, one out; --learn trains on them",
           "  demo        every algorithm on the synthetic problem of Kempka et al. (2019) sec. 4.1",
           "  experiment  reproduce one of the papers' experiments into a directory (see docs/EXPERIMENTS.md)",
           "");
@@ -56,7 +57,8 @@ public final class Main {
   public static int run(String[] args, PrintStream out, PrintStream err, PrintStream progress) {
     try {
       if (args.length == 0) {
-        throw new UsageException("missing command; commands: train, predict, demo, experiment");
+        throw new UsageException(
+            "missing command; commands: train, predict, serve, demo, experiment");
       }
       String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
       return switch (args[0]) {
@@ -66,11 +68,14 @@ public final class Main {
         }
         case "train" -> TrainCommand.run(rest, out, err, progress);
         case "predict" -> PredictCommand.run(rest, out, err);
+        case "serve" -> ServeCommand.run(rest, out, err);
         case "demo" -> DemoCommand.run(rest, out, err);
         case "experiment" -> ExperimentCommand.run(rest, out, err);
         default ->
             throw new UsageException(
-                "unknown command '" + args[0] + "'; commands: train, predict, demo, experiment");
+                "unknown command '"
+                    + args[0]
+                    + "'; commands: train, predict, serve, demo, experiment");
       };
     } catch (UsageException e) {
       err.println("error: " + e.getMessage() + " (see --help)");

@@ -61,13 +61,21 @@ final class VwReader {
   /** A malformed line; the message is {@code FILE:LINE: problem}. */
   static final class FormatException extends IOException {
     private static final long serialVersionUID = 1L;
+    private final String problem;
 
     FormatException(String file, long line, String problem) {
       super(file + ":" + line + ": " + problem);
+      this.problem = problem;
     }
 
     FormatException(String file, String problem) {
       super(file + ": " + problem);
+      this.problem = problem;
+    }
+
+    /** What is wrong, without the file and line. */
+    String problem() {
+      return problem;
     }
   }
 
@@ -109,12 +117,22 @@ final class VwReader {
       throw new IllegalArgumentException("bits must be in 1.." + MAX_BITS + ", got " + bits);
     }
     try (InputStream raw = Files.newInputStream(file)) {
-      InputStream text = GzipInput.open(raw, file.toString());
-      try {
-        return new Parser(text, file.toString(), bits, row, limits).run();
-      } catch (FormatException e) {
-        throw GzipInput.damageOr(text, e);
-      }
+      return read(raw, file.toString(), bits, row, limits);
+    }
+  }
+
+  /**
+   * As {@link #read(Path, int, VwRow, LibSvmReader.Limits)} from a stream (plain or gzip) to its
+   * end, named {@code name} in messages; the stream is not closed.
+   */
+  static SparseDataset read(
+      InputStream raw, String name, int bits, VwRow row, LibSvmReader.Limits limits)
+      throws IOException {
+    InputStream text = GzipInput.open(raw, name);
+    try {
+      return new Parser(text, name, bits, row, limits).run();
+    } catch (FormatException e) {
+      throw GzipInput.damageOr(text, e);
     }
   }
 

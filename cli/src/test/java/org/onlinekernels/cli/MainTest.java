@@ -78,8 +78,8 @@ class MainTest {
       delimiter = '|',
       quoteCharacter = '"',
       value = {
-        "none                                  | missing command; commands: train, predict, demo, experiment",
-        "fit                                   | unknown command 'fit'; commands: train, predict, demo, experiment",
+        "none                                  | missing command; commands: train, predict, serve, demo, experiment",
+        "fit                                   | unknown command 'fit'; commands: train, predict, serve, demo, experiment",
         "train                                 | --data is required",
         "train --data                          | --data needs a value",
         "train --data=                         | --data needs a non-empty value",

@@ -53,6 +53,7 @@ public final class ByteLines {
   private long line;
   private int start;
   private int end;
+  private boolean terminated;
 
   /**
    * @param in the (decompressed) bytes; not closed here
@@ -106,6 +107,7 @@ public final class ByteLines {
         }
       }
       if (nl >= 0) {
+        terminated = true;
         deliver(pos, nl);
         pos = nl + 1;
         scan = pos;
@@ -114,6 +116,7 @@ public final class ByteLines {
       scan = i;
       if (eof) {
         if (pos < lim) {
+          terminated = false;
           deliver(pos, lim);
           pos = lim;
           scan = lim;
@@ -179,6 +182,14 @@ public final class ByteLines {
   /** One past the last byte of the current line, without its line break. */
   public int end() {
     return end;
+  }
+
+  /**
+   * Whether the current line ended with a line break; false for a last line the input cut short (a
+   * file without a final LF, or a client that disconnected mid-line).
+   */
+  public boolean terminated() {
+    return terminated;
   }
 
   /** 1-based number of the current line (blank lines count). */

@@ -53,9 +53,12 @@ class ServeClientsTest {
             clients.submit(
                 () -> {
                   try (ServedProcess.Client client = s.connect()) {
-                    together.await(30, TimeUnit.SECONDS);
                     List<String> got = new ArrayList<>();
                     for (String line : b) {
+                      // In step: every client has its answer to line i before any sends line
+                      // i + 1, so a server that served connections one after the other would
+                      // fail here rather than pass slowly.
+                      together.await(20, TimeUnit.SECONDS);
                       got.add(client.ask(line));
                     }
                     return got;

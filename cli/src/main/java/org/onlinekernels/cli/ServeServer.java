@@ -94,6 +94,11 @@ final class ServeServer {
         }
         return;
       }
+      try {
+        client.setTcpNoDelay(true); // one short answer per line: send it now, not with the next
+      } catch (IOException e) {
+        // the client already left: its connection ends at its first read
+      }
       open.add(client);
       if (stopping.get()) {
         closeQuietly(client); // shutdown may have closed the others before this one was added

@@ -70,6 +70,7 @@ final class ServedProcess implements AutoCloseable {
 
     Client(Socket socket) throws IOException {
       this.socket = socket;
+      socket.setTcpNoDelay(true);
       this.out = socket.getOutputStream();
       this.in =
           new BufferedReader(

@@ -155,14 +155,19 @@ class SharedStateTrainerTest {
 
   @Test
   void twoThreadsLearnASparseStreamWithinTheStatedMargin() {
-    // docs/parallel/README.md states the margin on this stream: two threads' test loss within
-    // 0.005 nats of one thread's for ScInOL2 (AdaGrad, whose default rate overshoots here, has none
-    // stated: 0.036 was measured with the machine less loaded).
+    // docs/parallel/README.md states the margins on this stream: two threads' test loss within
+    // these of one thread's. Measured: the largest difference of 20 two-thread runs (machine
+    // otherwise idle) was 0.0103 (adagrad), 0.0107 (ftrl), 0.0021 (adagrad-global), 0.0016
+    // (scinol1), 0.0009 (kt, freegrad), 0.0006 (scinol2); each margin is about three times that.
+    // dfeg stays at the zero model on 20,000 rows and aogd-coord diverges at its defaults here:
+    // neither says anything about races, so neither is asserted.
     HashedZipfStream s = new HashedZipfStream(1 << 16, 20, 1.1, 1);
     SparseDataset train = s.rows(20_000, 2);
     SparseDataset test = s.rows(5_000, 3);
-    String[] algorithms = {"scinol2"};
-    double[] margins = {0.005};
+    String[] algorithms = {
+      "scinol2", "adagrad", "adagrad-global", "scinol1", "ftrl", "kt", "freegrad"
+    };
+    double[] margins = {0.005, 0.03, 0.006, 0.005, 0.03, 0.003, 0.003};
     for (int a = 0; a < algorithms.length; a++) {
       TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithms[a]));
       double seq = OnlineTrainer.train(c, train, test, null).test().meanLoss();
@@ -170,7 +175,7 @@ class SharedStateTrainerTest {
           ParallelTraining.train(c, 2, TrainingMode.SHARED, 0, train, test).test().meanLoss();
       assertTrue(
           Math.abs(two - seq) < margins[a],
-          algorithms[a] + ": two threads " + two + ", one " + seq);
+          algorithms[a] + ": two threads " + two + ", one " + seq + ", margin " + margins[a]);
     }
   }
 

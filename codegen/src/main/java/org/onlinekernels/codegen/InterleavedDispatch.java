@@ -20,32 +20,24 @@ final class InterleavedDispatch {
   void write() {
     String rows = DispatchWriter.ROWS;
     String block = "MemorySegment st, long step, long stride";
-    w.method(
-        "double predictBlock(" + block + ", " + rows + ", RoundScratch s, double[] u)",
-        true,
-        false,
-        f ->
-            "return "
-                + w.forms(f)
-                + ".predictBlock(st, step, stride, idx, "
-                + w.vals(f)
-                + ", from, nnz"
-                + w.scratch(f)
-                + w.uniforms(f, false)
-                + ");");
-    w.method(
-        "double predictBlockSeparate(" + block + ", " + rows + ", RoundScratch s, double[] u)",
-        true,
-        false,
-        f ->
-            "return "
-                + w.forms(f)
-                + ".predictBlockSeparate(st, step, stride, idx, "
-                + w.vals(f)
-                + ", from, nnz"
-                + w.scratch(f)
-                + w.uniforms(f, false)
-                + ");");
+    // The fused round's predict and a separate sparse predict: the same arguments.
+    for (String predict : List.of("predictBlock", "predictBlockSeparate")) {
+      w.method(
+          "double " + predict + "(" + block + ", " + rows + ", RoundScratch s, double[] u)",
+          true,
+          false,
+          f ->
+              "return "
+                  + w.forms(f)
+                  + "."
+                  + predict
+                  + "(st, step, stride, idx, "
+                  + w.vals(f)
+                  + ", from, nnz"
+                  + w.scratch(f)
+                  + w.uniforms(f, false)
+                  + ");");
+    }
     w.method(
         "void commitBlock(" + block + ", int[] idx, int from, int nnz, RoundScratch s)",
         true,

@@ -114,42 +114,14 @@ final class PlanarDispatch {
     }
     w.denseMethod(
         "void updateDense(" + fs + ", MemorySegment x, int n, double g, double[] u)",
-        (f, pc, vec) ->
-            (vec
-                    ? VectorForms.className(rule, f)
-                        + ".updateDense"
-                        + w.sfx(pc)
-                        + "("
-                        + w.segs(pc)
-                        + ", x, n, "
-                    : w.forms(f) + ".updateDense" + w.sfx(pc) + "(" + w.segs(pc) + ", x, 0, n, ")
-                + w.cast(f)
-                + "g"
-                + w.uniforms(f, pc)
-                + ");");
+        (f, pc, vec) -> denseCall(f, pc, vec, "updateDense", "x, ", ", " + w.cast(f) + "g"));
     if (stored) {
       w.denseMethod(
           "void updateDenseStored("
               + fs
               + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)",
           (f, pc, vec) ->
-              (vec
-                      ? VectorForms.className(rule, f)
-                          + ".updateDenseStored"
-                          + w.sfx(pc)
-                          + "("
-                          + w.segs(pc)
-                          + ", w, x, n, "
-                      : w.forms(f)
-                          + ".updateDenseStored"
-                          + w.sfx(pc)
-                          + "("
-                          + w.segs(pc)
-                          + ", w, x, 0, n, ")
-                  + w.cast(f)
-                  + "g"
-                  + w.uniforms(f, pc)
-                  + ");");
+              denseCall(f, pc, vec, "updateDenseStored", "w, x, ", ", " + w.cast(f) + "g"));
     } else {
       w.unsupported(
           "void updateDenseStored("
@@ -158,17 +130,28 @@ final class PlanarDispatch {
     }
     w.denseMethod(
         "void weightsDense(" + fs + ", MemorySegment out, int n, double[] u)",
-        (f, pc, vec) ->
-            (vec
-                    ? VectorForms.className(rule, f)
-                        + ".weights"
-                        + w.sfx(pc)
-                        + "("
-                        + w.segs(pc)
-                        + ", out, n"
-                    : w.forms(f) + ".weights" + w.sfx(pc) + "(" + w.segs(pc) + ", out, 0, n")
-                + w.uniforms(f, pc)
-                + ");");
+        (f, pc, vec) -> denseCall(f, pc, vec, "weights", "out, ", ""));
+  }
+
+  /**
+   * The call of a dense form over all {@code n} coordinates: the vector form's {@code (lead, n)},
+   * the scalar form's {@code (lead, 0, n)}, then {@code tail} and the uniforms.
+   */
+  private String denseCall(
+      Flavor f, boolean pc, boolean vec, String method, String lead, String tail) {
+    return (vec ? VectorForms.className(rule, f) : w.forms(f))
+        + "."
+        + method
+        + w.sfx(pc)
+        + "("
+        + w.segs(pc)
+        + ", "
+        + lead
+        + (vec ? "" : "0, ")
+        + "n"
+        + tail
+        + w.uniforms(f, pc)
+        + ");";
   }
 
   private String scalarPredict(Flavor f, boolean pc) {

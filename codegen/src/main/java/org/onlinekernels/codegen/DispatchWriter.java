@@ -168,4 +168,18 @@ final class DispatchWriter {
   static String sfx(boolean pc) {
     return pc ? "PerCoordinate" : "";
   }
+
+  /**
+   * The arguments of a row update after the state and indices: the row's values and range, the
+   * values the predict kept ({@code kept}), the loss derivative and the uniforms.
+   */
+  String updateArgs(Flavor f, boolean pc, boolean kept) {
+    return vals(f)
+        + ", from, nnz"
+        + (kept ? scratch(f) : "")
+        + ", "
+        + cast(f)
+        + "g"
+        + uniforms(f, pc);
+  }
 }

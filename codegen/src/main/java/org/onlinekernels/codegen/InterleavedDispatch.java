@@ -57,13 +57,7 @@ final class InterleavedDispatch {
             w.sum(
                 w.forms(f)
                     + ".updateBlock(st, step, stride, idx, "
-                    + w.vals(f)
-                    + ", from, nnz"
-                    + w.scratch(f)
-                    + ", "
-                    + w.cast(f)
-                    + "g"
-                    + w.uniforms(f, false)
+                    + w.updateArgs(f, false, true)
                     + ")"));
     w.method(
         "double updateBlockRecompute(" + block + ", " + rows + ", double g, double[] u)",
@@ -73,11 +67,7 @@ final class InterleavedDispatch {
             w.sum(
                 w.forms(f)
                     + ".updateBlockRecompute(st, step, stride, idx, "
-                    + w.vals(f)
-                    + ", from, nnz, "
-                    + w.cast(f)
-                    + "g"
-                    + w.uniforms(f, false)
+                    + w.updateArgs(f, false, false)
                     + ")"));
     w.method(
         "void weightsBlock(" + block + ", MemorySegment out, int n, double[] u)",
@@ -159,13 +149,7 @@ final class InterleavedDispatch {
                       + ".updateGathered("
                       + r.substring(2)
                       + ", "
-                      + w.vals(f)
-                      + ", from, nnz"
-                      + w.scratch(f)
-                      + ", "
-                      + w.cast(f)
-                      + "g"
-                      + w.uniforms(f, false)
+                      + w.updateArgs(f, false, true)
                       + ");\n} else {\n"
                       + scalar
                       + ";\n}\n"

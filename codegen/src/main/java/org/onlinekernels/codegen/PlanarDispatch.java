@@ -65,13 +65,7 @@ final class PlanarDispatch {
                     + "("
                     + w.segs(pc)
                     + ", idx, "
-                    + w.vals(f)
-                    + ", from, nnz"
-                    + w.scratch(f)
-                    + ", "
-                    + w.cast(f)
-                    + "g"
-                    + w.uniforms(f, pc)
+                    + w.updateArgs(f, pc, true)
                     + ")"));
     w.method(
         "double updateRowsRecompute(" + fs + ", " + rows + ", double g, double[] u)",
@@ -85,11 +79,7 @@ final class PlanarDispatch {
                     + "("
                     + w.segs(pc)
                     + ", idx, "
-                    + w.vals(f)
-                    + ", from, nnz, "
-                    + w.cast(f)
-                    + "g"
-                    + w.uniforms(f, pc)
+                    + w.updateArgs(f, pc, false)
                     + ")"));
     if (rule.computesWeight()) {
       w.denseMethod(

@@ -318,6 +318,14 @@ class FileFaultProperties {
           "gzip damage reported as a bad line: " + e.getMessage());
       return;
     }
+    assertTrue(
+        unprotected(good, bad, ends),
+        "damaged gzip was read although the damage hit bytes gzip protects: "
+            + bad.length
+            + " of "
+            + good.length
+            + " bytes, members ending at "
+            + ends);
     StringBuilder prefix = new StringBuilder();
     // Zero intact members count too: a truncation at offset 0 leaves an empty file, which holds no
     // rows (seed -164529 found that case).
@@ -327,14 +335,6 @@ class FileFaultProperties {
       matched |= sameData(parse(prefix.toString().getBytes(StandardCharsets.US_ASCII)), got);
     }
     assertTrue(matched, "damaged gzip read as data that was never written");
-    assertTrue(
-        unprotected(good, bad, ends),
-        "damaged gzip was read although the damage hit bytes gzip protects: "
-            + bad.length
-            + " of "
-            + good.length
-            + " bytes, members ending at "
-            + ends);
   }
 
   /**

@@ -132,7 +132,7 @@ class ReadableModelsTest {
       String[] f = line.split("\t");
       double value = Double.parseDouble(f[2]);
       double weight = Float.parseFloat(f[3]); // a float model: its weights printed as floats
-      assertEquals(weight * value, Double.parseDouble(f[4]), 0.0, line);
+      assertEquals(Double.valueOf(weight * value), Double.valueOf(Double.parseDouble(f[4])), line);
       // Summed per index in reading order first, as the reader sums colliding features.
       entries.merge(
           Integer.parseInt(f[1]),
@@ -142,7 +142,10 @@ class ReadableModelsTest {
     sums.add(sum(entries));
     assertEquals(20, sums.size());
     for (int k = 0; k < 20; k++) {
-      assertEquals(Double.parseDouble(predictions.get(k)), sums.get(k), 0.0, "example " + (k + 1));
+      assertEquals(
+          Double.valueOf(Double.parseDouble(predictions.get(k))),
+          Double.valueOf(sums.get(k)),
+          "example " + (k + 1));
     }
   }
 

@@ -6,12 +6,7 @@ import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.expr.AnnotationExpr;
-import com.github.javaparser.ast.expr.ArrayInitializerExpr;
 import com.github.javaparser.ast.expr.Expression;
-import com.github.javaparser.ast.expr.IntegerLiteralExpr;
-import com.github.javaparser.ast.expr.MemberValuePair;
-import com.github.javaparser.ast.expr.NormalAnnotationExpr;
-import com.github.javaparser.ast.expr.StringLiteralExpr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -103,14 +98,14 @@ final class LaneRule {
     this.name = lanesClass.equals("Rule") ? ruleClass : ruleClass + lanesClass;
     this.lanes = lanes;
     AnnotationExpr a = lanes.getAnnotationByName("Lanes").orElseThrow();
-    this.fields = strings(a, "fields");
-    String wf = string(a, "weight");
+    this.fields = LanesAnnotation.strings(a, "fields");
+    String wf = LanesAnnotation.string(a, "weight");
     this.weightField = wf == null || wf.isEmpty() ? null : wf;
-    Integer acc = integer(a, "accumulators");
+    Integer acc = LanesAnnotation.integer(a, "accumulators");
     this.accumulators = acc == null ? 1 : acc;
-    this.mixedFloatFields = strings(a, "mixed");
-    this.perCoordinate = strings(a, "perCoordinate");
-    Expression every = member(a, "everyCoordinate");
+    this.mixedFloatFields = LanesAnnotation.strings(a, "mixed");
+    this.perCoordinate = LanesAnnotation.strings(a, "perCoordinate");
+    Expression every = LanesAnnotation.member(a, "everyCoordinate");
     this.everyCoordinate = every != null && every.toString().equals("true");
     if (fields.isEmpty()) {
       throw new GeneratorException(where() + ": @Lanes needs at least one field");
@@ -163,8 +158,8 @@ final class LaneRule {
             where() + ": mixed float field " + f + " is not one of " + fields);
       }
     }
-    checkBindings();
-    checkNames();
+    LaneRuleChecks.checkBindings(this);
+    LaneRuleChecks.checkNames(this);
   }
 
   String where() {
@@ -186,11 +181,6 @@ final class LaneRule {
   /** Names a value can be bound to before any lane function runs, in the given phase. */
   private static final Set<String> INPUTS = Set.of("x", "g", "gx");
 
-  /**
-   * The uniforms of the rule: every parameter of a predict, update or uniform function that is
-   * neither a field, an input, nor an earlier function's value, with its Java type; in first-use
-   * order. Derived uniforms ({@code @Uniform} functions) are not included.
-   */
   /** Update functions whose values are summed over a row ({@code @Sum}). */
   List<Function> sums() {
     return phase(Phase.UPDATE).stream().filter(f -> f.method().isAnnotationPresent("Sum")).toList();
@@ -203,6 +193,11 @@ final class LaneRule {
         .toList();
   }
 
+  /**
+   * The uniforms of the rule: every parameter of a predict, update or uniform function that is
+   * neither a field, an input, nor an earlier function's value, with its Java type; in first-use
+   * order. Derived uniforms ({@code @Uniform} functions) are not included.
+   */
   Map<String, String> uniforms() {
     Map<String, String> u = new LinkedHashMap<>();
     List<Function> order = new ArrayList<>(phase(Phase.PREDICT));
@@ -262,183 +257,6 @@ final class LaneRule {
     List<String> u = new ArrayList<>(uniforms().keySet());
     u.removeAll(perCoordinate);
     return u;
-  }
-
-  /**
-   * Identifiers of the generated forms themselves (parameters, locals, constants of the loops and
-   * kernels). Fields are parameters of every form, so a field of one of these names would shadow
-   * one of them and the generated source would not compile, or compute something else.
-   */
-  private static final Set<String> RESERVED =
-      Set.of(
-          "D",
-          "F",
-          "FS",
-          "L",
-          "P",
-          "S",
-          "V",
-          "FIELDS",
-          "FLOAT",
-          "DOUBLE",
-          "MIXED",
-          "HAS_MIXED",
-          "KEPT",
-          "SHAPE",
-          "UNIFORMS",
-          "PER_COORDINATE",
-          "MIXED_KERNEL",
-          "a0",
-          "a1",
-          "a2",
-          "a3",
-          "acc",
-          "b",
-          "bound",
-          "bound1",
-          "byteOffset",
-          "c",
-          "f",
-          "flavor",
-          "from",
-          "i",
-          "idx",
-          "ix",
-          "j",
-          "lane",
-          "n",
-          "nnz",
-          "o",
-          "out",
-          "p",
-          "perCoordinate",
-          "provider",
-          "s",
-          "st",
-          "step",
-          "stride",
-          "sum",
-          "to",
-          "type",
-          "u",
-          "val",
-          "vd",
-          "vector",
-          "vf",
-          "vx",
-          "wIn",
-          "wOut",
-          "xd",
-          "xs",
-          "xv",
-          "yhat");
-
-  /**
-   * Refuses field names the generated forms cannot carry: a reserved identifier, or any name of the
-   * rule (field, uniform, lane function) spelt like a field's loaded or new value (the forms call
-   * field {@code f}'s values {@code f0} and {@code f1}: fields {@code h} and {@code h1} would
-   * collide).
-   */
-  private void checkNames() {
-    Set<String> names = new LinkedHashSet<>(fields);
-    names.addAll(uniforms().keySet());
-    for (Function f : functions.values()) {
-      if (f.phase() != Phase.CHECK && f.phase() != Phase.HELPER) {
-        names.add(f.name());
-      }
-    }
-    for (String f : fields) {
-      if (RESERVED.contains(f)) {
-        throw new GeneratorException(
-            where()
-                + ": field "
-                + f
-                + " is named like an identifier of the generated forms; rename it");
-      }
-    }
-    for (String n : names) {
-      for (String f : fields) {
-        if (n.equals(f + "0") || n.equals(f + "1")) {
-          throw new GeneratorException(
-              where()
-                  + ": the name "
-                  + n
-                  + " collides with field "
-                  + f
-                  + "'s value "
-                  + n
-                  + " in the generated forms; rename one of them");
-        }
-      }
-    }
-  }
-
-  /**
-   * Checks that every parameter of a phase function binds to something available at that point:
-   * update functions may read predict values (the round's {@code w}); predict functions may not
-   * read {@code g} or {@code gx}.
-   */
-  private void checkBindings() {
-    Set<String> seen = new LinkedHashSet<>();
-    for (Function f : functions.values()) {
-      if (f.phase() == Phase.PREDICT) {
-        for (String p : f.params()) {
-          if (p.equals("g") || p.equals("gx")) {
-            throw new GeneratorException(
-                where()
-                    + ": predict function "
-                    + f.name()
-                    + " reads "
-                    + p
-                    + ", which exists only in the update");
-          }
-          if (functions.containsKey(p)
-              && functions.get(p).phase() == Phase.UPDATE
-              && !fields.contains(p)) {
-            throw new GeneratorException(
-                where() + ": predict function " + f.name() + " reads update value " + p);
-          }
-          if (functions.containsKey(p)
-              && functions.get(p).phase() == Phase.PREDICT
-              && !seen.contains(p)
-              && !fields.contains(p)) {
-            throw new GeneratorException(
-                where()
-                    + ": predict function "
-                    + f.name()
-                    + " reads "
-                    + p
-                    + ", which is computed after it; reorder them");
-          }
-        }
-        seen.add(f.name());
-      }
-    }
-    for (Function f : functions.values()) {
-      if (f.phase() == Phase.UPDATE) {
-        for (String p : f.params()) {
-          if (functions.containsKey(p)
-              && functions.get(p).phase() == Phase.UPDATE
-              && !seen.contains(p)
-              && !fields.contains(p)) {
-            throw new GeneratorException(
-                where()
-                    + ": update function "
-                    + f.name()
-                    + " reads "
-                    + p
-                    + ", which is computed after it; reorder them");
-          }
-        }
-        seen.add(f.name());
-      }
-    }
-    for (String u : perCoordinate) {
-      if (!uniforms().containsKey(u)) {
-        throw new GeneratorException(
-            where() + ": perCoordinate names " + u + ", which is no uniform of the rule");
-      }
-    }
   }
 
   /**
@@ -538,42 +356,5 @@ final class LaneRule {
       }
     }
     return used;
-  }
-
-  private static List<String> strings(AnnotationExpr a, String key) {
-    Expression e = member(a, key);
-    if (e == null) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    if (e instanceof ArrayInitializerExpr arr) {
-      for (Expression v : arr.getValues()) {
-        out.add(((StringLiteralExpr) v).asString());
-      }
-    } else {
-      out.add(((StringLiteralExpr) e).asString());
-    }
-    return out;
-  }
-
-  private static String string(AnnotationExpr a, String key) {
-    Expression e = member(a, key);
-    return e == null ? null : ((StringLiteralExpr) e).asString();
-  }
-
-  private static Integer integer(AnnotationExpr a, String key) {
-    Expression e = member(a, key);
-    return e == null ? null : ((IntegerLiteralExpr) e).asNumber().intValue();
-  }
-
-  private static Expression member(AnnotationExpr a, String key) {
-    if (a instanceof NormalAnnotationExpr n) {
-      for (MemberValuePair p : n.getPairs()) {
-        if (p.getNameAsString().equals(key)) {
-          return p.getValue();
-        }
-      }
-    }
-    return null;
   }
 }

@@ -66,9 +66,7 @@ final class VectorTranslator {
 
   private final LaneRule rule;
   private final Flavor flavor;
-  private final JavaWriter out;
-  private final String species;
-  private int fresh;
+  private final LaneOps ops;
 
   /**
    * @param species the Java name of the arithmetic type's species in the generated class
@@ -76,16 +74,7 @@ final class VectorTranslator {
   VectorTranslator(LaneRule rule, Flavor flavor, JavaWriter out, String species) {
     this.rule = rule;
     this.flavor = flavor;
-    this.out = out;
-    this.species = species;
-  }
-
-  private String v() {
-    return flavor.vector();
-  }
-
-  private String mask() {
-    return "VectorMask<" + flavor.boxed() + ">";
+    this.ops = new LaneOps(rule, flavor, out, species);
   }
 
   /**
@@ -108,17 +97,7 @@ final class VectorTranslator {
    * Declares {@code name} holding {@code v} (a local of the loop), returning the name as a value.
    */
   Value declare(String name, Value v) {
-    out.line(typeOf(v.kind()) + " " + name + " = " + v.code() + ";");
-    return new Value(name, v.kind());
-  }
-
-  private String typeOf(Kind k) {
-    return switch (k) {
-      case LANE -> v();
-      case MASK -> mask();
-      case NUMBER -> flavor.t;
-      case BOOLEAN -> "boolean";
-    };
+    return ops.declare(name, v);
   }
 
   private record Guard(Value cond, Value result) {}
@@ -149,7 +128,7 @@ final class VectorTranslator {
       } else if (s instanceof ReturnStmt rs && rs.getExpression().isPresent()) {
         Value r = expr(fn, rs.getExpression().get(), env);
         for (int k = guards.size() - 1; k >= 0; k--) {
-          r = select(guards.get(k).cond(), guards.get(k).result(), r);
+          r = ops.select(guards.get(k).cond(), guards.get(k).result(), r);
         }
         return r;
       } else {
@@ -177,9 +156,9 @@ final class VectorTranslator {
   private Value local(String fn, String name, Value v) {
     if (v.kind() == Kind.NUMBER || v.kind() == Kind.BOOLEAN) {
       // A uniform stays an expression: it may be constant-folded and costs nothing per lane.
-      return v.code().matches("[\\w.]+") ? v : declare(fn + "_" + name + "_" + (fresh++), v);
+      return v.code().matches("[\\w.]+") ? v : declare(fn + "_" + name + "_" + ops.next(), v);
     }
-    return declare(fn + "_" + name + "_" + (fresh++), v);
+    return declare(fn + "_" + name + "_" + ops.next(), v);
   }
 
   private Value expr(String fn, Expression e, Map<String, Value> env) {
@@ -201,11 +180,11 @@ final class VectorTranslator {
       return new Value(flavor == Flavor.FLOAT ? s : LanesTwins.toDouble(s), Kind.NUMBER);
     }
     if (e instanceof IntegerLiteralExpr i) {
-      return new Value(number(i.getValue()), Kind.NUMBER);
+      return new Value(ops.number(i.getValue()), Kind.NUMBER);
     }
     if (e instanceof DoubleLiteralExpr d) {
       String s = d.getValue().replaceAll("[fFdD]$", "");
-      return new Value(number(s), Kind.NUMBER);
+      return new Value(ops.number(s), Kind.NUMBER);
     }
     if (e instanceof BooleanLiteralExpr b) {
       return new Value(Boolean.toString(b.getValue()), Kind.BOOLEAN);
@@ -229,7 +208,7 @@ final class VectorTranslator {
       return binary(fn, b, env);
     }
     if (e instanceof ConditionalExpr c) {
-      return select(
+      return ops.select(
           expr(fn, c.getCondition(), env),
           expr(fn, c.getThenExpr(), env),
           expr(fn, c.getElseExpr(), env));
@@ -238,14 +217,6 @@ final class VectorTranslator {
       return call(fn, m, env);
     }
     throw refuse(fn, e, "expression not translated");
-  }
-
-  private String number(String literal) {
-    return flavor.t.equals("float")
-        ? literal + "f"
-        : (literal.contains(".") || literal.contains("e") || literal.contains("p")
-            ? literal
-            : literal + ".0");
   }
 
   private Value binary(String fn, BinaryExpr b, Map<String, Value> env) {
@@ -271,7 +242,7 @@ final class VectorTranslator {
           // IEEE addition and multiplication are commutative: the same bits either way round.
           return new Value(r.code() + "." + op + "(" + l.code() + ")", Kind.LANE);
         }
-        return new Value(lane(l).code() + "." + op + "(" + r.code() + ")", Kind.LANE);
+        return new Value(ops.lane(l).code() + "." + op + "(" + r.code() + ")", Kind.LANE);
       }
       case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS, EQUALS, NOT_EQUALS -> {
         if (l.kind() == Kind.NUMBER && r.kind() == Kind.NUMBER) {
@@ -308,7 +279,7 @@ final class VectorTranslator {
               "(" + l.code() + " " + b.getOperator().asString() + " " + r.code() + ")",
               Kind.BOOLEAN);
         }
-        return new Value(mask(l).code() + "." + op + "(" + mask(r).code() + ")", Kind.MASK);
+        return new Value(ops.mask(l).code() + "." + op + "(" + ops.mask(r).code() + ")", Kind.MASK);
       }
       default -> throw refuse(fn, b, "operator " + b.getOperator());
     }
@@ -323,50 +294,6 @@ final class VectorTranslator {
       case EQUALS -> "EQ";
       case NOT_EQUALS -> "NE";
       default -> throw new IllegalArgumentException(op.toString());
-    };
-  }
-
-  /** {@code c ? a : b}. */
-  private Value select(Value c, Value a, Value b) {
-    if (c.kind() == Kind.BOOLEAN) {
-      if (a.kind() == Kind.NUMBER && b.kind() == Kind.NUMBER) {
-        return new Value("(" + c.code() + " ? " + a.code() + " : " + b.code() + ")", Kind.NUMBER);
-      }
-      if (a.kind() == Kind.MASK || b.kind() == Kind.MASK) {
-        return new Value(
-            "(" + c.code() + " ? " + mask(a).code() + " : " + mask(b).code() + ")", Kind.MASK);
-      }
-      return new Value(
-          "(" + c.code() + " ? " + lane(a).code() + " : " + lane(b).code() + ")", Kind.LANE);
-    }
-    if (c.kind() != Kind.MASK) {
-      throw new GeneratorException(rule.where() + ": a condition is " + c.kind());
-    }
-    // b.blend(a, c): the lanes where c holds take a.
-    if (a.kind() == Kind.NUMBER) {
-      return new Value(lane(b).code() + ".blend(" + a.code() + ", " + c.code() + ")", Kind.LANE);
-    }
-    return new Value(
-        lane(b).code() + ".blend(" + lane(a).code() + ", " + c.code() + ")", Kind.LANE);
-  }
-
-  private Value lane(Value v) {
-    return switch (v.kind()) {
-      case LANE -> v;
-      case NUMBER -> new Value(v() + ".broadcast(" + species + ", " + v.code() + ")", Kind.LANE);
-      default ->
-          throw new GeneratorException(
-              rule.where() + ": a " + v.kind() + " where a number is expected");
-    };
-  }
-
-  private Value mask(Value v) {
-    return switch (v.kind()) {
-      case MASK -> v;
-      case BOOLEAN -> new Value(species + ".maskAll(" + v.code() + ")", Kind.MASK);
-      default ->
-          throw new GeneratorException(
-              rule.where() + ": a " + v.kind() + " where a condition is expected");
     };
   }
 
@@ -388,30 +315,30 @@ final class VectorTranslator {
       }
       return switch (name) {
         case "sqrt" ->
-            new Value(lane(args.get(0)).code() + ".lanewise(VectorOperators.SQRT)", Kind.LANE);
-        case "abs" -> new Value(lane(args.get(0)).code() + ".abs()", Kind.LANE);
+            new Value(ops.lane(args.get(0)).code() + ".lanewise(VectorOperators.SQRT)", Kind.LANE);
+        case "abs" -> new Value(ops.lane(args.get(0)).code() + ".abs()", Kind.LANE);
         case "min", "max" ->
             args.get(0).kind() == Kind.LANE
                 ? new Value(
                     args.get(0).code() + "." + name + "(" + args.get(1).code() + ")", Kind.LANE)
                 : new Value(
-                    lane(args.get(1)).code() + "." + name + "(" + args.get(0).code() + ")",
+                    ops.lane(args.get(1)).code() + "." + name + "(" + args.get(0).code() + ")",
                     Kind.LANE);
         case "fma" ->
             new Value(
-                lane(args.get(0)).code()
+                ops.lane(args.get(0)).code()
                     + ".fma("
                     + args.get(1).code()
                     + ", "
                     + args.get(2).code()
                     + ")",
                 Kind.LANE);
-        case "copySign" -> copySign(args.get(0), args.get(1));
+        case "copySign" -> ops.copySign(args.get(0), args.get(1));
         default -> throw refuse(fn, m, "Math." + name + " has no lane-wise translation");
       };
     }
     if (scope.endsWith("LaneMath") && name.equals("expm1")) {
-      return expm1(fn, lane(args.get(0)));
+      return ops.expm1(fn, ops.lane(args.get(0)));
     }
     if (scope.isEmpty() && rule.functions.containsKey(name)) {
       LaneRule.Function helper = rule.functions.get(name);
@@ -432,118 +359,6 @@ final class VectorTranslator {
         fn,
         m,
         "call not translated (Math.*, FloatLaneMath.expm1 and the rule's own functions are)");
-  }
-
-  /**
-   * {@code Math.copySign(m, s)}: the magnitude's bits without their sign, with the sign's sign bit.
-   */
-  private Value copySign(Value m, Value s) {
-    boolean f = flavor.t.equals("float");
-    String bits = f ? "reinterpretAsInts()" : "reinterpretAsLongs()";
-    String back = f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()";
-    String abs = f ? "0x7fffffff" : "0x7fffffffffffffffL";
-    String sign = f ? "0x80000000" : "0x8000000000000000L";
-    return new Value(
-        lane(m).code()
-            + "."
-            + bits
-            + ".lanewise(VectorOperators.AND, "
-            + abs
-            + ").lanewise(VectorOperators.OR, "
-            + lane(s).code()
-            + "."
-            + bits
-            + ".lanewise(VectorOperators.AND, "
-            + sign
-            + "))."
-            + back,
-        Kind.LANE);
-  }
-
-  /**
-   * {@code expm1(h)} by the lane math's polynomial (FloatLaneMath.expm1, the same operations in the
-   * same order).
-   */
-  private Value expm1(String fn, Value h) {
-    String p = flavor.lanes + "LaneMath";
-    String k = fn + "_expm1_" + (fresh++);
-    Value hv = declare(k + "_h", h);
-    out.line(v() + " " + k + "_kr = " + hv.code() + ".fma(" + p + ".LOG2E, " + p + ".ROUNDER);");
-    out.line(v() + " " + k + "_nk = " + k + "_kr.sub(" + p + ".ROUNDER).neg();");
-    out.line(
-        v()
-            + " "
-            + k
-            + "_r = "
-            + k
-            + "_nk.fma("
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".LN2_LO), "
-            + k
-            + "_nk.fma("
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".LN2_HI), "
-            + hv.code()
-            + "));");
-    out.line(v() + " " + k + "_p = " + v() + ".broadcast(" + species + ", " + p + ".COEFFS[0]);");
-    out.line("for (int c = 1; c < " + p + ".COEFFS.length; c++) {");
-    out.line(
-        k
-            + "_p = "
-            + k
-            + "_p.fma("
-            + k
-            + "_r, "
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".COEFFS[c]));");
-    out.line("}");
-    boolean f = flavor.t.equals("float");
-    String c = "org.onlinekernels.kernel.lanes.Expm1Constants." + (f ? "FLOAT" : "DOUBLE");
-    out.line(
-        v()
-            + " "
-            + k
-            + "_twoK = "
-            + k
-            + "_kr."
-            + (f ? "reinterpretAsInts()" : "reinterpretAsLongs()")
-            + ".add("
-            + c
-            + "_BITS_OFFSET).lanewise(VectorOperators.LSHL, "
-            + c
-            + "_SIGNIFICAND_BITS)."
-            + (f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()")
-            + ";");
-    return declare(
-        k,
-        new Value(
-            k
-                + "_r.mul("
-                + k
-                + "_r).fma("
-                + k
-                + "_p, "
-                + k
-                + "_r).fma("
-                + k
-                + "_twoK, "
-                + k
-                + "_twoK.sub("
-                + number("1")
-                + "))",
-            Kind.LANE));
   }
 
   private GeneratorException refuse(String fn, com.github.javaparser.ast.Node at, String why) {

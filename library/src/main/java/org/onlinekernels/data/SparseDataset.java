@@ -127,7 +127,7 @@ public final class SparseDataset {
             "row " + r + ": label " + copy[r] + " is not a finite number");
       }
     }
-    int k = classes(copy, copy.length);
+    int k = DatasetChecks.classes(copy, copy.length);
     return new SparseDataset(dimension, copy, rowPtr, indices, values, k == 0, k == 0 ? 2 : k);
   }
 
@@ -156,53 +156,12 @@ public final class SparseDataset {
             "row "
                 + r
                 + ": label "
-                + Builder.formatLabel(copy[r])
+                + DatasetChecks.formatLabel(copy[r])
                 + " is not a class number 0.."
                 + (numClasses - 1));
       }
     }
     return new SparseDataset(dimension, copy, rowPtr, indices, values, false, numClasses);
-  }
-
-  /**
-   * 0 when every label of {@code labels[0..rows)} is {@code -1} or {@code +1} (binary), else {@code
-   * K = max + 1} for class numbers {@code 0..K-1}.
-   *
-   * @throws IllegalArgumentException naming the first row whose label is neither
-   */
-  private static int classes(double[] labels, int rows) {
-    boolean binary = true;
-    int firstNonBinary = -1;
-    for (int r = 0; r < rows; r++) {
-      if (labels[r] != 1.0 && labels[r] != -1.0) {
-        binary = false;
-        firstNonBinary = r;
-        break;
-      }
-    }
-    int numClasses = 0;
-    if (!binary) {
-      double max = -1;
-      for (int r = 0; r < rows; r++) {
-        double y = labels[r];
-        if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE - 1) {
-          String why =
-              y == -1.0
-                  ? "label -1 with class number "
-                      + Builder.formatLabel(labels[firstNonBinary])
-                      + " at row "
-                      + firstNonBinary
-                      + ": labels must be all +1/-1 (binary) or all class numbers 0..K-1"
-                  : "label "
-                      + Builder.formatLabel(y)
-                      + " is neither +1/-1 nor a class number 0..K-1";
-          throw new IllegalArgumentException("row " + r + ": " + why);
-        }
-        max = Math.max(max, y);
-      }
-      numClasses = (int) max + 1;
-    }
-    return numClasses;
   }
 
   /**
@@ -354,52 +313,7 @@ public final class SparseDataset {
       if (built) {
         throw new IllegalStateException("this builder has already built its data set");
       }
-      if (idx == null || val == null) {
-        throw new IllegalArgumentException("row " + rows + ": indices and values must not be null");
-      }
-      if (count < 0 || count > idx.length || count > val.length) {
-        throw new IllegalArgumentException(
-            "row "
-                + rows
-                + ": count "
-                + count
-                + " exceeds the arrays ("
-                + idx.length
-                + " indices, "
-                + val.length
-                + " values)");
-      }
-      if (!Double.isFinite(label)) {
-        throw new IllegalArgumentException(
-            "row " + rows + ": label " + label + " is not a finite number");
-      }
-      int prev = -1;
-      for (int k = 0; k < count; k++) {
-        int j = idx[k];
-        if (j < 0) {
-          throw new IllegalArgumentException(
-              "row " + rows + ": index " + j + " is negative (indices are 0-based)");
-        }
-        if (j == Integer.MAX_VALUE) {
-          throw new IllegalArgumentException(
-              "row " + rows + ": index " + j + " is too large (the dimension must fit in an int)");
-        }
-        if (j <= prev) {
-          throw new IllegalArgumentException(
-              "row "
-                  + rows
-                  + ": index "
-                  + j
-                  + " after "
-                  + prev
-                  + ": indices must be strictly increasing");
-        }
-        if (!Double.isFinite(val[k])) {
-          throw new IllegalArgumentException(
-              "row " + rows + ": value " + val[k] + " at index " + j + " is not a finite number");
-        }
-        prev = j;
-      }
+      int prev = DatasetChecks.checkRow(rows, label, idx, val, count);
       if ((long) nnz + count > Integer.MAX_VALUE - 8) {
         throw new IllegalStateException(
             "more than " + (Integer.MAX_VALUE - 8) + " stored entries do not fit in one data set");
@@ -426,10 +340,6 @@ public final class SparseDataset {
       return this;
     }
 
-    private static String formatLabel(double y) {
-      return y == Math.rint(y) && Math.abs(y) < 1e15 ? Long.toString((long) y) : Double.toString(y);
-    }
-
     private static int grow(int current, int needed) {
       long cap = Math.max((long) needed, current + (current >> 1) + 16L);
       return (int) Math.min(cap, Integer.MAX_VALUE - 8);
@@ -445,7 +355,7 @@ public final class SparseDataset {
       if (built) {
         throw new IllegalStateException("this builder has already built its data set");
       }
-      int numClasses = classes(labels, rows);
+      int numClasses = DatasetChecks.classes(labels, rows);
       boolean binary = numClasses == 0;
       numClasses = binary ? 2 : numClasses;
       built = true;

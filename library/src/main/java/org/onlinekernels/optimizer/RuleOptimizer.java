@@ -36,13 +36,12 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   private final RuleShape shape;
   private final StateLayout layout;
 
-  /** The fields as one block (float and double without per-coordinate buffers), else null. */
-  private final MemorySegment block;
+  /** Where the fields live; its block, step, stride and segments copied below. */
+  private final RuleStorage storage;
 
+  private final MemorySegment block;
   private final long step;
   private final long stride;
-
-  /** One segment per field, then the per-coordinate buffers; null when interleaved. */
   private final MemorySegment[] segments;
 
   /** Stored weights (the stored-weights mode), else null. */
@@ -82,65 +81,21 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       KernelProvider kernels,
       RuleShape shape) {
     super(algorithm, d, precision, arena, kernels);
-    if (layout == null) {
-      throw new IllegalArgumentException("layout must be PLANAR or INTERLEAVED, got null");
-    }
-    boolean mixed = precision == Precision.MIXED;
-    if (mixed && !shape.hasMixed()) {
-      throw new IllegalArgumentException(algorithm + " has no mixed-precision form");
-    }
-    if (layout == StateLayout.INTERLEAVED && (mixed || perCoordinate || storeWeights)) {
-      throw new IllegalArgumentException(
-          "the interleaved layout takes float or double state"
-              + (mixed
-                  ? "; MIXED keeps its accumulators in separate double buffers"
-                  : perCoordinate
-                      ? " with one value per parameter for all coordinates; per-coordinate parameters keep buffers of their own"
-                      : " in recompute mode"));
-    }
+    RuleStorage.checkLayout(algorithm, precision, layout, perCoordinate, storeWeights, shape);
     this.shape = shape;
     this.layout = layout;
+    boolean mixed = precision == Precision.MIXED;
     int flavor =
         mixed ? RuleShape.MIXED : type == ElementType.FLOAT ? RuleShape.FLOAT : RuleShape.DOUBLE;
     this.forms = shape.forms().of(flavor, this.kernels.isVector(), perCoordinate);
     this.u = new double[shape.uniforms().size()];
     this.linalg = this.kernels.linearAlgebra(type);
     List<String> fields = shape.fields();
-    if (mixed || perCoordinate) {
-      this.block = null;
-      this.segments =
-          new MemorySegment[fields.size() + (perCoordinate ? shape.perCoordinate().size() : 0)];
-      for (int k = 0; k < fields.size(); k++) {
-        String f = fields.get(k);
-        segments[k] =
-            store.allocate(
-                f, mixed && !shape.mixedFloatFields().contains(f) ? ElementType.DOUBLE : type);
-      }
-      if (perCoordinate) {
-        for (int k = 0; k < shape.perCoordinate().size(); k++) {
-          // Per-coordinate parameters in the arithmetic type (double under MIXED, like the
-          // accumulators).
-          segments[fields.size() + k] =
-              store.allocate(shape.perCoordinate().get(k), precision.accumulatorType());
-        }
-      }
-      this.step = 0;
-      this.stride = 1;
-    } else {
-      this.block = store.allocateBlock(fields.toArray(String[]::new), type, layout);
-      this.step = layout == StateLayout.PLANAR ? d : 1;
-      this.stride = layout == StateLayout.PLANAR ? 1 : fields.size();
-      // One field is one contiguous segment in either layout.
-      if (layout == StateLayout.PLANAR || fields.size() == 1) {
-        this.segments = new MemorySegment[fields.size()];
-        long bytes = (long) d * type.bytes();
-        for (int k = 0; k < fields.size(); k++) {
-          segments[k] = block.asSlice(k * bytes, bytes);
-        }
-      } else {
-        this.segments = null;
-      }
-    }
+    this.storage = new RuleStorage(store, shape, d, type, precision, layout, perCoordinate);
+    this.block = storage.block;
+    this.step = storage.step;
+    this.stride = storage.stride;
+    this.segments = storage.segments;
     if (storeWeights && !forms.storesWeights()) {
       throw new IllegalArgumentException(algorithm + " has no stored-weights mode");
     }
@@ -170,15 +125,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    * buffers).
    */
   protected final MemorySegment segment(String name) {
-    int k = shape.fields().indexOf(name);
-    if (k < 0) {
-      k = shape.fields().size() + shape.perCoordinate().indexOf(name);
-    }
-    return segments[k];
+    return segments[RuleStorage.segmentIndex(shape, name)];
   }
-
-  // ---------------------------------------------------------------- the rule's steps between the
-  // passes
 
   /**
    * Whether the predict needs {@link #inputSquaredNorm} ({@code ||x||^2} of the instance in hand);
@@ -229,8 +177,6 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   protected boolean touchRecordsFirst() {
     return false;
   }
-
-  // ---------------------------------------------------------------- predict and update
 
   @Override
   protected double predictDense(MemorySegment x) {
@@ -367,8 +313,6 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
   }
 
-  // ---------------------------------------------------------------- fused rounds
-
   @Override
   protected void prepareRounds(int maxNnz) {
     scratch.ensure(maxNnz);
@@ -384,18 +328,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   @Override
   protected void touchAhead(SparseRows rows, int r) {
-    touchRecords(rows.indices(), rows.offset(r), rows.nnz(r));
-  }
-
-  private void touchRecords(int[] idx, int from, int nnz) {
-    RecordTouch.touch(
-        block,
-        step * type.bytes(),
-        layout == StateLayout.PLANAR ? shape.fields().size() : 1,
-        stride * type.bytes(),
-        idx,
-        from,
-        nnz);
+    storage.touchRecords(rows.indices(), rows.offset(r), rows.nnz(r));
   }
 
   @Override
@@ -433,7 +366,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     double sum;
     if (block != null) {
       if (tuning.touchesOwnRow()) {
-        touchRecords(idx, from, nnz);
+        storage.touchRecords(idx, from, nnz);
       }
       sum =
           tuning.gathered()

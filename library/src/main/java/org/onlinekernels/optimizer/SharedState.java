@@ -40,7 +40,16 @@ import org.onlinekernels.loss.Loss;
 public final class SharedState implements AutoCloseable {
   private final SharingArena arena;
   private final AbstractOptimizer owner;
+
+  /** Each worker's view now: its first view, or its later one once it has handed over. */
   private final AbstractOptimizer[] views;
+
+  /** Each worker's first view. */
+  private final AbstractOptimizer[] first;
+
+  /** Each worker's later view (same buffers, other kernels), or null without a handover. */
+  private final AbstractOptimizer[] later;
+
   private final boolean lockFree;
   private final String[] scalars;
 
@@ -55,10 +64,16 @@ public final class SharedState implements AutoCloseable {
 
   private final Object lock = new Object();
 
-  private SharedState(SharingArena arena, AbstractOptimizer owner, AbstractOptimizer[] views) {
+  private SharedState(
+      SharingArena arena,
+      AbstractOptimizer owner,
+      AbstractOptimizer[] views,
+      AbstractOptimizer[] later) {
     this.arena = arena;
     this.owner = owner;
-    this.views = views;
+    this.views = views.clone();
+    this.first = views;
+    this.later = later;
     this.lockFree = owner.roundsWriteOnlyTheirRow();
     this.scalars = owner.scalarState().keySet().stream().sorted().toArray(String[]::new);
     this.shared = new double[scalars.length];
@@ -77,6 +92,19 @@ public final class SharedState implements AutoCloseable {
    */
   public static SharedState create(
       Function<Arena, ? extends LinearModelOptimizer> maker, int views) {
+    return create(maker, null, views);
+  }
+
+  /**
+   * Same, and with {@code later} (may be null) a second view per worker over the same buffers, made
+   * by {@code later} (the same rule and parameters on other kernels), which {@link #handOver} moves
+   * the worker to: the shared-state form of the scalar-to-vector handover (the trainer's {@code
+   * KernelHandover}). The two kernels compute the same bits, so the move changes the speed only.
+   */
+  public static SharedState create(
+      Function<Arena, ? extends LinearModelOptimizer> maker,
+      Function<Arena, ? extends LinearModelOptimizer> later,
+      int views) {
     if (views < 1) {
       throw new IllegalArgumentException("a shared state needs at least one view, got " + views);
     }
@@ -86,12 +114,21 @@ public final class SharedState implements AutoCloseable {
       AbstractOptimizer owner = library(maker.apply(arena), made);
       arena.adopt();
       AbstractOptimizer[] v = new AbstractOptimizer[views];
+      AbstractOptimizer[] w = later == null ? null : new AbstractOptimizer[views];
       for (int j = 0; j < views; j++) {
         v[j] = library(maker.apply(arena), made);
         checkShares(owner, v[j]);
+        if (w != null) {
+          w[j] = library(later.apply(arena), made);
+          checkShares(owner, w[j]);
+          if (w[j].getClass() != v[j].getClass()) {
+            throw new IllegalArgumentException(
+                "a later view is a " + w[j].algorithm() + ", the view a " + v[j].algorithm());
+          }
+        }
       }
       checkAtomic(owner);
-      return new SharedState(arena, owner, v);
+      return new SharedState(arena, owner, v, w);
     } catch (RuntimeException | Error e) {
       made.forEach(LinearModelOptimizer::close);
       arena.close();
@@ -171,6 +208,41 @@ public final class SharedState implements AutoCloseable {
   /** View {@code j}, one per worker thread. */
   public AbstractOptimizer view(int j) {
     return views[j];
+  }
+
+  /**
+   * Moves worker {@code j} to its later view, from worker {@code j}'s thread between its rounds:
+   * the later view takes the view's scalars (its sync baseline stays, the values being the same),
+   * and serves the worker's rounds from now on. Does nothing without later views or once moved.
+   */
+  public void handOver(int j) {
+    if (later == null || views[j] == later[j]) {
+      return;
+    }
+    AbstractOptimizer from = views[j];
+    AbstractOptimizer to = later[j];
+    Map<String, Double> s = from.scalarState();
+    for (String name : scalars) {
+      to.setScalar(name, s.get(name));
+    }
+    to.setInputPolicy(from.inputPolicy());
+    views[j] = to;
+  }
+
+  /** Whether worker {@code j} runs on its later view ({@link #handOver}). */
+  public boolean handedOver(int j) {
+    return later != null && views[j] == later[j];
+  }
+
+  /**
+   * Hands worker {@code j}'s views (now and later) to {@code thread} ({@link
+   * AbstractOptimizer#transferOwnership}).
+   */
+  public void transferView(int j, Thread thread) {
+    first[j].transferOwnership(thread);
+    if (later != null) {
+      later[j].transferOwnership(thread);
+    }
   }
 
   /** The number of views. */
@@ -303,8 +375,11 @@ public final class SharedState implements AutoCloseable {
   /** Closes the views and the owner (each from the thread that owns it) and frees the state. */
   @Override
   public void close() {
-    for (AbstractOptimizer v : views) {
-      v.close();
+    for (int j = 0; j < first.length; j++) {
+      first[j].close();
+      if (later != null) {
+        later[j].close();
+      }
     }
     owner.close();
     if (arena.scope().isAlive()) {

@@ -25,6 +25,14 @@ final class StateMerger {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
+  /**
+   * Positions per chunk: every buffer's pass (and the copy back) runs over one chunk before the
+   * next, so a coordinate's records, one cache line per state when interleaved, are fetched once
+   * for all its variables instead of once per variable. A coordinate's result depends on its own
+   * elements only, so the chunks give the same bits as one pass per buffer.
+   */
+  private static final int CHUNK = 512;
+
   private final AbstractOptimizer into;
   private final MergePlan plan;
   private final int k;
@@ -201,9 +209,12 @@ final class StateMerger {
     if (k < 2) {
       return;
     }
-    for (MergePlan.Buffer b : plan.buffers) {
-      if (b.rule() == MergePlan.Rule.SUM) {
-        sumBuffer(b.name(), lo, hi, false);
+    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
+      int c1 = Math.min(hi, c0 + CHUNK);
+      for (MergePlan.Buffer b : plan.buffers) {
+        if (b.rule() == MergePlan.Rule.SUM) {
+          sumBuffer(b.name(), c0, c1, false);
+        }
       }
     }
   }
@@ -214,6 +225,13 @@ final class StateMerger {
    * stores), so all of them hold the merged state there.
    */
   void write(int lo, int hi, double scale, boolean back) {
+    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
+    }
+  }
+
+  /** {@link #write} over one chunk of positions. */
+  private void writeChunk(int lo, int hi, double scale, boolean back) {
     if (k == 1) {
       copy(ordered.get(0), into, lo, hi);
     } else if (k > 1) {

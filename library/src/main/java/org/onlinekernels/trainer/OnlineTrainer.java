@@ -88,7 +88,6 @@ public final class OnlineTrainer implements AutoCloseable {
   private ProgressiveSink progressiveSink;
   // The scalar-to-vector handover (KernelHandover): null without one.
   private final KernelHandover handover;
-  private VectorWarmup warmup;
 
   /** The value of {@link #seen} at which the loop next looks at the handover; -1: never. */
   private long handoverCheck = -1;
@@ -544,23 +543,12 @@ public final class OnlineTrainer implements AutoCloseable {
   private void lookAtHandover() {
     if (handover.fixed()) {
       handOver();
-    } else if (warmup == null) {
-      // Short runs finish on the scalar kernels, the faster choice for them in every
-      // configuration: the race (a second busy thread) starts only once the run has lasted.
-      if (System.nanoTime() - firstFitNanos >= KernelHandover.RACE_AFTER_NANOS) {
-        warmup = VectorWarmup.start(config, d, handover.target());
-      }
-      handoverCheck = seen + KernelHandover.CHECK_EVERY;
-    } else if (warmup.won()) {
-      handover.markWarm();
-      handOver();
-    } else if (warmup.over()) {
-      if (warmup.tied()) {
-        handover.markNoGain();
-      }
-      handoverCheck = -1;
-    } else {
-      handoverCheck = seen + KernelHandover.CHECK_EVERY;
+      return;
+    }
+    switch (handover.look(config, d, firstFitNanos)) {
+      case NOW -> handOver();
+      case LATER -> handoverCheck = seen + KernelHandover.CHECK_EVERY;
+      case NEVER -> handoverCheck = -1;
     }
   }
 
@@ -571,9 +559,7 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   private void handOver() {
     handoverCheck = -1;
-    if (warmup != null) {
-      warmup.stop();
-    }
+    handover.stop();
     LinearModelOptimizer[] next = new LinearModelOptimizer[k];
     try {
       for (int c = 0; c < k; c++) {
@@ -609,8 +595,8 @@ public final class OnlineTrainer implements AutoCloseable {
   /** Frees the optimizers' state (and stops a running warm-up race). */
   @Override
   public void close() {
-    if (warmup != null) {
-      warmup.stop();
+    if (handover != null) {
+      handover.stop();
     }
     closeOptimizers();
     if (arena.scope().isAlive()) {

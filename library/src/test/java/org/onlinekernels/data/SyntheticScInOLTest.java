@@ -93,7 +93,8 @@ class SyntheticScInOLTest {
     assertEquals(21, u.length);
     int positive = 0;
     for (int j = 0; j < 21; j++) {
-      assertEquals(1.0, Math.abs(u[j]) * SyntheticScInOL.sigma(j), 0.0, "u_" + j);
+      assertEquals(
+          Double.valueOf(1.0), Double.valueOf(Math.abs(u[j]) * SyntheticScInOL.sigma(j)), "u_" + j);
       positive += u[j] > 0 ? 1 : 0;
     }
     assertEquals(Math.scalb(1.0, -10), SyntheticScInOL.sigma(0));

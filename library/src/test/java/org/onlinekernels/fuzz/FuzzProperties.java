@@ -104,7 +104,8 @@ class FuzzProperties {
     return Arbitraries.of(AllOptimizers.all());
   }
 
-  @Property(tries = 300)
+  @Property
+  @FuzzTries(multiplier = 3, divisor = 2)
   void everyOptimizerCallSucceedsFinitelyOrIsRefusedCleanly(
       @ForAll("optimizers") AllOptimizers.Named n,
       @ForAll ElementType t,
@@ -164,7 +165,8 @@ class FuzzProperties {
     }
   }
 
-  @Property(tries = 100)
+  @Property
+  @FuzzTries(divisor = 2)
   void dimensionZeroAndNegativeAreRefused(
       @ForAll("optimizers") AllOptimizers.Named n,
       @ForAll ElementType t,
@@ -173,7 +175,8 @@ class FuzzProperties {
   }
 
   /** Kernel entries: the scan kernel agrees with a plain loop; n = 0 and odd offsets are fine. */
-  @Property(tries = 300)
+  @Property
+  @FuzzTries(multiplier = 3, divisor = 2)
   void maxAbsScanIsExact(
       @ForAll ElementType t,
       @ForAll boolean vector,
@@ -203,7 +206,7 @@ class FuzzProperties {
   }
 
   /** A stateful kernel entry given bad shapes leaves its buffers unchanged. */
-  @Property(tries = 200)
+  @Property
   void scinol1KernelRejectsBadShapesWithoutWriting(
       @ForAll ElementType t,
       @ForAll boolean vector,

@@ -65,17 +65,52 @@ class AtomicFilesTest {
     Path ro = Files.createDirectory(dir.resolve("ro"));
     assertTrue(ro.toFile().setWritable(false));
     try {
-      if (!Files.isWritable(ro)) { // root may write anyway
-        Path f = ro.resolve("m.model");
+      Path f = ro.resolve("m.model");
+      if (!Files.isWritable(ro)) {
         e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(f));
         assertEquals("cannot write " + f + ": permission denied", e.getMessage());
         e = assertThrows(IOException.class, () -> AtomicFiles.write(f, new byte[1]));
         assertEquals("cannot write " + f + ": permission denied", e.getMessage());
         assertFalse(e.getMessage().contains(".tmp"));
+      } else {
+        // Root (as CI runs) may write there: then the write must succeed, not half-happen. The
+        // refusals root cannot bypass are the two tests below.
+        AtomicFiles.checkWritable(f);
+        AtomicFiles.write(f, new byte[] {4});
+        assertArrayEquals(new byte[] {4}, Files.readAllBytes(f));
       }
     } finally {
       ro.toFile().setWritable(true);
     }
+  }
+
+  /**
+   * A refusal no permission bypasses, root's included: the target's "directory" is a regular file.
+   * Named with the target and the operating system's reason, no temporary left, nothing changed.
+   */
+  @Test
+  void aParentThatIsAFileIsRefusedEvenForRoot() throws IOException {
+    Path file = Files.write(dir.resolve("plain"), new byte[] {1, 2});
+    Path f = file.resolve("m.model");
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(f));
+    assertEquals("cannot write " + f + ": no such directory " + file, e.getMessage());
+    e = assertThrows(IOException.class, () -> AtomicFiles.write(f, new byte[1]));
+    assertEquals("cannot write " + f + ": Not a directory", e.getMessage());
+    assertArrayEquals(new byte[] {1, 2}, Files.readAllBytes(file));
+    assertEquals(List.of(file), listing());
+  }
+
+  /**
+   * The other one: a target name longer than the file system allows (255 bytes). The temporary file
+   * (short name) is written first, so this is the failure after it exists: it must be removed and
+   * never named.
+   */
+  @Test
+  void aNameTooLongIsRefusedAndItsTemporaryRemovedEvenForRoot() throws IOException {
+    Path f = dir.resolve("m".repeat(256));
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(f, new byte[] {7}));
+    assertEquals("cannot write " + f + ": File name too long", e.getMessage());
+    assertEquals(List.of(), listing(), "the temporary file is removed");
   }
 
   @Test

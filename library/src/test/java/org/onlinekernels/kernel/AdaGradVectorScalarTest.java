@@ -63,8 +63,14 @@ class AdaGradVectorScalarTest {
           }
         }
         for (int i = 0; i < n; i++) {
-          assertEquals(get(w[1], t, i), get(w[0], t, i), 0.0, "w[" + i + "] round " + round);
-          assertEquals(get(q[1], t, i), get(q[0], t, i), 0.0, "q[" + i + "] round " + round);
+          assertEquals(
+              Double.valueOf(get(w[1], t, i)),
+              Double.valueOf(get(w[0], t, i)),
+              "w[" + i + "] round " + round);
+          assertEquals(
+              Double.valueOf(get(q[1], t, i)),
+              Double.valueOf(get(q[0], t, i)),
+              "q[" + i + "] round " + round);
         }
       }
     }

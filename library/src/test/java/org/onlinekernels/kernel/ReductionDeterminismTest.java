@@ -9,8 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.onlinekernels.kernel.vector.VectorWidthTest;
 import org.onlinekernels.rules.dfeg.DfegKernel;
 import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
 import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
@@ -24,6 +26,12 @@ import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
  * first call; DFEG steps with {@code g = 0}).
  */
 class ReductionDeterminismTest {
+  /** The width executions of pom.xml may run this test alone: it checks their width too. */
+  @BeforeAll
+  static void runsAtTheAskedWidth() {
+    VectorWidthTest.assertAskedWidthRuns();
+  }
+
   private static final int N = 1001;
   private static final int CALLS = 20_000;
 

@@ -156,7 +156,10 @@ class ScInOLHandWorkedTest {
         assertFalse(Double.isNaN(y1) || Double.isNaN(y2));
         for (int i = 0; i < n; i++) {
           if (t == ElementType.FLOAT) {
-            assertEquals(1.0, get(beta, t, i), 0.0, "beta kept where x^2 underflows");
+            assertEquals(
+                Double.valueOf(1.0),
+                Double.valueOf(get(beta, t, i)),
+                "beta kept where x^2 underflows");
           } else {
             // (S2 + M^2)/(x^2 t) = (S2 + x^2)/(x^2 t) >= 1/t, so beta = min(1, ...) follows the
             // rule.
@@ -174,8 +177,12 @@ class ScInOLHandWorkedTest {
         double wi = get(w, t, i);
         assertFalse(Double.isNaN(wi));
         if (t == ElementType.FLOAT) {
-          assertEquals(-0.75 * 3 * tiny, get(bigG, t, i), 0.0, "G keeps accumulating");
-          assertEquals(0.0, wi, 0.0, "s == 0 gives w = 0 although G != 0");
+          assertEquals(
+              Double.valueOf(-0.75 * 3 * tiny),
+              Double.valueOf(get(bigG, t, i)),
+              "G keeps accumulating");
+          assertEquals(
+              Double.valueOf(0.0), Double.valueOf(wi), "s == 0 gives w = 0 although G != 0");
         }
       }
       k2.weights(bigG2, s22, m2, eta, w, n);

@@ -83,7 +83,10 @@ class ScInOLVectorScalarTest {
         ker[1].weights(st[1][0], st[1][1], st[1][2], st[1][3], ws, n);
         // One expm1 polynomial and one summation order: the same bits (issue 11).
         for (int i = 0; i < n; i++) {
-          assertEquals(get(ws, t, i), get(wv, t, i), 0.0, "w[" + i + "] round " + round);
+          assertEquals(
+              Double.valueOf(get(ws, t, i)),
+              Double.valueOf(get(wv, t, i)),
+              "w[" + i + "] round " + round);
         }
         assertEquals(
             Double.doubleToRawLongBits(yhat[1]),
@@ -159,19 +162,26 @@ class ScInOLVectorScalarTest {
                       ? ker[k].predictDenseStoring(q[0], q[1], q[2], q[3], data.x, n, wst[k])
                       : ker[k].predictDense(q[0], q[1], q[2], q[3], data.x, n));
         }
-        assertEquals(yhat[0], yhat[2], 0.0, "vector yhat, recompute vs stored");
-        assertEquals(yhat[1], yhat[3], 0.0, "scalar yhat, recompute vs stored");
+        assertEquals(
+            Double.valueOf(yhat[0]), Double.valueOf(yhat[2]), "vector yhat, recompute vs stored");
+        assertEquals(
+            Double.valueOf(yhat[1]), Double.valueOf(yhat[3]), "scalar yhat, recompute vs stored");
         v.weights(st[0][0], st[0][1], st[0][2], st[0][3], wv, n);
         s.weights(st[1][0], st[1][1], st[1][2], st[1][3], ws, n);
         for (int i = 0; i < n; i++) {
-          assertEquals(get(ws, t, i), get(wv, t, i), 0.0, "w[" + i + "] round " + round);
+          assertEquals(
+              Double.valueOf(get(ws, t, i)),
+              Double.valueOf(get(wv, t, i)),
+              "w[" + i + "] round " + round);
         }
         // The stored weights are the read-out weights of the round (dense: at i, sparse: at entry
         // j).
         for (int j = 0; j < (sparse ? data.nnz : n); j++) {
           int i = sparse ? data.idx.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, j) : j;
-          assertEquals(get(ws, t, i), get(wst[2], t, j), 0.0, "stored w vector");
-          assertEquals(get(ws, t, i), get(wst[3], t, j), 0.0, "stored w scalar");
+          assertEquals(
+              Double.valueOf(get(ws, t, i)), Double.valueOf(get(wst[2], t, j)), "stored w vector");
+          assertEquals(
+              Double.valueOf(get(ws, t, i)), Double.valueOf(get(wst[3], t, j)), "stored w scalar");
         }
         assertEquals(
             Double.doubleToRawLongBits(yhat[1]),
@@ -241,7 +251,10 @@ class ScInOLVectorScalarTest {
     String[] names = {"G", "S2", "M", "beta/eta"};
     for (int k = 0; k < a.length; k++) {
       for (int i = 0; i < n; i++) {
-        assertEquals(get(b[k], t, i), get(a[k], t, i), 0.0, names[k] + "[" + i + "] " + where);
+        assertEquals(
+            Double.valueOf(get(b[k], t, i)),
+            Double.valueOf(get(a[k], t, i)),
+            names[k] + "[" + i + "] " + where);
       }
     }
   }

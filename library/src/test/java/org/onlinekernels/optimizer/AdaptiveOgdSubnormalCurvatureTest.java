@@ -41,11 +41,14 @@ class AdaptiveOgdSubnormalCurvatureTest {
                 ? w.getAtIndex(ValueLayout.JAVA_FLOAT, i)
                 : w.getAtIndex(ValueLayout.JAVA_DOUBLE, i);
         if (i % 2 == 1) {
-          assertEquals(0.0, wi, 0.0, "w[" + i + "] had g = 0 and must be unchanged");
+          assertEquals(
+              Double.valueOf(0.0),
+              Double.valueOf(wi),
+              "w[" + i + "] had g = 0 and must be unchanged");
         } else {
           // g = 0.7 * 1.5 > 0: lambda = sqrt(c)/2 (s ~ 0), so eta = 1/lambda is finite and the
           // first step is -sqrt(3/2) R, clamped to the box edge -R.
-          assertEquals(-3.0, wi, 0.0, "w[" + i + "]");
+          assertEquals(Double.valueOf(-3.0), Double.valueOf(wi), "w[" + i + "]");
         }
       }
     }

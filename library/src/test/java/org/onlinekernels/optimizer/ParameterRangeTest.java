@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.function.DoubleFunction;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.kernel.ElementType;
@@ -93,6 +94,16 @@ class ParameterRangeTest {
   }
 
   private static void learns(AbstractOptimizer o, ElementType t) {
+    double[] w = train(o, t);
+    for (int i = 0; i < w.length; i++) {
+      assertTrue(
+          Double.isFinite(w[i]) && w[i] != 0,
+          o.algorithm() + " " + t + ": weight " + i + " = " + w[i]);
+    }
+  }
+
+  /** Five rounds of fixed gradients on x = (1, 1); the weights read back as doubles. */
+  private static double[] train(AbstractOptimizer o, ElementType t) {
     try (Arena a = Arena.ofConfined();
         o) {
       MemorySegment x = a.allocate(2L * t.bytes());
@@ -105,11 +116,46 @@ class ParameterRangeTest {
         o.update(r % 2 == 0 ? -1 : -0.5);
       }
       o.readWeights(w);
-      for (int i = 0; i < 2; i++) {
-        double v = ScInOLOptimizerTest.get(w, t, i);
-        assertTrue(
-            Double.isFinite(v) && v != 0, o.algorithm() + " " + t + ": weight " + i + " = " + v);
-      }
+      return new double[] {ScInOLOptimizerTest.get(w, t, 0), ScInOLOptimizerTest.get(w, t, 1)};
+    }
+  }
+
+  /**
+   * The largest accepted values are used, not only accepted: each of these parameters scales the
+   * weights linearly (AdaGrad's rate multiplies every step; ScInOL2's epsilon is the initial
+   * wealth, and every later wealth term is a multiple of it; Adaptive OGD's radius R, with no
+   * curvature, makes lambda proportional to 1 / R and the step to R), so a run at the largest value
+   * gives exactly the weights of a run at that value times 2^-k, times 2^k: scaling by a power of
+   * two is exact in floating point. A parameter ignored, clamped or saturated fails this.
+   */
+  @Test
+  void theLargestAcceptedValuesScaleTheWeightsExactly() {
+    scales(p -> new AdaGradOptimizer(2, D, AdaGradParams.eta(p)), D, 1e39, 128);
+    scales(p -> new ScInOL2Optimizer(2, D, new ScInOLParams(p)), D, 1e39, 128);
+    // Float ScInOL2 accepts epsilon up to its wealth cap, 2^90, where the wealth is clamped
+    // (GUARANTEES.md: saturation), so there it no longer scales: 2^80 leaves the five rounds room.
+    scales(p -> new ScInOL2Optimizer(2, F, new ScInOLParams(p)), F, 0x1p80, 80);
+    scales(p -> new AdaptiveOgdCoordinateOptimizer(2, D, AdaptiveOgdParams.radius(p)), D, 1e20, 64);
+    scales(
+        p -> new AdaptiveOgdCoordinateOptimizer(2, F, AdaptiveOgdParams.radius(p)),
+        F,
+        Math.sqrt(Float.MAX_VALUE / 3),
+        62);
+  }
+
+  private static void scales(
+      DoubleFunction<AbstractOptimizer> make, ElementType t, double largest, int k) {
+    AbstractOptimizer atLargest = make.apply(largest);
+    String name = atLargest.algorithm();
+    double[] big = train(atLargest, t);
+    double[] small = train(make.apply(Math.scalb(largest, -k)), t);
+    for (int i = 0; i < big.length; i++) {
+      String what = name + " " + t + " at " + largest + ", weight " + i;
+      assertTrue(small[i] != 0, what + ": zero at the smaller value");
+      assertEquals(
+          Double.valueOf(Math.scalb(small[i], k)),
+          Double.valueOf(big[i]),
+          what + ": not 2^" + k + " times the weight at 2^-" + k + " times the value");
     }
   }
 

@@ -129,7 +129,8 @@ class ScInOLOptimizerTest {
         for (String name : new String[] {"G", "S2", "M", "eta"}) {
           MemorySegment sa = a.state().get(name), sb = b.state().get(name);
           for (int i = 0; i < D; i++)
-            assertEquals(get(sa, t, i), get(sb, t, i), 0.0, name + "[" + i + "]");
+            assertEquals(
+                Double.valueOf(get(sa, t, i)), Double.valueOf(get(sb, t, i)), name + "[" + i + "]");
         }
       }
       assertEquals(201.0, a.scalarState().get("t"));

@@ -37,11 +37,11 @@ class ReferenceAdaGradTest {
     assertArrayEquals(new double[] {-2, 2}, a.w(), 0);
     // g = (-1, 0): Q_0 = 2; w_0 = -2 + 2/sqrt(2) = -2 + sqrt(2).
     a.step(new double[] {-1, 0});
-    assertEquals(-2 - (2.0 * -1) / Math.sqrt(2), a.w()[0], 0);
+    assertEquals(Double.valueOf(-2 - (2.0 * -1) / Math.sqrt(2)), Double.valueOf(a.w()[0]));
     assertEquals(-2 + Math.sqrt(2), a.w()[0], 1e-15);
     // A step beyond the box is clamped: w_1 = clamp(2 - 2*(-10)/sqrt(104)) = 2.
     a.step(new double[] {0, -10});
-    assertEquals(2, a.w()[1], 0);
+    assertEquals(Double.valueOf(2), Double.valueOf(a.w()[1]));
   }
 
   @Test
@@ -68,12 +68,14 @@ class ReferenceAdaGradTest {
     ReferenceAdaGrad a = new ReferenceAdaGrad(3, AdaGradParams.eta(1.0));
     // x = (2, 0, -1), yhat = 0; g = 0.5 -> gradient (1, 0, -0.5): Q = (1, 0, 0.25);
     // w_0 = -1/1 = -1; w_2 = -(1 * -0.5)/0.5 = 1; coordinate 1 untouched.
-    assertEquals(0, a.predict(new double[] {2, 0, -1}), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {2, 0, -1})));
     a.update(0.5);
     assertArrayEquals(new double[] {1, 0, 0.25}, a.q(), 0);
     assertArrayEquals(new double[] {-1, 0, 1}, a.w(), 0);
     // yhat = 1*(-1) + 1*0 + 2*1 = 1.
-    assertEquals(1, a.predictSparse(new int[] {0, 1, 2}, new double[] {1, 1, 2}, 3), 0);
+    assertEquals(
+        Double.valueOf(1),
+        Double.valueOf(a.predictSparse(new int[] {0, 1, 2}, new double[] {1, 1, 2}, 3)));
   }
 
   @Test
@@ -87,11 +89,11 @@ class ReferenceAdaGradTest {
     // Once Q_2 > 0 the same tiny gradient does move: w_2 = 0 - 1e-200 / 1.
     a.q()[2] = 1;
     a.step(new double[] {0, 0, 1e-200});
-    assertEquals(-1e-200, a.w()[2], 0);
+    assertEquals(Double.valueOf(-1e-200), Double.valueOf(a.w()[2]));
     // With delta > 0 the underflowing gradient still takes a (tiny) step: denom = delta.
     ReferenceAdaGrad b = new ReferenceAdaGrad(1, AdaGradParams.eta(1.0).withDelta(0.5));
     b.step(new double[] {1e-200});
-    assertEquals(-2e-200, b.w()[0], 0);
+    assertEquals(Double.valueOf(-2e-200), Double.valueOf(b.w()[0]));
   }
 
   @Test
@@ -114,7 +116,7 @@ class ReferenceAdaGradTest {
     // w = (-3 eta, -4 eta).
     ReferenceGlobalAdaGrad a = new ReferenceGlobalAdaGrad(2, GlobalAdaGradParams.ofDiameter(2));
     a.step(new double[] {3, 4});
-    assertEquals(25, a.sumSquares(), 0);
+    assertEquals(Double.valueOf(25), Double.valueOf(a.sumSquares()));
     double eta = 2 / Math.sqrt(50);
     assertArrayEquals(new double[] {-eta * 3, -eta * 4}, a.w(), 0);
     // g = (0, 1): sumSquares = 26, eta = 2/sqrt(52); only coordinate 1 moves.
@@ -129,15 +131,17 @@ class ReferenceAdaGradTest {
     // w_0 = clamp(-2, -1, 1) = -1.
     ReferenceGlobalAdaGrad a =
         new ReferenceGlobalAdaGrad(2, GlobalAdaGradParams.of(Box.symmetric(1)));
-    assertEquals(2 * Math.sqrt(2), a.diameter(), 0);
+    assertEquals(Double.valueOf(2 * Math.sqrt(2)), Double.valueOf(a.diameter()));
     a.step(new double[] {1, 0});
     assertArrayEquals(new double[] {-1, 0}, a.w(), 0);
     // Linear form: x = (0, 2), g = -0.25 -> gradient (0, -0.5): sumSquares = 1.25,
     // eta = 2 sqrt 2 / sqrt(2.5), w_1 = 0 + eta * 0.5 ~ 0.894 (inside the box).
     a.predict(new double[] {0, 2});
     a.update(-0.25);
-    assertEquals(1.25, a.sumSquares(), 0);
-    assertEquals(0 - (1 * (2 * Math.sqrt(2)) / Math.sqrt(2.5)) * -0.5, a.w()[1], 0);
+    assertEquals(Double.valueOf(1.25), Double.valueOf(a.sumSquares()));
+    assertEquals(
+        Double.valueOf(0 - (1 * (2 * Math.sqrt(2)) / Math.sqrt(2.5)) * -0.5),
+        Double.valueOf(a.w()[1]));
   }
 
   @Test
@@ -148,12 +152,12 @@ class ReferenceAdaGradTest {
     // ||g||^2 underflows: 1e-200^2 = 0, again denominator 0: no change, no NaN.
     a.step(new double[] {1e-200, -1e-200});
     assertArrayEquals(new double[] {0, 0}, a.w(), 0);
-    assertEquals(0, a.sumSquares(), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.sumSquares()));
     // With delta > 0 the step is alpha D / delta * g.
     ReferenceGlobalAdaGrad b =
         new ReferenceGlobalAdaGrad(1, GlobalAdaGradParams.ofDiameter(1).withDelta(4));
     b.step(new double[] {1e-200});
-    assertEquals(-0.25e-200, b.w()[0], 0);
+    assertEquals(Double.valueOf(-0.25e-200), Double.valueOf(b.w()[0]));
     assertTrue(Double.isFinite(b.w()[0]));
   }
 }

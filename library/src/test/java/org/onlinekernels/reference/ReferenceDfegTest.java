@@ -18,14 +18,14 @@ class ReferenceDfegTest {
   void firstRounds() {
     DfegParams p = DfegParams.defaults(); // a = 0.882, L = 1, delta = 1
     ReferenceDfeg a = new ReferenceDfeg(2, p);
-    assertEquals(1, a.h(), 0);
+    assertEquals(Double.valueOf(1), Double.valueOf(a.h()));
     // Round 1, x = (3, 4): ||x|| = 5, max(5, 25) = 25, H = 1 + 25 = 26; theta = 0 -> yhat = 0.
-    assertEquals(0, a.predict(new double[] {3, 4}), 0);
-    assertEquals(26, a.h(), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {3, 4})));
+    assertEquals(Double.valueOf(26), Double.valueOf(a.h()));
     // g = -1: theta = (3, 4), ||theta||^2 = 25 (exact: 9 - 0 + 16 - 0).
     a.update(-1);
     assertArrayEquals(new double[] {3, 4}, a.theta(), 0);
-    assertEquals(25, a.thetaNormSquared(), 0);
+    assertEquals(Double.valueOf(25), Double.valueOf(a.thetaNormSquared()));
     // Round 2, x = (0.5, 0): ||x|| = 0.5 > ||x||^2 = 0.25, H = 26.5;
     // yhat = exp(5/alpha) / (beta * 5) * <theta, x> = exp(5/alpha) / (5 beta) * 1.5,
     // alpha = 0.882 sqrt(26.5), beta = 26.5^1.5.
@@ -34,17 +34,17 @@ class ReferenceDfegTest {
     double beta = Math.pow(h, 1.5);
     double yhat = Math.exp(5 / alpha) / (beta * 5) * 1.5;
     assertEquals(yhat, a.predictSparse(new int[] {0}, new double[] {0.5}, 1), 1e-15 * yhat);
-    assertEquals(h, a.h(), 0);
+    assertEquals(Double.valueOf(h), Double.valueOf(a.h()));
     // Read-out uses the current H = 26.5 and does not increment it.
     double[] w = a.weights();
     double scale = Math.exp(5 / alpha) / (beta * 5);
     assertEquals(3 * scale, w[0], 1e-15 * 3 * scale);
     assertEquals(4 * scale, w[1], 1e-15 * 4 * scale);
-    assertEquals(h, a.h(), 0);
+    assertEquals(Double.valueOf(h), Double.valueOf(a.h()));
     // g = 2: theta_0 = 3 - 2*0.5 = 2; ||theta||^2 = 25 + (4 - 9) = 20.
     a.update(2);
     assertArrayEquals(new double[] {2, 4}, a.theta(), 0);
-    assertEquals(20, a.thetaNormSquared(), 0);
+    assertEquals(Double.valueOf(20), Double.valueOf(a.thetaNormSquared()));
   }
 
   @Test
@@ -52,17 +52,17 @@ class ReferenceDfegTest {
     ReferenceDfeg a = new ReferenceDfeg(3, DfegParams.defaults());
     assertArrayEquals(new double[3], a.weights(), 0);
     // All-zero instance: ||x|| = 0 adds nothing to H; the update changes nothing.
-    assertEquals(0, a.predict(new double[3]), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[3])));
     a.update(5);
-    assertEquals(1, a.h(), 0);
+    assertEquals(Double.valueOf(1), Double.valueOf(a.h()));
     assertArrayEquals(new double[3], a.theta(), 0);
     // theta returning exactly to 0 gives ||theta||^2 = 0 and w = 0 again.
     a.predict(new double[] {0, 2, 0});
     a.update(1);
     a.predict(new double[] {0, 2, 0});
     a.update(-1);
-    assertEquals(0, a.thetaNormSquared(), 0);
-    assertEquals(0, a.predict(new double[] {1, 1, 1}), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.thetaNormSquared()));
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {1, 1, 1})));
   }
 
   @Test
@@ -77,7 +77,7 @@ class ReferenceDfegTest {
     double kept = a.thetaNormSquared();
     double exact = a.recomputeNorm();
     assertEquals(exact, kept, 1e-12 * exact);
-    assertEquals(exact, a.thetaNormSquared(), 0);
+    assertEquals(Double.valueOf(exact), Double.valueOf(a.thetaNormSquared()));
   }
 
   @Test
@@ -89,8 +89,8 @@ class ReferenceDfegTest {
     ArithmeticException e =
         assertThrows(ArithmeticException.class, () -> a.predict(new double[] {1, 0}));
     assertTrue(e.getMessage().contains("theta"), e.getMessage());
-    assertEquals(1, a.h(), 0);
-    assertEquals(1e12, a.thetaNormSquared(), 0);
+    assertEquals(Double.valueOf(1), Double.valueOf(a.h()));
+    assertEquals(Double.valueOf(1e12), Double.valueOf(a.thetaNormSquared()));
     // No instance pending after a failed prediction.
     assertThrows(IllegalStateException.class, () -> a.update(1));
     assertThrows(ArithmeticException.class, a::weights);

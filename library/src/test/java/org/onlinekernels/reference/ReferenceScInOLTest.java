@@ -16,17 +16,17 @@ class ReferenceScInOLTest {
   @Test
   void scInOL1FirstRounds() {
     ReferenceScInOL1 a = new ReferenceScInOL1(2, ScInOLParams.defaults());
-    assertEquals(1, a.t(), 0);
+    assertEquals(Double.valueOf(1), Double.valueOf(a.t()));
     // Round 1, x = (2, 0): M_0 = 2; beta_0 = min(1, 1*(0 + 4)/(4*1)) = 1; s = 2, theta = 0/2 = 0,
     // w_0 = 1 * sgn(0) * ... = 0; yhat = 0. Coordinate 1 untouched.
-    assertEquals(0, a.predict(new double[] {2, 0}), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {2, 0})));
     assertArrayEquals(new double[] {2, 0}, a.m(), 0);
     assertArrayEquals(new double[] {1, 1}, a.beta(), 0);
     // Update g = -0.5: gx = -1; G_0 = 1, S2_0 = 1; t = 2.
     a.update(-0.5);
     assertArrayEquals(new double[] {1, 0}, a.bigG(), 0);
     assertArrayEquals(new double[] {1, 0}, a.s2(), 0);
-    assertEquals(2, a.t(), 0);
+    assertEquals(Double.valueOf(2), Double.valueOf(a.t()));
     // Round 2, x = (1, 1):
     //   coord 0: M = 2; beta = min(1, (1 + 4)/(1*2) = 2.5) = 1; s = sqrt 5, theta = 1/sqrt 5,
     //            w_0 = 1 * (exp(theta/2) - 1) / (2 sqrt 5);
@@ -39,13 +39,13 @@ class ReferenceScInOLTest {
     a.update(1);
     assertArrayEquals(new double[] {0, -1}, a.bigG(), 0);
     assertArrayEquals(new double[] {2, 1}, a.s2(), 0);
-    assertEquals(3, a.t(), 0);
+    assertEquals(Double.valueOf(3), Double.valueOf(a.t()));
     // Read-out (x = 0): w_0: theta = 0/sqrt 6 = 0 -> 0; w_1: s = sqrt(1 + 1), theta = -1/sqrt 2,
     // w_1 = 0.5 * (-1) * (exp(1/(2 sqrt 2)) - 1) / (2 sqrt 2).
     double s2 = Math.sqrt(2);
     double w1 = 0.5 * -1 * (Math.exp(1 / s2 / 2) - 1) / (2 * s2);
     double[] w = a.weights();
-    assertEquals(0, w[0], 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(w[0]));
     assertEquals(w1, w[1], 1e-15 * Math.abs(w1));
   }
 
@@ -56,15 +56,15 @@ class ReferenceScInOLTest {
     assertArrayEquals(new double[] {0, 0}, a.weights(), 0);
     // x_0 = 1e-200: M_0 = 1e-200, but x^2 = M^2 = 0 (underflow): beta stays epsilon (the literal
     // 0/0 = 0 would set it to 0 for good); s = 0 -> w_0 = 0.
-    assertEquals(0, a.predict(new double[] {1e-200, 0}), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {1e-200, 0})));
     assertArrayEquals(new double[] {1, 1}, a.beta(), 0);
     a.update(1);
     // G_0 = -1e-200 != 0, S2_0 = 0 (underflow): theta would be c/0 = -inf, but s = 0 -> w_0 = 0.
-    assertEquals(-1e-200, a.bigG()[0], 0);
+    assertEquals(Double.valueOf(-1e-200), Double.valueOf(a.bigG()[0]));
     assertArrayEquals(new double[] {0, 0}, a.weights(), 0);
     // A normal input later: beta_0 = min(1, (0 + 1)/(1*2)) = 0.5 -- beta was not killed.
     a.predict(new double[] {1, 0});
-    assertEquals(0.5, a.beta()[0], 0);
+    assertEquals(Double.valueOf(0.5), Double.valueOf(a.beta()[0]));
   }
 
   @Test
@@ -74,12 +74,12 @@ class ReferenceScInOLTest {
       a.predict(new double[] {1, 0});
       a.update(t % 2 == 0 ? 0.3 : -0.4);
     }
-    assertEquals(51, a.t(), 0);
+    assertEquals(Double.valueOf(51), Double.valueOf(a.t()));
     assertArrayEquals(new double[] {0, 0, 1}, new double[] {a.m()[1], a.s2()[1], a.beta()[1]}, 0);
     // Round 51, x_1 = 3: M = 3, beta_1 = min(1, (0 + 9)/(9*51)) = 1/51; s = 3, theta = 0, w_1 = 0.
     a.predictSparse(new int[] {1}, new double[] {3}, 1);
-    assertEquals(9.0 / (9 * 51.0), a.beta()[1], 0);
-    assertEquals(3, a.m()[1], 0);
+    assertEquals(Double.valueOf(9.0 / (9 * 51.0)), Double.valueOf(a.beta()[1]));
+    assertEquals(Double.valueOf(3), Double.valueOf(a.m()[1]));
   }
 
   @Test
@@ -88,17 +88,17 @@ class ReferenceScInOLTest {
     a.predict(new double[] {1, -2, 0.5});
     a.update(0.4);
     double[][] before = {a.bigG().clone(), a.s2().clone(), a.m().clone(), a.beta().clone()};
-    assertEquals(0, a.predict(new double[3]), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[3])));
     a.update(-0.9);
     assertArrayEquals(before, new double[][] {a.bigG(), a.s2(), a.m(), a.beta()});
-    assertEquals(3, a.t(), 0);
+    assertEquals(Double.valueOf(3), Double.valueOf(a.t()));
   }
 
   @Test
   void scInOL2FirstRounds() {
     ReferenceScInOL2 a = new ReferenceScInOL2(2, ScInOLParams.defaults());
     // Round 1, x = (2, 0): M_0 = 2, s = 2, theta = 0 -> w_0 = 0, yhat = 0.
-    assertEquals(0, a.predict(new double[] {2, 0}), 0);
+    assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {2, 0})));
     // g = -0.5: gx = -1; G_0 = 1, S2_0 = 1, eta_0 = 1 - (-1)(0) = 1.
     a.update(-0.5);
     assertArrayEquals(new double[] {1, 0}, a.bigG(), 0);
@@ -113,7 +113,7 @@ class ReferenceScInOLTest {
     assertArrayEquals(new double[] {2, 1}, a.bigG(), 0);
     assertArrayEquals(new double[] {2, 1}, a.s2(), 0);
     assertEquals(1.1, a.eta()[0], 1e-15);
-    assertEquals(1, a.eta()[1], 0);
+    assertEquals(Double.valueOf(1), Double.valueOf(a.eta()[1]));
     // Round 3, x = (1, 0): s = sqrt 6, theta = 2/sqrt 6 < 1, w_0 = (2/sqrt 6) * 1.1 / (2 sqrt 6)
     // = 1.1/6.
     assertEquals(1.1 / 6, a.predict(new double[] {1, 0}), 1e-15);
@@ -136,10 +136,10 @@ class ReferenceScInOLTest {
     a.eta()[1] = 2;
     assertArrayEquals(new double[] {0.5, -0.5, 0}, a.weights(), 0);
     // Update uses this round's w: x = (1, 0, 0), g = 1: eta_0 = 2 - 1*1*0.5 = 1.5.
-    assertEquals(0.5, a.predict(new double[] {1, 0, 0}), 0);
+    assertEquals(Double.valueOf(0.5), Double.valueOf(a.predict(new double[] {1, 0, 0})));
     a.update(1);
-    assertEquals(1.5, a.eta()[0], 0);
-    assertEquals(2, a.eta()[1], 0);
+    assertEquals(Double.valueOf(1.5), Double.valueOf(a.eta()[0]));
+    assertEquals(Double.valueOf(2), Double.valueOf(a.eta()[1]));
   }
 
   /**

@@ -92,6 +92,26 @@ class MergeProperties {
       @ForAll @IntRange(min = 1, max = 40) int d,
       @ForAll @IntRange(min = 1, max = 6) int k,
       @ForAll long seed) {
+    assertMergeEqualsReference(algo, type, d, k, seed);
+  }
+
+  /**
+   * The merger visits coordinates in chunks of 512 positions (every variable's pass over a chunk
+   * before the next): dimensions across several chunks, and ending inside one, merge as the
+   * reference does.
+   */
+  @Property
+  void optimizerMergeAcrossChunksEqualsReferenceMerge(
+      @ForAll MergeAlgorithm algo,
+      @ForAll ElementType type,
+      @ForAll @IntRange(min = 513, max = 1800) int d,
+      @ForAll @IntRange(min = 2, max = 4) int k,
+      @ForAll long seed) {
+    assertMergeEqualsReference(algo, type, d, k, seed);
+  }
+
+  private static void assertMergeEqualsReference(
+      MergeAlgorithm algo, ElementType type, int d, int k, long seed) {
     try (MergeScenario s = new MergeScenario(algo, type, d, seed, k)) {
       Object refStart = algo.reference(s.start);
       List<Object> refLearners = new ArrayList<>();

@@ -19,21 +19,45 @@ import org.onlinekernels.trainer.AlgorithmSpec;
 final class SplitPass {
   private SplitPass() {}
 
+  /** The merge step: the library's, or a planted fault in a test of the test. */
+  interface Merge {
+    /** Merges {@code learners} into {@code start}. */
+    void apply(AbstractOptimizer start, List<AbstractOptimizer> learners);
+  }
+
+  /** The merge under test: {@link AbstractOptimizer#merge}. */
+  static final Merge LIBRARY = AbstractOptimizer::merge;
+
+  /**
+   * A K-way split pass: the merged model's test loss and weights, and the weights of each of the K
+   * learners before the merge.
+   */
+  record Split(double loss, float[] merged, List<float[]> learners) {}
+
   /** Test loss of the sequential pass ({@code k = 1}) or of the K-way split pass plus merge. */
   static double testLoss(AlgorithmSpec spec, SparseDataset train, SparseDataset test, int k) {
+    return split(spec, train, test, k, LIBRARY).loss();
+  }
+
+  /** The K-way split pass, its learners merged by {@code merge}. */
+  static Split split(
+      AlgorithmSpec spec, SparseDataset train, SparseDataset test, int k, Merge merge) {
     int d = Math.max(train.dimension(), test.dimension());
     ElementType type = ElementType.FLOAT;
     try (Arena arena = Arena.ofConfined()) {
       AbstractOptimizer start = (AbstractOptimizer) spec.create(d, type, arena);
       List<AbstractOptimizer> learners = new ArrayList<>();
+      List<float[]> weights = new ArrayList<>();
       int n = train.size();
       for (int j = 0; j < k; j++) {
         AbstractOptimizer l = (AbstractOptimizer) spec.create(d, type, arena);
         run(l, train, (int) ((long) n * j / k), (int) ((long) n * (j + 1) / k), arena);
         learners.add(l);
+        weights.add(weights(l, arena));
       }
-      start.merge(learners);
-      return loss(start, test, arena);
+      merge.apply(start, learners);
+      float[] merged = weights(start, arena);
+      return new Split(loss(merged, test), merged, weights);
     }
   }
 
@@ -43,7 +67,7 @@ final class SplitPass {
     try (Arena arena = Arena.ofConfined()) {
       AbstractOptimizer l = (AbstractOptimizer) spec.create(d, ElementType.FLOAT, arena);
       run(l, train, 0, train.size() / k, arena);
-      return loss(l, test, arena);
+      return loss(weights(l, arena), test);
     }
   }
 
@@ -75,17 +99,20 @@ final class SplitPass {
     return nnz;
   }
 
-  private static double loss(AbstractOptimizer o, SparseDataset test, Arena arena) {
-    int d = o.dimension();
-    MemorySegment w = arena.allocate(ValueLayout.JAVA_FLOAT, d);
+  private static float[] weights(AbstractOptimizer o, Arena arena) {
+    MemorySegment w = arena.allocate(ValueLayout.JAVA_FLOAT, o.dimension());
     o.readWeights(w);
+    return w.toArray(ValueLayout.JAVA_FLOAT);
+  }
+
+  private static double loss(float[] w, SparseDataset test) {
     double sum = 0;
     int[] ix = test.indices();
     double[] vx = test.values();
     for (int r = 0; r < test.size(); r++) {
       double yhat = 0;
       for (int j = test.rowStart(r); j < test.rowEnd(r); j++) {
-        yhat += w.getAtIndex(ValueLayout.JAVA_FLOAT, ix[j]) * vx[j];
+        yhat += w[ix[j]] * vx[j];
       }
       sum += Loss.LOGISTIC.value(test.label(r), yhat);
     }

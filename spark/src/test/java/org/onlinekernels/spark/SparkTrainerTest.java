@@ -94,13 +94,22 @@ class SparkTrainerTest {
       }
     }
 
-    // Evaluated in Spark as here (sums in another order: equal to rounding).
+    // Evaluated in Spark as here: each row's scores, loss and error are computed by the same code;
+    // only the order of the sums differs (per partition, then combined). The error count is a sum
+    // of
+    // 0s and 1s, exact in any order, so the error rate has the same bits. The loss sum is of n
+    // non-negative terms: two orders differ by at most 2 (n - 1) u times their sum (u = 2^-53, the
+    // classic bound of recursive summation), plus one rounding of each division by n.
     SparseDataset test = LibSvmReader.read(testFile, AUSTEN_D);
     Metrics here = Metrics.evaluate(m, test);
     Metrics there = model.evaluate(read(testFile, AUSTEN_D));
     assertEquals(here.examples(), there.examples());
-    assertEquals(here.meanLoss(), there.meanLoss(), 1e-12 * here.meanLoss());
-    assertEquals(here.errorRate(), there.errorRate(), 1e-12);
+    assertEquals(
+        Double.doubleToRawLongBits(here.errorRate()),
+        Double.doubleToRawLongBits(there.errorRate()),
+        "error rate: " + here.errorRate() + " here, " + there.errorRate() + " in Spark");
+    double reordering = (2.0 * (here.examples() - 1) + 2) * 0x1p-53 * here.meanLoss();
+    assertEquals(here.meanLoss(), there.meanLoss(), reordering);
     // Predictions in Spark (the ML model's transform): the arg max of the same scores.
     List<Row> predicted =
         new OnlineLinearClassificationModel("austen", m)
@@ -111,7 +120,10 @@ class SparkTrainerTest {
     double[] yhat = new double[6];
     for (int r = 0; r < predicted.size(); r++) {
       m.scores(test.indices(), test.values(), test.rowStart(r), test.nnz(r), yhat);
-      assertEquals(Metrics.argmax(yhat, 6), predicted.get(r).getDouble(0), 0.0, "row " + r);
+      assertEquals(
+          Double.valueOf(Metrics.argmax(yhat, 6)),
+          Double.valueOf(predicted.get(r).getDouble(0)),
+          "row " + r);
     }
 
     // The command line loads the saved model and predicts with it.

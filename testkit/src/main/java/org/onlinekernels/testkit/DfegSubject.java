@@ -20,32 +20,23 @@ import org.onlinekernels.rules.dfeg.ReferenceDfeg;
  * error {@code e} of {@code N} (half that of {@code N^2}, which carries {@code chain(d) + t + 8}
  * roundings) becomes {@code (1 + N/alpha) e} in {@code c}.
  */
-public final class DfegSubject implements Subject {
-  private final DfegParams params;
-
+public final class DfegSubject extends FusedRuleSubject<DfegParams> {
   public DfegSubject(long seed, ElementType t) {
+    this(draw(seed, t));
+  }
+
+  /** DFEG with the given parameters. */
+  public DfegSubject(DfegParams params) {
+    super("DFEG", params, 1);
+  }
+
+  private static DfegParams draw(long seed, ElementType t) {
     SplittableRandom r = new SplittableRandom(seed ^ 0xdfe6L);
     double a =
         Workload.round(
             t, DfegParams.A_MIN + (DfegParams.A_MAX - DfegParams.A_MIN) * r.nextDouble());
     a = Math.min(Math.max(a, DfegParams.A_MIN), DfegParams.A_MAX);
-    params =
-        new DfegParams(a, Math.scalb(1.0, r.nextInt(-2, 3)), Math.scalb(1.0, r.nextInt(-3, 4)));
-  }
-
-  /** DFEG with the given parameters. */
-  public DfegSubject(DfegParams params) {
-    this.params = params;
-  }
-
-  /** The parameters both sides run with. */
-  public DfegParams params() {
-    return params;
-  }
-
-  @Override
-  public String describe() {
-    return "DFEG " + params;
+    return new DfegParams(a, Math.scalb(1.0, r.nextInt(-2, 3)), Math.scalb(1.0, r.nextInt(-3, 4)));
   }
 
   @Override
@@ -54,24 +45,9 @@ public final class DfegSubject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
-    return new DfegOptimizer(d, type, params, null, kernels);
-  }
-
-  @Override
   public AbstractOptimizer optimizer(
       int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new DfegOptimizer(d, type, params, layout, null, kernels);
-  }
-
-  @Override
-  public boolean fusedRound() {
-    return true;
-  }
-
-  @Override
-  public boolean interleaves() {
-    return fusedRound();
   }
 
   @Override
@@ -88,16 +64,6 @@ public final class DfegSubject implements Subject {
   public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
     ReferenceDfeg f = (ReferenceDfeg) r;
     return Map.of("H", f.h(), "thetaNormSquared", f.thetaNormSquared());
-  }
-
-  @Override
-  public boolean exactStateInDouble() {
-    return true;
-  }
-
-  @Override
-  public double stateFactor() {
-    return 1;
   }
 
   @Override

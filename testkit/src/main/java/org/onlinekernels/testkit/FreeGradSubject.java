@@ -22,19 +22,18 @@ import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
  * multiplies the relative error of {@code e} by {@code e} (and the kernels' own {@code expm1} adds
  * 2 ulps): factor {@code 3 (1 + max e) + 2}, as ScInOL1's.
  */
-public final class FreeGradSubject implements Subject {
-  private final FreeGradParams params;
+public final class FreeGradSubject extends FusedRuleSubject<FreeGradParams> {
   private final double cap;
 
   public FreeGradSubject(long seed, ElementType t) {
-    SplittableRandom r = new SplittableRandom(seed ^ 0xf9eeL);
-    params = new FreeGradParams(Math.scalb(1.0, r.nextInt(-4, 5)));
-    cap = capOf(t);
+    this(
+        new FreeGradParams(Math.scalb(1.0, new SplittableRandom(seed ^ 0xf9eeL).nextInt(-4, 5))),
+        t);
   }
 
   /** FreeGrad with the given parameters, checked in element type {@code t}. */
   public FreeGradSubject(FreeGradParams params, ElementType t) {
-    this.params = params;
+    super("FreeGrad", params, 2);
     this.cap = capOf(t);
   }
 
@@ -42,35 +41,10 @@ public final class FreeGradSubject implements Subject {
     return t == ElementType.FLOAT ? FreeGrad.FLOAT_EXP_CAP : FreeGrad.DOUBLE_EXP_CAP;
   }
 
-  /** The parameters both sides run with. */
-  public FreeGradParams params() {
-    return params;
-  }
-
-  @Override
-  public String describe() {
-    return "FreeGrad " + params;
-  }
-
-  @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
-    return optimizer(d, type, kernels, StateLayout.PLANAR);
-  }
-
   @Override
   public AbstractOptimizer optimizer(
       int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new FreeGradOptimizer(d, type, params, layout, null, kernels);
-  }
-
-  @Override
-  public boolean fusedRound() {
-    return true;
-  }
-
-  @Override
-  public boolean interleaves() {
-    return true;
   }
 
   @Override
@@ -82,16 +56,6 @@ public final class FreeGradSubject implements Subject {
   public Map<String, double[]> referenceState(ReferenceLinearModel r) {
     ReferenceFreeGrad f = (ReferenceFreeGrad) r;
     return Map.of("G", f.bigG(), "Vsum", f.v(), "h1", f.h1(), "ht", f.ht());
-  }
-
-  @Override
-  public boolean exactStateInDouble() {
-    return true;
-  }
-
-  @Override
-  public double stateFactor() {
-    return 2;
   }
 
   @Override

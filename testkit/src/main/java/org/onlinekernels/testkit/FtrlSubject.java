@@ -24,53 +24,29 @@ import org.onlinekernels.rules.ftrl.ReferenceFtrl;
  * relative, reaching {@code w} through {@code sqrt}), and carries the earlier error on multiplied
  * by {@code 1 + sig / den}: the derivative of {@code z + g - sig w(z)} with respect to {@code z}.
  */
-public final class FtrlSubject implements Subject {
-  private final FtrlParams params;
-
+public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
   public FtrlSubject(long seed, ElementType t) {
-    SplittableRandom r = new SplittableRandom(seed ^ 0xf721L);
-    params =
-        new FtrlParams(
-            Math.scalb(1.0, r.nextInt(-4, 3)),
-            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-3, 3)),
-            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-8, 1)),
-            r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-6, 2)));
+    this(draw(seed));
   }
 
   /** FTRL-Proximal with the given parameters. */
   public FtrlSubject(FtrlParams params) {
-    this.params = params;
+    super("FTRL", params, 4);
   }
 
-  /** The parameters both sides run with. */
-  public FtrlParams params() {
-    return params;
-  }
-
-  @Override
-  public String describe() {
-    return "FTRL " + params;
-  }
-
-  @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
-    return optimizer(d, type, kernels, StateLayout.PLANAR);
+  private static FtrlParams draw(long seed) {
+    SplittableRandom r = new SplittableRandom(seed ^ 0xf721L);
+    return new FtrlParams(
+        Math.scalb(1.0, r.nextInt(-4, 3)),
+        r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-3, 3)),
+        r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-8, 1)),
+        r.nextInt(3) == 0 ? 0 : Math.scalb(1.0, r.nextInt(-6, 2)));
   }
 
   @Override
   public AbstractOptimizer optimizer(
       int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new FtrlOptimizer(d, type, params, layout, null, kernels);
-  }
-
-  @Override
-  public boolean fusedRound() {
-    return true;
-  }
-
-  @Override
-  public boolean interleaves() {
-    return true;
   }
 
   @Override
@@ -82,16 +58,6 @@ public final class FtrlSubject implements Subject {
   public Map<String, double[]> referenceState(ReferenceLinearModel r) {
     ReferenceFtrl f = (ReferenceFtrl) r;
     return Map.of("z", f.z(), "N", f.n());
-  }
-
-  @Override
-  public boolean exactStateInDouble() {
-    return true;
-  }
-
-  @Override
-  public double stateFactor() {
-    return 4;
   }
 
   @Override

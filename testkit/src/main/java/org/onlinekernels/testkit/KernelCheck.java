@@ -2,7 +2,6 @@ package org.onlinekernels.testkit;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -11,8 +10,6 @@ import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.RandomGenerator;
-import net.jqwik.api.Shrinkable;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
@@ -101,9 +98,6 @@ public final class KernelCheck<P> {
    * @param c the scenario (dimension, element type, rounds, seed, ...)
    */
   public record Trial(Property property, Case c) {}
-
-  /** Shrinking stops after this many candidate trials. */
-  private static final int SHRINK_BUDGET = 2000;
 
   private final String algorithm;
   private final BiFunction<Case, P, Subject> subjects;
@@ -364,52 +358,6 @@ public final class KernelCheck<P> {
   public void run() {
     long s =
         seed != null ? seed : Long.getLong("onlinekernels.testkit.seed", new Random().nextLong());
-    Random random = new Random(s);
-    RandomGenerator<Trial> generator = trials().generator(1000);
-    for (int i = 1; i <= tries; i++) {
-      Shrinkable<Trial> drawn = generator.next(random);
-      Throwable failure = failure(drawn.value());
-      if (failure != null) {
-        shrinkAndThrow(drawn, failure, s, i);
-      }
-    }
-  }
-
-  /**
-   * Greedy shrinking: take the first smaller trial that still fails, until none does (or the budget
-   * is spent).
-   */
-  private void shrinkAndThrow(Shrinkable<Trial> drawn, Throwable failure, long s, int tryNumber) {
-    Shrinkable<Trial> best = drawn;
-    Throwable bestFailure = failure;
-    int steps = 0, candidates = 0;
-    boolean smaller = true;
-    while (smaller && candidates < SHRINK_BUDGET) {
-      smaller = false;
-      Iterator<Shrinkable<Trial>> it = best.shrink().iterator();
-      while (it.hasNext() && candidates < SHRINK_BUDGET) {
-        Shrinkable<Trial> candidate = it.next();
-        candidates++;
-        Throwable f = failure(candidate.value());
-        if (f != null) {
-          best = candidate;
-          bestFailure = f;
-          steps++;
-          smaller = true;
-          break;
-        }
-      }
-    }
-    throw new CheckFailure(
-        algorithm, best.value(), drawn.value(), s, tryNumber, steps, candidates, bestFailure);
-  }
-
-  private Throwable failure(Trial t) {
-    try {
-      check(t);
-      return null;
-    } catch (AssertionError | RuntimeException e) {
-      return e;
-    }
+    new TrialRunner(algorithm, this::check).run(trials(), tries, s);
   }
 }

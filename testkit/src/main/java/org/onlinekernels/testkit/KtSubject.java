@@ -24,55 +24,32 @@ import org.onlinekernels.rules.kt.ReferenceKt;
  * fraction of a sum that can cancel: its error is relative to {@code theta}'s path, not to {@code
  * b}).
  */
-public final class KtSubject implements Subject {
-  private final KtParams params;
+public final class KtSubject extends FusedRuleSubject<KtParams> {
   private final double cap;
 
   public KtSubject(long seed, ElementType t) {
-    SplittableRandom r = new SplittableRandom(seed ^ 0x4bL);
-    params = new KtParams(Math.scalb(1.0, r.nextInt(-4, 5)), Math.scalb(1.0, r.nextInt(-6, 7)));
-    cap = capOf(t);
+    this(draw(seed), t);
   }
 
   /** KT with the given parameters, checked in element type {@code t}. */
   public KtSubject(KtParams params, ElementType t) {
-    this.params = params;
+    super("KT", params, 2);
     this.cap = capOf(t);
+  }
+
+  private static KtParams draw(long seed) {
+    SplittableRandom r = new SplittableRandom(seed ^ 0x4bL);
+    return new KtParams(Math.scalb(1.0, r.nextInt(-4, 5)), Math.scalb(1.0, r.nextInt(-6, 7)));
   }
 
   private static double capOf(ElementType t) {
     return t == ElementType.FLOAT ? Kt.FLOAT_WEALTH_CAP : Kt.DOUBLE_WEALTH_CAP;
   }
 
-  /** The parameters both sides run with. */
-  public KtParams params() {
-    return params;
-  }
-
-  @Override
-  public String describe() {
-    return "KT " + params;
-  }
-
-  @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
-    return optimizer(d, type, kernels, StateLayout.PLANAR);
-  }
-
   @Override
   public AbstractOptimizer optimizer(
       int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new KtOptimizer(d, type, params, layout, null, kernels);
-  }
-
-  @Override
-  public boolean fusedRound() {
-    return true;
-  }
-
-  @Override
-  public boolean interleaves() {
-    return true;
   }
 
   @Override
@@ -84,16 +61,6 @@ public final class KtSubject implements Subject {
   public Map<String, double[]> referenceState(ReferenceLinearModel r) {
     ReferenceKt k = (ReferenceKt) r;
     return Map.of("theta", k.theta(), "W", k.wealth(), "k", k.k());
-  }
-
-  @Override
-  public boolean exactStateInDouble() {
-    return true;
-  }
-
-  @Override
-  public double stateFactor() {
-    return 2;
   }
 
   @Override

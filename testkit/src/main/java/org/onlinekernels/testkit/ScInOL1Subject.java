@@ -21,27 +21,14 @@ import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
  * {@code 1 + |theta|/2}; the vector kernels' own {@code expm1} adds at most 2 ulps over {@code
  * Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
-public final class ScInOL1Subject implements Subject {
-  private final ScInOLParams params;
-
+public final class ScInOL1Subject extends FusedRuleSubject<ScInOLParams> {
   public ScInOL1Subject(long seed, ElementType t) {
-    SplittableRandom r = new SplittableRandom(seed ^ 0x5c1L);
-    params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
+    this(new ScInOLParams(Math.scalb(1.0, new SplittableRandom(seed ^ 0x5c1L).nextInt(-4, 5))));
   }
 
   /** ScInOL1 with the given parameters. */
   public ScInOL1Subject(ScInOLParams params) {
-    this.params = params;
-  }
-
-  /** The parameters both sides run with. */
-  public ScInOLParams params() {
-    return params;
-  }
-
-  @Override
-  public String describe() {
-    return "ScInOL1 " + params;
+    super("ScInOL1", params, 2);
   }
 
   /** ScInOL is scale-invariant (ALGORITHMS.md sections 3-4). */
@@ -56,24 +43,9 @@ public final class ScInOL1Subject implements Subject {
   }
 
   @Override
-  public AbstractOptimizer optimizer(int d, ElementType type, KernelProvider kernels) {
-    return new ScInOL1Optimizer(d, type, params, null, kernels);
-  }
-
-  @Override
   public AbstractOptimizer optimizer(
       int d, ElementType type, KernelProvider kernels, StateLayout layout) {
     return new ScInOL1Optimizer(d, type, params, layout, null, kernels);
-  }
-
-  @Override
-  public boolean fusedRound() {
-    return true;
-  }
-
-  @Override
-  public boolean interleaves() {
-    return fusedRound();
   }
 
   @Override
@@ -90,16 +62,6 @@ public final class ScInOL1Subject implements Subject {
   @Override
   public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
     return Map.of("t", ((ReferenceScInOL1) r).t());
-  }
-
-  @Override
-  public boolean exactStateInDouble() {
-    return true;
-  }
-
-  @Override
-  public double stateFactor() {
-    return 2;
   }
 
   @Override

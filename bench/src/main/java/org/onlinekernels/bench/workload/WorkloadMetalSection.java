@@ -1,7 +1,7 @@
 package org.onlinekernels.bench.workload;
 
-import static org.onlinekernels.bench.workload.WorkloadReportWriter.f2;
-import static org.onlinekernels.bench.workload.WorkloadReportWriter.find;
+import static org.onlinekernels.bench.workload.WorkloadFigures.f2;
+import static org.onlinekernels.bench.workload.WorkloadFigures.find;
 
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,20 +1,21 @@
 package org.onlinekernels.bench.workload;
 
-import java.awt.Color;
+import static org.onlinekernels.bench.workload.WorkloadFigures.f1;
+import static org.onlinekernels.bench.workload.WorkloadFigures.f3;
+import static org.onlinekernels.bench.workload.WorkloadFigures.find;
+import static org.onlinekernels.bench.workload.WorkloadFigures.si;
+import static org.onlinekernels.bench.workload.WorkloadFigures.workloads;
+import static org.onlinekernels.bench.workload.WorkloadFigures.xHand;
+import static org.onlinekernels.bench.workload.WorkloadFitSection.charts;
+import static org.onlinekernels.bench.workload.WorkloadFitSection.fits;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
 
 /**
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and {@code
@@ -176,44 +177,6 @@ public final class WorkloadReportWriter {
         : "mvn -B -q -pl bench -am compile exec:exec@workload-report -Dbench.profile=" + profile;
   }
 
-  static Optional<WorkloadResult> find(
-      List<WorkloadResult> rows, String w, String contender, String algo, String type) {
-    return rows.stream()
-        .filter(
-            r ->
-                r.workload().equals(w)
-                    && r.contender().equals(contender)
-                    && r.algo().equals(algo)
-                    && r.type().equals(type))
-        .findFirst();
-  }
-
-  /**
-   * The hand loop a result is compared with: same algorithm and type; the peers with AdaGrad
-   * double.
-   */
-  static Optional<WorkloadResult> handFor(List<WorkloadResult> rows, WorkloadResult r) {
-    boolean peer = r.contender().equals("tribuo") || r.contender().equals("moa");
-    return find(
-        rows, r.workload(), "hand", peer ? "adagrad" : r.algo(), peer ? "double" : r.type());
-  }
-
-  /**
-   * Speed relative to the hand loop: its median time over ours (above 1: faster than the hand
-   * loop).
-   */
-  static String xHand(List<WorkloadResult> rows, Optional<WorkloadResult> r) {
-    if (r.isEmpty()) return "–";
-    Optional<WorkloadResult> h = handFor(rows, r.get());
-    return h.map(x -> f2(x.msMedian() / r.get().msMedian()) + "x").orElse("–");
-  }
-
-  static Set<String> workloads(List<WorkloadResult> rows) {
-    Set<String> s = new LinkedHashSet<>();
-    rows.forEach(r -> s.add(r.workload()));
-    return s;
-  }
-
   static void headline(StringBuilder md, List<WorkloadResult> rows) {
     md.append("## Headline: speed against the hand-written loop (float)\n\n");
     md.append(
@@ -239,123 +202,6 @@ public final class WorkloadReportWriter {
       md.append(" | ").append(xHand(rows, find(rows, w, "moa", "sgd", "double"))).append(" |\n");
     }
     md.append("\n");
-  }
-
-  static void fits(StringBuilder md, List<WorkloadResult> rows) {
-    md.append("## Fit time per row: a + b * nnz\n\n");
-    md.append(
-            "Least squares over the synthetic streams with 8, 40 and 200 nonzeros per row, per index distribution and d: ")
-        .append(
-            "`a` is the fixed cost of a row (ns; all outputs), `b` the cost per nonzero (ns); `fit` is the largest relative ")
-        .append(
-            "residual of the three points. `a - hand`, `b - hand`: the same against the hand loop of the same algorithm and ")
-        .append(
-            "type (peers: AdaGrad double); `a - C`: the same against the C loop (issue #21: at most 30 ns). Issue #10's ")
-        .append("targets: `a` at most 25 ns above the hand loop's, `b` no higher.\n\n");
-    Set<String> families = new LinkedHashSet<>();
-    rows.stream().filter(WorkloadResult::synthetic).forEach(r -> families.add(r.family()));
-    Set<String> series = new LinkedHashSet<>();
-    rows.stream().filter(WorkloadResult::synthetic).forEach(r -> series.add(r.series()));
-    md.append(
-        "| streams | contender | a (ns) | b (ns/nnz) | fit | a - hand | b - hand | a - C |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for (String fam : families) {
-      for (String s : series) {
-        Optional<FitLine> f = fit(rows, fam, s);
-        if (f.isEmpty()) continue;
-        WorkloadResult any =
-            rows.stream()
-                .filter(r -> r.family().equals(fam) && r.series().equals(s))
-                .findFirst()
-                .orElseThrow();
-        boolean peer = any.contender().equals("tribuo") || any.contender().equals("moa");
-        String hs = "hand " + (peer ? "adagrad double" : any.algo() + " " + any.type());
-        Optional<FitLine> h = fit(rows, fam, hs);
-        md.append("| ")
-            .append(fam)
-            .append(" | ")
-            .append(s)
-            .append(" | ")
-            .append(f1(f.get().a()))
-            .append(" | ")
-            .append(f2(f.get().b()))
-            .append(" | ")
-            .append(pct(f.get().maxResidual()))
-            .append(" | ")
-            .append(h.map(x -> signed(f.get().a() - x.a())).orElse("–"))
-            .append(" | ")
-            .append(h.map(x -> signed(f.get().b() - x.b())).orElse("–"))
-            .append(" | ")
-            .append(
-                peer
-                    ? "–"
-                    : fit(rows, fam, "c " + any.algo() + " " + any.type())
-                        .map(x -> signed(f.get().a() - x.a()))
-                        .orElse("–"))
-            .append(" |\n");
-      }
-    }
-    md.append("\n");
-  }
-
-  static Optional<FitLine> fit(List<WorkloadResult> rows, String family, String series) {
-    List<WorkloadResult> pts =
-        rows.stream()
-            .filter(r -> r.synthetic() && r.family().equals(family) && r.series().equals(series))
-            .toList();
-    if (pts.size() < 2 || pts.stream().map(WorkloadResult::specNnz).distinct().count() < 2)
-      return Optional.empty();
-    double[] x = new double[pts.size()];
-    double[] t = new double[pts.size()];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = pts.get(i).nnzPerRow();
-      t[i] = pts.get(i).nsPerRow();
-    }
-    return Optional.of(FitLine.of(x, t));
-  }
-
-  static void charts(StringBuilder md, List<WorkloadResult> rows, Path dir) throws IOException {
-    Set<String> families = new LinkedHashSet<>();
-    rows.stream().filter(WorkloadResult::synthetic).forEach(r -> families.add(r.family()));
-    if (families.isEmpty()) return;
-    md.append("## Examples per second against nonzeros per row\n\n");
-    md.append(
-        "Synthetic streams, float contenders and Tribuo (double), log-log; one chart per index distribution and d.\n\n");
-    for (String fam : families) {
-      XYChart c =
-          new XYChartBuilder()
-              .width(900)
-              .height(560)
-              .title("examples/s, " + fam + " (higher is better)")
-              .xAxisTitle("nonzeros per row (log)")
-              .yAxisTitle("examples/s (log)")
-              .build();
-      c.getStyler().setXAxisLogarithmic(true);
-      c.getStyler().setYAxisLogarithmic(true);
-      c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-      c.getStyler().setMarkerSize(7);
-      c.getStyler().setChartBackgroundColor(Color.WHITE);
-      Set<String> series = new LinkedHashSet<>();
-      rows.stream()
-          .filter(
-              r ->
-                  r.family().equals(fam)
-                      && (r.type().equals("float") || r.contender().equals("tribuo")))
-          .forEach(r -> series.add(r.series()));
-      for (String s : series) {
-        List<WorkloadResult> pts =
-            rows.stream()
-                .filter(r -> r.family().equals(fam) && r.series().equals(s))
-                .sorted((a, b) -> Double.compare(a.nnzPerRow(), b.nnzPerRow()))
-                .toList();
-        c.addSeries(
-            s,
-            pts.stream().mapToDouble(WorkloadResult::nnzPerRow).toArray(),
-            pts.stream().mapToDouble(WorkloadResult::examplesPerSecond).toArray());
-      }
-      String png = "workload-" + fam.replace(", d = 2^", "-") + ".png";
-      BitmapEncoder.saveBitmap(c, dir.resolve(png).toString(), BitmapEncoder.BitmapFormat.PNG);
-      md.append("![").append(fam).append("](").append(png).append(")\n\n");
-    }
   }
 
   static void details(StringBuilder md, List<WorkloadResult> rows) {
@@ -404,33 +250,5 @@ public final class WorkloadReportWriter {
       }
       md.append("\n");
     }
-  }
-
-  static String f1(double v) {
-    return String.format(Locale.ROOT, "%.1f", v);
-  }
-
-  static String f2(double v) {
-    return String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  static String f3(double v) {
-    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.3f", v);
-  }
-
-  static String signed(double v) {
-    return String.format(Locale.ROOT, "%+.1f", v);
-  }
-
-  static String pct(double v) {
-    return String.format(Locale.ROOT, "%.0f %%", 100 * v);
-  }
-
-  /** 1.23 M, 456 k. */
-  static String si(double v) {
-    if (v >= 1e9) return String.format(Locale.ROOT, "%.2f G", v / 1e9);
-    if (v >= 1e6) return String.format(Locale.ROOT, "%.2f M", v / 1e6);
-    if (v >= 1e3) return String.format(Locale.ROOT, "%.1f k", v / 1e3);
-    return String.format(Locale.ROOT, "%.0f", v);
   }
 }

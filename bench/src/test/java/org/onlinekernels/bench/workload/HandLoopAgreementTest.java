@@ -43,7 +43,9 @@ class HandLoopAgreementTest {
         assertTrue(Double.isFinite(hand) && hand > 0, algo + " " + t + ": " + hand);
         for (String lib : LIBRARY) {
           assertEquals(
-              hand, loss(WorkloadBench.make(lib, algo, t, wl)), 0.0, lib + " " + algo + " " + t);
+              Double.valueOf(hand),
+              Double.valueOf(loss(WorkloadBench.make(lib, algo, t, wl))),
+              lib + " " + algo + " " + t);
         }
       }
     }
@@ -70,7 +72,9 @@ class HandLoopAgreementTest {
         double bound = h.agreementBound(hand);
         h.stateChecksum();
         assertEquals(
-            hand, Lockstep.meanLoss(wl, algo, t), 0.0, spec + " " + algo + " " + t + " lockstep");
+            Double.valueOf(hand),
+            Double.valueOf(Lockstep.meanLoss(wl, algo, t)),
+            spec + " " + algo + " " + t + " lockstep");
         // Free-running, the library sums yhat in its own order; where the trajectory is stable the
         // losses agree within the bound.
         boolean stable = WorkloadBench.stable(spec, algo);

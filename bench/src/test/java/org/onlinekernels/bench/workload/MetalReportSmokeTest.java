@@ -39,14 +39,14 @@ class MetalReportSmokeTest {
         for (String type : WorkloadGrid.TYPES) {
           for (String path : WorkloadMetalSection.PATHS) {
             assertTrue(
-                WorkloadReportWriter.find(rows, w, path, rule, type)
+                WorkloadFigures.find(rows, w, path, rule, type)
                     .filter(r -> r.msMedian() > 0)
                     .isPresent(),
                 "no time for " + path + " " + rule + " " + type + " on " + w);
           }
           String key = w + " " + rule + " " + type;
           boolean timed =
-              WorkloadReportWriter.find(rows, w, "c", rule, type)
+              WorkloadFigures.find(rows, w, "c", rule, type)
                   .filter(r -> r.msMedian() > 0)
                   .isPresent();
           if (!gcc) {

@@ -2,9 +2,8 @@ package org.onlinekernels.rules.adagrad;
 
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
-import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
-import org.onlinekernels.reference.ReferenceModel;
+import org.onlinekernels.reference.ReferenceStoredWeightsLearner;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -25,10 +24,9 @@ import org.onlinekernels.reference.SparseVec;
  * The parenthesisation above is the one this class computes and the one the kernels reproduce. In
  * the linear-model form the gradient is {@code g_i = g * x_i}, computed as exactly that product.
  */
-public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceAdaGrad extends ReferenceStoredWeightsLearner {
   private final AdaGradParams p;
   private final double[] eta;
-  private final double[] w;
   private final double[] q;
 
   /**
@@ -45,7 +43,6 @@ public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceG
     p.box().checkDimension(d);
     this.p = p;
     this.eta = new double[d];
-    this.w = new double[d];
     this.q = new double[d];
     Box box = p.box();
     for (int i = 0; i < d; i++) {
@@ -84,32 +81,8 @@ public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceG
     return q;
   }
 
-  /** {@inheritDoc} */
   @Override
-  public void step(double[] g) {
-    apply(SparseVec.ofDense("g", g, d));
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public void stepSparse(int[] idx, double[] val, int nnz) {
-    apply(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  @Override
-  protected double predictOn(SparseVec x) {
-    return x.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public void update(double g) {
-    SparseVec x = takePending(g);
-    // Gradient with respect to w: g * x_i; products that are 0 are skipped like zero gradients.
-    apply(x.times(g));
-  }
-
-  private void apply(SparseVec g) {
+  protected void apply(SparseVec g) {
     Box box = p.box();
     double delta = p.delta();
     for (int k = 0; k < g.nnz; k++) {
@@ -124,12 +97,6 @@ public final class ReferenceAdaGrad extends ReferenceModel implements ReferenceG
       // y_{t+1,i} = x_{t,i} - eta_{t,i} g_{t,i}; x_{t+1} = P(y_{t+1}) is a clamp for a box.
       w[i] = box.clamp(i, w[i] - (eta[i] * gi) / denom);
     }
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double[] weights() {
-    return w.clone();
   }
 
   /**

@@ -2,9 +2,8 @@ package org.onlinekernels.rules.freegrad;
 
 import java.util.List;
 import org.onlinekernels.params.FreeGradParams;
-import org.onlinekernels.reference.ReferenceGradientLearner;
+import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
-import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -24,14 +23,13 @@ import org.onlinekernels.reference.SparseVec;
  * V + c * c}. {@code exp} is {@code Math.exp}; the exponent's cap is {@link
  * FreeGrad#DOUBLE_EXP_CAP} unless given (a check of float kernels gives the float cap).
  */
-public final class ReferenceFreeGrad extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceFreeGrad extends ReferenceCoordinateLearner {
   private final FreeGradParams p;
   private final double cap;
   private final double[] bigG;
   private final double[] v;
   private final double[] h1;
   private final double[] ht;
-  private double[] pendingW;
 
   /** A learner at its initial state (every field 0) with the double exponent cap. */
   public ReferenceFreeGrad(int d, FreeGradParams p) {
@@ -81,7 +79,8 @@ public final class ReferenceFreeGrad extends ReferenceModel implements Reference
     return ht;
   }
 
-  private double weight(int i) {
+  @Override
+  protected double weight(int i) {
     if (h1[i] == 0 || v[i] == 0) {
       return 0;
     }
@@ -95,34 +94,9 @@ public final class ReferenceFreeGrad extends ReferenceModel implements Reference
     return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
   }
 
+  /** The update does not read the weights played. */
   @Override
-  protected double predictOn(SparseVec x) {
-    double yhat = 0;
-    for (int j = 0; j < x.nnz; j++) {
-      yhat += x.val[j] * weight(x.idx[j]);
-    }
-    return yhat;
-  }
-
-  /** The update does not read the weights. */
-  @Override
-  public void update(double g) {
-    apply(takePending(g), g);
-  }
-
-  @Override
-  public void step(double[] g) {
-    clearPending();
-    apply(SparseVec.ofDense("g", g, d), 1.0);
-  }
-
-  @Override
-  public void stepSparse(int[] idx, double[] val, int nnz) {
-    clearPending();
-    apply(SparseVec.ofSparse("idx", "val", idx, val, nnz, d), 1.0);
-  }
-
-  private void apply(SparseVec x, double g) {
+  protected void apply(SparseVec x, double g, double[] ws) {
     for (int j = 0; j < x.nnz; j++) {
       int i = x.idx[j];
       double gx = g * x.val[j];
@@ -141,15 +115,6 @@ public final class ReferenceFreeGrad extends ReferenceModel implements Reference
       bigG[i] = bigG[i] + c;
       v[i] = v[i] + c * c;
     }
-  }
-
-  @Override
-  public double[] weights() {
-    double[] w = new double[d];
-    for (int i = 0; i < d; i++) {
-      w[i] = weight(i);
-    }
-    return w;
   }
 
   /**

@@ -2,9 +2,8 @@ package org.onlinekernels.rules.ftrl;
 
 import java.util.List;
 import org.onlinekernels.params.FtrlParams;
-import org.onlinekernels.reference.ReferenceGradientLearner;
+import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
-import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -22,11 +21,10 @@ import org.onlinekernels.reference.SparseVec;
  * gg = g_i * g_i; nn = N_i + gg; den = alpha * (sqrt(nn) + sqrt(N_i)); sig = den > 0 ? gg / den :
  * 0; z_i = z_i + (g_i - sig * w_i); N_i = nn}.
  */
-public final class ReferenceFtrl extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceFtrl extends ReferenceCoordinateLearner {
   private final FtrlParams p;
   private final double[] z;
   private final double[] n;
-  private double[] pendingW;
 
   /**
    * A learner at its initial state {@code z = N = 0}.
@@ -57,7 +55,8 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
     return n;
   }
 
-  private double weight(int i) {
+  @Override
+  protected double weight(int i) {
     if (Math.abs(z[i]) <= p.lambda1()) {
       return 0;
     }
@@ -70,45 +69,7 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
   }
 
   @Override
-  protected double predictOn(SparseVec x) {
-    double[] ws = new double[x.nnz];
-    double yhat = 0;
-    for (int k = 0; k < x.nnz; k++) {
-      ws[k] = weight(x.idx[k]);
-      yhat += x.val[k] * ws[k];
-    }
-    pendingW = ws;
-    return yhat;
-  }
-
-  @Override
-  public void update(double g) {
-    SparseVec x = takePending(g);
-    apply(x, g, pendingW);
-    pendingW = null;
-  }
-
-  @Override
-  public void step(double[] g) {
-    stepOn(SparseVec.ofDense("g", g, d));
-  }
-
-  @Override
-  public void stepSparse(int[] idx, double[] val, int nnz) {
-    stepOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  /** A gradient-form round: the weights played are the current ones. */
-  private void stepOn(SparseVec g) {
-    clearPending();
-    double[] ws = new double[g.nnz];
-    for (int k = 0; k < g.nnz; k++) {
-      ws[k] = weight(g.idx[k]);
-    }
-    apply(g, 1.0, ws);
-  }
-
-  private void apply(SparseVec x, double g, double[] ws) {
+  protected void apply(SparseVec x, double g, double[] ws) {
     for (int k = 0; k < x.nnz; k++) {
       int i = x.idx[k];
       double gx = g * x.val[k];
@@ -122,19 +83,6 @@ public final class ReferenceFtrl extends ReferenceModel implements ReferenceGrad
       z[i] = z[i] + (gx - sig * ws[k]);
       n[i] = nn;
     }
-  }
-
-  /**
-   * The weight formula on the current state, every coordinate (exact zeros where {@code |z_i| <=
-   * lambda1}).
-   */
-  @Override
-  public double[] weights() {
-    double[] w = new double[d];
-    for (int i = 0; i < d; i++) {
-      w[i] = weight(i);
-    }
-    return w;
   }
 
   /**

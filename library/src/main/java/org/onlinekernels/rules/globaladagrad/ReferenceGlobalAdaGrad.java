@@ -2,9 +2,8 @@ package org.onlinekernels.rules.globaladagrad;
 
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.reference.ReferenceGradientLearner;
 import org.onlinekernels.reference.ReferenceMerge;
-import org.onlinekernels.reference.ReferenceModel;
+import org.onlinekernels.reference.ReferenceStoredWeightsLearner;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -22,11 +21,9 @@ import org.onlinekernels.reference.SparseVec;
  * {@code ||g_t||^2} is summed sequentially over the nonzero coordinates in increasing index order,
  * so that dense and sparse steps agree bit for bit. {@code D = p.diameter(d)}.
  */
-public final class ReferenceGlobalAdaGrad extends ReferenceModel
-    implements ReferenceGradientLearner {
+public final class ReferenceGlobalAdaGrad extends ReferenceStoredWeightsLearner {
   private final GlobalAdaGradParams p;
   private final double diameter;
-  private final double[] w;
   private double sumSquares;
 
   /**
@@ -44,7 +41,6 @@ public final class ReferenceGlobalAdaGrad extends ReferenceModel
     p.box().checkDimension(d);
     this.p = p;
     this.diameter = p.diameter(d);
-    this.w = new double[d];
     for (int i = 0; i < d; i++) {
       w[i] = p.box().clamp(i, 0.0);
     }
@@ -89,31 +85,8 @@ public final class ReferenceGlobalAdaGrad extends ReferenceModel
     sumSquares = v;
   }
 
-  /** {@inheritDoc} */
   @Override
-  public void step(double[] g) {
-    apply(SparseVec.ofDense("g", g, d));
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public void stepSparse(int[] idx, double[] val, int nnz) {
-    apply(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  @Override
-  protected double predictOn(SparseVec x) {
-    return x.dot(w);
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public void update(double g) {
-    SparseVec x = takePending(g);
-    apply(x.times(g));
-  }
-
-  private void apply(SparseVec g) {
+  protected void apply(SparseVec g) {
     // Theorem 2's rate uses the gradients up to and including this round.
     sumSquares = sumSquares + g.squaredNorm();
     double denom = p.delta() + Math.sqrt(2 * sumSquares);
@@ -126,12 +99,6 @@ public final class ReferenceGlobalAdaGrad extends ReferenceModel
       int i = g.idx[k];
       w[i] = box.clamp(i, w[i] - etaT * g.val[k]);
     }
-  }
-
-  /** {@inheritDoc} */
-  @Override
-  public double[] weights() {
-    return w.clone();
   }
 
   /**

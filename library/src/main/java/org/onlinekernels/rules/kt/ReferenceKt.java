@@ -3,9 +3,8 @@ package org.onlinekernels.rules.kt;
 import java.util.Arrays;
 import java.util.List;
 import org.onlinekernels.params.KtParams;
-import org.onlinekernels.reference.ReferenceGradientLearner;
+import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
-import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -23,13 +22,12 @@ import org.onlinekernels.reference.SparseVec;
  * The wealth cap is {@link Kt#DOUBLE_WEALTH_CAP} unless given: a check of float kernels gives the
  * float cap, which the float wealth reaches within a test's rounds.
  */
-public final class ReferenceKt extends ReferenceModel implements ReferenceGradientLearner {
+public final class ReferenceKt extends ReferenceCoordinateLearner {
   private final KtParams p;
   private final double cap;
   private final double[] theta;
   private final double[] wealth;
   private final double[] k;
-  private double[] pendingW;
 
   /**
    * A learner at its initial state ({@code theta = k = 0}, {@code W = epsilon}) with the double
@@ -77,49 +75,13 @@ public final class ReferenceKt extends ReferenceModel implements ReferenceGradie
     return k;
   }
 
-  private double weight(int i) {
+  @Override
+  protected double weight(int i) {
     return theta[i] / (k[i] + 1) * wealth[i];
   }
 
   @Override
-  protected double predictOn(SparseVec x) {
-    double[] ws = new double[x.nnz];
-    double yhat = 0;
-    for (int j = 0; j < x.nnz; j++) {
-      ws[j] = weight(x.idx[j]);
-      yhat += x.val[j] * ws[j];
-    }
-    pendingW = ws;
-    return yhat;
-  }
-
-  @Override
-  public void update(double g) {
-    SparseVec x = takePending(g);
-    apply(x, g, pendingW);
-    pendingW = null;
-  }
-
-  @Override
-  public void step(double[] g) {
-    stepOn(SparseVec.ofDense("g", g, d));
-  }
-
-  @Override
-  public void stepSparse(int[] idx, double[] val, int nnz) {
-    stepOn(SparseVec.ofSparse("idx", "val", idx, val, nnz, d));
-  }
-
-  private void stepOn(SparseVec g) {
-    clearPending();
-    double[] ws = new double[g.nnz];
-    for (int j = 0; j < g.nnz; j++) {
-      ws[j] = weight(g.idx[j]);
-    }
-    apply(g, 1.0, ws);
-  }
-
-  private void apply(SparseVec x, double g, double[] ws) {
+  protected void apply(SparseVec x, double g, double[] ws) {
     for (int j = 0; j < x.nnz; j++) {
       int i = x.idx[j];
       double gx = g * x.val[j];
@@ -131,15 +93,6 @@ public final class ReferenceKt extends ReferenceModel implements ReferenceGradie
       theta[i] = theta[i] + coin;
       k[i] = k[i] + 1;
     }
-  }
-
-  @Override
-  public double[] weights() {
-    double[] w = new double[d];
-    for (int i = 0; i < d; i++) {
-      w[i] = weight(i);
-    }
-    return w;
   }
 
   /**

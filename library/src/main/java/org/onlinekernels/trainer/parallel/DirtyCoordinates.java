@@ -40,7 +40,7 @@ final class DirtyCoordinates {
   /** Thread {@code j} marks the indices of rows {@code order[from..to)}. */
   void mark(int j, Rows rows, int[] order, int from, int to) {
     long[] b = bits[j];
-    int[] idx = rows.indices;
+    int[] idx = rows.indices();
     int[] start = rows.start;
     for (int q = from; q < to; q++) {
       int r = order[q];

@@ -60,6 +60,8 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   /** Whether merges visit only the coordinates the rows named (else every coordinate). */
   private final boolean local;
 
+  private SteadySpan span = new SteadySpan(0, 0, 1, 1);
+
   private final DirtyCoordinates dirty;
   private final CoordinateMerge[] merges;
   private final Random shuffler;
@@ -173,6 +175,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     }
     Metrics.checkLabels(data, k > 1, k, "the training data");
     Rows rows = new Rows(data);
+    if (local) {
+      // The merges mark the rows' coordinates: copied here, before the clock of the first round.
+      rows.indices();
+    }
     SparseRows sparse = rows.sparse(config);
     Loss loss = config.loss();
     int n = rows.size();
@@ -180,15 +186,20 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     int round = mergeEvery == 0 ? Math.max(1, n) : mergeEvery;
     BlockLoop[] loops = new BlockLoop[threads];
     for (int j = 0; j < threads; j++) {
-      loops[j] = new BlockLoop(k, k > 1, rows.labels, config.epochs());
       for (int c = 0; c < k; c++) {
         learners[j][c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
       }
     }
     int epochs = config.epochs();
+    SteadySpan steady = new SteadySpan(n, epochs, threads, BlockLoop.BLOCK);
+    // The last round of an epoch is this long.
+    int lastRound = n - (n - 1) / round * round;
     team.run(
         j -> {
-          BlockLoop loop = loops[j];
+          // Made on the worker's own thread, in its own allocation buffer: the running sums it
+          // writes every row must not share a cache line with another worker's.
+          BlockLoop loop = new BlockLoop(k, k > 1, rows.labels, config.epochs());
+          loops[j] = loop;
           AbstractOptimizer[] mine = learners[j];
           BlockLoop.Rounds train =
               (c, from, to, y, yhat, losses) ->
@@ -200,6 +211,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
             team.await();
             for (int lo = 0; lo < n; lo += round) {
               int hi = Math.min(n, lo + round);
+              if (j == 0) {
+                long at = (long) e * n + lo;
+                steady.starting(lo > 0 ? at - round : at - lastRound, at);
+              }
               int from = lo + (int) ((long) (hi - lo) * j / threads);
               int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
               loop.run(order, from, to, BlockLoop.BLOCK, e + 1, train);
@@ -217,7 +232,19 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
             o.transferOwnership(thread);
           }
         });
+    steady.end();
+    span = steady;
     return BlockLoop.metrics(loops, n);
+  }
+
+  @Override
+  public long steadyExamples() {
+    return span.examples();
+  }
+
+  @Override
+  public double steadySeconds() {
+    return span.seconds();
   }
 
   /**

@@ -29,6 +29,15 @@ public final class ParallelTraining {
     /** The model now. */
     LinearModel model();
 
+    /**
+     * Examples of the last fit's steady-state span: from the first block or round at or after half
+     * of its examples to its end (0 before a fit).
+     */
+    long steadyExamples();
+
+    /** Wall seconds of the last fit's steady-state span. */
+    double steadySeconds();
+
     @Override
     void close();
   }
@@ -97,6 +106,10 @@ public final class ParallelTraining {
           prog.examples(),
           train.totalNonZeros() * config.epochs(),
           seconds,
+          t.steadyExamples(),
+          t.steadySeconds(),
+          -1,
+          null,
           threads,
           mode);
     }

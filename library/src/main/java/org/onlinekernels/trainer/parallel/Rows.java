@@ -8,10 +8,12 @@ import org.onlinekernels.trainer.TrainingData;
 
 /** A dataset's rows as plain arrays, read by every worker (never written after construction). */
 public final class Rows {
-  final int[] indices;
-  final double[] values;
+  private final SparseDataset data;
 
-  /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices} and {@link #values}. */
+  /** All rows' feature indices, row after row; copied on first use (mixing's merges read them). */
+  private int[] indices;
+
+  /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices()}. */
   final int[] start;
 
   final double[] labels;
@@ -29,8 +31,7 @@ public final class Rows {
    */
   public Rows(SparseDataset data) {
     int n = data.size();
-    this.indices = data.indices();
-    this.values = data.values();
+    this.data = data;
     this.start = new int[n + 1];
     this.labels = new double[n];
     int m = 1;
@@ -42,6 +43,14 @@ public final class Rows {
     start[n] = n == 0 ? 0 : data.rowEnd(n - 1);
     this.maxNnz = m;
     this.prepared = TrainingData.of(data);
+  }
+
+  /** All rows' feature indices, row after row (not to be written). */
+  synchronized int[] indices() {
+    if (indices == null) {
+      indices = data.indices();
+    }
+    return indices;
   }
 
   /**

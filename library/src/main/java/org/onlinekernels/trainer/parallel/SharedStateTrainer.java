@@ -1,13 +1,17 @@
 package org.onlinekernels.trainer.parallel;
 
+import java.lang.foreign.Arena;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.trainer.Datasets;
+import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
@@ -40,6 +44,24 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
   private final Team team;
 
   /**
+   * The scalar-to-vector handover, as the sequential trainer's (KernelHandover): the views start on
+   * the scalar kernels and move to their later views once it is due; null: the chosen kernels
+   * throughout.
+   */
+  private final KernelHandover handover;
+
+  /** Set by worker 0 once the handover is due; each worker moves at its next block. */
+  private volatile boolean handOverNow;
+
+  /** When the first fit started, for the race's start. */
+  private long firstFitNanos;
+
+  /** Worker 0 found that the handover will never be due. */
+  private boolean lookedForGood;
+
+  private SteadySpan span = new SteadySpan(0, 0, 1, 1);
+
+  /**
    * A trainer for data of dimension {@code d}.
    *
    * @param config algorithm, element type, loss, epochs, shuffling (dense must be off)
@@ -48,12 +70,27 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
    */
   public SharedStateTrainer(
       TrainerConfig config, int threads, int d, boolean multiclass, int classes) {
+    this(config, threads, d, multiclass, classes, KernelHandover.forConfig(config));
+  }
+
+  /**
+   * Same, with the scalar-to-vector handover given: {@code null} for the chosen kernels from the
+   * first example, {@link KernelHandover#after} for a fixed moment (tests, measurements).
+   */
+  public SharedStateTrainer(
+      TrainerConfig config,
+      int threads,
+      int d,
+      boolean multiclass,
+      int classes,
+      KernelHandover handover) {
     ParallelTraining.check(config, threads);
     if (multiclass && classes < 2) {
       throw new IllegalArgumentException(
           "multiclass training needs at least 2 classes, got " + classes);
     }
     this.config = config;
+    this.handover = handover;
     this.threads = threads;
     this.d = d;
     this.multiclass = multiclass;
@@ -63,10 +100,8 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
       for (int c = 0; c < k; c++) {
         states[c] =
             SharedState.create(
-                arena ->
-                    config
-                        .algorithm()
-                        .create(d, config.precision(), config.stateLayout(), arena, null),
+                arena -> make(arena, handover == null ? null : KernelProvider.scalar()),
+                handover == null ? null : arena -> make(arena, handover.target()),
                 threads);
         for (int j = 0; j < threads; j++) {
           states[c].view(j).setInputPolicy(config.inputPolicy());
@@ -78,6 +113,10 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     }
     this.shuffler = new Random(config.seed());
     this.team = new Team(threads);
+  }
+
+  private LinearModelOptimizer make(Arena arena, KernelProvider kernels) {
+    return config.algorithm().create(d, config.precision(), config.stateLayout(), arena, kernels);
   }
 
   @Override
@@ -93,15 +132,21 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     int n = rows.size();
     int[] order = rows.fileOrder();
     BlockLoop[] loops = new BlockLoop[threads];
-    for (int j = 0; j < threads; j++) {
-      loops[j] = new BlockLoop(k, multiclass, rows.labels, config.epochs());
-    }
     int epochs = config.epochs();
+    if (firstFitNanos == 0) {
+      firstFitNanos = System.nanoTime();
+    }
+    SteadySpan steady = new SteadySpan(n, epochs, threads, BlockLoop.BLOCK);
+    // The last block of an epoch is this long.
+    int lastBlock = n - (n - 1) / BlockLoop.BLOCK * BlockLoop.BLOCK;
     // The next block to train; reset by thread 0 before the barrier that starts an epoch.
     AtomicInteger next = new AtomicInteger();
     team.run(
         j -> {
-          BlockLoop loop = loops[j];
+          // Made on the worker's own thread, in its own allocation buffer: the running sums it
+          // writes every row must not share a cache line with another worker's.
+          BlockLoop loop = new BlockLoop(k, multiclass, rows.labels, config.epochs());
+          loops[j] = loop;
           BlockLoop.Rounds rounds =
               (c, from, to, y, yhat, losses) ->
                   states[c].rounds(j, sparse, order, from, to, y, loss, yhat, losses);
@@ -116,10 +161,19 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               next.set(0);
             }
             team.await();
+            if (handover != null) {
+              // A worker that takes no block in an epoch still moves at the next epoch's start.
+              lookAtHandover(j, (long) e * n);
+            }
             for (int b = next.getAndIncrement();
                 (long) b * BlockLoop.BLOCK < n;
                 b = next.getAndIncrement()) {
               int q0 = b * BlockLoop.BLOCK;
+              long at = (long) e * n + q0;
+              steady.starting(q0 > 0 ? at - BlockLoop.BLOCK : at - lastBlock, at);
+              if (handover != null) {
+                lookAtHandover(j, at);
+              }
               loop.run(
                   order, q0, Math.min(n, q0 + BlockLoop.BLOCK), BlockLoop.BLOCK, e + 1, rounds);
             }
@@ -134,10 +188,45 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
         },
         (j, thread) -> {
           for (SharedState s : states) {
-            s.view(j).transferOwnership(thread);
+            s.transferView(j, thread);
           }
         });
+    steady.end();
+    span = steady;
     return BlockLoop.metrics(loops, n);
+  }
+
+  /**
+   * At worker {@code j}'s next block, at {@code at} examples of this fit: worker 0 decides whether
+   * the handover is due (a fixed example count, or the race won), every worker moves once it is.
+   */
+  private void lookAtHandover(int j, long at) {
+    if (!handOverNow && j == 0 && !lookedForGood) {
+      if (handover.fixed()) {
+        handOverNow = at >= handover.at();
+      } else {
+        switch (handover.look(config, d, firstFitNanos)) {
+          case NOW -> handOverNow = true;
+          case NEVER -> lookedForGood = true;
+          case LATER -> {}
+        }
+      }
+    }
+    if (handOverNow && !states[0].handedOver(j)) {
+      for (SharedState s : states) {
+        s.handOver(j);
+      }
+    }
+  }
+
+  @Override
+  public long steadyExamples() {
+    return span.examples();
+  }
+
+  @Override
+  public double steadySeconds() {
+    return span.seconds();
   }
 
   @Override
@@ -156,6 +245,9 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
 
   @Override
   public void close() {
+    if (handover != null) {
+      handover.stop();
+    }
     for (SharedState s : states) {
       if (s != null) {
         s.close();

@@ -45,7 +45,7 @@ class FreeGradOptimizerTest {
       // Round 1: no hint yet, w = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25), both first
       // gradients:
       // h1 = ht = (1, 0.25); V = (0 + 1) + 1 = 2 and (0 + 0.0625) + 0.0625 = 0.125; G = (-1, 0.25).
-      assertEquals(0.0, r.round(-0.5, 2, -0.5), 0.0);
+      assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
       assertArrayEquals(new double[] {-1, 0.25}, r.state("G"), 0.0);
       assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"), 0.0);
       assertArrayEquals(new double[] {1, 0.25}, r.state("h1"), 0.0);
@@ -63,7 +63,8 @@ class FreeGradOptimizerTest {
       assertArrayEquals(new double[] {0, 0.5}, r.state("G"), 0.0);
       assertArrayEquals(new double[] {3, 0.1875}, r.state("Vsum"), 0.0);
       assertArrayEquals(new double[] {4, 4}, r.state("ht"), 0.0);
-      assertEquals(0.0, r.weights()[0], 0.0);
+      // G_0 = +0: the weight's sign factor -G makes it -0.0.
+      assertEquals(Double.valueOf(-0.0), Double.valueOf(r.weights()[0]));
     }
   }
 

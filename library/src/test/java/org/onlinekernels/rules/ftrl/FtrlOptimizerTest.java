@@ -56,7 +56,7 @@ class FtrlOptimizerTest {
       // Coordinate 0: gg = 1, den = 0.5 (sqrt(1) + 0) = 0.5, sig = 2, z = 0 + (-1 - 2 * 0) = -1, N
       // = 1.
       // Coordinate 1: gg = 0.0625, den = 0.5 * 0.25 = 0.125, sig = 0.5, z = 0.25, N = 0.0625.
-      assertEquals(0.0, r.round(-0.5, 2, -0.5), 0.0);
+      assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
       assertArrayEquals(new double[] {-1, 0.25}, r.state("z"), 0.0);
       assertArrayEquals(new double[] {1, 0.0625}, r.state("N"), 0.0);
       // Weights: w0 = (copySign(0, -1) - (-1)) / ((1 + 1) / 0.5) = 0.25; w1 = (0 - 0.25) / ((1 +
@@ -71,7 +71,7 @@ class FtrlOptimizerTest {
       // sqrt(2)).
       assertEquals(0.15, r.round(1, 1, 1), tol(t));
       assertEquals(-0.20710678118654752, r.state("z")[0], tol(t));
-      assertEquals(2.0, r.state("N")[0], 0.0);
+      assertEquals(Double.valueOf(2.0), Double.valueOf(r.state("N")[0]));
       assertEquals(0.04289321881345247, r.weights()[0], tol(t));
     }
   }

@@ -15,12 +15,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.data.HashedZipfStream;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.Checkpoint;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.KernelHandover;
+import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
@@ -53,6 +56,58 @@ class SharedStateTrainerTest {
     }
     assertEquals(seq.progressive(), shared.progressive());
     assertSame(TrainingMode.SHARED, shared.mode());
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void oneThreadHandedOverToTheVectorKernelsMidwayIsTheSequentialTrainer(String algorithm) {
+    // The views move to the vector kernels between two blocks, mid-epoch; the kernels compute the
+    // same bits, so the model and the metrics are the sequential trainer's.
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(2);
+    SparseDataset multi = popular(1500, 5, 4);
+    TrainResult seq = OnlineTrainer.train(c, multi, null, null);
+    try (SharedStateTrainer t =
+        new SharedStateTrainer(
+            c,
+            1,
+            multi.dimension(),
+            true,
+            multi.numClasses(),
+            KernelHandover.after(700, KernelProvider.vector()))) {
+      Metrics[] epochs = t.fit(multi);
+      assertTrue(t.state(0).handedOver(0), algorithm + ": the handover did not happen");
+      assertSame(KernelProvider.vector(), t.state(0).view(0).kernels());
+      for (int o = 0; o < seq.model().outputs(); o++) {
+        assertArrayEquals(
+            seq.model().weights()[o], t.model().weights()[o], algorithm + " output " + o);
+      }
+      assertEquals(seq.progressive(), Metrics.combine(epochs));
+    }
+  }
+
+  @Test
+  void everyWorkerHandsOverOnceTheMomentHasCome() {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of("scinol2")).withEpochs(2);
+    SparseDataset data = popular(5000, 6, 1);
+    try (SharedStateTrainer t =
+        new SharedStateTrainer(
+            c, 3, data.dimension(), false, 1, KernelHandover.after(0, KernelProvider.vector()))) {
+      t.fit(data);
+      for (int j = 0; j < 3; j++) {
+        assertTrue(t.state(0).handedOver(j), "worker " + j + " did not hand over");
+      }
+    }
+    try (SharedStateTrainer never =
+        new SharedStateTrainer(
+            c,
+            2,
+            data.dimension(),
+            false,
+            1,
+            KernelHandover.after(Long.MAX_VALUE, KernelProvider.vector()))) {
+      never.fit(data);
+      assertSame(KernelProvider.scalar(), never.state(0).view(0).kernels());
+    }
   }
 
   @ParameterizedTest
@@ -100,14 +155,19 @@ class SharedStateTrainerTest {
 
   @Test
   void twoThreadsLearnASparseStreamWithinTheStatedMargin() {
-    // docs/parallel/README.md states the margin on this stream: two threads' test loss within
-    // 0.005 nats of one thread's for ScInOL2 (AdaGrad, whose default rate overshoots here, has none
-    // stated: 0.036 was measured with the machine less loaded).
+    // docs/parallel/README.md states the margins on this stream: two threads' test loss within
+    // these of one thread's. Measured: the largest difference of 20 two-thread runs (machine
+    // otherwise idle) was 0.0103 (adagrad), 0.0107 (ftrl), 0.0021 (adagrad-global), 0.0016
+    // (scinol1), 0.0009 (kt, freegrad), 0.0006 (scinol2); each margin is about three times that.
+    // dfeg stays at the zero model on 20,000 rows and aogd-coord diverges at its defaults here:
+    // neither says anything about races, so neither is asserted.
     HashedZipfStream s = new HashedZipfStream(1 << 16, 20, 1.1, 1);
     SparseDataset train = s.rows(20_000, 2);
     SparseDataset test = s.rows(5_000, 3);
-    String[] algorithms = {"scinol2"};
-    double[] margins = {0.005};
+    String[] algorithms = {
+      "scinol2", "adagrad", "adagrad-global", "scinol1", "ftrl", "kt", "freegrad"
+    };
+    double[] margins = {0.005, 0.03, 0.006, 0.005, 0.03, 0.003, 0.003};
     for (int a = 0; a < algorithms.length; a++) {
       TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithms[a]));
       double seq = OnlineTrainer.train(c, train, test, null).test().meanLoss();
@@ -115,7 +175,7 @@ class SharedStateTrainerTest {
           ParallelTraining.train(c, 2, TrainingMode.SHARED, 0, train, test).test().meanLoss();
       assertTrue(
           Math.abs(two - seq) < margins[a],
-          algorithms[a] + ": two threads " + two + ", one " + seq);
+          algorithms[a] + ": two threads " + two + ", one " + seq + ", margin " + margins[a]);
     }
   }
 

@@ -81,7 +81,7 @@ class OnlineLinearClassifierTest {
       double p = 1 / (1 + Math.exp(-s[0]));
       assertEquals(p, ((Vector) r.get(2)).apply(1), 1e-15);
       assertEquals(1 - p, ((Vector) r.get(2)).apply(0), 1e-15);
-      assertEquals(s[0] > 0 ? 1.0 : 0.0, r.getDouble(3), 0.0);
+      assertEquals(Double.valueOf(s[0] > 0 ? 1.0 : 0.0), Double.valueOf(r.getDouble(3)));
     }
 
     // The pipeline saved and loaded predicts the same; the estimator keeps its Params.
@@ -150,10 +150,11 @@ class OnlineLinearClassifierTest {
       for (int c = 1; c < 10; c++) {
         best = s[c] > s[best] ? c : best;
       }
-      assertEquals(best, r.getDouble(2), 0.0);
+      assertEquals(Double.valueOf(best), Double.valueOf(r.getDouble(2)));
       double[] p = ((Vector) r.get(1)).toArray();
       assertEquals(1.0, java.util.Arrays.stream(p).sum(), 1e-12);
-      assertEquals(best, org.onlinekernels.trainer.Metrics.argmax(p, 10), 0.0);
+      assertEquals(
+          Double.valueOf(best), Double.valueOf(org.onlinekernels.trainer.Metrics.argmax(p, 10)));
     }
   }
 }

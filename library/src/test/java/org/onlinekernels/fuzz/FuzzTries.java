@@ -1,0 +1,44 @@
+package org.onlinekernels.fuzz;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.PropertyExecutionResult;
+import net.jqwik.api.lifecycle.PropertyExecutor;
+import net.jqwik.api.lifecycle.PropertyLifecycleContext;
+
+/**
+ * A property whose tries cost more or less than most runs a multiple of the configured tries:
+ * {@code jqwik.tries.default} (set by {@code -Djqwik.tries}, 200 by default) times {@link
+ * #multiplier} divided by {@link #divisor}, at least one (a try that starts a process, about half a
+ * second, runs a share; a cheap one a multiple). So {@code -Djqwik.tries} scales every fuzz suite,
+ * where a hard-coded {@code @Property(tries = N)} would ignore it, and the default build stays
+ * within its minute. jqwik's seed still chooses every input and is printed with a failure. Shared
+ * with the other modules' tests through this module's test jar.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+@AddLifecycleHook(FuzzTries.Hook.class)
+public @interface FuzzTries {
+  /** The configured tries are divided by this. */
+  int divisor() default 1;
+
+  /** The configured tries are multiplied by this (before the division). */
+  int multiplier() default 1;
+
+  /** Sets the property's tries from the annotation and {@code jqwik.tries.default}. */
+  final class Hook implements AroundPropertyHook {
+    @Override
+    public PropertyExecutionResult aroundProperty(
+        PropertyLifecycleContext context, PropertyExecutor property) {
+      int configured = Integer.getInteger("jqwik.tries.default", 200);
+      FuzzTries scale = context.findAnnotation(FuzzTries.class).orElseThrow();
+      long tries = (long) configured * scale.multiplier() / scale.divisor();
+      context.attributes().setTries((int) Math.max(1, Math.min(Integer.MAX_VALUE, tries)));
+      return property.execute();
+    }
+  }
+}

@@ -133,6 +133,18 @@ class LauncherTest {
   }
 
   @Test
+  void optionsOverSeveralLinesLeaveStderrSilent() {
+    // The JVM's note repeats the value, line breaks included (found by
+    // LauncherEnvironmentProperties: the lines after the note's first reached stderr).
+    Map<String, String> env = LauncherHome.plainEnvironment();
+    env.put("JAVA_TOOL_OPTIONS", "-Dy=1\n-Dy2=3");
+    env.put("JDK_JAVA_OPTIONS", "-Dz=2\n-Dz2=1\n\n");
+    LauncherHome.Call c = train(env);
+    assertTrained(c);
+    assertEquals("", c.err(), c.show());
+  }
+
+  @Test
   void aReadOnlyTargetWithANewerSourceIsOneErrorLine() throws IOException {
     Path source = h.home.resolve("cli/src/main/java/Newer.java");
     Files.createDirectories(source.getParent());

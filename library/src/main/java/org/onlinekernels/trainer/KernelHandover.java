@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.Precision;
 
 /**
  * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
@@ -52,6 +53,22 @@ public final class KernelHandover {
   /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
   static final long RACE_AFTER_NANOS = 200_000_000L;
 
+  /**
+   * The least time a run must still have ahead, at its rate so far, for a race of {@link
+   * #forConfig} to start: 5 s. Measured on the Zipf stream (2 cores): while the race runs (about
+   * 1-1.5 s until the vector kernels have compiled and won), the trainer ran at about half speed,
+   * and the vector kernels' fused rounds then save about a quarter per row, so the race pays for
+   * itself after about 4 s; shorter runs finish on the scalar kernels without one.
+   */
+  static final long RACE_IF_AHEAD_NANOS = 5_000_000_000L;
+
+  /**
+   * How long a run has lasted before its time ahead is estimated: 1 s. Earlier the rate is that of
+   * the cold start (the JIT still compiling the loops), which overstates the time ahead: 3-epoch
+   * runs of about 1.5 s started races they could not repay.
+   */
+  static final long AHEAD_AFTER_NANOS = 1_000_000_000L;
+
   private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
   private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
 
@@ -59,13 +76,17 @@ public final class KernelHandover {
   private final long at;
   private final String key;
 
+  /** The least time ahead for the race to start ({@link #RACE_IF_AHEAD_NANOS}, or 0). */
+  private final long ahead;
+
   /** The race, once started. */
   private VectorWarmup warmup;
 
-  private KernelHandover(KernelProvider target, long at, String key) {
+  private KernelHandover(KernelProvider target, long at, String key, long ahead) {
     this.target = target;
     this.at = at;
     this.key = key;
+    this.ahead = ahead;
   }
 
   /**
@@ -87,14 +108,30 @@ public final class KernelHandover {
       // compilations delay them further; the vector kernels from the first example win there.
       return null;
     }
+    if (at < 0 && vectorRoundsDoNotPay(config)) {
+      // Measured: no gain to race for (see vectorRoundsDoNotPay); the whole run on the scalar
+      // kernels, which never loads the Vector API.
+      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
+    }
     if (at < 0 && WARM.contains(key)) {
       return null;
     }
     if (at < 0 && NO_GAIN.contains(key)) {
       // Stays on the scalar kernels: a handover after more examples than a trainer can count.
-      return new KernelHandover(chosen, Long.MAX_VALUE, key);
+      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
     }
-    return new KernelHandover(chosen, at, key);
+    return new KernelHandover(chosen, at, key, RACE_IF_AHEAD_NANOS);
+  }
+
+  /**
+   * Whether sparse training of this configuration gains nothing from the vector kernels: AdaGrad
+   * (not mixed precision), whose per-coordinate step is one square root and one division. Measured
+   * on the Zipf stream (2026-11-26, 2 cores, 12 epochs): its vector rounds ran no faster than the
+   * scalar ones once compiled (steady 1084-1246 against 928-1308 ns per row), and racing cost the
+   * run 10-60 %.
+   */
+  static boolean vectorRoundsDoNotPay(TrainerConfig c) {
+    return !c.dense() && c.algorithm().name().equals("adagrad") && c.precision() != Precision.MIXED;
   }
 
   /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
@@ -119,7 +156,15 @@ public final class KernelHandover {
    * memory).
    */
   static KernelHandover race(KernelProvider target) {
-    return new KernelHandover(target, -1, "");
+    return new KernelHandover(target, -1, "", 0);
+  }
+
+  /**
+   * A race as {@link #forConfig} makes it in {@code auto} (started only with {@link
+   * #RACE_IF_AHEAD_NANOS} ahead), without the JVM-wide memory (tests).
+   */
+  static KernelHandover raceIfAhead(KernelProvider target) {
+    return new KernelHandover(target, -1, "", RACE_IF_AHEAD_NANOS);
   }
 
   /** A handover after exactly {@code examples} examples (no race) to {@code target}. */
@@ -127,7 +172,7 @@ public final class KernelHandover {
     if (examples < 0) {
       throw new IllegalArgumentException("examples must be >= 0, got " + examples);
     }
-    return new KernelHandover(target, examples, "");
+    return new KernelHandover(target, examples, "", 0);
   }
 
   private static String key(TrainerConfig c) {
@@ -152,15 +197,20 @@ public final class KernelHandover {
   /**
    * A look at a race-decided handover ({@link #fixed()} false) by a trainer of {@code config} and
    * dimension {@code d} whose first training call started at {@code firstFitNanos} ({@link
-   * System#nanoTime}): starts the race once the trainer has run {@link #RACE_AFTER_NANOS}, says
-   * {@link Look#NOW} once the vector kernels have won it, {@link Look#NEVER} once it ended without
-   * a winner. Called from one thread at a time.
+   * System#nanoTime}) and whose current call has {@code aheadNanos} still to run at its rate so far
+   * (an estimate): starts the race once the trainer has run {@link #RACE_AFTER_NANOS} with at least
+   * {@link #RACE_IF_AHEAD_NANOS} ahead (a handover of {@link #forConfig}; {@link #race} starts it
+   * whatever is ahead), says {@link Look#NOW} once the vector kernels have won it, {@link
+   * Look#NEVER} once it ended without a winner. Called from one thread at a time.
    */
-  public Look look(TrainerConfig config, int d, long firstFitNanos) {
+  public Look look(TrainerConfig config, int d, long firstFitNanos, long aheadNanos) {
     if (warmup == null) {
       // Short runs finish on the scalar kernels, the faster choice for them in every
-      // configuration: the race (a second busy thread) starts only once the run has lasted.
-      if (System.nanoTime() - firstFitNanos >= RACE_AFTER_NANOS) {
+      // configuration: the race (a second busy thread) starts only once the run has lasted, and
+      // only when what is ahead can pay for it.
+      long lasted = System.nanoTime() - firstFitNanos;
+      boolean enoughAhead = ahead == 0 || (lasted >= AHEAD_AFTER_NANOS && aheadNanos >= ahead);
+      if (lasted >= RACE_AFTER_NANOS && enoughAhead) {
         warmup = VectorWarmup.start(config, d, target);
       }
       return Look.LATER;
@@ -176,6 +226,23 @@ public final class KernelHandover {
       return Look.NEVER;
     }
     return Look.LATER;
+  }
+
+  /**
+   * The time a run still has ahead at its rate so far: {@code done} of its {@code total} examples
+   * in the time since {@code startNanos}; 0 before the first example.
+   */
+  public static long ahead(long startNanos, long done, long total) {
+    if (done <= 0) {
+      return 0;
+    }
+    double perExample = (double) (System.nanoTime() - startNanos) / done;
+    return (long) Math.min(Long.MAX_VALUE, perExample * Math.max(0, total - done));
+  }
+
+  /** Whether the race has been started (tests). */
+  boolean raceStarted() {
+    return warmup != null;
   }
 
   /** Stops a running race (the trainer handed over or closes); does not wait. */

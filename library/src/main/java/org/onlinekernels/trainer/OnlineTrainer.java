@@ -100,6 +100,12 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   private long firstFitNanos;
 
+  /** When the current fit started, the examples seen before it, and its examples in all. */
+  private long fitNanos;
+
+  private long fitSeen;
+  private long fitTotal;
+
   private long halfNanos;
 
   /**
@@ -377,6 +383,9 @@ public final class OnlineTrainer implements AutoCloseable {
     if (firstFitNanos == 0) {
       firstFitNanos = halfNanos;
     }
+    fitNanos = halfNanos;
+    fitSeen = seen;
+    fitTotal = total;
     long nextProgress = System.nanoTime() + 1_000_000_000L;
     long t0 = System.nanoTime();
     for (int e = 0; e < epochs; e++) {
@@ -545,7 +554,8 @@ public final class OnlineTrainer implements AutoCloseable {
       handOver();
       return;
     }
-    switch (handover.look(config, d, firstFitNanos)) {
+    long ahead = KernelHandover.ahead(fitNanos, seen - fitSeen, fitTotal);
+    switch (handover.look(config, d, firstFitNanos, ahead)) {
       case NOW -> handOver();
       case LATER -> handoverCheck = seen + KernelHandover.CHECK_EVERY;
       case NEVER -> handoverCheck = -1;

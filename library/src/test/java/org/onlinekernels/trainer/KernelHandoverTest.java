@@ -2,6 +2,7 @@ package org.onlinekernels.trainer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -182,6 +183,38 @@ class KernelHandoverTest {
         raced.toArray(Metrics[]::new),
         "raced, handover at " + handedOver);
     return handedOver;
+  }
+
+  @Test
+  void aRaceStartsOnlyWithAtLeastFiveSecondsAhead() {
+    TrainerConfig c = config("scinol2", Precision.FLOAT, false);
+    KernelHandover h = KernelHandover.raceIfAhead(KernelProvider.vector());
+    long started = System.nanoTime() - 1_000_000_000L;
+    try {
+      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, started, 4_900_000_000L));
+      assertFalse(h.raceStarted(), "a run with 4.9 s ahead started the race");
+      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, started, 5_000_000_000L));
+      assertTrue(h.raceStarted(), "a run with 5 s ahead did not start the race");
+    } finally {
+      h.stop();
+    }
+    KernelHandover forced = KernelHandover.race(KernelProvider.vector());
+    try {
+      forced.look(c, 64, started, 0);
+      assertTrue(forced.raceStarted(), "a forced race waits for nothing ahead");
+    } finally {
+      forced.stop();
+    }
+  }
+
+  @Test
+  void aheadIsTheRestAtTheRateSoFar() {
+    long start = System.nanoTime() - 2_000_000_000L;
+    long a = KernelHandover.ahead(start, 1000, 4000);
+    // 2 s (a little more by now) for 1000 examples: 3000 more take 6 s and a little more.
+    assertTrue(a >= 6_000_000_000L && a < 6_500_000_000L, "ahead " + a);
+    assertEquals(0, KernelHandover.ahead(start, 0, 4000));
+    assertEquals(0, KernelHandover.ahead(start, 4000, 4000));
   }
 
   @Test

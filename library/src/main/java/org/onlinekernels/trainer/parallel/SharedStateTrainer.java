@@ -56,6 +56,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
   /** When the first fit started, for the race's start. */
   private long firstFitNanos;
 
+  /** When the current fit started, and its examples in all (for the race's start). */
+  private long fitNanos;
+
+  private long fitTotal;
+
   /** Worker 0 found that the handover will never be due. */
   private boolean lookedForGood;
 
@@ -133,8 +138,10 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     int[] order = rows.fileOrder();
     BlockLoop[] loops = new BlockLoop[threads];
     int epochs = config.epochs();
+    fitNanos = System.nanoTime();
+    fitTotal = (long) n * epochs;
     if (firstFitNanos == 0) {
-      firstFitNanos = System.nanoTime();
+      firstFitNanos = fitNanos;
     }
     SteadySpan steady = new SteadySpan(n, epochs, threads, BlockLoop.BLOCK);
     // The last block of an epoch is this long.
@@ -205,7 +212,8 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
       if (handover.fixed()) {
         handOverNow = at >= handover.at();
       } else {
-        switch (handover.look(config, d, firstFitNanos)) {
+        long ahead = KernelHandover.ahead(fitNanos, at, fitTotal);
+        switch (handover.look(config, d, firstFitNanos, ahead)) {
           case NOW -> handOverNow = true;
           case NEVER -> lookedForGood = true;
           case LATER -> {}

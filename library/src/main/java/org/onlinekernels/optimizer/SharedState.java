@@ -216,6 +216,7 @@ public final class SharedState implements AutoCloseable {
    * and serves the worker's rounds from now on. Does nothing without later views or once moved.
    */
   public void handOver(int j) {
+    checkView(j);
     if (later == null || views[j] == later[j]) {
       return;
     }
@@ -231,6 +232,7 @@ public final class SharedState implements AutoCloseable {
 
   /** Whether worker {@code j} runs on its later view ({@link #handOver}). */
   public boolean handedOver(int j) {
+    checkView(j);
     return later != null && views[j] == later[j];
   }
 
@@ -239,9 +241,17 @@ public final class SharedState implements AutoCloseable {
    * AbstractOptimizer#transferOwnership}).
    */
   public void transferView(int j, Thread thread) {
+    checkView(j);
     first[j].transferOwnership(thread);
     if (later != null) {
       later[j].transferOwnership(thread);
+    }
+  }
+
+  private void checkView(int j) {
+    if (j < 0 || j >= views.length) {
+      throw new IndexOutOfBoundsException(
+          "view " + j + " of a shared state with " + views.length + " views");
     }
   }
 

@@ -110,6 +110,26 @@ class SharedStateTrainerTest {
     }
   }
 
+  @Test
+  void aViewNumberOutsideTheStateIsRefusedByName() {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of("scinol2"));
+    try (SharedStateTrainer t =
+        new SharedStateTrainer(
+            c, 2, 8, false, 1, KernelHandover.after(0, KernelProvider.vector()))) {
+      SharedState s = t.state(0);
+      for (int j : new int[] {-1, 2}) {
+        IndexOutOfBoundsException e =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                IndexOutOfBoundsException.class, () -> s.handOver(j));
+        assertEquals("view " + j + " of a shared state with 2 views", e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IndexOutOfBoundsException.class, () -> s.transferView(j, Thread.currentThread()));
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IndexOutOfBoundsException.class, () -> s.handedOver(j));
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("rules")
   void roundCountersEndExactOnThreeThreads(String algorithm) {

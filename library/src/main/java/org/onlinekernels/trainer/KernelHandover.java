@@ -48,7 +48,7 @@ public final class KernelHandover {
   public static final String PROPERTY = "onlinekernels.handover";
 
   /** Examples between two looks at the clock or at the race's outcome. */
-  public static final int CHECK_EVERY = 64;
+  static final int CHECK_EVERY = 64;
 
   /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
   static final long RACE_AFTER_NANOS = 200_000_000L;
@@ -195,15 +195,19 @@ public final class KernelHandover {
   }
 
   /**
-   * A look at a race-decided handover ({@link #fixed()} false) by a trainer of {@code config} and
-   * dimension {@code d} whose first training call started at {@code firstFitNanos} ({@link
+   * A look at the handover by a trainer of {@code config} and dimension {@code d} that has trained
+   * {@code seen} examples, whose first training call started at {@code firstFitNanos} ({@link
    * System#nanoTime}) and whose current call has {@code aheadNanos} still to run at its rate so far
-   * (an estimate): starts the race once the trainer has run {@link #RACE_AFTER_NANOS} with at least
+   * (an estimate). A fixed moment ({@link #fixed()}) says {@link Look#NOW} from {@link #at()}
+   * examples on. A race starts once the trainer has run {@link #RACE_AFTER_NANOS} with at least
    * {@link #RACE_IF_AHEAD_NANOS} ahead (a handover of {@link #forConfig}; {@link #race} starts it
-   * whatever is ahead), says {@link Look#NOW} once the vector kernels have won it, {@link
+   * whatever is ahead); the look says {@link Look#NOW} once the vector kernels have won it, {@link
    * Look#NEVER} once it ended without a winner. Called from one thread at a time.
    */
-  public Look look(TrainerConfig config, int d, long firstFitNanos, long aheadNanos) {
+  public Look look(TrainerConfig config, int d, long seen, long firstFitNanos, long aheadNanos) {
+    if (fixed()) {
+      return seen >= at ? Look.NOW : Look.LATER;
+    }
     if (warmup == null) {
       // Short runs finish on the scalar kernels, the faster choice for them in every
       // configuration: the race (a second busy thread) starts only once the run has lasted, and

@@ -550,12 +550,8 @@ public final class OnlineTrainer implements AutoCloseable {
    * the race won), else schedules the next look.
    */
   private void lookAtHandover() {
-    if (handover.fixed()) {
-      handOver();
-      return;
-    }
     long ahead = KernelHandover.ahead(fitNanos, seen - fitSeen, fitTotal);
-    switch (handover.look(config, d, firstFitNanos, ahead)) {
+    switch (handover.look(config, d, seen, firstFitNanos, ahead)) {
       case NOW -> handOver();
       case LATER -> handoverCheck = seen + KernelHandover.CHECK_EVERY;
       case NEVER -> handoverCheck = -1;

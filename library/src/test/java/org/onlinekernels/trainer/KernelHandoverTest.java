@@ -191,16 +191,16 @@ class KernelHandoverTest {
     KernelHandover h = KernelHandover.raceIfAhead(KernelProvider.vector());
     long started = System.nanoTime() - 1_000_000_000L;
     try {
-      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, started, 4_900_000_000L));
+      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, 0, started, 4_900_000_000L));
       assertFalse(h.raceStarted(), "a run with 4.9 s ahead started the race");
-      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, started, 5_000_000_000L));
+      assertEquals(KernelHandover.Look.LATER, h.look(c, 64, 0, started, 5_000_000_000L));
       assertTrue(h.raceStarted(), "a run with 5 s ahead did not start the race");
     } finally {
       h.stop();
     }
     KernelHandover forced = KernelHandover.race(KernelProvider.vector());
     try {
-      forced.look(c, 64, started, 0);
+      forced.look(c, 64, 0, started, 0);
       assertTrue(forced.raceStarted(), "a forced race waits for nothing ahead");
     } finally {
       forced.stop();

@@ -209,15 +209,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
    */
   private void lookAtHandover(int j, long at) {
     if (!handOverNow && j == 0 && !lookedForGood) {
-      if (handover.fixed()) {
-        handOverNow = at >= handover.at();
-      } else {
-        long ahead = KernelHandover.ahead(fitNanos, at, fitTotal);
-        switch (handover.look(config, d, firstFitNanos, ahead)) {
-          case NOW -> handOverNow = true;
-          case NEVER -> lookedForGood = true;
-          case LATER -> {}
-        }
+      long ahead = KernelHandover.ahead(fitNanos, at, fitTotal);
+      switch (handover.look(config, d, at, firstFitNanos, ahead)) {
+        case NOW -> handOverNow = true;
+        case NEVER -> lookedForGood = true;
+        case LATER -> {}
       }
     }
     if (handOverNow && !states[0].handedOver(j)) {

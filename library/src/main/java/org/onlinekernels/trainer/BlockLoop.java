@@ -1,28 +1,41 @@
-package org.onlinekernels.trainer.parallel;
+package org.onlinekernels.trainer;
 
 import org.onlinekernels.optimizer.RefusedRoundException;
-import org.onlinekernels.trainer.Metrics;
 
 /**
- * One worker's online loop over blocks of rows, as {@code OnlineTrainer} runs sparse rows: per
- * block and output one {@code rounds} call (the output's labels, one-vs-rest for multiclass), then
- * the block's progressive loss and error added to the worker's running sums in the sequential
- * trainer's order, so that one worker reproduces its metrics bit for bit. Allocates nothing per
- * block.
+ * The online loop over blocks of sparse rows that every trainer runs ({@link OnlineTrainer} and
+ * each worker of the trainers in {@code trainer.parallel}): per block and output one {@code rounds}
+ * call (the output's labels, one-vs-rest for multiclass), then the block's progressive loss and
+ * error added to the running sums row by row, so that one worker reproduces the sequential
+ * trainer's metrics bit for bit. Allocates nothing per block. Not for users: the trainers' shared
+ * part, public only because the parallel trainers live in a package of their own.
  */
-final class BlockLoop {
-  /** Rows per {@code rounds} call, as the sequential trainer's blocks. */
-  static final int BLOCK = 256;
+public final class BlockLoop {
+  /**
+   * Rows per {@code rounds} call: long enough that the per-call checks vanish against the rows (a
+   * few ns per row at 256), short enough that the block's labels and scores stay in L1.
+   */
+  public static final int BLOCK = 256;
 
   /** Runs rounds of output {@code output} on positions {@code [from, to)} of the order. */
   @FunctionalInterface
-  interface Rounds {
+  public interface Rounds {
+    /** Output {@code output}'s rounds on {@code y}, writing their scores and losses. */
     void run(int output, int from, int to, double[] y, double[] yhat, double[] losses);
   }
 
+  /** The exception for a round refused in a (1-based) epoch at a (0-based) position. */
+  @FunctionalInterface
+  public interface Refusal {
+    /** The exception to throw, with {@code cause} the optimizer's refusal. */
+    RuntimeException at(int epoch, int position, RuntimeException cause);
+  }
+
+  /** The parallel trainers' refusal: the position in the epoch's order of all rows. */
+  public static final Refusal IN_ORDER = BlockLoop::refused;
+
   private final int k;
   private final boolean multiclass;
-  private final double[] labels;
   private final double[] y = new double[BLOCK];
   private final double[][] yhat;
   private final double[][] losses;
@@ -38,30 +51,53 @@ final class BlockLoop {
 
   private final double[] epochErr;
 
-  BlockLoop(int outputs, boolean multiclass, double[] labels, int epochs) {
+  private final Refusal refusal;
+
+  /** The receiver of every row's scores, or null. */
+  private OnlineTrainer.ProgressiveSink sink;
+
+  /**
+   * A loop for {@code outputs} outputs keeping the sums of {@code epochs} epochs; a refused round
+   * throws what {@code refusal} makes.
+   */
+  public BlockLoop(int outputs, boolean multiclass, int epochs, Refusal refusal) {
+    this.refusal = refusal;
     this.epochLoss = new double[epochs];
     this.epochErr = new double[epochs];
     this.k = outputs;
     this.multiclass = multiclass;
-    this.labels = labels;
     this.yhat = new double[outputs][BLOCK];
     this.losses = new double[outputs][BLOCK];
     this.scores = new double[outputs];
   }
 
+  /** Sets (null: removes) the receiver of every row's progressive scores. */
+  public void setSink(OnlineTrainer.ProgressiveSink sink) {
+    this.sink = sink;
+  }
+
   /** Ends epoch {@code e} (0-based): its sums are kept, the next epoch's start at 0. */
-  void endEpoch(int e) {
+  public void endEpoch(int e) {
     epochLoss[e] = lossSum;
     epochErr[e] = errSum;
     lossSum = 0;
     errSum = 0;
   }
 
+  /** The progressive metrics of ended epoch {@code e} of {@code n} rows, this loop's alone. */
+  public Metrics epoch(int e, int n) {
+    return metrics(epochLoss[e], epochErr[e], n);
+  }
+
+  private static Metrics metrics(double loss, double err, int n) {
+    return new Metrics(n, n == 0 ? Double.NaN : loss / n, n == 0 ? Double.NaN : err / n);
+  }
+
   /**
    * The progressive metrics of each epoch of {@code n} rows, the loops' sums added in their order
    * (one loop: its sums as they are, as the sequential trainer's).
    */
-  static Metrics[] metrics(BlockLoop[] loops, int n) {
+  public static Metrics[] metrics(BlockLoop[] loops, int n) {
     Metrics[] m = new Metrics[loops[0].epochLoss.length];
     for (int e = 0; e < m.length; e++) {
       double loss = 0;
@@ -70,19 +106,20 @@ final class BlockLoop {
         loss += l.epochLoss[e];
         err += l.epochErr[e];
       }
-      m[e] = new Metrics(n, n == 0 ? Double.NaN : loss / n, n == 0 ? Double.NaN : err / n);
+      m[e] = metrics(loss, err, n);
     }
     return m;
   }
 
   /**
-   * Runs the blocks that start at positions {@code first, first + step, ...} below {@code end},
-   * each of at most {@link #BLOCK} rows and none past {@code end}.
+   * Runs the blocks, on rows labelled {@code labels} (by row number), that start at positions
+   * {@code first, first + step, ...} below {@code end}, each of at most {@link #BLOCK} rows and
+   * none past {@code end}.
    *
-   * @param epoch 1-based, for the message of a refused round
-   * @throws IllegalArgumentException for a refused round, naming the epoch and the example
+   * @param epoch 1-based, for a refused round's exception and the sink
    */
-  void run(int[] order, int first, int end, int step, int epoch, Rounds rounds) {
+  public void run(
+      double[] labels, int[] order, int first, int end, int step, int epoch, Rounds rounds) {
     for (int q0 = first; q0 < end; q0 += step) {
       int q1 = Math.min(end, q0 + BLOCK);
       for (int c = 0; c < k; c++) {
@@ -93,9 +130,9 @@ final class BlockLoop {
         try {
           rounds.run(c, q0, q1, y, yhat[c], losses[c]);
         } catch (RefusedRoundException e) {
-          throw refused(epoch, e.position(), e);
+          throw refusal.at(epoch, e.position(), e);
         } catch (IllegalArgumentException | IllegalStateException e) {
-          throw refused(epoch, q0, e);
+          throw refusal.at(epoch, q0, e);
         }
       }
       for (int q = q0; q < q1; q++) {
@@ -104,8 +141,12 @@ final class BlockLoop {
           scores[c] = yhat[c][q - q0];
           rowLoss += losses[c][q - q0];
         }
+        int r = order[q];
         lossSum += multiclass ? rowLoss : losses[0][q - q0];
-        errSum += Metrics.error(multiclass, labels[order[q]], scores, k);
+        errSum += Metrics.error(multiclass, labels[r], scores, k);
+        if (sink != null) {
+          sink.accept(epoch, r, labels[r], scores, k);
+        }
       }
     }
   }

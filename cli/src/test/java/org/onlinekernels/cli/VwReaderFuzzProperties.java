@@ -373,11 +373,11 @@ class VwReaderFuzzProperties {
               c.check(Hostile.NONE, "read").percentage(p -> p >= 8);
               for (Hostile h :
                   List.of(Hostile.EDGE_VALUE, Hostile.EDGE_SCALE, Hostile.SUM_OF_TWO)) {
-                c.check(h, "read").percentage(p -> p >= 2);
-                c.check(h, "refused").percentage(p -> p >= 2);
+                c.check(h, "read").percentage(p -> p >= 1.5);
+                c.check(h, "refused").percentage(p -> p >= 1.5);
               }
               c.check(Hostile.NOT_UTF8_NAME, "read").percentage(p -> p >= 8);
-              c.check(Hostile.FORMAT_BYTE_NAME, "refused").percentage(p -> p >= 2);
+              c.check(Hostile.FORMAT_BYTE_NAME, "refused").percentage(p -> p >= 1.5);
             });
   }
 

@@ -131,6 +131,10 @@ record RunSettings(
       }
       key = "hash";
       boolean signed = choice(state.get(key), "signed", "unsigned").equals("signed");
+      key = "ignore"; // each checked alone first, so that the message names the one at fault
+      Namespaces.of("", state.get(key), "");
+      key = "keep";
+      Namespaces.of("", "", state.get(key));
       key = "interactions";
       Namespaces ns =
           Namespaces.of(state.get("interactions"), state.get("ignore"), state.get("keep"));
@@ -160,9 +164,9 @@ record RunSettings(
               + ": setting "
               + key
               + " = '"
-              + state.settings().get(key)
+              + Visible.of(state.settings().get(key))
               + "' is invalid ("
-              + e.getMessage()
+              + Visible.of(e.getMessage())
               + "): the file was not written by train --save-state, or was changed");
     }
   }

@@ -148,6 +148,24 @@ class StateFaultsTest {
     assertTrue(r.err().contains("was not written by train --save-state"), r.err());
   }
 
+  /**
+   * Found by HostileStateFileProperties: a damaged keep or ignore setting was reported as the
+   * interactions setting, and its CR or LF split the error into two lines.
+   */
+  @ParameterizedTest
+  @CsvSource({"keep,'\\r\\n'", "ignore,'a\\r'", "keep,'x\\n'"})
+  void aSettingWithLineBreaksIsOneLineNamingIt(String key, String escaped) throws Exception {
+    String value = escaped.replace("\\r", "\r").replace("\\n", "\n");
+    TrainingState s = TrainingState.load(state);
+    Map<String, String> m = new LinkedHashMap<>(s.settings());
+    m.put(key, value);
+    Path hostile = dir.resolve("breaks.okst");
+    new TrainingState(m, s.optimizers()).save(hostile);
+    String shown = value.replace("\r", "\\u000d").replace("\n", "\\u000a");
+    CliRun.line("train --initial " + hostile + " --data " + svm.b())
+        .assertError(1, hostile + ": setting " + key + " = '" + shown + "' is invalid");
+  }
+
   @Test
   void aStateWhoseOptimizerImageDoesNotFitIsRefused() throws Exception {
     TrainingState s = TrainingState.load(state);

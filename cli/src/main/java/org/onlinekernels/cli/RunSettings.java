@@ -105,6 +105,14 @@ record RunSettings(
       boolean dense = choice(state.get(key), "sparse", "dense").equals("dense");
       key = "d";
       int d = positive(state.get(key));
+      for (byte[] image : state.optimizers()) {
+        // Each optimizer keeps at least one buffer of d elements of 4 or more bytes: a larger d
+        // would size the state before the images are read (2^31-1 asked for 34 GB).
+        if (d > image.length / 4) {
+          throw new IllegalArgumentException(
+              "is more than the optimizer images hold (" + image.length + " bytes)");
+        }
+      }
       key = "outputs";
       int outputs = positive(state.get(key));
       key = "classes";

@@ -128,6 +128,7 @@ class StateFaultsTest {
   @ParameterizedTest
   @CsvSource({
     "d,-5",
+    "d,2147483647",
     "outputs,0",
     "classes,3",
     "algorithm,sgd",

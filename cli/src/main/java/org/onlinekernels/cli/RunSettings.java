@@ -126,6 +126,10 @@ record RunSettings(
       }
       key = "labels";
       LabelMap labels = LabelMap.ofRecorded(state.get(key));
+      int listed = state.get(key).isEmpty() ? 0 : state.get(key).split(",", -1).length;
+      if (listed > 0 && (labels.binary() ? multi : !multi || listed != outputs)) {
+        throw new IllegalArgumentException("does not match classes " + state.get("classes"));
+      }
       key = "normalize";
       boolean normalize = Boolean.parseBoolean(choice(state.get(key), "true", "false"));
       key = "format";

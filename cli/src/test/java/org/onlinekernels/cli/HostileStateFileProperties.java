@@ -37,9 +37,10 @@ import org.onlinekernels.trainer.LinearModel;
  * empty, other words). States of two rules, float and double, binary and three classes.
  *
  * <p>The property: {@code predict} with the file either exits 0 with one finite prediction line per
- * row, or is refused by one error line naming the file; {@code train --initial} with it either
- * saves a model whose weights and predictions are finite, or is refused so. Never NaN with exit 0,
- * never another exception. Each kind of damage and both outcomes are reached in a stated share.
+ * row, or is refused by one error line naming the file (or the data file, where the data does not
+ * fit the state's settings); {@code train --initial} with it either saves a model whose weights and
+ * predictions are finite, or is refused so. Never NaN with exit 0, never another exception. Each
+ * kind of damage and both outcomes are reached in a stated share.
  */
 class HostileStateFileProperties {
   enum Damage {
@@ -178,13 +179,13 @@ class HostileStateFileProperties {
         }
       }
     } else {
-      assertRefused(p, f, show);
+      assertRefused(p, f, data, show);
     }
     Path m = dir.resolve("m" + tryNumber + ".model");
     CliRun t =
         CliRun.of("train", "--initial", f.toString(), "--data", data.toString(), "--model", "" + m);
     if (t.code() != 0) {
-      assertRefused(t, f, show);
+      assertRefused(t, f, data, show);
       return;
     }
     LinearModel model = LinearModel.load(m);
@@ -196,12 +197,13 @@ class HostileStateFileProperties {
     assertTrue(!t.out().contains("NaN"), show + t);
   }
 
-  private static void assertRefused(CliRun r, Path f, String show) {
+  /** One error line naming the state file or, where the data does not fit it, the data file. */
+  private static void assertRefused(CliRun r, Path f, Path data, String show) {
     assertTrue(
         r.out().isEmpty()
             && r.err().startsWith("error: ")
             && r.err().lines().count() == 1
-            && r.err().contains(f.toString()),
+            && (r.err().contains(f.toString()) || r.err().startsWith("error: " + data + ":")),
         show + r);
   }
 

@@ -129,6 +129,7 @@ class StateFaultsTest {
   @CsvSource({
     "d,-5",
     "d,2147483647",
+    "labels,'0,1,2'",
     "outputs,0",
     "classes,3",
     "algorithm,sgd",

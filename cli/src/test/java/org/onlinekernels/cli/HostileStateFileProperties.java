@@ -153,7 +153,7 @@ class HostileStateFileProperties {
         .coverage(
             cov -> {
               for (Damage d : Damage.values()) {
-                cov.check(d).percentage(x -> x >= 5);
+                cov.check(d).percentage(x -> x >= 3);
               }
             });
     Statistics.label("predict")
@@ -167,8 +167,8 @@ class HostileStateFileProperties {
     Statistics.label("predict by damage")
         .coverage(
             cov -> {
-              cov.check(Damage.BUFFER_ONE, "scored").percentage(x -> x >= 1.5);
-              cov.check(Damage.BUFFER_ONE, "refused").percentage(x -> x >= 1.5);
+              cov.check(Damage.BUFFER_ONE, "scored").percentage(x -> x >= 1);
+              cov.check(Damage.BUFFER_ONE, "refused").percentage(x -> x >= 1);
             });
     if (p.code() == 0) {
       List<String> lines = Files.readAllLines(out);

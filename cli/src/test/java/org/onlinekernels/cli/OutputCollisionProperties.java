@@ -151,9 +151,9 @@ class OutputCollisionProperties {
     Statistics.label("spelling")
         .coverage(
             cov -> {
-              cov.check("none").percentage(p -> p >= 5);
+              cov.check("none").percentage(p -> p >= 3);
               for (int s = 0; s <= 8; s++) {
-                cov.check(spellings(s)).percentage(p -> p >= 4);
+                cov.check(spellings(s)).percentage(p -> p >= 1);
               }
             });
     Statistics.label("outcome").coverage(cov -> cov.check("refused").percentage(p -> p >= 50));

@@ -2,6 +2,7 @@ package org.onlinekernels.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 
 /**
@@ -134,9 +135,9 @@ final class Namespaces {
         throw new UsageException(
             flag
                 + " '"
-                + value
+                + Visible.of(value)
                 + "': '"
-                + (c < ' ' || c > '~' ? "\\u" + Integer.toHexString(c) : c)
+                + (c < ' ' || c > '~' ? String.format(Locale.ROOT, "\\u%04x", (int) c) : c)
                 + "' is not a namespace letter (printable ASCII other than '|' and ':'; a space is the default namespace)");
       }
     }

@@ -105,6 +105,14 @@ record RunSettings(
       boolean dense = choice(state.get(key), "sparse", "dense").equals("dense");
       key = "d";
       int d = positive(state.get(key));
+      for (byte[] image : state.optimizers()) {
+        // Each optimizer keeps at least one buffer of d elements of 4 or more bytes: a larger d
+        // would size the state before the images are read (2^31-1 asked for 34 GB).
+        if (d > image.length / 4) {
+          throw new IllegalArgumentException(
+              "is more than the optimizer images hold (" + image.length + " bytes)");
+        }
+      }
       key = "outputs";
       int outputs = positive(state.get(key));
       key = "classes";
@@ -118,6 +126,10 @@ record RunSettings(
       }
       key = "labels";
       LabelMap labels = LabelMap.ofRecorded(state.get(key));
+      int listed = state.get(key).isEmpty() ? 0 : state.get(key).split(",", -1).length;
+      if (listed > 0 && (labels.binary() ? multi : !multi || listed != outputs)) {
+        throw new IllegalArgumentException("does not match classes " + state.get("classes"));
+      }
       key = "normalize";
       boolean normalize = Boolean.parseBoolean(choice(state.get(key), "true", "false"));
       key = "format";
@@ -131,6 +143,10 @@ record RunSettings(
       }
       key = "hash";
       boolean signed = choice(state.get(key), "signed", "unsigned").equals("signed");
+      key = "ignore"; // each checked alone first, so that the message names the one at fault
+      Namespaces.of("", state.get(key), "");
+      key = "keep";
+      Namespaces.of("", "", state.get(key));
       key = "interactions";
       Namespaces ns =
           Namespaces.of(state.get("interactions"), state.get("ignore"), state.get("keep"));
@@ -160,9 +176,9 @@ record RunSettings(
               + ": setting "
               + key
               + " = '"
-              + state.settings().get(key)
+              + Visible.of(state.settings().get(key))
               + "' is invalid ("
-              + e.getMessage()
+              + Visible.of(e.getMessage())
               + "): the file was not written by train --save-state, or was changed");
     }
   }

@@ -150,7 +150,7 @@ class InteractionsTest {
         "--ignore a --keep b|--ignore and --keep exclude each other",
         "-q ab --ignore b|--interactions ab names namespace 'b', which --ignore drops",
         "-q ab --keep a|--interactions ab names namespace 'b', which --keep leaves out",
-        "--ignore aé|--ignore 'aé': '\\ue9' is not a namespace letter"
+        "--ignore aé|--ignore 'aé': '\\u00e9' is not a namespace letter"
       })
   void aWrongNamespaceIsAUsageErrorNamingTheFlag(String flags, String message) throws IOException {
     Path f = dir.resolve("d.vw");

@@ -128,6 +128,8 @@ class StateFaultsTest {
   @ParameterizedTest
   @CsvSource({
     "d,-5",
+    "d,2147483647",
+    "labels,'0,1,2'",
     "outputs,0",
     "classes,3",
     "algorithm,sgd",
@@ -146,6 +148,24 @@ class StateFaultsTest {
     CliRun r = CliRun.line("train --initial " + hostile + " --data " + svm.b());
     r.assertError(1, hostile + ": setting " + key + " = '" + value + "' is invalid");
     assertTrue(r.err().contains("was not written by train --save-state"), r.err());
+  }
+
+  /**
+   * Found by HostileStateFileProperties: a damaged keep or ignore setting was reported as the
+   * interactions setting, and its CR or LF split the error into two lines.
+   */
+  @ParameterizedTest
+  @CsvSource({"keep,'\\r\\n'", "ignore,'a\\r'", "keep,'x\\n'"})
+  void aSettingWithLineBreaksIsOneLineNamingIt(String key, String escaped) throws Exception {
+    String value = escaped.replace("\\r", "\r").replace("\\n", "\n");
+    TrainingState s = TrainingState.load(state);
+    Map<String, String> m = new LinkedHashMap<>(s.settings());
+    m.put(key, value);
+    Path hostile = dir.resolve("breaks.okst");
+    new TrainingState(m, s.optimizers()).save(hostile);
+    String shown = value.replace("\r", "\\u000d").replace("\n", "\\u000a");
+    CliRun.line("train --initial " + hostile + " --data " + svm.b())
+        .assertError(1, hostile + ": setting " + key + " = '" + shown + "' is invalid");
   }
 
   @Test

@@ -193,4 +193,109 @@ class HostileModelFileProperties {
       assertTrue(Double.isFinite(s), "score " + s + " of " + List.of(body));
     }
   }
+
+  /** How a valid model file's lines end, and where it is cut short before being sealed. */
+  enum LineEnds {
+    LF,
+    CRLF,
+    CR
+  }
+
+  enum Cut {
+    NONE,
+    LAST_LINES,
+    LAST_WEIGHT
+  }
+
+  record Weights(int d, List<List<Double>> rows) {}
+
+  @Provide
+  Arbitrary<Weights> validWeights() {
+    return Combinators.combine(
+            Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 3))
+        .flatAs(
+            (d, k) ->
+                Arbitraries.doubles()
+                    .between(-1e3, 1e3)
+                    .list()
+                    .ofSize(d)
+                    .list()
+                    .ofSize(k)
+                    .map(rows -> new Weights(d, rows)));
+  }
+
+  /**
+   * A valid model with its lines ended otherwise (CRLF, CR) or cut short (its last weight lines, or
+   * the last weight of its last line) and sealed again: a whole model with LF ends loads as
+   * written, bit for bit; with other ends it loads as written or is refused; cut short it is
+   * refused; every refusal is one line naming the file. Each line end and cut is reached in a
+   * stated share.
+   */
+  @Property
+  void aValidModelWithOtherLineEndsOrCutShortLoadsAsWrittenOrIsRefused(
+      @ForAll("validWeights") Weights w,
+      @ForAll LineEnds ends,
+      @ForAll Cut cut,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 3) int lines)
+      throws IOException {
+    net.jqwik.api.statistics.Statistics.label("line ends").collect(ends);
+    net.jqwik.api.statistics.Statistics.label("cut").collect(cut);
+    net.jqwik.api.statistics.Statistics.label("line ends")
+        .coverage(
+            c ->
+                java.util.Arrays.stream(LineEnds.values())
+                    .forEach(e -> c.check(e).percentage(p -> p >= 10)));
+    net.jqwik.api.statistics.Statistics.label("cut")
+        .coverage(
+            c ->
+                java.util.Arrays.stream(Cut.values())
+                    .forEach(e -> c.check(e).percentage(p -> p >= 10)));
+    int k = w.rows().size();
+    StringBuilder body = new StringBuilder(ModelFileFaultsTest.header("double", w.d(), k));
+    List<String> weightLines = new java.util.ArrayList<>();
+    for (List<Double> row : w.rows()) {
+      weightLines.add("w" + row.stream().map(x -> " " + x).reduce("", String::concat));
+    }
+    switch (cut) {
+      case NONE -> {}
+      case LAST_LINES -> weightLines = weightLines.subList(0, Math.max(0, k - lines));
+      case LAST_WEIGHT -> {
+        String last = weightLines.get(k - 1);
+        weightLines.set(k - 1, last.substring(0, last.lastIndexOf(' ')));
+      }
+    }
+    weightLines.forEach(l -> body.append(l).append('\n'));
+    String end =
+        switch (ends) {
+          case LF -> "\n";
+          case CRLF -> "\r\n";
+          case CR -> "\r";
+        };
+    String text = body.toString().replace("\n", end);
+    byte[] sealed = ModelFileFaultsTest.sealed(text);
+    String file = new String(sealed, java.nio.charset.StandardCharsets.UTF_8);
+    Path f =
+        Files.writeString(dir.resolve("lines.model"), file.substring(0, file.length() - 1) + end);
+    LinearModel m;
+    try {
+      m = LinearModel.load(f);
+    } catch (LinearModel.ModelFormatException e) {
+      assertTrue(
+          e.getMessage().startsWith(f + ":") && e.getMessage().lines().count() == 1,
+          e.getMessage());
+      assertTrue(
+          ends != LineEnds.LF || cut != Cut.NONE, "a valid model refused: " + e.getMessage());
+      return;
+    }
+    assertTrue(cut == Cut.NONE, "a model cut short (" + cut + ") loaded: " + List.of(text));
+    double[][] got = m.weights();
+    for (int o = 0; o < k; o++) {
+      for (int i = 0; i < w.d(); i++) {
+        assertTrue(
+            Double.doubleToRawLongBits(w.rows().get(o).get(i))
+                == Double.doubleToRawLongBits(got[o][i]),
+            "weight " + o + "," + i + ": " + got[o][i] + " in " + List.of(text));
+      }
+    }
+  }
 }

@@ -245,6 +245,38 @@ class BenchSuiteTest {
     close("DFEG reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
   }
 
+  /**
+   * FTRL, KT and FreeGrad rounds: vector and scalar kernels give the same state, dense and sparse.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"float", "double"})
+  void parameterFree(String type) {
+    same(
+        "FTRL vector vs scalar",
+        run(dense(ParameterFreeBench.Ftrl::new, type, "scalar")),
+        run(dense(ParameterFreeBench.Ftrl::new, type, "vector")));
+    same(
+        "KT vector vs scalar",
+        run(dense(ParameterFreeBench.Kt::new, type, "scalar")),
+        run(dense(ParameterFreeBench.Kt::new, type, "vector")));
+    same(
+        "FreeGrad vector vs scalar",
+        run(dense(ParameterFreeBench.FreeGrad::new, type, "scalar")),
+        run(dense(ParameterFreeBench.FreeGrad::new, type, "vector")));
+    same(
+        "FTRL sparse vector vs scalar",
+        run(sparse(ParameterFreeBench.FtrlSparse::new, type, "scalar")),
+        run(sparse(ParameterFreeBench.FtrlSparse::new, type, "vector")));
+    same(
+        "KT sparse vector vs scalar",
+        run(sparse(ParameterFreeBench.KtSparse::new, type, "scalar")),
+        run(sparse(ParameterFreeBench.KtSparse::new, type, "vector")));
+    same(
+        "FreeGrad sparse vector vs scalar",
+        run(sparse(ParameterFreeBench.FreeGradSparse::new, type, "scalar")),
+        run(sparse(ParameterFreeBench.FreeGradSparse::new, type, "vector")));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
   void gradientSteps(String type) {

@@ -97,7 +97,8 @@ public record Profile(
     g.add(
         new Group(
             "dense2",
-            "(ScInOL2Bench\\.roundStored|GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate))",
+            "(ScInOL2Bench\\.roundStored|GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)"
+                + "|ParameterFreeBench\\.(ftrl|kt|freeGrad)$)",
             Map.of("d", new String[] {"16384", "16777216"}, "type", BOTH, "impl", IMPLS)));
     g.add(new Group("handwritten", ".*Bench\\.handwritten", Map.of("d", DENSE, "type", BOTH)));
     g.add(new Group("reference", ".*Bench\\.reference", Map.of("d", SMALL)));
@@ -105,7 +106,8 @@ public record Profile(
         new Group(
             "sparse",
             "(AdaGradBench|ScInOL2Bench|ScInOL1Bench|DfegBench)\\.sparse"
-                + "|GradientStepBench\\.(globalAdaGradSparse|aogdCoordinateSparse)",
+                + "|GradientStepBench\\.(globalAdaGradSparse|aogdCoordinateSparse)"
+                + "|ParameterFreeBench\\.(ftrlSparse|ktSparse|freeGradSparse)",
             Map.of("nnz", NNZ, "type", new String[] {"float"}, "impl", IMPLS)));
     g.add(
         new Group(

@@ -74,6 +74,28 @@ final class ReportWriter {
               4,
               "predict: read theta, x (<theta,x>, ||x||^2); update: read theta, x, write theta"),
           new Kernel(
+              "ftrl",
+              "FTRL-Proximal round",
+              "ParameterFreeBench.ftrl",
+              8,
+              6,
+              "predict: read z, N, x; update: read z, N, x, write z, N"),
+          new Kernel(
+              "kt",
+              "KT coin betting round",
+              "ParameterFreeBench.kt",
+              11,
+              8,
+              "predict: read theta, W, k, x; update: read theta, W, k, x, write theta, W, k"),
+          new Kernel(
+              "freegrad",
+              "FreeGrad round",
+              "ParameterFreeBench.freeGrad",
+              14,
+              10,
+              "predict: read G, Vsum, h1, ht, x; update: read G, Vsum, h1, ht, x, write G, Vsum, h1,"
+                  + " ht"),
+          new Kernel(
               "globaladagrad",
               "Global AdaGrad step",
               "GradientStepBench.globalAdaGrad",

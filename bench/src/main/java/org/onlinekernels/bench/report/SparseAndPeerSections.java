@@ -51,6 +51,7 @@ final class SparseAndPeerSections {
           r.bench()
               .replace("Bench.sparse", "")
               .replace("GradientStepBench.", "")
+              .replace("ParameterFreeBench.", "")
               .replace("Sparse", "");
       if (r.bench().startsWith("TribuoBench")) name = "Tribuo AdaGrad";
       md.append("| ")

@@ -1,18 +1,15 @@
 package org.onlinekernels.rules.freegrad;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.GradientOptimizer;
+import org.onlinekernels.optimizer.GradientRuleOptimizer;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 
@@ -22,7 +19,7 @@ import org.onlinekernels.params.FreeGradParams;
  * computed, never stored. Linear-model and gradient form; float or double, planar or {@link
  * StateLayout#INTERLEAVED} state.
  */
-public final class FreeGradOptimizer extends RuleOptimizer implements GradientOptimizer {
+public final class FreeGradOptimizer extends GradientRuleOptimizer<FreeGradParams> {
   /** The rule as the command line and the trainers know it. */
   public static final RuleInfo INFO =
       new RuleInfo(
@@ -32,16 +29,7 @@ public final class FreeGradOptimizer extends RuleOptimizer implements GradientOp
               "                  no tuning, scale-free"),
           Set.of("eps"),
           false,
-          (d, precision, layout, arena, kernels, p) ->
-              new FreeGradOptimizer(
-                  d,
-                  precision.inputType(),
-                  new FreeGradParams(p.get("eps", 1)),
-                  layout,
-                  arena,
-                  kernels));
-
-  private final FreeGradParams p;
+          factory(p -> new FreeGradParams(p.get("eps", 1)), FreeGradOptimizer::new));
 
   /** An optimizer with its own confined arena and the default kernels. */
   public FreeGradOptimizer(int d, ElementType type, FreeGradParams params) {
@@ -64,54 +52,24 @@ public final class FreeGradOptimizer extends RuleOptimizer implements GradientOp
     super(
         "freegrad",
         d,
+        params,
         checked(params, type),
         layout,
-        false,
-        false,
         arena,
         kernels,
         FreeGradRuleForms.SHAPE);
-    this.p = params;
-    u[FreeGradRuleForms.SHAPE.uniform("eps")] = params.epsilon();
+    uniform("eps", params.epsilon());
     resetImpl();
   }
 
   private static Precision checked(FreeGradParams params, ElementType type) {
-    if (params == null) {
-      throw new IllegalArgumentException("params must not be null");
-    }
-    if (type != null) {
-      ParameterRangeException.check(
-          "freegrad",
-          type,
-          "epsilon",
-          params.epsilon(),
-          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
-          "epsilon would overflow");
-    }
+    checkRepresentable("freegrad", type, "epsilon", nonNull(params).epsilon());
     return Precision.of(type);
-  }
-
-  /** The parameters. */
-  public FreeGradParams params() {
-    return p;
   }
 
   /** Every field starts at 0: no hint yet, the zero weight. */
   @Override
   protected void resetImpl() {}
-
-  @Override
-  public void step(MemorySegment gradient) {
-    checkGradient(gradient);
-    updateDense(gradient, 1.0);
-  }
-
-  @Override
-  public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
-    checkSparseGradient(indices, values, nnz);
-    updateSparse(indices, values, nnz, 1.0);
-  }
 
   /**
    * docs/MERGING.md: {@code G}, {@code Vsum}, {@code h1} averaged over the learners that changed

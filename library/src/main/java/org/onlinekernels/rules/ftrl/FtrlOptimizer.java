@@ -1,18 +1,15 @@
 package org.onlinekernels.rules.ftrl;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.GradientOptimizer;
+import org.onlinekernels.optimizer.GradientRuleOptimizer;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.FtrlParams;
 
@@ -22,7 +19,7 @@ import org.onlinekernels.params.FtrlParams;
  * stored, so {@code readWeights} gives exact zeros wherever {@code |z_i| <= lambda1}. Linear-model
  * and gradient form; float or double, planar or {@link StateLayout#INTERLEAVED} state.
  */
-public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimizer {
+public final class FtrlOptimizer extends GradientRuleOptimizer<FtrlParams> {
   /** The rule as the command line and the trainers know it. */
   public static final RuleInfo INFO =
       new RuleInfo(
@@ -32,22 +29,16 @@ public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimi
               "                  with L1 (exact zeros) and L2; alpha is a rate: worth tuning"),
           Set.of("alpha", "beta", "l1", "l2"),
           false,
-          (d, precision, layout, arena, kernels, p) -> {
-            FtrlParams def = FtrlParams.defaults();
-            return new FtrlOptimizer(
-                d,
-                precision.inputType(),
-                new FtrlParams(
+          factory(
+              p -> {
+                FtrlParams def = FtrlParams.defaults();
+                return new FtrlParams(
                     p.get("alpha", def.alpha()),
                     p.get("beta", def.beta()),
                     p.get("l1", def.lambda1()),
-                    p.get("l2", def.lambda2())),
-                layout,
-                arena,
-                kernels);
-          });
-
-  private final FtrlParams p;
+                    p.get("l2", def.lambda2()));
+              },
+              FtrlOptimizer::new));
 
   /** An optimizer with its own confined arena and the default kernels. */
   public FtrlOptimizer(int d, ElementType type, FtrlParams params) {
@@ -67,21 +58,11 @@ public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimi
       StateLayout layout,
       Arena arena,
       KernelProvider kernels) {
-    super(
-        "ftrl",
-        d,
-        checked(params, type),
-        layout,
-        false,
-        false,
-        arena,
-        kernels,
-        FtrlRuleForms.SHAPE);
-    this.p = params;
-    u[FtrlRuleForms.SHAPE.uniform("alpha")] = params.alpha();
-    u[FtrlRuleForms.SHAPE.uniform("beta")] = params.beta();
-    u[FtrlRuleForms.SHAPE.uniform("lambda1")] = params.lambda1();
-    u[FtrlRuleForms.SHAPE.uniform("lambda2")] = params.lambda2();
+    super("ftrl", d, params, checked(params, type), layout, arena, kernels, FtrlRuleForms.SHAPE);
+    uniform("alpha", params.alpha());
+    uniform("beta", params.beta());
+    uniform("lambda1", params.lambda1());
+    uniform("lambda2", params.lambda2());
     resetImpl();
   }
 
@@ -90,43 +71,17 @@ public final class FtrlOptimizer extends RuleOptimizer implements GradientOptimi
    * allocated.
    */
   private static Precision checked(FtrlParams params, ElementType type) {
-    if (params == null) {
-      throw new IllegalArgumentException("params must not be null");
-    }
-    if (type != null) {
-      double max = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
-      ParameterRangeException.check(
-          "ftrl", type, "alpha", params.alpha(), max, "alpha would overflow");
-      ParameterRangeException.check(
-          "ftrl", type, "beta", params.beta(), max, "beta would overflow");
-      ParameterRangeException.check(
-          "ftrl", type, "lambda1", params.lambda1(), max, "lambda1 would overflow");
-      ParameterRangeException.check(
-          "ftrl", type, "lambda2", params.lambda2(), max, "lambda2 would overflow");
-    }
+    nonNull(params);
+    checkRepresentable("ftrl", type, "alpha", params.alpha());
+    checkRepresentable("ftrl", type, "beta", params.beta());
+    checkRepresentable("ftrl", type, "lambda1", params.lambda1());
+    checkRepresentable("ftrl", type, "lambda2", params.lambda2());
     return Precision.of(type);
-  }
-
-  /** The parameters. */
-  public FtrlParams params() {
-    return p;
   }
 
   /** {@code z = N = 0}: the zero weights. */
   @Override
   protected void resetImpl() {}
-
-  @Override
-  public void step(MemorySegment gradient) {
-    checkGradient(gradient);
-    updateDense(gradient, 1.0);
-  }
-
-  @Override
-  public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
-    checkSparseGradient(indices, values, nnz);
-    updateSparse(indices, values, nnz, 1.0);
-  }
 
   /**
    * docs/MERGING.md: {@code z} and {@code N} averaged over the learners that changed them. FTRL is

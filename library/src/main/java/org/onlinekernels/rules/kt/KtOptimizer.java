@@ -1,18 +1,16 @@
 package org.onlinekernels.rules.kt;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.GradientOptimizer;
+import org.onlinekernels.optimizer.GradientRuleOptimizer;
 import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.KtParams;
 
@@ -23,7 +21,7 @@ import org.onlinekernels.params.KtParams;
  * gradient form; float or double, planar or {@link StateLayout#INTERLEAVED} state. In float, {@code
  * k} stops counting at 2^24 touches of a coordinate: use double for longer runs.
  */
-public final class KtOptimizer extends RuleOptimizer implements GradientOptimizer {
+public final class KtOptimizer extends GradientRuleOptimizer<KtParams> {
   /** The rule as the command line and the trainers know it. */
   public static final RuleInfo INFO =
       new RuleInfo(
@@ -33,16 +31,7 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
               "                  no rate; coins g*x/Lg clipped to [-1, 1]"),
           Set.of("eps", "Lg"),
           false,
-          (d, precision, layout, arena, kernels, p) ->
-              new KtOptimizer(
-                  d,
-                  precision.inputType(),
-                  new KtParams(p.get("eps", 1), p.get("Lg", 1)),
-                  layout,
-                  arena,
-                  kernels));
-
-  private final KtParams p;
+          factory(p -> new KtParams(p.get("eps", 1), p.get("Lg", 1)), KtOptimizer::new));
 
   /** An optimizer with its own confined arena and the default kernels. */
   public KtOptimizer(int d, ElementType type, KtParams params) {
@@ -62,9 +51,8 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
       StateLayout layout,
       Arena arena,
       KernelProvider kernels) {
-    super("kt", d, checked(params, type), layout, false, false, arena, kernels, KtRuleForms.SHAPE);
-    this.p = params;
-    u[KtRuleForms.SHAPE.uniform("Lg")] = params.lg();
+    super("kt", d, params, checked(params, type), layout, arena, kernels, KtRuleForms.SHAPE);
+    uniform("Lg", params.lg());
     resetImpl();
   }
 
@@ -73,9 +61,7 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
    * hold.
    */
   private static Precision checked(KtParams params, ElementType type) {
-    if (params == null) {
-      throw new IllegalArgumentException("params must not be null");
-    }
+    nonNull(params);
     if (type != null) {
       ParameterRangeException.check(
           "kt",
@@ -84,14 +70,8 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
           params.epsilon(),
           wealthCap(type),
           "the initial wealth W = epsilon would exceed its saturation cap");
-      ParameterRangeException.check(
-          "kt",
-          type,
-          "Lg",
-          params.lg(),
-          type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE,
-          "Lg would overflow");
     }
+    checkRepresentable("kt", type, "Lg", params.lg());
     return Precision.of(type);
   }
 
@@ -99,26 +79,9 @@ public final class KtOptimizer extends RuleOptimizer implements GradientOptimize
     return t == ElementType.FLOAT ? Kt.FLOAT_WEALTH_CAP : Kt.DOUBLE_WEALTH_CAP;
   }
 
-  /** The parameters. */
-  public KtParams params() {
-    return p;
-  }
-
   @Override
   protected void resetImpl() {
-    store.fill("W", p.epsilon());
-  }
-
-  @Override
-  public void step(MemorySegment gradient) {
-    checkGradient(gradient);
-    updateDense(gradient, 1.0);
-  }
-
-  @Override
-  public void stepSparse(MemorySegment indices, MemorySegment values, int nnz) {
-    checkSparseGradient(indices, values, nnz);
-    updateSparse(indices, values, nnz, 1.0);
+    store.fill("W", params().epsilon());
   }
 
   /**

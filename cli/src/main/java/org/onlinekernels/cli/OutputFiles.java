@@ -8,7 +8,9 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.AtomicFiles;
 
 /** Output files of the command line, opened before the work so that a bad path fails first. */
 final class OutputFiles {
@@ -88,5 +90,36 @@ final class OutputFiles {
     return parent != null && Files.isDirectory(parent)
         ? parent.toRealPath().resolve(p.getFileName())
         : p;
+  }
+
+  /**
+   * Refuses an output file that is also the {@code --progressive-out} file: one would replace the
+   * other.
+   */
+  static void refuseSameFileAsProgressive(Path progressiveOut, String flag, Path file, String what)
+      throws UsageException {
+    if (progressiveOut != null && file != null && OutputFiles.sameFile(progressiveOut, file)) {
+      throw new UsageException(
+          "--progressive-out and "
+              + flag
+              + " are the same file "
+              + file
+              + ": the "
+              + what
+              + " would replace the predictions; choose two paths");
+    }
+  }
+
+  /** Refuses an output that names an input, and one that cannot be written, before any work. */
+  static void checkOutput(String flag, Path file, Object... inputs) throws UsageException, Failure {
+    if (file == null) {
+      return;
+    }
+    OutputFiles.refuseOverwritingAnInput(flag, file, inputs);
+    try {
+      AtomicFiles.checkWritable(file); // before training, not after it
+    } catch (IOException e) {
+      throw new Failure(e.getMessage());
+    }
   }
 }

@@ -5,11 +5,9 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Set;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
@@ -46,73 +44,6 @@ final class TrainCommand {
 
   /** Default merge interval of {@code --threads}. */
   static final int DEFAULT_MERGE_EVERY = 10_000;
-
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: online-kernels train --data FILE [options]",
-          "",
-          "  One or more online passes: per example predict, score (progressive validation: loss and",
-          "  error before the update), update. Labels +1/-1 give one output (labels all 0/1 or all 1/2",
-          "  too: the smaller is -1); class labels 0..K-1 give K outputs trained one-vs-rest on the same",
-          "  instance, prediction = class of the largest score. An error is a wrong sign (binary) or a",
-          "  wrong class; a tie (yhat = 0, or a shared largest score) counts as half an error (--ties).",
-          "",
-          "  --data FILE         training data, LIBSVM/svmlight or Vowpal Wabbit text (.gz allowed)",
-          "  --test FILE         test data (same format), scored with the final weights",
-          "  --format F          libsvm or vw (default: vw for names ending in .vw or .vw.gz, else libsvm)",
-          "  --bits B            vw: feature hashing into 2^B weights, B in 1..30 (default 18)",
-          "  --hash H            vw: signed (default: bit 31 of the hash signs the value) or unsigned",
-          "  --interactions ab   vw: cross namespaces a and b (first letters; repeatable; alias -q ab;",
-          "                      :: crosses every pair), hashed as VW does (docs/CLI.md)",
-          "  --ignore abc        vw: drop the namespaces starting with a, b or c",
-          "  --keep abc          vw: keep only the namespaces starting with a, b or c",
-          "  --labels L          auto (default), NEG,POS (binary: NEG -> -1, POS -> +1), or C0,C1,...",
-          "                      (three or more: class Ci -> i)",
-          "  --algorithm NAME    default " + DEFAULT_ALGORITHM + "; one of:",
-          AlgorithmSpec.HELP,
-          "  --param K=V         an algorithm parameter (repeatable, or K=V,K=V)",
-          "  --loss L            logistic (default), hinge, absolute, squared; with K classes the",
-          "                      reported loss is the one-vs-rest sum of the K outputs' losses, and the",
-          "                      K-way softmax log loss of the scores is reported beside it",
-          "  --type T            float (default), double, or mixed (float weights and input, double",
-          "                      accumulators; adagrad and scinol2)",
-          "  --epochs N          passes over the data (default 1)",
-          "  --seed S            seed of the shuffling (default " + Main.DEFAULT_SEED + ")",
-          "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch;",
-          "                      demo, which compares algorithms on one order, never shuffles)",
-          "  --ties T            half (default): a tie counts as half an error; error: as a whole one",
-          "  --progressive-out FILE  write every training example's progressive prediction, one line",
-          "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
-          "                      example number in the file; CLASS: multiclass prediction)",
-          "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
-          "  --threads T         train on T threads, or auto: one per available core (default 1; at most",
-          "                      "
-              + MAX_THREADS
-              + ": each thread holds a learner and a shard); the",
-          "                      fastest mode for the rule: shared state, lock-free (not reproducible),",
-          "                      or parameter mixing where shared state would lock; docs/parallel/README.md",
-          "  --deterministic     with --threads: iterative parameter mixing, bit-reproducible for fixed",
-          "                      T and N (docs/MERGING.md)",
-          "  --merge-every N     with --threads: parameter mixing (as --deterministic), the threads'",
-          "                      learners merged every N examples (default "
-              + DEFAULT_MERGE_EVERY
-              + "; 0: once per epoch)",
-          "  --normalize         scale every row (train and test) to unit Euclidean norm first",
-          "  --model FILE        save the final model there (format: docs/MODEL_FORMAT.md)",
-          "  --save-state FILE   save the whole training state there (optimizer state, settings, label",
-          "                      map, hashing) to continue from later; may be the --initial file",
-          "  --initial FILE      continue from a state saved by --save-state: its rule, parameters, type,",
-          "                      loss, labels, dimension and hashing apply (same flags allowed, others",
-          "                      refused); one run on A then this one on B equals one run on A then B",
-          "  --holdout-period N  hold out rows N, 2N, ... (not trained; scored as the run goes, as VW",
-          "                      does) and report their loss beside the progressive loss; N >= 2",
-          "  --invert-hash FILE  write every feature seen with its index, sign and weight per output",
-          "  --dimension N       model dimension; feature indices up to N (default: the largest index,",
-          "                      which must then be at most " + DEFAULT_MAX_DIMENSION + ")",
-          "  --json              print a one-line JSON summary instead of text",
-          "  --help              print this text",
-          "");
 
   final Options options;
   final Path data;
@@ -226,12 +157,15 @@ final class TrainCommand {
           "--initial",
           initial);
     }
-    checkOutput("--model", modelOut, "--data", data, "--test", testFile, "--initial", initial);
-    refuseSameFileAsProgressive("--model", modelOut, "model");
-    refuseSameFileAsProgressive("--save-state", saveState, "state");
-    refuseSameFileAsProgressive("--invert-hash", invertHash, "readable model");
-    checkOutput("--save-state", saveState, "--data", data, "--test", testFile, "--model", modelOut);
-    checkOutput(
+    OutputFiles.checkOutput(
+        "--model", modelOut, "--data", data, "--test", testFile, "--initial", initial);
+    OutputFiles.refuseSameFileAsProgressive(progressiveOut, "--model", modelOut, "model");
+    OutputFiles.refuseSameFileAsProgressive(progressiveOut, "--save-state", saveState, "state");
+    OutputFiles.refuseSameFileAsProgressive(
+        progressiveOut, "--invert-hash", invertHash, "readable model");
+    OutputFiles.checkOutput(
+        "--save-state", saveState, "--data", data, "--test", testFile, "--model", modelOut);
+    OutputFiles.checkOutput(
         "--invert-hash",
         invertHash,
         "--data",
@@ -270,72 +204,11 @@ final class TrainCommand {
     return o.get(flag) == null ? null : Path.of(o.get(flag));
   }
 
-  /**
-   * Refuses an output file that is also the {@code --progressive-out} file: one would replace the
-   * other.
-   */
-  private void refuseSameFileAsProgressive(String flag, Path file, String what)
-      throws UsageException {
-    if (progressiveOut != null && file != null && OutputFiles.sameFile(progressiveOut, file)) {
-      throw new UsageException(
-          "--progressive-out and "
-              + flag
-              + " are the same file "
-              + file
-              + ": the "
-              + what
-              + " would replace the predictions; choose two paths");
-    }
-  }
-
-  /** Refuses an output that names an input, and one that cannot be written, before any work. */
-  private static void checkOutput(String flag, Path file, Object... inputs)
-      throws UsageException, Failure {
-    if (file == null) {
-      return;
-    }
-    OutputFiles.refuseOverwritingAnInput(flag, file, inputs);
-    try {
-      AtomicFiles.checkWritable(file); // before training, not after it
-    } catch (IOException e) {
-      throw new Failure(e.getMessage());
-    }
-  }
-
   static int run(String[] args, PrintStream out, PrintStream err, PrintStream progress)
       throws UsageException, Failure {
-    Set<String> valued =
-        new java.util.HashSet<>(
-            Set.of(
-                "--data",
-                "--test",
-                "--algorithm",
-                "--param",
-                "--loss",
-                "--type",
-                "--epochs",
-                "--seed",
-                "--model",
-                "--labels",
-                "--ties",
-                "--progressive-out",
-                "--threads",
-                "--merge-every",
-                "--dimension",
-                "--save-state",
-                "--initial",
-                "--holdout-period",
-                "--invert-hash"));
-    valued.addAll(InputFormat.OPTIONS);
-    Options o =
-        Options.parse(
-            InputFormat.aliases(args),
-            0,
-            Set.of("--no-shuffle", "--dense", "--normalize", "--json", "--deterministic"),
-            valued,
-            Set.of("--param", "--interactions"));
+    Options o = TrainUsage.parse(args);
     if (o.has("--help")) {
-      out.print(USAGE);
+      out.print(TrainUsage.TEXT);
       return 0;
     }
     return new TrainCommand(o).train(out, progress);

@@ -944,6 +944,8 @@ static inline int SFX(aogdb_update)(SFX(aogdb_model) *m, void *scratch, const in
   return 0;
 }
 
+#include "rules_entrywise.h"
+
 #undef T
 #undef SFX
 #undef SQRT

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.onlinekernels.spark.SparkTestSession.data;
 
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -33,23 +30,11 @@ import org.onlinekernels.trainer.TrainerConfig;
 class StreamingTrainerTest {
   private static final int D = 13;
 
-  /**
-   * Writes rows {@code [from, to)} of {@code all} as the file {@code in/<k>.parquet}, k-th by time.
-   */
+  /** Writes heart_scale's rows {@code [90 k, 90 k + 90)} as batch file {@code k} of {@code in}. */
   private static Dataset<Row> chunk(
       SparkSession spark, List<Row> all, StructType schema, int k, Path in, Path tmp)
       throws Exception {
-    Dataset<Row> rows = spark.createDataFrame(all.subList(90 * k, 90 * k + 90), schema);
-    Path staged = tmp.resolve("staged-" + k + "-" + in.getFileName());
-    rows.coalesce(1).write().parquet(staged.toString());
-    Files.createDirectories(in);
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(staged, "part-*.parquet")) {
-      for (Path p : ds) {
-        Path dst = Files.move(p, in.resolve(k + ".parquet"));
-        Files.setLastModifiedTime(dst, FileTime.fromMillis(1_000_000_000_000L + 60_000L * k));
-      }
-    }
-    return rows;
+    return ParquetBatches.write(spark, all.subList(90 * k, 90 * k + 90), schema, k, in, tmp);
   }
 
   private static void runQuery(

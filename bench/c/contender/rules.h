@@ -413,18 +413,18 @@ static inline void SFX(adagrad_prefetch)(const SFX(adagrad_model) *m, const int3
 #if CONTENDER_SIMD
 #if CONTENDER_FLOAT
 /* Four 8-byte {w, Q} records into w and Q of entries j .. j + 3, and back. */
-#define AG_GATHER(st, idx, j, w, q)                                                            \
+#define AG_GATHER(st, idx, j, wv_, qv_)                                                            \
   do {                                                                                         \
     __m128 v01_ = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *) &(st)[(idx)[j]]), \
         (const __m64 *) &(st)[(idx)[(j) + 1]]);                                                \
     __m128 v23_ = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *) &(st)[(idx)[(j) + 2]]), \
         (const __m64 *) &(st)[(idx)[(j) + 3]]);                                                \
-    w = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(2, 0, 2, 0));                                   \
-    q = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(3, 1, 3, 1));                                   \
+    wv_ = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(2, 0, 2, 0));                                   \
+    qv_ = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(3, 1, 3, 1));                                   \
   } while (0)
-#define AG_SCATTER(st, idx, j, w, q)                                                           \
+#define AG_SCATTER(st, idx, j, wv_, qv_)                                                           \
   do {                                                                                         \
-    __m128 v01_ = _mm_unpacklo_ps(w, q), v23_ = _mm_unpackhi_ps(w, q);                         \
+    __m128 v01_ = _mm_unpacklo_ps(wv_, qv_), v23_ = _mm_unpackhi_ps(wv_, qv_);                         \
     _mm_storel_pi((__m64 *) &(st)[(idx)[j]], v01_);                                            \
     _mm_storeh_pi((__m64 *) &(st)[(idx)[(j) + 1]], v01_);                                      \
     _mm_storel_pi((__m64 *) &(st)[(idx)[(j) + 2]], v23_);                                      \
@@ -432,16 +432,16 @@ static inline void SFX(adagrad_prefetch)(const SFX(adagrad_model) *m, const int3
   } while (0)
 #else
 /* Four 16-byte {w, Q} records into w and Q of entries j .. j + 3, and back. */
-#define AG_GATHER(st, idx, j, w, q)                                                            \
+#define AG_GATHER(st, idx, j, wv_, qv_)                                                            \
   do {                                                                                         \
     __m256d lo_ = _mm256_set_m128d(_mm_loadu_pd(&(st)[(idx)[(j) + 2]].w), _mm_loadu_pd(&(st)[(idx)[j]].w)); \
     __m256d hi_ = _mm256_set_m128d(_mm_loadu_pd(&(st)[(idx)[(j) + 3]].w), _mm_loadu_pd(&(st)[(idx)[(j) + 1]].w)); \
-    w = _mm256_unpacklo_pd(lo_, hi_);                                                          \
-    q = _mm256_unpackhi_pd(lo_, hi_);                                                          \
+    wv_ = _mm256_unpacklo_pd(lo_, hi_);                                                          \
+    qv_ = _mm256_unpackhi_pd(lo_, hi_);                                                          \
   } while (0)
-#define AG_SCATTER(st, idx, j, w, q)                                                           \
+#define AG_SCATTER(st, idx, j, wv_, qv_)                                                           \
   do {                                                                                         \
-    __m256d lo_ = _mm256_unpacklo_pd(w, q), hi_ = _mm256_unpackhi_pd(w, q);                    \
+    __m256d lo_ = _mm256_unpacklo_pd(wv_, qv_), hi_ = _mm256_unpackhi_pd(wv_, qv_);                    \
     _mm_storeu_pd(&(st)[(idx)[j]].w, _mm256_castpd256_pd128(lo_));                            \
     _mm_storeu_pd(&(st)[(idx)[(j) + 2]].w, _mm256_extractf128_pd(lo_, 1));                     \
     _mm_storeu_pd(&(st)[(idx)[(j) + 1]].w, _mm256_castpd256_pd128(hi_));                       \
@@ -944,7 +944,7 @@ static inline int SFX(aogdb_update)(SFX(aogdb_model) *m, void *scratch, const in
   return 0;
 }
 
-#include "rules_entrywise.h"
+#include "rules_ftrl_kt_freegrad.h"
 
 #undef T
 #undef SFX

@@ -1,9 +1,10 @@
 /*
- * FTRL-Proximal, KT coin betting and FreeGrad, whose C rounds run entry by entry (no SIMD body):
- * the library's gathered fused round (the generated
+ * FTRL-Proximal, KT coin betting and FreeGrad: the library's gathered fused round (the generated
  * Float<Rule>Forms.predictGathered / updateGathered of rules/<name>/<Rule>.java, default
- * parameters), entry by entry on one record per coordinate. Included by rules.h for each type,
- * with its T, SFX, jmin/jmax, ROW_SUM4, X_TIMES, lane_expm1, WEALTH_CAP and EXP_CAP.
+ * parameters) on one record per coordinate. Included by rules.h for each type, with its T, SFX,
+ * jmin/jmax, ROW_SUM4, X_TIMES, lane_expm1, WEALTH_CAP, EXP_CAP and (FTRL's SIMD body, four
+ * entries at a time as AdaGrad's) the V_* operations and AG_GATHER/AG_SCATTER; KT and FreeGrad
+ * run entry by entry.
  *
  * The predict computes each entry's weight (kept in scratch for the update, as the library's
  * outW) and sums the contributions in FloatRowSums.sum4's order; the update runs the rule's
@@ -67,14 +68,42 @@ static inline T SFX(ftrl_one)(T *wout, const SFX(ftrlrec) *st, const int32_t *id
   return X_TIMES(val[j], w);
 }
 
+#if CONTENDER_SIMD
+/*
+ * Four entries at once, as AdaGrad's body (a {z, N} record has a {w, Q} record's layout): lane l
+ * is entry j + l, the library's partial sum j mod 4, and does ftrl_weight's operations in order
+ * (IEEE sqrt and division; min/max and blends give Math.min/max's results on these operands).
+ */
+static inline VT SFX(ftrl_four)(T *wout, const SFX(ftrlrec) *st, const int32_t *idx, const T *val, int j, VT acc) {
+  const SFX(agrec) *as = (const SFX(agrec) *) st;
+  const VT zero = V_ZERO(), sign = V_SET1(-0.0), wmax = V_SET1(T_MAX);
+  VT z, n;
+  AG_GATHER(as, idx, j, z, n);
+  VT den = V_ADD(V_DIV(V_ADD(V_SET1(FTRL_BETA), V_SQRT(n)), V_SET1(FTRL_ALPHA)), V_SET1(FTRL_L2));
+  VT w = V_DIV(V_SUB(V_OR(V_SET1(FTRL_L1), V_AND(sign, z)), z), den);
+  w = V_MAX(V_SET1(-T_MAX), V_MIN(wmax, w)); /* a NaN w stays NaN, as Java's max(-MAX, min(w, MAX)) */
+  VT inside = V_CMPGT(V_ANDNOT(sign, z), V_SET1(FTRL_L1)); /* |z| > lambda1 */
+  w = V_BLEND(zero, w, V_AND(inside, V_CMPGT(den, zero)));
+  V_STOREU(wout + j, w);
+  VT x = V_LOADU(val + j);
+  return V_ADD(acc, V_BLEND(zero, V_MUL(x, w), V_CMPNEQ(x, zero)));
+}
+#endif
+
 static inline int SFX(ftrl_predict)(SFX(ftrl_model) *m, void *scratch, const int32_t *idx, const T *val, int nnz,
     double *yhat_out) {
   T *wout = ((SFX(entry_scratch) *) scratch)->w;
-  T yh;
-#define FTRL_CONTRIB(j) SFX(ftrl_one)(wout, m->st, idx, val, j)
-  ROW_SUM4(FTRL_CONTRIB, nnz, yh);
-#undef FTRL_CONTRIB
-  *yhat_out = (double) yh;
+  T a[4] = {0, 0, 0, 0};
+  int j = 0;
+#if CONTENDER_SIMD
+  if (nnz >= 4) {
+    VT acc = V_ZERO();
+    for (; j + 3 < nnz; j += 4) acc = SFX(ftrl_four)(wout, m->st, idx, val, j, acc);
+    V_STOREU(a, acc);
+  }
+#endif
+  for (; j < nnz; j++) a[j & 3] += SFX(ftrl_one)(wout, m->st, idx, val, j);
+  *yhat_out = (double) ((a[0] + a[1]) + (a[2] + a[3]));
   return 0;
 }
 
@@ -83,7 +112,26 @@ static inline int SFX(ftrl_update)(SFX(ftrl_model) *m, void *scratch, const int3
     double g) {
   const T *wout = ((SFX(entry_scratch) *) scratch)->w;
   const T gf = (T) g;
-  for (int j = 0; j < nnz; j++) {
+  int j = 0;
+#if CONTENDER_SIMD
+  {
+    SFX(agrec) *as = (SFX(agrec) *) m->st;
+    const VT gv = V_SET1(gf), zero = V_ZERO();
+    for (; j + 3 < nnz; j += 4) {
+      VT z, n;
+      AG_GATHER(as, idx, j, z, n);
+      VT gx = V_MUL(gv, V_LOADU(val + j));
+      VT gg = V_MUL(gx, gx);
+      VT den = V_MUL(V_SET1(FTRL_ALPHA), V_ADD(V_SQRT(V_ADD(n, gg)), V_SQRT(n)));
+      VT sig = V_BLEND(zero, V_DIV(gg, den), V_CMPGT(den, zero));
+      VT moved = V_CMPNEQ(gx, zero);
+      z = V_BLEND(z, V_ADD(z, V_SUB(gx, V_MUL(sig, V_LOADU(wout + j)))), moved);
+      n = V_BLEND(n, V_ADD(n, gg), moved);
+      AG_SCATTER(as, idx, j, z, n);
+    }
+  }
+#endif
+  for (; j < nnz; j++) {
     SFX(ftrlrec) *r = &m->st[idx[j]];
     T gx = gf * val[j];
     T gg = gx * gx;

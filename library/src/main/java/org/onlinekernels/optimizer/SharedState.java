@@ -333,6 +333,11 @@ public final class SharedState implements AutoCloseable {
       double[] losses) {
     AbstractOptimizer v = views[j];
     if (lockFree) {
+      // Synced before too: a view that starts late (its thread scheduled after the others' first
+      // blocks) would otherwise meet weights the others moved with its scalars still at their
+      // start, e.g. global AdaGrad's sum of squares at 0 against a near-zero gradient: a rate
+      // beyond the float range, and the run refused.
+      sync(j);
       v.rounds(rows, order, from, to, y, loss, yhat, losses);
       sync(j);
       return;

@@ -1,10 +1,14 @@
 package org.onlinekernels.trainer;
 
+import java.lang.foreign.Arena;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.StateLayout;
 
 /**
  * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
@@ -81,6 +85,14 @@ public final class KernelHandover {
 
   /** The race, once started. */
   private VectorWarmup warmup;
+
+  /** When the trainer's first fit started ({@link System#nanoTime}); 0: none yet. */
+  private long firstFitNanos;
+
+  /** When the current fit started, and its examples in all. */
+  private long fitNanos;
+
+  private long fitTotal;
 
   private KernelHandover(KernelProvider target, long at, String key, long ahead) {
     this.target = target;
@@ -233,6 +245,27 @@ public final class KernelHandover {
   }
 
   /**
+   * A fit of {@code total} examples starts now: the clock of {@link #lookInFit} (the first fit's
+   * start, this fit's rate so far).
+   */
+  public void fitStarts(long total) {
+    fitNanos = System.nanoTime();
+    fitTotal = total;
+    if (firstFitNanos == 0) {
+      firstFitNanos = fitNanos;
+    }
+  }
+
+  /**
+   * {@link #look} by a trainer that has trained {@code seen} examples, {@code done} of them in the
+   * fit that {@link #fitStarts} announced last: the time ahead is that fit's rest at its rate so
+   * far.
+   */
+  public Look lookInFit(TrainerConfig config, int d, long seen, long done) {
+    return look(config, d, seen, firstFitNanos, ahead(fitNanos, done, fitTotal));
+  }
+
+  /**
    * The time a run still has ahead at its rate so far: {@code done} of its {@code total} examples
    * in the time since {@code startNanos}; 0 before the first example.
    */
@@ -242,6 +275,40 @@ public final class KernelHandover {
     }
     double perExample = (double) (System.nanoTime() - startNanos) / done;
     return (long) Math.min(Long.MAX_VALUE, perExample * Math.max(0, total - done));
+  }
+
+  /**
+   * Stops the race and moves every optimizer of {@code opt} to a fresh optimizer on {@link
+   * #target()}'s kernels (state in {@code arena}, or its own with {@code null}) with a bit-for-bit
+   * copy of its state, and frees the old one. If that fails (e.g. no memory for the second state),
+   * {@code opt} is left as it was, on kernels that compute the same.
+   *
+   * @return whether the optimizers were moved
+   */
+  boolean moveAll(
+      LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout, Arena arena) {
+    stop();
+    LinearModelOptimizer[] next = new LinearModelOptimizer[opt.length];
+    try {
+      for (int c = 0; c < opt.length; c++) {
+        next[c] = config.algorithm().create(d, config.precision(), layout, arena, target);
+        AbstractOptimizer a = (AbstractOptimizer) next[c];
+        a.setInputPolicy(config.inputPolicy());
+        a.copyStateFrom((AbstractOptimizer) opt[c]);
+      }
+    } catch (RuntimeException e) {
+      for (LinearModelOptimizer x : next) {
+        if (x != null) {
+          x.close();
+        }
+      }
+      return false;
+    }
+    for (int c = 0; c < opt.length; c++) {
+      opt[c].close();
+      opt[c] = next[c];
+    }
+    return true;
   }
 
   /** Whether the race has been started (tests). */

@@ -2,17 +2,12 @@ package org.onlinekernels.trainer;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.util.Locale;
 import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.RefusedRoundException;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 
@@ -52,18 +47,12 @@ import org.onlinekernels.optimizer.StateLayout;
  * arena closed by {@link #close}).
  */
 public final class OnlineTrainer implements AutoCloseable {
-  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
-  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-  private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
 
   /** How often (in examples) the loop looks at the clock for the progress line. */
   private static final int PROGRESS_CHECK = 4096;
 
-  /**
-   * Sparse rows per {@code rounds} call: long enough that the per-call checks vanish against the
-   * rows (a few ns per row at 256), short enough that the block's labels and scores stay in L1.
-   */
-  static final int BLOCK = 256;
+  /** Sparse rows per {@code rounds} call ({@link BlockLoop#BLOCK}). */
+  static final int BLOCK = BlockLoop.BLOCK;
 
   private final TrainerConfig config;
   private final int d;
@@ -72,16 +61,12 @@ public final class OnlineTrainer implements AutoCloseable {
   private final Arena arena = Arena.ofConfined();
   private final LinearModelOptimizer[] opt;
   private final Random shuffler;
-  private final double[] yhat;
 
-  /** Each output's {@code yhat} of the block of sparse rows in progress. */
-  private final double[][] blockYhat;
+  /** The dense rows' round (dense mode), or null. */
+  private final DenseRound denseRound;
 
-  /** Each output's progressive loss of the block of sparse rows in progress. */
-  private final double[][] blockLoss;
-
-  /** One output's labels for the block of sparse rows in progress. */
-  private final double[] blockLabels = new double[BLOCK];
+  /** The sparse rows' loop over blocks (scores, losses, the sums of each epoch). */
+  private final BlockLoop blocks;
 
   private final StateLayout layout;
   private long seen;
@@ -94,17 +79,8 @@ public final class OnlineTrainer implements AutoCloseable {
 
   private long handoverAt = -1;
 
-  /**
-   * When the first {@link #fit} started: the race starts {@link KernelHandover#RACE_AFTER_NANOS}
-   * later.
-   */
-  private long firstFitNanos;
-
-  /** When the current fit started, the examples seen before it, and its examples in all. */
-  private long fitNanos;
-
+  /** The examples seen before the current fit. */
   private long fitSeen;
-  private long fitTotal;
 
   private long halfNanos;
 
@@ -227,9 +203,13 @@ public final class OnlineTrainer implements AutoCloseable {
       throw e;
     }
     this.shuffler = new Random(config.seed());
-    this.yhat = new double[k];
-    this.blockYhat = new double[k][BLOCK];
-    this.blockLoss = new double[k][BLOCK];
+    this.denseRound =
+        config.dense()
+            ? new DenseRound(arena, d, config.type(), opt, config.loss(), multiclass)
+            : null;
+    this.blocks =
+        new BlockLoop(
+            k, multiclass, config.epochs(), (ep, p, c) -> new TrainingException(ep, p + 1, c));
     // The ogd baseline runs no kernels: nothing to hand over.
     this.handover = opt[0] instanceof AbstractOptimizer ? handover : null;
     if (this.handover != null) {
@@ -256,42 +236,12 @@ public final class OnlineTrainer implements AutoCloseable {
       SparseDataset test,
       PrintStream progress,
       ProgressiveSink sink) {
-    if (train.size() == 0) {
-      throw new IllegalArgumentException("the training data has no examples");
-    }
-    int d = Math.max(train.dimension(), test == null ? 0 : test.dimension());
-    d = Math.max(d, 1);
-    boolean multi = !train.isBinary();
-    int classes =
-        multi
-            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
-            : 1;
-    if (test != null) {
-      Metrics.checkLabels(test, multi, classes, "the test data");
-    }
-    try (OnlineTrainer t = new OnlineTrainer(config, d, multi, classes)) {
-      t.setProgressiveSink(sink);
-      long t0 = System.nanoTime();
-      Metrics[] epochs = t.fit(train, progress, 0, null);
-      long t1 = System.nanoTime();
-      double seconds = (t1 - t0) / 1e9;
-      LinearModel model = t.model();
-      Metrics test1 = test == null ? null : Metrics.evaluate(model, test);
-      Metrics prog = Metrics.combine(epochs);
-      long n = prog.examples();
-      return new TrainResult(
-          model,
-          prog,
-          epochs,
-          test1,
-          n,
-          train.totalNonZeros() * config.epochs(),
-          seconds,
-          n - n / 2,
-          (t1 - t.halfNanos) / 1e9,
-          t.handoverAt(),
-          t.kernels());
-    }
+    return TrainRun.run(config, train, test, progress, sink);
+  }
+
+  /** When the steady-state span of the last {@link #fit} started ({@link System#nanoTime}). */
+  long steadyStartNanos() {
+    return halfNanos;
   }
 
   /**
@@ -355,22 +305,15 @@ public final class OnlineTrainer implements AutoCloseable {
     }
     Metrics.checkLabels(data, multiclass, k, "the training data");
     // Everything the loop touches is fetched or allocated here, once.
-    final int[] idx = prepared.indices;
-    final double[] val = prepared.values;
     final int n = prepared.size();
     final int[] order = prepared.order;
-    final int[] start = prepared.start;
     final double[] label = prepared.labels;
-    final ElementType type = config.type();
-    final boolean isFloat = type == ElementType.FLOAT;
-    final boolean dense = config.dense();
-    final MemorySegment xSeg = dense ? arena.allocate((long) d * type.bytes(), 64) : null;
-    final SparseRows rows = dense ? null : prepared.rows(type);
+    final boolean dense = denseRound != null;
+    final SparseRows rows = dense ? null : prepared.rows(config.type());
     final Loss loss = config.loss();
-    final LinearModelOptimizer[] o = opt;
-    final double[] yh = yhat;
-    final int kk = k;
-    final boolean multi = multiclass;
+    final BlockLoop.Rounds rounds =
+        (c, from, to, y, yh, losses) -> opt[c].rounds(rows, order, from, to, y, loss, yh, losses);
+    blocks.setSink(progressiveSink);
     final int epochs = config.epochs();
     final ProgressiveSink sink = progressiveSink;
     Metrics[] result = new Metrics[epochs];
@@ -380,24 +323,20 @@ public final class OnlineTrainer implements AutoCloseable {
     final int halfEpoch = n == 0 ? 0 : (int) ((total / 2) / n);
     final int half = n == 0 ? 0 : (int) ((total / 2) % n);
     halfNanos = System.nanoTime();
-    if (firstFitNanos == 0) {
-      firstFitNanos = halfNanos;
-    }
-    fitNanos = halfNanos;
     fitSeen = seen;
-    fitTotal = total;
-    long nextProgress = System.nanoTime() + 1_000_000_000L;
-    long t0 = System.nanoTime();
+    if (handover != null) {
+      handover.fitStarts(total);
+    }
+    final ProgressLine line = progress == null ? null : new ProgressLine(progress, epochs, n);
     for (int e = 0; e < epochs; e++) {
       if (config.shuffle()) {
         Datasets.shuffle(order, shuffler);
       }
-      double lossSum = 0;
-      double errSum = 0;
       if (!dense) {
-        // Sparse rows: one rounds() call per output and block, then the block's metrics. A block
-        // ends where a checkpoint is due, so checkpoints see the same state as row by row.
-        // It also ends where the handover is due and where the steady-state span starts.
+        // Sparse rows: one rounds() call per output and block (BlockLoop), then the block's
+        // metrics. A block ends where a checkpoint is due, so checkpoints see the same state as
+        // row by row. It also ends where the handover is due and where the steady-state span
+        // starts.
         for (int q0 = 0; q0 < n; ) {
           if (seen == handoverCheck) {
             lookAtHandover();
@@ -415,44 +354,17 @@ public final class OnlineTrainer implements AutoCloseable {
           if (e == halfEpoch && half > q0) {
             q1 = Math.min(q1, half);
           }
-          for (int c = 0; c < kk; c++) {
-            double[] yc = blockLabels;
-            for (int q = q0; q < q1; q++) {
-              double y = label[order[q]];
-              yc[q - q0] = multi ? (c == y ? 1.0 : -1.0) : y;
-            }
-            try {
-              o[c].rounds(rows, order, q0, q1, yc, loss, blockYhat[c], blockLoss[c]);
-            } catch (RefusedRoundException ex) {
-              throw new TrainingException(e + 1, ex.position() + 1, ex);
-            } catch (IllegalArgumentException | IllegalStateException ex) {
-              throw new TrainingException(e + 1, q0 + 1, ex);
-            }
-          }
-          for (int q = q0; q < q1; q++) {
-            // The losses the rounds took (Metrics.loss's sum over outputs, in its order).
-            double rowLoss = 0;
-            for (int c = 0; c < kk; c++) {
-              yh[c] = blockYhat[c][q - q0];
-              rowLoss += blockLoss[c][q - q0];
-            }
-            final int r = order[q];
-            final double y = label[r];
-            lossSum += multi ? rowLoss : blockLoss[0][q - q0];
-            errSum += Metrics.error(multi, y, yh, kk);
-            if (sink != null) {
-              sink.accept(e + 1, r, y, yh, kk);
-            }
-          }
+          blocks.run(label, order, q0, q1, BLOCK, e + 1, rounds);
           seen += q1 - q0;
           if (checkpoint != null && every > 0 && seen % every == 0) {
             checkpoint.at(seen, this);
           }
-          if (progress != null && System.nanoTime() > nextProgress) {
-            nextProgress = printProgress(progress, t0, e, epochs, q1, n);
+          if (line != null) {
+            line.at(e, q1);
           }
           q0 = q1;
         }
+        blocks.endEpoch(e);
       }
       for (int q = 0; dense && q < n; q++) {
         if (seen == handoverCheck) {
@@ -461,81 +373,21 @@ public final class OnlineTrainer implements AutoCloseable {
         if (q == half && e == halfEpoch) {
           halfNanos = System.nanoTime();
         }
-        final int r = order[q];
-        final int s = start[r];
-        final int nnz = start[r + 1] - s;
-        // Dense: pack the row once; all K optimizers read the same segment.
-        for (int j = 0; j < nnz; j++) {
-          if (isFloat) {
-            xSeg.setAtIndex(F, idx[s + j], (float) val[s + j]);
-          } else {
-            xSeg.setAtIndex(D, idx[s + j], val[s + j]);
-          }
-        }
-        for (int c = 0; c < kk; c++) {
-          yh[c] = o[c].predict(xSeg);
-        }
-        final double y = label[r];
-        // Progressive validation: scored before any update on this example.
-        lossSum += Metrics.loss(loss, multi, y, yh, kk);
-        errSum += Metrics.error(multi, y, yh, kk);
-        try {
-          for (int c = 0; c < kk; c++) {
-            double yc = multi ? (c == y ? 1.0 : -1.0) : y;
-            o[c].update(loss.derivative(yc, yh[c]));
-          }
-        } catch (IllegalArgumentException | IllegalStateException ex) {
-          throw new TrainingException(e + 1, q + 1, ex);
-        }
-        if (sink != null) {
-          sink.accept(e + 1, r, y, yh, kk);
-        }
-        // Back to all zeros in O(nnz) for the next row.
-        for (int j = 0; j < nnz; j++) {
-          if (isFloat) {
-            xSeg.setAtIndex(F, idx[s + j], 0f);
-          } else {
-            xSeg.setAtIndex(D, idx[s + j], 0.0);
-          }
-        }
+        denseRound.row(prepared, order[q], e + 1, q, sink);
         seen++;
         if (checkpoint != null && every > 0 && seen % every == 0) {
           checkpoint.at(seen, this);
         }
-        if (progress != null
-            && (q & (PROGRESS_CHECK - 1)) == 0
-            && System.nanoTime() > nextProgress) {
-          nextProgress = printProgress(progress, t0, e, epochs, q + 1, n);
+        if (line != null && (q & (PROGRESS_CHECK - 1)) == 0) {
+          line.at(e, q + 1);
         }
       }
-      result[e] =
-          new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
+      result[e] = dense ? denseRound.endEpoch(n) : blocks.epoch(e, n);
     }
-    if (progress != null && System.nanoTime() - t0 > 1_000_000_000L) {
-      progress.print("\r" + " ".repeat(70) + "\r");
-      progress.flush();
+    if (line != null) {
+      line.end();
     }
     return result;
-  }
-
-  /**
-   * Prints the progress line after {@code done} examples of epoch {@code e}; returns the next time
-   * to print.
-   */
-  private static long printProgress(
-      PrintStream progress, long t0, int e, int epochs, int done, int n) {
-    double sec = (System.nanoTime() - t0) / 1e9;
-    long all = (long) e * n + done;
-    progress.printf(
-        Locale.ROOT,
-        "\repoch %d/%d  %d/%d examples  %.0f examples/s  ",
-        e + 1,
-        epochs,
-        done,
-        n,
-        all / sec);
-    progress.flush();
-    return System.nanoTime() + 1_000_000_000L;
   }
 
   /**
@@ -550,44 +402,19 @@ public final class OnlineTrainer implements AutoCloseable {
    * the race won), else schedules the next look.
    */
   private void lookAtHandover() {
-    long ahead = KernelHandover.ahead(fitNanos, seen - fitSeen, fitTotal);
-    switch (handover.look(config, d, seen, firstFitNanos, ahead)) {
+    switch (handover.lookInFit(config, d, seen, seen - fitSeen)) {
       case NOW -> handOver();
       case LATER -> handoverCheck = seen + KernelHandover.CHECK_EVERY;
       case NEVER -> handoverCheck = -1;
     }
   }
 
-  /**
-   * Moves every output to a fresh optimizer on the handover's kernels with a bit-for-bit copy of
-   * its state, and frees the old one. If that fails (e.g. no memory for the second state), the run
-   * stays on the scalar kernels, which compute the same.
-   */
+  /** Hands the optimizers over; if that fails, the run stays on the scalar kernels. */
   private void handOver() {
     handoverCheck = -1;
-    handover.stop();
-    LinearModelOptimizer[] next = new LinearModelOptimizer[k];
-    try {
-      for (int c = 0; c < k; c++) {
-        next[c] =
-            config.algorithm().create(d, config.precision(), layout, arena, handover.target());
-        AbstractOptimizer a = (AbstractOptimizer) next[c];
-        a.setInputPolicy(config.inputPolicy());
-        a.copyStateFrom((AbstractOptimizer) opt[c]);
-      }
-    } catch (RuntimeException e) {
-      for (LinearModelOptimizer x : next) {
-        if (x != null) {
-          x.close();
-        }
-      }
-      return;
+    if (handover.moveAll(opt, config, d, layout, arena)) {
+      handoverAt = seen;
     }
-    for (int c = 0; c < k; c++) {
-      opt[c].close();
-      opt[c] = next[c];
-    }
-    handoverAt = seen;
   }
 
   private void closeOptimizers() {

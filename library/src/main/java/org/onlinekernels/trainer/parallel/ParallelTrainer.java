@@ -11,6 +11,7 @@ import org.onlinekernels.optimizer.CoordinateMerge;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
@@ -198,7 +199,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
         j -> {
           // Made on the worker's own thread, in its own allocation buffer: the running sums it
           // writes every row must not share a cache line with another worker's.
-          BlockLoop loop = new BlockLoop(k, k > 1, rows.labels, config.epochs());
+          BlockLoop loop = new BlockLoop(k, k > 1, config.epochs(), BlockLoop.IN_ORDER);
           loops[j] = loop;
           AbstractOptimizer[] mine = learners[j];
           BlockLoop.Rounds train =
@@ -217,7 +218,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
               }
               int from = lo + (int) ((long) (hi - lo) * j / threads);
               int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
-              loop.run(order, from, to, BlockLoop.BLOCK, e + 1, train);
+              loop.run(rows.labels, order, from, to, BlockLoop.BLOCK, e + 1, train);
               if (local) {
                 dirty.mark(j, rows, order, from, to);
               }

@@ -13,7 +13,7 @@ import org.onlinekernels.trainer.TrainerConfig;
  * One worker's learners (one optimizer per output, one-vs-rest for multiclass) and the online loop
  * over its slice of a round: predict every output on a sparse row, score it before the update
  * (progressive validation, as {@code OnlineTrainer} does), update. The Spark job runs one per
- * partition (the threads of {@link ParallelTrainer} run {@link BlockLoop}s instead).
+ * partition (the threads of {@link ParallelTrainer} run {@code BlockLoop}s instead).
  */
 public final class ShardWorker {
 

@@ -10,6 +10,7 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.LinearModel;
@@ -52,14 +53,6 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
 
   /** Set by worker 0 once the handover is due; each worker moves at its next block. */
   private volatile boolean handOverNow;
-
-  /** When the first fit started, for the race's start. */
-  private long firstFitNanos;
-
-  /** When the current fit started, and its examples in all (for the race's start). */
-  private long fitNanos;
-
-  private long fitTotal;
 
   /** Worker 0 found that the handover will never be due. */
   private boolean lookedForGood;
@@ -138,10 +131,8 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     int[] order = rows.fileOrder();
     BlockLoop[] loops = new BlockLoop[threads];
     int epochs = config.epochs();
-    fitNanos = System.nanoTime();
-    fitTotal = (long) n * epochs;
-    if (firstFitNanos == 0) {
-      firstFitNanos = fitNanos;
+    if (handover != null) {
+      handover.fitStarts((long) n * epochs);
     }
     SteadySpan steady = new SteadySpan(n, epochs, threads, BlockLoop.BLOCK);
     // The last block of an epoch is this long.
@@ -152,7 +143,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
         j -> {
           // Made on the worker's own thread, in its own allocation buffer: the running sums it
           // writes every row must not share a cache line with another worker's.
-          BlockLoop loop = new BlockLoop(k, multiclass, rows.labels, config.epochs());
+          BlockLoop loop = new BlockLoop(k, multiclass, config.epochs(), BlockLoop.IN_ORDER);
           loops[j] = loop;
           BlockLoop.Rounds rounds =
               (c, from, to, y, yhat, losses) ->
@@ -182,7 +173,13 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                 lookAtHandover(j, at);
               }
               loop.run(
-                  order, q0, Math.min(n, q0 + BlockLoop.BLOCK), BlockLoop.BLOCK, e + 1, rounds);
+                  rows.labels,
+                  order,
+                  q0,
+                  Math.min(n, q0 + BlockLoop.BLOCK),
+                  BlockLoop.BLOCK,
+                  e + 1,
+                  rounds);
             }
             team.await();
             if (j == 0) {
@@ -209,8 +206,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
    */
   private void lookAtHandover(int j, long at) {
     if (!handOverNow && j == 0 && !lookedForGood) {
-      long ahead = KernelHandover.ahead(fitNanos, at, fitTotal);
-      switch (handover.look(config, d, at, firstFitNanos, ahead)) {
+      switch (handover.lookInFit(config, d, at, at)) {
         case NOW -> handOverNow = true;
         case NEVER -> lookedForGood = true;
         case LATER -> {}

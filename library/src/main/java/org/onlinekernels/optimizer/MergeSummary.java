@@ -49,15 +49,15 @@ public final class MergeSummary implements Serializable {
   /** Every scalar of the only such learner (copied as {@code merge} copies it), else null. */
   private final LinkedHashMap<String, Double> soleScalars;
 
-  private final Part[] buffers;
-  private final Part[] scalars;
+  private final MergePart[] buffers;
+  private final MergePart[] scalars;
 
   private MergeSummary(
       MergeSummary shape,
       long learners,
       LinkedHashMap<String, Double> soleScalars,
-      Part[] buffers,
-      Part[] scalars) {
+      MergePart[] buffers,
+      MergePart[] scalars) {
     this(
         shape.algorithm,
         shape.d,
@@ -78,8 +78,8 @@ public final class MergeSummary implements Serializable {
       long start,
       long learners,
       LinkedHashMap<String, Double> soleScalars,
-      Part[] buffers,
-      Part[] scalars) {
+      MergePart[] buffers,
+      MergePart[] scalars) {
     this.algorithm = algorithm;
     this.d = d;
     this.precision = precision;
@@ -123,7 +123,7 @@ public final class MergeSummary implements Serializable {
   /** One learner (or, given the start itself, none) against the start. */
   private static MergeSummary single(
       AbstractOptimizer start, AbstractOptimizer learner, MergePlan plan) {
-    Part[] bufs = new Part[plan.buffers.size()];
+    MergePart[] bufs = new MergePart[plan.buffers.size()];
     double sw = StateMerger.scalarWeight(start, learner, plan);
     String wb = plan.meanWeightBuffer;
     for (int b = 0; b < bufs.length; b++) {
@@ -131,7 +131,7 @@ public final class MergeSummary implements Serializable {
       boolean f = start.stateType(name) == ElementType.FLOAT;
       boolean cf = wb != null && start.stateType(wb) == ElementType.FLOAT;
       bufs[b] =
-          Part.single(
+          MergePart.single(
               plan.buffers.get(b).rule(),
               start.d,
               start.buffers().get(name),
@@ -142,14 +142,15 @@ public final class MergeSummary implements Serializable {
               cf,
               sw);
     }
-    Part[] sc = new Part[plan.scalars.size()];
+    MergePart[] sc = new MergePart[plan.scalars.size()];
     for (int s = 0; s < sc.length; s++) {
       String name = plan.scalars.get(s).name();
       MemorySegment x0 = MemorySegment.ofArray(new double[] {start.scalarState().get(name)});
       MemorySegment x = MemorySegment.ofArray(new double[] {learner.scalarState().get(name)});
-      sc[s] = Part.single(plan.scalars.get(s).rule(), 1, x0, x, false, null, null, false, 0);
+      sc[s] = MergePart.single(plan.scalars.get(s).rule(), 1, x0, x, false, null, null, false, 0);
     }
-    boolean differs = learner != start && StateMerger.compareStates(learner, start, plan) != 0;
+    boolean differs =
+        learner != start && MergeCompatibility.compareStates(learner, start, plan) != 0;
     return new MergeSummary(
         start.algorithm(),
         start.d,
@@ -187,11 +188,11 @@ public final class MergeSummary implements Serializable {
           "the summaries were made against different start states; every learner"
               + " of a merge must start from the state it is merged into");
     }
-    Part[] bufs = new Part[buffers.length];
+    MergePart[] bufs = new MergePart[buffers.length];
     for (int b = 0; b < bufs.length; b++) {
       bufs[b] = buffers[b].then(later.buffers[b]);
     }
-    Part[] sc = new Part[scalars.length];
+    MergePart[] sc = new MergePart[scalars.length];
     for (int s = 0; s < sc.length; s++) {
       sc[s] = scalars[s].then(later.scalars[s]);
     }
@@ -328,7 +329,7 @@ public final class MergeSummary implements Serializable {
   }
 
   /** MEAN: an element averaged from two or more contributors is projected into its box. */
-  private static double clamped(MergePlan plan, Part p, int i, double v) {
+  private static double clamped(MergePlan plan, MergePart p, int i, double v) {
     return p.m[i] >= 2 ? plan.clamp.apply(i, v) : v;
   }
 
@@ -364,159 +365,11 @@ public final class MergeSummary implements Serializable {
     }
 
     double get(int i) {
-      return StateMerger.get(seg, isFloat, i);
+      return MergeArithmetic.get(seg, isFloat, i);
     }
 
     void put(int i, double v) {
-      StateMerger.put(seg, isFloat, i, v);
-    }
-  }
-
-  /**
-   * One state buffer (or scalar, {@code n = 1}) of a group: per element the contributors' count and
-   * what the buffer's rule needs of them; arrays a rule does not use are null.
-   */
-  static final class Part implements Serializable {
-    private static final long serialVersionUID = 1L;
-    final MergePlan.Rule rule;
-
-    /** Contributors (SUM, AVERAGE, MEAN). */
-    final int[] m;
-
-    /** The first contributor's value (SUM, AVERAGE, MEAN). */
-    final double[] first;
-
-    /**
-     * Sum of every contributor's increment (SUM, AVERAGE), or of their weights {@code w} (MEAN).
-     */
-    final double[] all;
-
-    /** Sum of the increments of all contributors but the first (SUM), or of {@code c w} (MEAN). */
-    final double[] others;
-
-    /** Sum of the mixture weights {@code c} (MEAN). */
-    final double[] sumC;
-
-    /** The largest value (MAX). */
-    final double[] max;
-
-    private Part(MergePlan.Rule rule, int n) {
-      this.rule = rule;
-      boolean counted = rule != MergePlan.Rule.MAX;
-      this.m = counted ? new int[n] : null;
-      this.first = counted ? new double[n] : null;
-      this.all = counted ? new double[n] : null;
-      this.others =
-          rule == MergePlan.Rule.SUM || rule == MergePlan.Rule.MEAN ? new double[n] : null;
-      this.sumC = rule == MergePlan.Rule.MEAN ? new double[n] : null;
-      this.max = counted ? null : new double[n];
-    }
-
-    /**
-     * One learner's buffer {@code x} against the start's {@code x0}; for MEAN also the weighting
-     * buffer ({@code c}, {@code c0}; null without one) and the scalar weight {@code sw}.
-     */
-    static Part single(
-        MergePlan.Rule rule,
-        int n,
-        MemorySegment x0,
-        MemorySegment x,
-        boolean f,
-        MemorySegment c0,
-        MemorySegment c,
-        boolean cf,
-        double sw) {
-      Part p = new Part(rule, n);
-      for (int i = 0; i < n; i++) {
-        double v0 = StateMerger.get(x0, f, i);
-        double v = StateMerger.get(x, f, i);
-        if (rule == MergePlan.Rule.MAX) {
-          p.max[i] = v;
-          continue;
-        }
-        // The sums start at 0 and take each term as merge's loops add it: 0 + term.
-        double cw =
-            rule == MergePlan.Rule.MEAN
-                ? StateMerger.meanWeight(
-                    c0 == null ? 0 : StateMerger.get(c, cf, i) - StateMerger.get(c0, cf, i), sw)
-                : 0;
-        boolean contributes =
-            rule == MergePlan.Rule.MEAN
-                ? !(StateMerger.same(v, v0) && !(cw > 0))
-                : !StateMerger.same(v, v0);
-        if (contributes) {
-          p.m[i] = 1;
-          p.first[i] = v;
-          if (rule == MergePlan.Rule.MEAN) {
-            p.others[i] = 0.0 + cw * v;
-            p.sumC[i] = 0.0 + cw;
-            p.all[i] = 0.0 + v;
-          } else {
-            p.all[i] = 0.0 + (v - v0);
-          }
-        }
-      }
-      return p;
-    }
-
-    /** This group's element sums followed by {@code later}'s. */
-    Part then(Part later) {
-      int n = max != null ? max.length : m.length;
-      Part p = new Part(rule, n);
-      for (int i = 0; i < n; i++) {
-        if (rule == MergePlan.Rule.MAX) {
-          p.max[i] = Math.max(max[i], later.max[i]);
-        } else if (later.m[i] == 0 || m[i] == 0) {
-          p.copy(i, later.m[i] == 0 ? this : later);
-        } else {
-          p.m[i] = m[i] + later.m[i];
-          p.first[i] = first[i];
-          p.all[i] = all[i] + later.all[i];
-          if (rule == MergePlan.Rule.SUM) {
-            p.others[i] = others[i] + later.all[i];
-          } else if (rule == MergePlan.Rule.MEAN) {
-            p.others[i] = others[i] + later.others[i];
-            p.sumC[i] = sumC[i] + later.sumC[i];
-          }
-        }
-      }
-      return p;
-    }
-
-    private void copy(int i, Part from) {
-      m[i] = from.m[i];
-      first[i] = from.first[i];
-      all[i] = from.all[i];
-      if (others != null) {
-        others[i] = from.others[i];
-      }
-      if (sumC != null) {
-        sumC[i] = from.sumC[i];
-      }
-    }
-
-    /** The value of the only learner that differs from the start ({@code x0}: the start's). */
-    double sole(int i, double x0) {
-      return rule == MergePlan.Rule.MAX ? max[i] : m[i] == 0 ? x0 : first[i];
-    }
-
-    /** The merged element before MEAN's clamp and ball scale ({@code x0}: the start's). */
-    double merged(int i, double x0) {
-      return switch (rule) {
-        case MAX -> Math.max(x0, max[i]);
-        case SUM, AVERAGE ->
-            StateMerger.finish(
-                x0,
-                m[i] == 0 ? x0 : first[i],
-                all[i],
-                others == null ? 0 : others[i],
-                m[i],
-                rule == MergePlan.Rule.AVERAGE);
-        case MEAN ->
-            m[i] == 0
-                ? x0
-                : m[i] == 1 ? first[i] : StateMerger.mean(m[i], others[i], sumC[i], all[i]);
-      };
+      MergeArithmetic.put(seg, isFloat, i, v);
     }
   }
 }

@@ -1,7 +1,5 @@
 package org.onlinekernels.optimizer;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,6 @@ import java.util.Map;
  * merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
 final class StateMerger {
-  private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
-  private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-
   /**
    * Positions per chunk: every buffer's pass (and the copy back) runs over one chunk before the
    * next, so a coordinate's records, one cache line per state when interleaved, are fetched once
@@ -86,7 +81,9 @@ final class StateMerger {
       for (int j = 0; j < k; j++) {
         v[j] = ordered.get(j).scalarState().get(name);
       }
-      scalars[s] = combine(s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
+      scalars[s] =
+          MergeArithmetic.combine(
+              s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
       if (!Double.isFinite(scalars[s])) {
         throw new ArithmeticException(
             "merged scalar " + name + " overflows; the state was left unchanged");
@@ -150,7 +147,7 @@ final class StateMerger {
       throw new IllegalArgumentException("merge needs at least one learner");
     }
     for (int j = 0; j < learners.size(); j++) {
-      checkCompatible(into, learners.get(j), "learner " + j, owners);
+      MergeCompatibility.checkCompatible(into, learners.get(j), "learner " + j, owners);
       if (learners.get(j).hasPending()) {
         throw new IllegalStateException(
             "learner " + j + " has a pending predict; call update(g) first");
@@ -158,11 +155,11 @@ final class StateMerger {
     }
     List<AbstractOptimizer> ordered = new ArrayList<>();
     for (AbstractOptimizer l : learners) {
-      if (compareStates(l, into, plan, coords, n) != 0) {
+      if (MergeCompatibility.compareStates(l, into, plan, coords, n) != 0) {
         ordered.add(l);
       }
     }
-    ordered.sort((a, b) -> compareStates(a, b, plan, coords, n));
+    ordered.sort((a, b) -> MergeCompatibility.compareStates(a, b, plan, coords, n));
     return ordered;
   }
 
@@ -175,24 +172,6 @@ final class StateMerger {
       c += sj.get(s) - s0.get(s);
     }
     return c;
-  }
-
-  /**
-   * {@link MergePlan.Rule#MEAN}: a learner's mixture weight at a coordinate, from its increment of
-   * the weighting buffer there (0 without one) and its {@link #scalarWeight}.
-   */
-  static double meanWeight(double bufferIncrement, double scalarWeight) {
-    return Math.max(0, bufferIncrement + scalarWeight);
-  }
-
-  /**
-   * {@link MergePlan.Rule#MEAN} of {@code count >= 2} contributors: their weighted mean, or their
-   * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
-   */
-  static double mean(int count, double sumCw, double sumC, double sumW) {
-    return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw)
-        ? sumCw / sumC
-        : sumW / count;
   }
 
   /** The number of coordinates merged. */
@@ -290,68 +269,6 @@ final class StateMerger {
     }
   }
 
-  /**
-   * Same class, dimension, precision, parameters and buffers; open, and (with {@code owner}) owned
-   * by the caller.
-   */
-  static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what) {
-    checkCompatible(into, other, what, true);
-  }
-
-  private static void checkCompatible(
-      AbstractOptimizer into, AbstractOptimizer other, String what, boolean owner) {
-    if (other == null) {
-      throw new IllegalArgumentException(what + " is null");
-    }
-    if (owner) {
-      other.checkOpen();
-    }
-    if (other.getClass() != into.getClass()) {
-      throw new IllegalArgumentException(
-          what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
-    }
-    if (other.d != into.d || other.precision != into.precision) {
-      throw new IllegalArgumentException(
-          what
-              + " has dimension "
-              + other.d
-              + " and precision "
-              + other.precision
-              + ", this one "
-              + into.d
-              + " and "
-              + into.precision);
-    }
-    if (!Checkpoint.paramsOf(other).equals(Checkpoint.paramsOf(into))
-        || !other.buffers().keySet().equals(into.buffers().keySet())) {
-      throw new IllegalArgumentException(
-          what
-              + " has other parameters ("
-              + Checkpoint.paramsOf(other)
-              + " "
-              + other.buffers().keySet()
-              + ") than this one ("
-              + Checkpoint.paramsOf(into)
-              + " "
-              + into.buffers().keySet()
-              + ")");
-    }
-  }
-
-  /** Element {@code i} of a dense buffer of floats ({@code f}) or doubles, as a double. */
-  static double get(MemorySegment s, boolean f, int i) {
-    return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
-  }
-
-  /** Sets element {@code i} of a dense buffer of floats ({@code f}, rounded) or doubles. */
-  static void put(MemorySegment s, boolean f, int i, double v) {
-    if (f) {
-      s.setAtIndex(F, i, (float) v);
-    } else {
-      s.setAtIndex(D, i, v);
-    }
-  }
-
   private StateStore.Field startField(String name) {
     return into.store.field(name);
   }
@@ -362,10 +279,6 @@ final class StateMerger {
       f[j] = ordered.get(j).store.field(name);
     }
     return f;
-  }
-
-  static boolean same(double a, double b) {
-    return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
   /** SUM over one buffer: written, or only checked to fit the element type. */
@@ -379,7 +292,7 @@ final class StateMerger {
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
       }
-      double v = combine(s0.get(i), column, false);
+      double v = MergeArithmetic.combine(s0.get(i), column, false);
       if (write) {
         s0.set(i, v);
       } else if (!Double.isFinite(f ? (float) v : v)) {
@@ -407,7 +320,7 @@ final class StateMerger {
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
       }
-      s0.set(i, combine(s0.get(i), column, true));
+      s0.set(i, MergeArithmetic.combine(s0.get(i), column, true));
     }
   }
 
@@ -469,7 +382,8 @@ final class StateMerger {
       double base = c0 == null ? 0 : c0.get(i);
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
-        weightColumn[j] = meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
+        weightColumn[j] =
+            MergeArithmetic.meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
       }
       double w0 = s0.get(i);
       int count = 0;
@@ -480,7 +394,7 @@ final class StateMerger {
       for (int j = 0; j < k; j++) {
         double w = column[j];
         double c = weightColumn[j];
-        if (same(w, w0) && !(c > 0)) {
+        if (MergeArithmetic.same(w, w0) && !(c > 0)) {
           continue;
         }
         if (count++ == 0) {
@@ -493,7 +407,7 @@ final class StateMerger {
       double v = first;
       if (count >= 2) {
         averaged = true;
-        v = plan.clamp.apply(i, mean(count, sumCw, sumC, sumW));
+        v = plan.clamp.apply(i, MergeArithmetic.mean(count, sumCw, sumC, sumW));
       }
       if (write) {
         s0.set(i, v * scale);
@@ -505,74 +419,5 @@ final class StateMerger {
       normSq[0] = sq;
     }
     return averaged;
-  }
-
-  /**
-   * The contributors' combination from their count {@code m}, the first one's value and the sums of
-   * the increments of all of them and of all but the first: none, the start; one, its value as is;
-   * several, the first contributor plus the others' increments (SUM), or the start plus the mean
-   * increment (AVERAGE).
-   */
-  static double finish(double x0, double first, double all, double others, int m, boolean average) {
-    if (m <= 1) {
-      return first;
-    }
-    return average ? x0 + all / m : first + others;
-  }
-
-  /** SUM or AVERAGE of one element or scalar over the learners. */
-  static double combine(double x0, double[] xs, boolean average) {
-    double first = x0;
-    double all = 0;
-    double others = 0;
-    int m = 0;
-    for (double x : xs) {
-      if (same(x, x0)) {
-        continue;
-      }
-      if (m++ == 0) {
-        first = x;
-      } else {
-        others += x - x0;
-      }
-      all += x - x0;
-    }
-    return finish(x0, first, all, others, m, average);
-  }
-
-  /** Lexicographic order of the merged state: buffers in plan order, then the plan's scalars. */
-  static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
-    return compareStates(a, b, plan, null, a.d);
-  }
-
-  /**
-   * {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code
-   * coords[0..n)} (null: all).
-   */
-  private static int compareStates(
-      AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
-    for (MergePlan.Buffer buf : plan.buffers) {
-      StateStore.Field fa = a.store.field(buf.name());
-      StateStore.Field fb = b.store.field(buf.name());
-      for (int q = 0; q < n; q++) {
-        int i = coords == null ? q : coords[q];
-        int c =
-            Long.compare(
-                Double.doubleToRawLongBits(fa.get(i)), Double.doubleToRawLongBits(fb.get(i)));
-        if (c != 0) {
-          return c;
-        }
-      }
-    }
-    for (MergePlan.Buffer s : plan.scalars) {
-      int c =
-          Long.compare(
-              Double.doubleToRawLongBits(a.scalarState().get(s.name())),
-              Double.doubleToRawLongBits(b.scalarState().get(s.name())));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
   }
 }

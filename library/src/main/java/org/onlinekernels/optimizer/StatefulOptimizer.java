@@ -302,7 +302,7 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    */
   public final void copyStateFrom(AbstractOptimizer source) {
     checkOpen();
-    StateMerger.checkCompatible((AbstractOptimizer) this, source, "source");
+    MergeCompatibility.checkCompatible((AbstractOptimizer) this, source, "source");
     if (source == this) {
       return;
     }

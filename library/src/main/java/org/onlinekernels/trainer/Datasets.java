@@ -112,6 +112,39 @@ public final class Datasets {
     }
   }
 
+  /**
+   * The model a training run on {@code train} needs: dimension {@code d} (the larger of the two
+   * files', at least 1), and binary or multiclass with the training file's classes (and the test
+   * file's, if it has more).
+   *
+   * @param d the model's dimension
+   * @param multiclass whether the labels are classes (one-vs-rest)
+   * @param classes the number of classes when {@code multiclass}, else 1
+   */
+  public record Shape(int d, boolean multiclass, int classes) {}
+
+  /**
+   * The {@link Shape} of a run on {@code train}, evaluated on {@code test} (may be null).
+   *
+   * @throws IllegalArgumentException if {@code train} has no examples, or {@code test}'s labels do
+   *     not fit the training file's kind
+   */
+  public static Shape shape(SparseDataset train, SparseDataset test) {
+    if (train.size() == 0) {
+      throw new IllegalArgumentException("the training data has no examples");
+    }
+    int d = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
+    boolean multi = !train.isBinary();
+    int classes =
+        multi
+            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
+            : 1;
+    if (test != null) {
+      Metrics.checkLabels(test, multi, classes, "the test data");
+    }
+    return new Shape(d, multi, classes);
+  }
+
   /** Largest number of stored entries in one row (0 for an empty data set). */
   public static int maxNnz(SparseDataset data) {
     int m = 0;

@@ -18,20 +18,9 @@ final class TrainRun {
       SparseDataset test,
       PrintStream progress,
       OnlineTrainer.ProgressiveSink sink) {
-    if (train.size() == 0) {
-      throw new IllegalArgumentException("the training data has no examples");
-    }
-    int d = Math.max(train.dimension(), test == null ? 0 : test.dimension());
-    d = Math.max(d, 1);
-    boolean multi = !train.isBinary();
-    int classes =
-        multi
-            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
-            : 1;
-    if (test != null) {
-      Metrics.checkLabels(test, multi, classes, "the test data");
-    }
-    try (OnlineTrainer t = new OnlineTrainer(config, d, multi, classes)) {
+    Datasets.Shape shape = Datasets.shape(train, test);
+    try (OnlineTrainer t =
+        new OnlineTrainer(config, shape.d(), shape.multiclass(), shape.classes())) {
       t.setProgressiveSink(sink);
       long t0 = System.nanoTime();
       Metrics[] epochs = t.fit(train, progress, 0, null);

@@ -72,22 +72,14 @@ public final class ParallelTraining {
       int mergeEvery,
       SparseDataset train,
       SparseDataset test) {
-    if (train.size() == 0) {
-      throw new IllegalArgumentException("the training data has no examples");
-    }
     if (mode == TrainingMode.SEQUENTIAL) {
       throw new IllegalArgumentException(
           "mode SEQUENTIAL is OnlineTrainer.train's; pass SHARED or MIXING");
     }
-    int dim = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
-    boolean multi = !train.isBinary();
-    int classes =
-        multi
-            ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())
-            : 1;
-    if (test != null) {
-      Metrics.checkLabels(test, multi, classes, "the test data");
-    }
+    Datasets.Shape shape = Datasets.shape(train, test);
+    int dim = shape.d();
+    boolean multi = shape.multiclass();
+    int classes = shape.classes();
     try (Fit t =
         mode == TrainingMode.SHARED
             ? new SharedStateTrainer(config, threads, dim, multi, classes)

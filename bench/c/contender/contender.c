@@ -10,7 +10,8 @@
  *
  * Build: gcc -O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off \
  *          -o contender contender.c libsvm_read.c -lm          (run.sh does it)
- * Usage: contender --data FILE [--algorithm scinol2|adagrad|scinol1|dfeg|adagrad-global|aogd-coord|aogd-ball]
+ * Usage: contender --data FILE [--algorithm scinol2|adagrad|scinol1|dfeg|adagrad-global|aogd-coord|aogd-ball|
+ *          ftrl|kt|freegrad]
  *          [--type float|double] [--prefetch ROWS] [--repeat R] [--dimension N] [--hugepages]
  *        contender --check-libm FILE   (fdlibm.h against a file of Java's StrictMath results)
  *        contender --bits DECIMAL      (the bits of the nearest double, e.g. of the CLI's printed loss)
@@ -191,6 +192,9 @@ DEFINE_BOTH(dfeg)
 DEFINE_BOTH(aglobal)
 DEFINE_BOTH(aogdc)
 DEFINE_BOTH(aogdb)
+DEFINE_BOTH(ftrl)
+DEFINE_BOTH(kt)
+DEFINE_BOTH(freegrad)
 
 typedef void (*train_f)(const dataset *, const float *, int, result *);
 typedef void (*train_d)(const dataset *, const double *, int, result *);
@@ -207,6 +211,9 @@ static const struct {
     {"adagrad-global", train_aglobal_f, train_aglobal_d},
     {"aogd-coord", train_aogdc_f, train_aogdc_d},
     {"aogd-ball", train_aogdb_f, train_aogdb_d},
+    {"ftrl", train_ftrl_f, train_ftrl_d},
+    {"kt", train_kt_f, train_kt_d},
+    {"freegrad", train_freegrad_f, train_freegrad_d},
 };
 
 static int cmp_double(const void *a, const void *b) {
@@ -250,7 +257,8 @@ static void usage(void) {
       "usage: contender --data FILE [--algorithm A] [--type float|double] [--prefetch ROWS] [--repeat R]\n"
       "                 [--dimension N] [--hugepages]\n"
       "       contender --check-libm FILE | --bits DECIMAL | --rules\n"
-      "  A: scinol2 (default), adagrad, scinol1, dfeg, adagrad-global, aogd-coord, aogd-ball (default parameters)\n");
+      "  A: scinol2 (default), adagrad, scinol1, dfeg, adagrad-global, aogd-coord, aogd-ball, ftrl, kt,\n"
+      "     freegrad (default parameters)\n");
 }
 
 int main(int argc, char **argv) {

@@ -149,6 +149,28 @@ static T SFX(dot_vl)(const T *a, const T *b, int64_t n, int acc) {
   return p[0];
 }
 
+/*
+ * FloatRowSums.sum4, the order of every fused round's prediction: entry j's contribution
+ * CONTRIB(j) (the library's x != 0 ? x * w : 0) into partial sum j mod 4, each in entry order,
+ * then (a0 + a1) + (a2 + a3). The contributions are computed in entry order.
+ */
+#define ROW_SUM4(CONTRIB, nnz, out)                 \
+  do {                                              \
+    T a_[4] = {0, 0, 0, 0};                         \
+    int j_ = 0;                                     \
+    for (; j_ + 3 < (nnz); j_ += 4) {               \
+      a_[0] += CONTRIB(j_);                         \
+      a_[1] += CONTRIB(j_ + 1);                     \
+      a_[2] += CONTRIB(j_ + 2);                     \
+      a_[3] += CONTRIB(j_ + 3);                     \
+    }                                               \
+    for (; j_ < (nnz); j_++) a_[j_ & 3] += CONTRIB(j_); \
+    (out) = (a_[0] + a_[1]) + (a_[2] + a_[3]);      \
+  } while (0)
+
+/* x * w where x != 0, else exactly 0 (the fused rounds' contribution). */
+#define X_TIMES(x, w) ((x) != 0 ? (x) * (w) : (T) 0)
+
 /* FloatLinearAlgebraScalarKernel.dotSparseRange: entry j into s[j mod 2], then s0 + s1. */
 #define SPARSE_DOT2(W_OF, idx, val, nnz, out)                  \
   do {                                                         \
@@ -391,18 +413,18 @@ static inline void SFX(adagrad_prefetch)(const SFX(adagrad_model) *m, const int3
 #if CONTENDER_SIMD
 #if CONTENDER_FLOAT
 /* Four 8-byte {w, Q} records into w and Q of entries j .. j + 3, and back. */
-#define AG_GATHER(st, idx, j, w, q)                                                            \
+#define AG_GATHER(st, idx, j, wv_, qv_)                                                            \
   do {                                                                                         \
     __m128 v01_ = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *) &(st)[(idx)[j]]), \
         (const __m64 *) &(st)[(idx)[(j) + 1]]);                                                \
     __m128 v23_ = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *) &(st)[(idx)[(j) + 2]]), \
         (const __m64 *) &(st)[(idx)[(j) + 3]]);                                                \
-    w = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(2, 0, 2, 0));                                   \
-    q = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(3, 1, 3, 1));                                   \
+    wv_ = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(2, 0, 2, 0));                                   \
+    qv_ = _mm_shuffle_ps(v01_, v23_, _MM_SHUFFLE(3, 1, 3, 1));                                   \
   } while (0)
-#define AG_SCATTER(st, idx, j, w, q)                                                           \
+#define AG_SCATTER(st, idx, j, wv_, qv_)                                                           \
   do {                                                                                         \
-    __m128 v01_ = _mm_unpacklo_ps(w, q), v23_ = _mm_unpackhi_ps(w, q);                         \
+    __m128 v01_ = _mm_unpacklo_ps(wv_, qv_), v23_ = _mm_unpackhi_ps(wv_, qv_);                         \
     _mm_storel_pi((__m64 *) &(st)[(idx)[j]], v01_);                                            \
     _mm_storeh_pi((__m64 *) &(st)[(idx)[(j) + 1]], v01_);                                      \
     _mm_storel_pi((__m64 *) &(st)[(idx)[(j) + 2]], v23_);                                      \
@@ -410,16 +432,16 @@ static inline void SFX(adagrad_prefetch)(const SFX(adagrad_model) *m, const int3
   } while (0)
 #else
 /* Four 16-byte {w, Q} records into w and Q of entries j .. j + 3, and back. */
-#define AG_GATHER(st, idx, j, w, q)                                                            \
+#define AG_GATHER(st, idx, j, wv_, qv_)                                                            \
   do {                                                                                         \
     __m256d lo_ = _mm256_set_m128d(_mm_loadu_pd(&(st)[(idx)[(j) + 2]].w), _mm_loadu_pd(&(st)[(idx)[j]].w)); \
     __m256d hi_ = _mm256_set_m128d(_mm_loadu_pd(&(st)[(idx)[(j) + 3]].w), _mm_loadu_pd(&(st)[(idx)[(j) + 1]].w)); \
-    w = _mm256_unpacklo_pd(lo_, hi_);                                                          \
-    q = _mm256_unpackhi_pd(lo_, hi_);                                                          \
+    wv_ = _mm256_unpacklo_pd(lo_, hi_);                                                          \
+    qv_ = _mm256_unpackhi_pd(lo_, hi_);                                                          \
   } while (0)
-#define AG_SCATTER(st, idx, j, w, q)                                                           \
+#define AG_SCATTER(st, idx, j, wv_, qv_)                                                           \
   do {                                                                                         \
-    __m256d lo_ = _mm256_unpacklo_pd(w, q), hi_ = _mm256_unpackhi_pd(w, q);                    \
+    __m256d lo_ = _mm256_unpacklo_pd(wv_, qv_), hi_ = _mm256_unpackhi_pd(wv_, qv_);                    \
     _mm_storeu_pd(&(st)[(idx)[j]].w, _mm256_castpd256_pd128(lo_));                            \
     _mm_storeu_pd(&(st)[(idx)[(j) + 2]].w, _mm256_extractf128_pd(lo_, 1));                     \
     _mm_storeu_pd(&(st)[(idx)[(j) + 1]].w, _mm256_castpd256_pd128(hi_));                       \
@@ -564,8 +586,8 @@ static inline double pow2_d(double kr) { /* Expm1Constants.doublePow2 */
 #define EXPM1_LN2_LO 0x1.a39ef35793c76p-33
 #endif
 
-/* FloatScInOL1ScalarKernel.expm1: the library's own polynomial, fused where it fuses. */
-static inline T SFX(s1_expm1)(T h) {
+/* FloatLaneMath.expm1 (ScInOL1, FreeGrad): the library's own polynomial, fused where it fuses. */
+static inline T SFX(lane_expm1)(T h) {
   T kr = FMA(h, SFX(expm1_log2e), EXPM1_ROUNDER);
   T nk = -(kr - EXPM1_ROUNDER);
   T r = FMA(nk, EXPM1_LN2_LO, FMA(nk, EXPM1_LN2_HI, h));
@@ -584,7 +606,7 @@ static inline T SFX(s1_weight)(T bigG, T q, T beta) {
   T s = SQRT(q);
   if (s == 0) return 0;
   T theta = bigG / s;
-  T v = beta * SFX(s1_sgn)(theta) * SFX(s1_expm1)(SFX(jmin)(FABS(theta) / 2, EXP_CAP)) / ((T) 2 * s);
+  T v = beta * SFX(s1_sgn)(theta) * SFX(lane_expm1)(SFX(jmin)(FABS(theta) / 2, EXP_CAP)) / ((T) 2 * s);
   return SFX(jmax)(-T_MAX, SFX(jmin)(v, T_MAX));
 }
 
@@ -620,16 +642,11 @@ static inline int SFX(scinol1_predict)(SFX(scinol1_model) *m, void *scratch, con
   (void) scratch;
   SFX(s1rec) *st = m->st;
   const T eps = (T) 1.0, t = (T) m->t;
-  /* predictSparseRange: two partial sums. */
-  T a0 = 0, a1 = 0;
-  int j = 0;
-  for (; j + 1 < nnz; j += 2) {
-    a0 += SFX(s1_one)(st, idx[j], val[j], eps, t);
-    a1 += SFX(s1_one)(st, idx[j + 1], val[j + 1], eps, t);
-  }
-  for (; j < nnz; j++) a0 += SFX(s1_one)(st, idx[j], val[j], eps, t);
-  double yhat = (double) (a0 + a1);
-  *yhat_out = yhat;
+  T yh;
+#define S1_CONTRIB(j) SFX(s1_one)(st, idx[j], val[j], eps, t)
+  ROW_SUM4(S1_CONTRIB, nnz, yh);
+#undef S1_CONTRIB
+  *yhat_out = (double) yh;
   return 0;
 }
 
@@ -678,9 +695,9 @@ static inline int SFX(dfeg_predict)(SFX(dfeg_model) *m, void *scratch, const int
   T *theta = m->theta;
   const double a = 0.882, l = 1.0;
   T tdx;
-#define THETA_AT(i) theta[i]
-  SPARSE_DOT2(THETA_AT, idx, val, nnz, tdx);
-#undef THETA_AT
+#define THETA_CONTRIB(j) X_TIMES(val[j], theta[idx[j]])
+  ROW_SUM4(THETA_CONTRIB, nnz, tdx);
+#undef THETA_CONTRIB
   double xNormSq = (double) SFX(dot_vl)(val, val, nnz, 4);
   double hNew = m->h + l * l * fmax_java(sqrt(xNormSq), xNormSq);
   double c = 0;
@@ -742,9 +759,9 @@ static inline int SFX(aglobal_predict)(SFX(aglobal_model) *m, void *scratch, con
   (void) scratch;
   T *w = m->w;
   T yh;
-#define W_AT(i) w[i]
-  SPARSE_DOT2(W_AT, idx, val, nnz, yh);
-#undef W_AT
+#define W_CONTRIB(j) X_TIMES(val[j], w[idx[j]])
+  ROW_SUM4(W_CONTRIB, nnz, yh);
+#undef W_CONTRIB
   *yhat_out = (double) yh;
   return 0;
 }
@@ -804,9 +821,9 @@ static inline int SFX(aogdc_predict)(SFX(aogdc_model) *m, void *scratch, const i
   (void) scratch;
   SFX(aocrec) *st = m->st;
   T yh;
-#define W_AT(i) st[i].w
-  SPARSE_DOT2(W_AT, idx, val, nnz, yh);
-#undef W_AT
+#define W_CONTRIB(j) X_TIMES(val[j], st[idx[j]].w)
+  ROW_SUM4(W_CONTRIB, nnz, yh);
+#undef W_CONTRIB
   *yhat_out = (double) yh;
   return 0;
 }
@@ -869,9 +886,10 @@ static inline int SFX(aogdb_predict)(SFX(aogdb_model) *m, void *scratch, const i
     int nnz, double *yhat_out) {
   (void) scratch;
   T *w = m->w;
-    T yh;
-#define W_AT(i) w[i]
-  SPARSE_DOT2(W_AT, idx, val, nnz, yh);
+  T yh;
+#define W_CONTRIB(j) X_TIMES(val[j], w[idx[j]])
+  ROW_SUM4(W_CONTRIB, nnz, yh);
+#undef W_CONTRIB
   *yhat_out = (double) yh;
   return 0;
 }
@@ -886,7 +904,8 @@ static inline int SFX(aogdb_update)(SFX(aogdb_model) *m, void *scratch, const in
   double hs = m->hsum + 0.0;
   if (!isfinite(hs)) return 3;
   double ww = (double) SFX(dot_vl)(w, w, m->d, 4);
-  T wx;
+  T wx; /* linalg.dotSparse: two partial sums */
+#define W_AT(i) w[i]
   SPARSE_DOT2(W_AT, idx, val, nnz, wx);
 #undef W_AT
   double wg = scale * (double) wx;
@@ -924,6 +943,8 @@ static inline int SFX(aogdb_update)(SFX(aogdb_model) *m, void *scratch, const in
   m->lsum = ls;
   return 0;
 }
+
+#include "rules_ftrl_kt_freegrad.h"
 
 #undef T
 #undef SFX

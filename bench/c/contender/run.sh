@@ -3,8 +3,9 @@
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
 # usage: bench/c/contender/run.sh [check|libm|measure|all]   (default: check)
-#   check    every rule and type on the data files: C loss bits, the CLI's loss bits on a
-#            JVM whose Math.exp is fdlibm's and on the default JVM, equal or not, C ns per row
+#   check    every rule (contender --rules) and type on the data files: C loss bits, the CLI's
+#            loss bits on a JVM whose Math.exp is fdlibm's and on the default JVM, equal or not,
+#            C ns per row; exits 1 unless every case equals the fdlibm-exp CLI
 #   libm     fdlibm.h against Java's StrictMath.exp and log1p on 10 million arguments
 #   measure  C against the CLI (one epoch, and WARM_EPOCHS epochs whose second half is warm) and
 #            against the CLI's trainer call repeated in one JVM (TrainerCpu.java: wall and CPU
@@ -71,7 +72,7 @@ cli_loss() { # cli_loss FILE RULE TYPE JVM_OPTS [EPOCHS] -> "LOSS STEADY_SECONDS
 
 check() {
   local files=(${FILES:-heart_scale.svm breast_cancer.svm shuttle.train.svm austen_lines.train.svm})
-  local rules=(${RULES:-scinol2 adagrad scinol1 dfeg adagrad-global aogd-coord aogd-ball})
+  local rules=(${RULES:-$("$bin" --rules)})
   local types=(${TYPES:-float double})
   "$cli" --help >/dev/null 2>&1 || { echo "error: $cli does not run"; return 1; }
   printf '%-22s %-14s %-6s %-18s %-18s %-5s %-18s %-5s %9s %9s\n' file rule type "C loss bits" \
@@ -103,6 +104,7 @@ check() {
     done
   done
   echo "bit-identical to the CLI with fdlibm exp ($FDLIBM_JVM): $same of $cases cases"
+  ((same == cases))
 }
 
 libm() {

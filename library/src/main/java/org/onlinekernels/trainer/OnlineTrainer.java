@@ -38,7 +38,7 @@ import org.onlinekernels.optimizer.StateLayout;
  *
  * <h2>No allocation per example</h2>
  *
- * The rows are prepared once per data set and element type, the dense segment once per pass, the
+ * The rows are prepared once per data set and element type, the dense segment once per trainer, the
  * shuffling permutation once per run, the score array once; losses and the error are computed by
  * static methods on primitives. Progress lines (only to a terminal) are the only allocation in the
  * loop, at most one per second.

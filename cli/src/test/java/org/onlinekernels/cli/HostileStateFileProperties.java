@@ -22,6 +22,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
@@ -123,7 +124,19 @@ class HostileStateFileProperties {
   Arbitrary<Case> cases() {
     return Combinators.combine(
             Arbitraries.integers().between(0, 7),
-            Arbitraries.of(Damage.values()),
+            // One hostile buffer element three times as often as the other damages: it is the
+            // case that must be both scored and refused (below), each in a few of its tries.
+            Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(Damage.BUFFER_ONE)),
+                Tuple.of(
+                    6,
+                    Arbitraries.of(
+                        Damage.BUFFER_ALL,
+                        Damage.SCALAR,
+                        Damage.DIMENSION,
+                        Damage.IMAGE_CUT,
+                        Damage.IMAGE_COUNT,
+                        Damage.SETTING))),
             Arbitraries.longs())
         .as(Case::new)
         .withoutEdgeCases();
@@ -153,7 +166,7 @@ class HostileStateFileProperties {
         .coverage(
             cov -> {
               for (Damage d : Damage.values()) {
-                cov.check(d).percentage(x -> x >= 3);
+                cov.check(d).count(x -> x >= 1);
               }
             });
     Statistics.label("predict")
@@ -167,8 +180,8 @@ class HostileStateFileProperties {
     Statistics.label("predict by damage")
         .coverage(
             cov -> {
-              cov.check(Damage.BUFFER_ONE, "scored").percentage(x -> x >= 1);
-              cov.check(Damage.BUFFER_ONE, "refused").percentage(x -> x >= 1);
+              cov.check(Damage.BUFFER_ONE, "scored").count(x -> x >= 1);
+              cov.check(Damage.BUFFER_ONE, "refused").count(x -> x >= 1);
             });
     if (p.code() == 0) {
       List<String> lines = Files.readAllLines(out);

@@ -370,14 +370,16 @@ class VwReaderFuzzProperties {
     Statistics.label("outcome")
         .coverage(
             c -> {
-              c.check(Hostile.NONE, "read").percentage(p -> p >= 6);
+              // Each outcome reached at all: their expected counts at 200 tries are 7-26, so a
+              // share threshold would fail by chance in a few runs out of a hundred.
+              c.check(Hostile.NONE, "read").count(n -> n >= 1);
               for (Hostile h :
                   List.of(Hostile.EDGE_VALUE, Hostile.EDGE_SCALE, Hostile.SUM_OF_TWO)) {
-                c.check(h, "read").percentage(p -> p >= 1);
-                c.check(h, "refused").percentage(p -> p >= 1);
+                c.check(h, "read").count(n -> n >= 1);
+                c.check(h, "refused").count(n -> n >= 1);
               }
-              c.check(Hostile.NOT_UTF8_NAME, "read").percentage(p -> p >= 6);
-              c.check(Hostile.FORMAT_BYTE_NAME, "refused").percentage(p -> p >= 1);
+              c.check(Hostile.NOT_UTF8_NAME, "read").count(n -> n >= 1);
+              c.check(Hostile.FORMAT_BYTE_NAME, "refused").count(n -> n >= 1);
             });
   }
 

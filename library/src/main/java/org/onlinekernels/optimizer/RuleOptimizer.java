@@ -36,12 +36,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   private final RuleShape shape;
   private final StateLayout layout;
 
-  /** Where the fields live; its block, step, stride and segments copied below. */
+  /** Where the fields live. */
   private final RuleStorage storage;
 
-  private final MemorySegment block;
-  private final long step;
-  private final long stride;
+  /** The rule's row forms on {@link #storage}. */
+  private final StateForms state;
+
+  /** The per-field segments (planar state, separate buffers), or null for one block. */
   private final MemorySegment[] segments;
 
   /** Stored weights (the stored-weights mode), else null. */
@@ -92,9 +93,6 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     this.linalg = this.kernels.linearAlgebra(type);
     List<String> fields = shape.fields();
     this.storage = new RuleStorage(store, shape, d, type, precision, layout, perCoordinate);
-    this.block = storage.block;
-    this.step = storage.step;
-    this.stride = storage.stride;
     this.segments = storage.segments;
     if (storeWeights && !forms.storesWeights()) {
       throw new IllegalArgumentException(algorithm + " has no stored-weights mode");
@@ -105,9 +103,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
         new RoundScratch(
             shape.kept() + fields.size() + 1, precision.accumulatorType() == ElementType.FLOAT);
     this.row = new RowCopy(type);
+    this.state = new StateForms(forms, storage, scratch, u);
     this.needsInputNorm = needsInputNorm();
     this.needsInputNormAtUpdate = needsInputNormAtUpdate();
-    this.tuning = RoundTuning.of(block == null ? 0 : block.byteSize(), touchRecordsFirst());
+    this.tuning =
+        RoundTuning.of(storage.block == null ? 0 : storage.block.byteSize(), touchRecordsFirst());
   }
 
   @Override
@@ -189,8 +189,8 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       row.values(x, d);
       scratch.ensure(d);
       int[] all = row.identity(d);
-      sum = forms.predictBlock(block, step, stride, all, row.vf(), row.vd(), 0, d, scratch, u);
-      forms.commitBlock(block, step, stride, all, 0, d, scratch);
+      sum = state.predict(all, row.vf(), row.vd(), 0, d, false);
+      state.commit(all, 0, d);
     } else if (forms.computesWeight()) {
       sum = forms.predictDense(segments, x, d, storedWeights, u);
     } else {
@@ -220,18 +220,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     double sum;
     // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
     // on planar state; interleaved state runs the fused round's body and order, as it always has.
-    if (block != null) {
-      sum =
-          interleaved()
-              ? forms.predictBlock(
-                  block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u)
-              : forms.predictBlockSeparate(
-                  block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
-      forms.commitBlock(block, step, stride, row.idx(), 0, nnz, scratch);
-    } else {
-      sum = forms.predictRows(segments, row.idx(), row.vf(), row.vd(), 0, nnz, scratch, u);
-      forms.commitRows(segments, row.idx(), 0, nnz, scratch);
-    }
+    sum =
+        interleaved()
+            ? state.predict(row.idx(), row.vf(), row.vd(), 0, nnz, false)
+            : state.predictSeparate(row.idx(), row.vf(), row.vd(), 0, nnz);
+    state.commit(row.idx(), 0, nnz);
     keptValid = true;
     return finishPredict(sum);
   }
@@ -271,10 +264,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
     if (segments == null) {
       row.values(x, d);
-      double sum =
-          forms.updateBlockRecompute(
-              block, step, stride, row.identity(d), row.vf(), row.vd(), 0, d, g, u);
-      afterUpdate(sum, true);
+      afterUpdate(state.updateRecompute(row.identity(d), row.vf(), row.vd(), 0, d, g), true);
       return;
     }
     if (storedWeights != null) {
@@ -296,21 +286,12 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       return;
     }
     row.copy(idx, val, nnz);
-    double sum =
-        block != null
-            ? forms.updateBlockRecompute(
-                block, step, stride, row.idx(), row.vf(), row.vd(), 0, nnz, g, u)
-            : forms.updateRowsRecompute(segments, row.idx(), row.vf(), row.vd(), 0, nnz, g, u);
-    afterUpdate(sum, false);
+    afterUpdate(state.updateRecompute(row.idx(), row.vf(), row.vd(), 0, nnz, g), false);
   }
 
   @Override
   protected void readWeightsImpl(MemorySegment into) {
-    if (segments == null) {
-      forms.weightsBlock(block, step, stride, into, d, u);
-    } else {
-      forms.weightsDense(segments, into, d, u);
-    }
+    state.weights(into, d);
   }
 
   @Override
@@ -363,19 +344,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       row.values(vf, vd, from, nnz);
       inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
     }
-    double sum;
-    if (block != null) {
-      if (tuning.touchesOwnRow()) {
-        storage.touchRecords(idx, from, nnz);
-      }
-      sum =
-          tuning.gathered()
-              ? forms.predictGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, u)
-              : forms.predictBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
-    } else {
-      sum = forms.predictRows(segments, idx, vf, vd, from, nnz, scratch, u);
+    if (tuning.touchesOwnRow() && state.isBlock()) {
+      storage.touchRecords(idx, from, nnz);
     }
-    return finishPredict(sum);
+    return finishPredict(state.predict(idx, vf, vd, from, nnz, tuning.gathered()));
   }
 
   /**
@@ -393,20 +365,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
     if (!beforeUpdate(g)) {
       // The predict's new field values stand, as after a separate predict.
-      if (block != null) {
-        forms.commitBlock(block, step, stride, idx, from, nnz, scratch);
-      } else {
-        forms.commitRows(segments, idx, from, nnz, scratch);
-      }
+      state.commit(idx, from, nnz);
       afterUpdate(0, false);
       return;
     }
-    double sum =
-        gathered
-            ? forms.updateGathered(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
-            : block != null
-                ? forms.updateBlock(block, step, stride, idx, vf, vd, from, nnz, scratch, g, u)
-                : forms.updateRows(segments, idx, vf, vd, from, nnz, scratch, g, u);
-    afterUpdate(sum, false);
+    afterUpdate(state.update(idx, vf, vd, from, nnz, g, gathered), false);
   }
 }

@@ -1,13 +1,10 @@
 package org.onlinekernels.optimizer;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 
 /**
@@ -111,91 +108,29 @@ public final class SharedState implements AutoCloseable {
     SharingArena arena = new SharingArena();
     List<LinearModelOptimizer> made = new ArrayList<>();
     try {
-      AbstractOptimizer owner = library(maker.apply(arena), made);
+      AbstractOptimizer owner = SharedStateChecks.library(maker.apply(arena), made);
       arena.adopt();
       AbstractOptimizer[] v = new AbstractOptimizer[views];
       AbstractOptimizer[] w = later == null ? null : new AbstractOptimizer[views];
       for (int j = 0; j < views; j++) {
-        v[j] = library(maker.apply(arena), made);
-        checkShares(owner, v[j]);
+        v[j] = SharedStateChecks.library(maker.apply(arena), made);
+        SharedStateChecks.checkShares(owner, v[j]);
         if (w != null) {
-          w[j] = library(later.apply(arena), made);
-          checkShares(owner, w[j]);
+          w[j] = SharedStateChecks.library(later.apply(arena), made);
+          SharedStateChecks.checkShares(owner, w[j]);
           if (w[j].getClass() != v[j].getClass()) {
             throw new IllegalArgumentException(
                 "a later view is a " + w[j].algorithm() + ", the view a " + v[j].algorithm());
           }
         }
       }
-      checkAtomic(owner);
+      SharedStateChecks.checkAtomic(owner);
       return new SharedState(arena, owner, v, w);
     } catch (RuntimeException | Error e) {
       made.forEach(LinearModelOptimizer::close);
       arena.close();
       throw e;
     }
-  }
-
-  private static AbstractOptimizer library(
-      LinearModelOptimizer o, List<LinearModelOptimizer> made) {
-    made.add(o);
-    if (!(o instanceof AbstractOptimizer a)) {
-      throw new IllegalArgumentException(
-          "algorithm "
-              + o.algorithm()
-              + " is not one of the library's optimizers; shared-state training needs one");
-    }
-    return a;
-  }
-
-  /** The view holds exactly the owner's buffers (the same memory), under the same names. */
-  private static void checkShares(AbstractOptimizer owner, AbstractOptimizer view) {
-    Map<String, MemorySegment> a = owner.buffers();
-    Map<String, MemorySegment> b = view.buffers();
-    if (!a.keySet().equals(b.keySet())) {
-      throw new IllegalArgumentException(
-          "a view has buffers " + b.keySet() + ", the owner " + a.keySet());
-    }
-    a.forEach(
-        (name, s) -> {
-          if (!s.equals(b.get(name))) {
-            throw new IllegalArgumentException(
-                "buffer '"
-                    + name
-                    + "' of a view is not the owner's; "
-                    + owner.algorithm()
-                    + " allocates state outside its store");
-          }
-        });
-  }
-
-  /**
-   * Every element is accessed whole: double buffers need a 64-bit platform (where an aligned plain
-   * access is single-copy atomic) and every buffer the alignment of its element type.
-   */
-  private static void checkAtomic(AbstractOptimizer owner) {
-    owner
-        .buffers()
-        .forEach(
-            (name, s) -> {
-              // A buffer is one variable, or an interleaved block named after its variables.
-              String variable = name.replace(" (interleaved)", "").split("\\+")[0];
-              boolean dbl = owner.stateType(variable) == ElementType.DOUBLE;
-              long bytes = dbl ? Double.BYTES : Float.BYTES;
-              if (dbl && ValueLayout.ADDRESS.byteSize() < 8) {
-                throw new IllegalArgumentException(
-                    "double state on a 32-bit platform could be torn by a race;"
-                        + " train shared state in float, or use parameter mixing");
-              }
-              if (s.maxByteAlignment() < bytes || s.address() % bytes != 0) {
-                throw new IllegalArgumentException(
-                    "state buffer '"
-                        + name
-                        + "' is not aligned to its "
-                        + bytes
-                        + "-byte elements; a race could tear them");
-              }
-            });
   }
 
   /**

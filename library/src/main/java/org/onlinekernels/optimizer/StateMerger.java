@@ -41,8 +41,8 @@ final class StateMerger {
   /** Every learner given, contributors or not. */
   private final List<? extends AbstractOptimizer> learners;
 
-  /** Per learner: the summed increments of the plan's weight scalars. */
-  private final double[] scalarWeight;
+  /** The per-buffer passes over the contributors' columns. */
+  private final MergeColumns columns;
 
   /** The coordinates, ascending, or null for all {@code d}. */
   private final int[] coords;
@@ -66,8 +66,9 @@ final class StateMerger {
     this.ordered = ordered;
     this.coords = coords;
     this.n = n;
-    this.scalarWeight = new double[k];
+    double[] scalarWeight = new double[k];
     this.scalars = new double[plan.scalars.size()];
+    this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
     if (k < 2) {
       return;
     }
@@ -179,10 +180,6 @@ final class StateMerger {
     return n;
   }
 
-  private int at(int q) {
-    return coords == null ? q : coords[q];
-  }
-
   /** Checks that every SUM over positions {@code [lo, hi)} fits its element type. */
   void check(int lo, int hi) {
     if (k < 2) {
@@ -192,7 +189,7 @@ final class StateMerger {
       int c1 = Math.min(hi, c0 + CHUNK);
       for (MergePlan.Buffer b : plan.buffers) {
         if (b.rule() == MergePlan.Rule.SUM) {
-          sumBuffer(b.name(), c0, c1, false);
+          columns.sum(b.name(), c0, c1, false);
         }
       }
     }
@@ -216,14 +213,14 @@ final class StateMerger {
     } else if (k > 1) {
       for (MergePlan.Buffer b : plan.buffers) {
         if (b.rule() == MergePlan.Rule.MEAN) {
-          meanBuffer(b.name(), lo, hi, scale, true, null);
+          columns.mean(b.name(), lo, hi, scale, true, null);
         }
       }
       for (MergePlan.Buffer b : plan.buffers) {
         switch (b.rule()) {
-          case SUM -> sumBuffer(b.name(), lo, hi, true);
-          case AVERAGE -> averageBuffer(b.name(), lo, hi);
-          case MAX -> maxBuffer(b.name(), lo, hi);
+          case SUM -> columns.sum(b.name(), lo, hi, true);
+          case AVERAGE -> columns.average(b.name(), lo, hi);
+          case MAX -> columns.max(b.name(), lo, hi);
           case MEAN -> {}
         }
       }
@@ -241,7 +238,7 @@ final class StateMerger {
       StateStore.Field f = from.store.field(name);
       StateStore.Field t = to.store.field(name);
       for (int q = lo; q < hi; q++) {
-        int i = at(q);
+        int i = columns.at(q);
         t.set(i, f.get(i));
       }
     }
@@ -269,74 +266,6 @@ final class StateMerger {
     }
   }
 
-  private StateStore.Field startField(String name) {
-    return into.store.field(name);
-  }
-
-  private StateStore.Field[] learnerFields(String name) {
-    StateStore.Field[] f = new StateStore.Field[k];
-    for (int j = 0; j < k; j++) {
-      f[j] = ordered.get(j).store.field(name);
-    }
-    return f;
-  }
-
-  /** SUM over one buffer: written, or only checked to fit the element type. */
-  private void sumBuffer(String name, int lo, int hi, boolean write) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    boolean f = s0.type() == org.onlinekernels.kernel.ElementType.FLOAT;
-    double[] column = new double[k];
-    for (int q = lo; q < hi; q++) {
-      int i = at(q);
-      for (int j = 0; j < k; j++) {
-        column[j] = fs[j].get(i);
-      }
-      double v = MergeArithmetic.combine(s0.get(i), column, false);
-      if (write) {
-        s0.set(i, v);
-      } else if (!Double.isFinite(f ? (float) v : v)) {
-        throw new ArithmeticException(
-            "merged "
-                + name
-                + "["
-                + i
-                + "] = "
-                + v
-                + " overflows "
-                + (f ? "float" : "double")
-                + "; the state was left unchanged");
-      }
-    }
-  }
-
-  /** AVERAGE over one buffer (a convex combination of its values: it cannot overflow). */
-  private void averageBuffer(String name, int lo, int hi) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    double[] column = new double[k];
-    for (int q = lo; q < hi; q++) {
-      int i = at(q);
-      for (int j = 0; j < k; j++) {
-        column[j] = fs[j].get(i);
-      }
-      s0.set(i, MergeArithmetic.combine(s0.get(i), column, true));
-    }
-  }
-
-  private void maxBuffer(String name, int lo, int hi) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    for (int q = lo; q < hi; q++) {
-      int i = at(q);
-      double acc = s0.get(i);
-      for (int j = 0; j < k; j++) {
-        acc = Math.max(acc, fs[j].get(i));
-      }
-      s0.set(i, acc);
-    }
-  }
-
   /**
    * The ball projection's factor {@code min(1, R / ||v||)} for the merged weights {@code v}, or 1
    * without a ball, without two contributors, or when no coordinate was averaged. The norm is over
@@ -354,70 +283,11 @@ final class StateMerger {
     for (MergePlan.Buffer b : plan.buffers) {
       if (b.rule() == MergePlan.Rule.MEAN) {
         double[] normSq = new double[1];
-        boolean averaged = meanBuffer(b.name(), 0, n, 1.0, false, normSq);
+        boolean averaged = columns.mean(b.name(), 0, n, 1.0, false, normSq);
         double norm = Math.sqrt(normSq[0]);
         return averaged && norm > r ? r / norm : 1.0;
       }
     }
     return 1.0;
-  }
-
-  /**
-   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into {@code
-   * normSq[0]}. Returns whether any coordinate had two or more contributors.
-   */
-  private boolean meanBuffer(
-      String name, int lo, int hi, double scale, boolean write, double[] normSq) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    String wb = plan.meanWeightBuffer;
-    StateStore.Field c0 = wb == null ? null : startField(wb);
-    StateStore.Field[] cs = wb == null ? null : learnerFields(wb);
-    double[] column = new double[k];
-    double[] weightColumn = new double[k];
-    boolean averaged = false;
-    double sq = 0;
-    for (int q = lo; q < hi; q++) {
-      int i = at(q);
-      double base = c0 == null ? 0 : c0.get(i);
-      for (int j = 0; j < k; j++) {
-        column[j] = fs[j].get(i);
-        weightColumn[j] =
-            MergeArithmetic.meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
-      }
-      double w0 = s0.get(i);
-      int count = 0;
-      double first = w0;
-      double sumCw = 0;
-      double sumC = 0;
-      double sumW = 0;
-      for (int j = 0; j < k; j++) {
-        double w = column[j];
-        double c = weightColumn[j];
-        if (MergeArithmetic.same(w, w0) && !(c > 0)) {
-          continue;
-        }
-        if (count++ == 0) {
-          first = w;
-        }
-        sumCw += c * w;
-        sumC += c;
-        sumW += w;
-      }
-      double v = first;
-      if (count >= 2) {
-        averaged = true;
-        v = plan.clamp.apply(i, MergeArithmetic.mean(count, sumCw, sumC, sumW));
-      }
-      if (write) {
-        s0.set(i, v * scale);
-      } else {
-        sq += v * v;
-      }
-    }
-    if (normSq != null) {
-      normSq[0] = sq;
-    }
-    return averaged;
   }
 }

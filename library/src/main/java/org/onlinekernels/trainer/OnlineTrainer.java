@@ -68,21 +68,12 @@ public final class OnlineTrainer implements AutoCloseable {
   /** The sparse rows' loop over blocks (scores, losses, the sums of each epoch). */
   private final BlockLoop blocks;
 
-  private final StateLayout layout;
-  private long seen;
   private ProgressiveSink progressiveSink;
-  // The scalar-to-vector handover (KernelHandover): null without one.
+
+  /** The scalar-to-vector handover; null without one, and for the {@code ogd} baseline. */
   private final KernelHandover handover;
 
-  /** The value of {@link #seen} at which the loop next looks at the handover; -1: never. */
-  private long handoverCheck = -1;
-
-  private long handoverAt = -1;
-
-  /** The examples seen before the current fit. */
-  private long fitSeen;
-
-  private long halfNanos;
+  private final FitClock clock;
 
   /**
    * Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test
@@ -183,7 +174,6 @@ public final class OnlineTrainer implements AutoCloseable {
     this.multiclass = multiclass;
     this.k = multiclass ? classes : 1;
     this.opt = new LinearModelOptimizer[k];
-    this.layout = layout;
     try {
       for (int c = 0; c < k; c++) {
         // Sparse rows touch coordinates at random: one cache line per coordinate (interleaved)
@@ -212,9 +202,9 @@ public final class OnlineTrainer implements AutoCloseable {
             k, multiclass, config.epochs(), (ep, p, c) -> new TrainingException(ep, p + 1, c));
     // The ogd baseline runs no kernels: nothing to hand over.
     this.handover = opt[0] instanceof AbstractOptimizer ? handover : null;
-    if (this.handover != null) {
-      handoverCheck = this.handover.fixed() ? this.handover.at() : KernelHandover.CHECK_EVERY;
-    }
+    this.clock =
+        new FitClock(
+            this.handover, () -> this.handover.moveAll(opt, config, d, layout, arena), config, d);
   }
 
   /**
@@ -241,7 +231,7 @@ public final class OnlineTrainer implements AutoCloseable {
 
   /** When the steady-state span of the last {@link #fit} started ({@link System#nanoTime}). */
   long steadyStartNanos() {
-    return halfNanos;
+    return clock.steadyStartNanos();
   }
 
   /**
@@ -257,7 +247,7 @@ public final class OnlineTrainer implements AutoCloseable {
    * ({@link KernelHandover}), or -1 if they were not (yet).
    */
   public long handoverAt() {
-    return handoverAt;
+    return clock.handoverAt();
   }
 
   /**
@@ -317,16 +307,8 @@ public final class OnlineTrainer implements AutoCloseable {
     final int epochs = config.epochs();
     final ProgressiveSink sink = progressiveSink;
     Metrics[] result = new Metrics[epochs];
-    // The second half of this call's examples starts at example (half, halfEpoch): the span of the
-    // steady-state rate (TrainResult).
-    final long total = (long) n * epochs;
-    final int halfEpoch = n == 0 ? 0 : (int) ((total / 2) / n);
-    final int half = n == 0 ? 0 : (int) ((total / 2) % n);
-    halfNanos = System.nanoTime();
-    fitSeen = seen;
-    if (handover != null) {
-      handover.fitStarts(total);
-    }
+    final int checkEvery = checkpoint == null ? 0 : every;
+    clock.fitStarts(n, epochs);
     final ProgressLine line = progress == null ? null : new ProgressLine(progress, epochs, n);
     for (int e = 0; e < epochs; e++) {
       if (config.shuffle()) {
@@ -334,30 +316,14 @@ public final class OnlineTrainer implements AutoCloseable {
       }
       if (!dense) {
         // Sparse rows: one rounds() call per output and block (BlockLoop), then the block's
-        // metrics. A block ends where a checkpoint is due, so checkpoints see the same state as
-        // row by row. It also ends where the handover is due and where the steady-state span
-        // starts.
+        // metrics. A block ends where the clock has an event (a checkpoint, the handover, the
+        // steady-state span), so checkpoints see the same state as row by row.
         for (int q0 = 0; q0 < n; ) {
-          if (seen == handoverCheck) {
-            lookAtHandover();
-          }
-          if (q0 == half && e == halfEpoch) {
-            halfNanos = System.nanoTime();
-          }
-          int q1 = Math.min(n, q0 + BLOCK);
-          if (checkpoint != null && every > 0) {
-            q1 = (int) Math.min(q1, q0 + (every - seen % every));
-          }
-          if (handoverCheck > seen) {
-            q1 = (int) Math.min(q1, q0 + (handoverCheck - seen));
-          }
-          if (e == halfEpoch && half > q0) {
-            q1 = Math.min(q1, half);
-          }
+          clock.atRow(e, q0);
+          int q1 = clock.blockEnd(e, q0, Math.min(n, q0 + BLOCK), checkEvery);
           blocks.run(label, order, q0, q1, BLOCK, e + 1, rounds);
-          seen += q1 - q0;
-          if (checkpoint != null && every > 0 && seen % every == 0) {
-            checkpoint.at(seen, this);
+          if (clock.advance(q1 - q0, checkEvery)) {
+            checkpoint.at(clock.seen(), this);
           }
           if (line != null) {
             line.at(e, q1);
@@ -367,16 +333,10 @@ public final class OnlineTrainer implements AutoCloseable {
         blocks.endEpoch(e);
       }
       for (int q = 0; dense && q < n; q++) {
-        if (seen == handoverCheck) {
-          lookAtHandover();
-        }
-        if (q == half && e == halfEpoch) {
-          halfNanos = System.nanoTime();
-        }
+        clock.atRow(e, q);
         denseRound.row(prepared, order[q], e + 1, q, sink);
-        seen++;
-        if (checkpoint != null && every > 0 && seen % every == 0) {
-          checkpoint.at(seen, this);
+        if (clock.advance(1, checkEvery)) {
+          checkpoint.at(clock.seen(), this);
         }
         if (line != null && (q & (PROGRESS_CHECK - 1)) == 0) {
           line.at(e, q + 1);
@@ -395,26 +355,6 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   public LinearModel model() {
     return LinearModel.readOut(config, multiclass, opt);
-  }
-
-  /**
-   * At a row boundary: hands the optimizers over when the moment has come (the fixed example, or
-   * the race won), else schedules the next look.
-   */
-  private void lookAtHandover() {
-    switch (handover.lookInFit(config, d, seen, seen - fitSeen)) {
-      case NOW -> handOver();
-      case LATER -> handoverCheck = seen + KernelHandover.CHECK_EVERY;
-      case NEVER -> handoverCheck = -1;
-    }
-  }
-
-  /** Hands the optimizers over; if that fails, the run stays on the scalar kernels. */
-  private void handOver() {
-    handoverCheck = -1;
-    if (handover.moveAll(opt, config, d, layout, arena)) {
-      handoverAt = seen;
-    }
   }
 
   private void closeOptimizers() {

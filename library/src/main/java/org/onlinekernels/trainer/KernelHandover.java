@@ -281,11 +281,13 @@ public final class KernelHandover {
    * Stops the race and moves every optimizer of {@code opt} to a fresh optimizer on {@link
    * #target()}'s kernels (state in {@code arena}, or its own with {@code null}) with a bit-for-bit
    * copy of its state, and frees the old one. If that fails (e.g. no memory for the second state),
-   * {@code opt} is left as it was, on kernels that compute the same.
+   * {@code opt} is left as it was, on kernels that compute the same. Several threads may each move
+   * optimizers of their own at once (the parallel trainer's learners); the new optimizers belong to
+   * the calling thread.
    *
    * @return whether the optimizers were moved
    */
-  boolean moveAll(
+  public boolean moveAll(
       LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout, Arena arena) {
     stop();
     LinearModelOptimizer[] next = new LinearModelOptimizer[opt.length];

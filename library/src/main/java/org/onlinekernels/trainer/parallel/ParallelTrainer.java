@@ -1,18 +1,17 @@
 package org.onlinekernels.trainer.parallel;
 
-import java.lang.foreign.Arena;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.CoordinateMerge;
-import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
+import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
@@ -40,6 +39,10 @@ import org.onlinekernels.trainer.TrainingMode;
  * #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays with
  * the calling thread (thread 0).
  *
+ * <p>Kernels: the learners start on the scalar kernels and move to the vector kernels at a round
+ * boundary once the sequential trainer's handover ({@link KernelHandover}) is due, all in the same
+ * round ({@link MixingHandover}); both kernels compute the same bits.
+ *
  * <p>Sparse rows only ({@code config.dense()} is refused), the library's rules only (not the {@code
  * ogd} baseline); the state keeps the sequential trainer's layout.
  */
@@ -50,13 +53,12 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private final int d;
   private final int k;
   private final OnlineTrainer merged;
-  private final Arena shared = Arena.ofShared();
 
-  /** learners[j][c]: thread j's learner of output c. */
-  private final AbstractOptimizer[][] learners;
+  /** The learners' move to the vector kernels; null: on the chosen kernels throughout. */
+  private final MixingHandover handover;
 
-  /** Per output, the learners as a merge takes them. */
-  private final List<List<AbstractOptimizer>> byOutput = new ArrayList<>();
+  /** The learners, thread by thread, output by output. */
+  private final Learners learners;
 
   /** Whether merges visit only the coordinates the rows named (else every coordinate). */
   private final boolean local;
@@ -90,6 +92,31 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       boolean multiclass,
       int classes,
       int maxNnz) {
+    this(
+        config,
+        threads,
+        mergeEvery,
+        d,
+        multiclass,
+        classes,
+        maxNnz,
+        KernelHandover.forConfig(config));
+  }
+
+  /**
+   * Same, with the scalar-to-vector handover given: {@code null} for the chosen kernels from the
+   * first example, {@link KernelHandover#after} for the first round boundary at or after a fixed
+   * example count (tests, measurements).
+   */
+  public ParallelTrainer(
+      TrainerConfig config,
+      int threads,
+      int mergeEvery,
+      int d,
+      boolean multiclass,
+      int classes,
+      int maxNnz,
+      KernelHandover handover) {
     ParallelTraining.check(config, threads);
     if (mergeEvery < 0) {
       throw new IllegalArgumentException(
@@ -102,45 +129,19 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     this.maxNnz = Math.max(1, maxNnz);
     this.merged = new OnlineTrainer(config, d, multiclass, classes, null, config.stateLayout());
     this.k = merged.outputs();
-    this.learners = new AbstractOptimizer[threads][k];
+    this.handover = handover == null ? null : new MixingHandover(handover, config, d, threads);
     try {
-      for (int j = 0; j < threads; j++) {
-        for (int c = 0; c < k; c++) {
-          learners[j][c] =
-              library(
-                  config
-                      .algorithm()
-                      .create(d, config.precision(), config.stateLayout(), shared, null));
-          learners[j][c].setInputPolicy(config.inputPolicy());
-        }
-      }
-      for (int c = 0; c < k; c++) {
-        List<AbstractOptimizer> l = new ArrayList<>(threads);
-        for (int j = 0; j < threads; j++) {
-          l.add(learners[j][c]);
-        }
-        byOutput.add(l);
-      }
-      this.local = SharedState.lockFree(learners[0][0]);
+      this.learners =
+          new Learners(config, d, threads, k, handover == null ? null : KernelProvider.scalar());
     } catch (RuntimeException e) {
       close();
       throw e;
     }
+    this.local = SharedState.lockFree(learners.of(0)[0]);
     this.dirty = local ? new DirtyCoordinates(d, threads) : null;
     this.merges = new CoordinateMerge[k];
     this.shuffler = new Random(config.seed());
     this.team = new Team(threads);
-  }
-
-  private AbstractOptimizer library(LinearModelOptimizer o) {
-    if (!(o instanceof AbstractOptimizer a)) {
-      o.close();
-      throw new IllegalArgumentException(
-          "algorithm "
-              + config.algorithm().name()
-              + " has no merge rule (docs/MERGING.md); the parallel trainer needs one of the library's optimizers");
-    }
-    return a;
   }
 
   /**
@@ -188,20 +189,24 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     BlockLoop[] loops = new BlockLoop[threads];
     for (int j = 0; j < threads; j++) {
       for (int c = 0; c < k; c++) {
-        learners[j][c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
+        learners.of(j)[c].copyStateFrom((AbstractOptimizer) merged.optimizer(c));
       }
     }
     int epochs = config.epochs();
     SteadySpan steady = new SteadySpan(n, epochs, threads, BlockLoop.BLOCK);
     // The last round of an epoch is this long.
     int lastRound = n - (n - 1) / round * round;
+    if (handover != null) {
+      handover.fitStarts((long) n * epochs);
+      handover.look(0);
+    }
     team.run(
         j -> {
           // Made on the worker's own thread, in its own allocation buffer: the running sums it
           // writes every row must not share a cache line with another worker's.
           BlockLoop loop = new BlockLoop(k, k > 1, config.epochs(), BlockLoop.IN_ORDER);
           loops[j] = loop;
-          AbstractOptimizer[] mine = learners[j];
+          AbstractOptimizer[] mine = learners.of(j);
           BlockLoop.Rounds train =
               (c, from, to, y, yhat, losses) ->
                   mine[c].rounds(sparse, order, from, to, y, loss, yhat, losses);
@@ -212,6 +217,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
             team.await();
             for (int lo = 0; lo < n; lo += round) {
               int hi = Math.min(n, lo + round);
+              if (handover != null && handover.dueNow()) {
+                moveLearners(j);
+              }
               if (j == 0) {
                 long at = (long) e * n + lo;
                 steady.starting(lo > 0 ? at - round : at - lastRound, at);
@@ -223,19 +231,34 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
                 dirty.mark(j, rows, order, from, to);
               }
               team.await();
-              mergeRound(j);
+              mergeRound(j, (long) e * n + hi);
             }
             loop.endEpoch(e);
           }
         },
         (j, thread) -> {
-          for (AbstractOptimizer o : learners[j]) {
+          for (AbstractOptimizer o : learners.of(j)) {
             o.transferOwnership(thread);
           }
         });
     steady.end();
     span = steady;
+    if (handover != null) {
+      handover.fitEnds((long) n * epochs);
+    }
     return BlockLoop.metrics(loops, n);
+  }
+
+  /**
+   * Thread {@code j} at a round start, the handover due: moves its learners; then thread 0 frees
+   * the first learners' state once every thread has moved.
+   */
+  private void moveLearners(int j) {
+    handover.move(j, learners.of(j));
+    team.await();
+    if (j == 0 && handover.moved()) {
+      learners.freeFirst();
+    }
   }
 
   @Override
@@ -251,10 +274,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   /**
    * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of its
    * range of words collected; thread 0 prepares the merges; every thread checks, then writes, its
-   * range of the coordinates; thread 0 merges the scalars. Returns with every learner holding the
-   * merged state.
+   * range of the coordinates; thread 0 merges the scalars and, {@code done} examples into the fit,
+   * looks at the handover. Returns with every learner holding the merged state.
    */
-  private void mergeRound(int j) {
+  private void mergeRound(int j, long done) {
     if (local) {
       dirty.collect(j);
       team.await();
@@ -265,7 +288,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       for (int c = 0; c < k; c++) {
         merges[c] =
             CoordinateMerge.prepare(
-                (AbstractOptimizer) merged.optimizer(c), byOutput.get(c), coords, count);
+                (AbstractOptimizer) merged.optimizer(c), learners.output(c), coords, count);
       }
     }
     team.await();
@@ -282,6 +305,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
         m.finish();
       }
       rounds++;
+      if (handover != null) {
+        handover.look(done);
+      }
     }
     team.await();
   }
@@ -296,6 +322,19 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     return rounds;
   }
 
+  /**
+   * After how many examples (over every fit) the learners were moved to the vector kernels, or -1
+   * if they were not (yet).
+   */
+  public long handoverAt() {
+    return handover == null ? -1 : handover.at();
+  }
+
+  /** The kernels every learner runs on now, thread after thread, output after output. */
+  public List<KernelProvider> kernels() {
+    return learners.kernels();
+  }
+
   /** The merged model, as {@link OnlineTrainer#model()} reads it out. */
   @Override
   public LinearModel model() {
@@ -304,16 +343,12 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
 
   @Override
   public void close() {
-    for (AbstractOptimizer[] row : learners) {
-      for (AbstractOptimizer o : row) {
-        if (o != null) {
-          o.close();
-        }
-      }
+    if (learners != null) {
+      learners.close();
     }
     merged.close();
-    if (shared.scope().isAlive()) {
-      shared.close();
+    if (handover != null) {
+      handover.close();
     }
   }
 }

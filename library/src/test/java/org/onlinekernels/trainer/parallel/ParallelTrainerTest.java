@@ -7,19 +7,27 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.KernelHandover;
+import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * The parallel trainer: one thread is the sequential trainer bit for bit; any fixed number of
- * threads and merge interval gives the same model in every run; it learns; bad setups are refused.
+ * threads and merge interval gives the same model in every run; the learners' move from the scalar
+ * to the vector kernels changes no bit; it learns; bad setups are refused.
  */
 class ParallelTrainerTest {
   private static final SparseDataset TRAIN = SyntheticScInOL.generate(3000, 1);
@@ -75,6 +83,53 @@ class ParallelTrainerTest {
       TrainResult other = ParallelTrainer.train(c, threads, 300, TRAIN, TEST);
       assertNotEquals(
           Arrays.toString(a.model().weights()[0]), Arrays.toString(other.model().weights()[0]));
+    }
+  }
+
+  static List<String> rules() {
+    return Rules.names();
+  }
+
+  /** What a mixing run of three threads, rounds of 250 examples, on the three classes gave. */
+  private record Run(
+      List<KernelProvider> before,
+      List<KernelProvider> after,
+      long handoverAt,
+      double[][] weights,
+      Metrics[] epochs) {}
+
+  private static Run mix(TrainerConfig c, KernelHandover handover) {
+    try (ParallelTrainer t =
+        new ParallelTrainer(c, 3, 250, MULTI.dimension(), true, 3, 3, handover)) {
+      List<KernelProvider> before = t.kernels();
+      Metrics[] epochs = t.fit(MULTI);
+      return new Run(before, t.kernels(), t.handoverAt(), t.model().weights(), epochs);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void learnersMovedToTheVectorKernelsAtARoundBoundaryKeepEveryBit(String algorithm) {
+    // The move is due after 700 examples and made at the next round boundary (750), by every
+    // thread for every output. The kernels compute the same bits, so the run is the one on the
+    // vector kernels throughout, and the one on the scalar kernels throughout.
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(2);
+    List<KernelProvider> vector = Collections.nCopies(9, KernelProvider.vector());
+    List<KernelProvider> scalar = Collections.nCopies(9, KernelProvider.scalar());
+    Run throughout = mix(c, null);
+    assertEquals(vector, throughout.before(), "the reference runs the vector kernels");
+    Run never = mix(c, KernelHandover.after(Long.MAX_VALUE, KernelProvider.vector()));
+    assertEquals(scalar, never.after(), algorithm + ": moved without being due");
+    assertEquals(-1, never.handoverAt());
+    Run moved = mix(c, KernelHandover.after(700, KernelProvider.vector()));
+    assertEquals(scalar, moved.before(), algorithm + ": the learners start on the scalar kernels");
+    assertEquals(vector, moved.after(), algorithm + ": every learner ends on the vector kernels");
+    assertEquals(750, moved.handoverAt(), algorithm);
+    for (Run r : new Run[] {never, moved}) {
+      for (int o = 0; o < 3; o++) {
+        assertArrayEquals(throughout.weights()[o], r.weights()[o], algorithm + " output " + o);
+      }
+      assertArrayEquals(throughout.epochs(), r.epochs(), algorithm);
     }
   }
 

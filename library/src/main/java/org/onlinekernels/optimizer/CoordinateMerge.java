@@ -1,6 +1,9 @@
 package org.onlinekernels.optimizer;
 
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
+import org.onlinekernels.kernel.lanes.RecordTouch;
 
 /**
  * A merge ({@link StatefulOptimizer#merge}) of learners that differ from the state they started
@@ -17,14 +20,78 @@ import java.util.List;
  * other threads but must be idle from {@code prepare} to {@code finish}.
  */
 public final class CoordinateMerge {
+  /**
+   * Positions whose records are loaded at once ({@link RecordTouch}) before a pass computes on
+   * them: the records of a list of coordinates are scattered over the state, and the passes'
+   * arithmetic between two loads keeps the out-of-order window to a few coordinates, so their
+   * misses would otherwise be waited for almost one by one. Small enough for every touched record
+   * of every state to stay in the core's own cache until the pass.
+   */
+  private static final int TOUCH = 256;
+
   private final StateMerger merger;
 
   /** The ball projection's factor (1 without a ball). */
   private final double scale;
 
-  private CoordinateMerge(StateMerger merger, double scale) {
+  /** The coordinates, or null for all of them (read in order: nothing to touch). */
+  private final int[] coords;
+
+  /**
+   * What a pass reads and writes at a coordinate: per state ({@code into}'s and every learner's),
+   * the segment of each record (interleaved) or variable (planar) and its stride in bytes.
+   */
+  private final MemorySegment[] segments;
+
+  private final long[] strides;
+
+  /** Whether {@link #check} reads the state (a SUM buffer), or has nothing to check. */
+  private final boolean checks;
+
+  private CoordinateMerge(
+      StateMerger merger,
+      double scale,
+      int[] coords,
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners) {
     this.merger = merger;
     this.scale = scale;
+    this.coords = coords;
+    List<StateStore.Field> starts = new ArrayList<>();
+    if (coords != null) {
+      starts(into, starts);
+      for (AbstractOptimizer l : learners) {
+        starts(l, starts);
+      }
+    }
+    this.segments = new MemorySegment[starts.size()];
+    this.strides = new long[starts.size()];
+    for (int s = 0; s < segments.length; s++) {
+      segments[s] = starts.get(s).segment();
+      strides[s] = starts.get(s).stride() * starts.get(s).type().bytes();
+    }
+    boolean sums = false;
+    for (MergePlan.Buffer b : into.mergePlan().buffers) {
+      sums |= b.rule() == MergePlan.Rule.SUM;
+    }
+    this.checks = sums;
+  }
+
+  /** The variables of {@code o} that start a record or a buffer (offset 0): one per cache miss. */
+  private static void starts(AbstractOptimizer o, List<StateStore.Field> out) {
+    for (String name : o.store.names()) {
+      StateStore.Field f = o.store.field(name);
+      if (f.offset() == 0) {
+        out.add(f);
+      }
+    }
+  }
+
+  /** Loads the records of positions {@code [lo, hi)} of every state. */
+  private void touch(int lo, int hi) {
+    for (int s = 0; s < segments.length; s++) {
+      RecordTouch.touch(segments[s], 0, 1, strides[s], coords, lo, hi - lo);
+    }
   }
 
   /**
@@ -46,7 +113,7 @@ public final class CoordinateMerge {
       StateMerger m = StateMerger.prepare(into, learners, null, into.d, false);
       double scale = m.ballScale();
       into.stateReplaced();
-      return new CoordinateMerge(m, scale);
+      return new CoordinateMerge(m, scale, null, into, learners);
     }
     MergePlan plan = into.mergePlan();
     if (plan != null && !Double.isNaN(plan.ballRadius)) {
@@ -71,7 +138,7 @@ public final class CoordinateMerge {
     }
     StateMerger m = StateMerger.prepare(into, learners, coords, n, false);
     into.stateReplaced();
-    return new CoordinateMerge(m, 1.0);
+    return new CoordinateMerge(m, 1.0, coords, into, learners);
   }
 
   /** The number of coordinates. */
@@ -81,12 +148,31 @@ public final class CoordinateMerge {
 
   /** Checks that the merged sums at positions {@code [lo, hi)} of the list fit the element type. */
   public void check(int lo, int hi) {
-    merger.check(lo, hi);
+    if (!checks) {
+      return;
+    }
+    if (coords == null) {
+      merger.check(lo, hi);
+      return;
+    }
+    for (int b = lo; b < hi; b += TOUCH) {
+      int e = Math.min(hi, b + TOUCH);
+      touch(b, e);
+      merger.check(b, e);
+    }
   }
 
   /** Writes the merged state at positions {@code [lo, hi)} into {@code into} and every learner. */
   public void write(int lo, int hi) {
-    merger.write(lo, hi, scale, true);
+    if (coords == null) {
+      merger.write(lo, hi, scale, true);
+      return;
+    }
+    for (int b = lo; b < hi; b += TOUCH) {
+      int e = Math.min(hi, b + TOUCH);
+      touch(b, e);
+      merger.write(b, e, scale, true);
+    }
   }
 
   /** The merged scalars into {@code into} and every learner (DFEG recomputes its norm first). */

@@ -28,8 +28,9 @@ import org.onlinekernels.rules.Rules;
  *       runs.
  *   <li>{@code metal-streams} (issue #21's stream targets): the twelve synthetic streams of {@code
  *       full} at its 2,000,000 nonzeros per pass, float only, the two rules with a hand loop: the C
- *       loop, the hand loop and every library path side by side, so that the trainer / C ratios and
- *       the fits {@code a + b nnz} of C and of the library come from one run; no files, no peers.
+ *       loop (11 passes, as one takes only 10-80 ms), the hand loop and every library path side by
+ *       side, so that the trainer / C ratios and the fits {@code a + b nnz} of C and of the library
+ *       come from one run; no files, no peers.
  *   <li>{@code metal-streams-quick}: the same plan on {@code zipf:14:8}, {@code :40} and {@code
  *       :200} (100,000 nonzeros per pass), C check included, in the report's own JVM: what
  *       MetalStreamsSmokeTest runs.
@@ -148,7 +149,7 @@ public record WorkloadProfile(
               0,
               0,
               1,
-              7,
+              11,
               false);
       case "metal-streams-quick" ->
           new WorkloadProfile(

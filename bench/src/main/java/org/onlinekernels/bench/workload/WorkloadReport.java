@@ -20,7 +20,6 @@ import org.onlinekernels.bench.report.BenchReport;
 import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
-import org.onlinekernels.rules.Rules;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
@@ -73,9 +72,10 @@ public final class WorkloadReport {
   }
 
   /**
-   * Runs {@code p} and stores its results and circumstances in {@code out}: first which rules cost
-   * O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}), then per
-   * workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then the peers.
+   * Runs {@code p} and stores its results and circumstances in {@code out}: first which of its
+   * rules cost O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}),
+   * then per workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then
+   * the peers.
    *
    * @throws IllegalStateException if the C contender's loss differs from the library's
    */
@@ -107,7 +107,7 @@ public final class WorkloadReport {
             p.peerMeasurements()));
     Set<String> dense = new TreeSet<>();
     List<String> costs = new ArrayList<>();
-    for (String rule : Rules.names()) {
+    for (String rule : p.rules()) {
       double x = RowCost.slowdown(rule);
       costs.add(rule + String.format(Locale.ROOT, " %.1fx", x));
       if (RowCost.dense(x)) dense.add(rule);
@@ -128,7 +128,7 @@ public final class WorkloadReport {
       System.out.printf("[%s] C contender: %s%n", elapsed(start), props.get("c.status"));
     }
     List<String> noC =
-        Rules.names().stream()
+        p.rules().stream()
             .filter(r -> built.isPresent() && !built.get().rules().contains(r))
             .toList();
     props.setProperty("c.missing", String.join(",", noC));

@@ -30,11 +30,7 @@ class MetalStreamsSmokeTest {
   void metalStreamsQuickFitsAndJudgesTheTrainerAgainstC(@TempDir Path out) throws Exception {
     WorkloadProfile p = WorkloadProfile.named("metal-streams-quick", Workload.dataFolder());
     Properties props = WorkloadReportSmokeTest.run(p, out);
-    List<WorkloadResult> rows =
-        Files.readAllLines(out.resolve("workload-results.csv")).stream()
-            .skip(1)
-            .map(WorkloadResult::parse)
-            .toList();
+    List<WorkloadResult> rows = WorkloadReportSmokeTest.results(out);
     boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();
     // hand, trainer x 2, per-call, rounds, rounds-buffers (+ C) per rule, float only.
     assertEquals(

@@ -131,7 +131,9 @@ public final class BlockLoop {
           rounds.run(c, q0, q1, y, yhat[c], losses[c]);
         } catch (RefusedRoundException e) {
           throw refusal.at(epoch, e.position(), e);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
+          // An ArithmeticException is a rule's own arithmetic refusing the data (an overflow),
+          // with the state unchanged: the user's to act on, like a refused input.
           throw refusal.at(epoch, q0, e);
         }
       }

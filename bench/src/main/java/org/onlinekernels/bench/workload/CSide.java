@@ -50,8 +50,8 @@ final class CSide {
   }
 
   /**
-   * Runs the check of every workload's planned rules in both types ({@code grids}), recording what
-   * it did in {@code props}; returns the side that times them, or empty when {@code c} is.
+   * Runs the check of every workload's planned rules and types ({@code grids}), recording what it
+   * did in {@code props}; returns the side that times them, or empty when {@code c} is.
    *
    * @throws IllegalStateException if the check fails or leaves a case out (its log is named in the
    *     message)
@@ -77,8 +77,7 @@ final class CSide {
     List<String> plan = new ArrayList<>();
     grids.forEach(
         (w, g) ->
-            g.cRules()
-                .forEach(r -> WorkloadGrid.TYPES.forEach(t -> plan.add(w + " " + r + " " + t))));
+            g.cRules().forEach(r -> g.cTypes().forEach(t -> plan.add(w + " " + r + " " + t))));
     Path planFile = out.resolve("tmp/c-plan.txt");
     Path result = out.resolve("tmp/c-check.csv");
     Path log = out.resolve("tmp/c-check.log");
@@ -172,7 +171,7 @@ final class CSide {
     Path file = Workload.libsvmFile(w, nonzeros, Workload.dataFolder(), workDir);
     List<WorkloadResult> out = new ArrayList<>();
     for (String rule : g.cRules()) {
-      for (String type : WorkloadGrid.TYPES) {
+      for (String type : g.cTypes()) {
         String key = w + " " + rule + " " + type;
         if (!checked.containsKey(key)) {
           continue;

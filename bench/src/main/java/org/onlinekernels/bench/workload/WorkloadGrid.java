@@ -4,20 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.onlinekernels.bench.workload.hand.HandLoop;
-import org.onlinekernels.rules.Rules;
 
 /**
  * What runs on one workload: JMH batches (each every contender x rule x type of its lists, one fork
- * each) and the rules of the C loop. Every workload gets the hand loops and the trainer (both input
- * policies) for the rules with a hand loop, both types, and the other library contenders in float;
- * a workload of the profile's {@code everyRule} list gets every library contender for every rule of
- * {@code Rules.ALL} in both types (issue #19's comparison). The C loop runs every rule it has, both
- * types. A rule that costs O(d) per row ({@link RowCost}) runs only where that is affordable.
+ * each) and the rules and types of the C loop, all within the profile's {@code rules} and {@code
+ * types}. Every workload gets the hand loops and the trainer (both input policies) for the rules
+ * with a hand loop in every type, and the other library contenders in float; a workload of the
+ * profile's {@code everyRule} list gets every library contender for every rule in every type (issue
+ * #19's comparison). The C loop runs every rule it has in every type. A rule that costs O(d) per
+ * row ({@link RowCost}) runs only where that is affordable.
  *
  * @param batches JMH batches, in run order
  * @param cRules the rules the C loop runs here
+ * @param cTypes the element types the C loop runs them in
  */
-public record WorkloadGrid(List<Batch> batches, List<String> cRules) {
+public record WorkloadGrid(List<Batch> batches, List<String> cRules, List<String> cTypes) {
   /** Both element types. */
   public static final List<String> TYPES = List.of("float", "double");
 
@@ -40,24 +41,23 @@ public record WorkloadGrid(List<Batch> batches, List<String> cRules) {
       Set<String> dense,
       List<String> cHas) {
     List<String> fits =
-        Rules.names().stream()
+        p.rules().stream()
             .filter(r -> RowCost.affordable(dense.contains(r), s.rows(), s.d(), s.outputs()))
             .toList();
     List<String> core = HandLoop.RULES.stream().filter(fits::contains).toList();
     boolean every = p.everyRule().contains(workload);
+    List<String> floatOnly = p.types().stream().filter(t -> t.equals("float")).toList();
     List<Batch> b = new ArrayList<>();
-    b.add(new Batch(List.of("hand", "trainer-checked", "trainer-trusted"), core, TYPES));
+    b.add(new Batch(List.of("hand", "trainer-checked", "trainer-trusted"), core, p.types()));
     b.add(
         new Batch(
-            List.of("per-call", "rounds", "rounds-buffers"),
-            core,
-            every ? TYPES : List.of("float")));
+            List.of("per-call", "rounds", "rounds-buffers"), core, every ? p.types() : floatOnly));
     List<String> others = fits.stream().filter(r -> !core.contains(r)).toList();
     if (every && !others.isEmpty()) {
-      b.add(new Batch(WorkloadBench.LIBRARY, others, TYPES));
+      b.add(new Batch(WorkloadBench.LIBRARY, others, p.types()));
     }
     List<String> c = fits.stream().filter(cHas::contains).toList();
-    return new WorkloadGrid(b.stream().filter(x -> x.size() > 0).toList(), c);
+    return new WorkloadGrid(b.stream().filter(x -> x.size() > 0).toList(), c, p.types());
   }
 
   /** JMH forks of the grid. */

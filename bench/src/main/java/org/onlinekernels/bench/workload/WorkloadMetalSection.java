@@ -86,7 +86,8 @@ final class WorkloadMetalSection {
     }
   }
 
-  private static String ns(Optional<WorkloadResult> r) {
+  /** The median ns per row, or {@code –}. */
+  static String ns(Optional<WorkloadResult> r) {
     return r.map(x -> String.format(Locale.ROOT, "%.0f", x.nsPerRow())).orElse("–");
   }
 

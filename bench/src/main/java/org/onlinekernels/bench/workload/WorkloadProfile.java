@@ -3,6 +3,8 @@ package org.onlinekernels.bench.workload;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.onlinekernels.bench.workload.hand.HandLoop;
+import org.onlinekernels.rules.Rules;
 
 /**
  * What one workload report run measures and with which JMH settings ({@link WorkloadGrid} says
@@ -24,12 +26,25 @@ import java.util.List;
  *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and {@code
  *       heart_scale.svm}, C check included, in the report's own JVM: what MetalReportSmokeTest
  *       runs.
+ *   <li>{@code metal-streams} (issue #21's stream targets): the twelve synthetic streams of {@code
+ *       full} at its 2,000,000 nonzeros per pass, float only, the two rules with a hand loop: the C
+ *       loop (11 passes, as one takes only 10-80 ms), the hand loop and every library path side by
+ *       side, so that the trainer / C ratios and the fits {@code a + b nnz} of C and of the library
+ *       come from one run; no files, no peers.
+ *   <li>{@code metal-streams-quick}: the same plan on {@code zipf:14:8}, {@code :40} and {@code
+ *       :200} (100,000 nonzeros per pass), C check included, in the report's own JVM: what
+ *       MetalStreamsSmokeTest runs.
  * </ul>
  *
- * @param name {@code quick}, {@code full}, {@code metal} or {@code metal-quick}
+ * @param name {@code quick}, {@code full}, {@code metal}, {@code metal-quick}, {@code
+ *     metal-streams} or {@code metal-streams-quick}
  * @param nonzeros synthetic streams' nonzeros per pass
  * @param workloads workload specs, in run order
- * @param everyRule the workloads where every rule runs (issue #19's comparison)
+ * @param everyRule the workloads where every library contender runs both types (issue #19's
+ *     comparison)
+ * @param rules the rules measured (by the library contenders and the C loop; the hand loop has
+ *     {@link HandLoop#RULES} only)
+ * @param types the element types measured ({@code float}, {@code double}), by the C loop too
  * @param warmRows rows x outputs every contender trains on in its trial set-up before JMH's warm-up
  *     (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
  * @param warmups warm-up iterations (library and hand-written contenders)
@@ -47,6 +62,8 @@ public record WorkloadProfile(
     long nonzeros,
     List<String> workloads,
     List<String> everyRule,
+    List<String> rules,
+    List<String> types,
     long warmRows,
     int warmups,
     int measurements,
@@ -56,6 +73,8 @@ public record WorkloadProfile(
     int forks,
     int cRepeat,
     boolean peers) {
+  /** Every rule of the registry. */
+  private static final List<String> ALL_RULES = Rules.names();
 
   /** The named profile, with the data files found under {@code dataDir}. */
   public static WorkloadProfile named(String name, Path dataDir) {
@@ -66,6 +85,8 @@ public record WorkloadProfile(
               100_000,
               List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"),
               List.of(),
+              ALL_RULES,
+              WorkloadGrid.TYPES,
               2000,
               1,
               2,
@@ -77,7 +98,22 @@ public record WorkloadProfile(
               true);
       case "metal-quick" -> {
         List<String> w = List.of("zipf:14:40", "file:heart_scale.svm");
-        yield new WorkloadProfile("metal-quick", 100_000, w, w, 2000, 0, 1, 20, 0, 0, 0, 3, false);
+        yield new WorkloadProfile(
+            "metal-quick",
+            100_000,
+            w,
+            w,
+            ALL_RULES,
+            WorkloadGrid.TYPES,
+            2000,
+            0,
+            1,
+            20,
+            0,
+            0,
+            0,
+            3,
+            false);
       }
       case "metal" -> {
         List<String> w = List.of("zipf:20:40", "file:austen_lines.train.svm");
@@ -86,6 +122,8 @@ public record WorkloadProfile(
             8_000_000,
             w,
             w,
+            ALL_RULES,
+            WorkloadGrid.TYPES,
             Long.parseLong(WorkloadBench.WARM_ROWS),
             1,
             5,
@@ -96,18 +134,50 @@ public record WorkloadProfile(
             7,
             false);
       }
+      case "metal-streams" ->
+          new WorkloadProfile(
+              "metal-streams",
+              Long.parseLong(WorkloadBench.FULL_NONZEROS),
+              streams(new int[] {20, 24}),
+              List.of(),
+              HandLoop.RULES,
+              List.of("float"),
+              Long.parseLong(WorkloadBench.WARM_ROWS),
+              1,
+              5,
+              200,
+              0,
+              0,
+              1,
+              11,
+              false);
+      case "metal-streams-quick" ->
+          new WorkloadProfile(
+              "metal-streams-quick",
+              100_000,
+              List.of("zipf:14:8", "zipf:14:40", "zipf:14:200"),
+              List.of(),
+              HandLoop.RULES,
+              List.of("float"),
+              2000,
+              0,
+              1,
+              20,
+              0,
+              0,
+              0,
+              3,
+              false);
       case "full" -> {
         List<String> w = new ArrayList<>(Workload.trainingFiles(dataDir));
-        for (String dist : new String[] {"zipf", "uniform"}) {
-          for (int logD : new int[] {20, 24}) {
-            for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
-          }
-        }
+        w.addAll(streams(new int[] {20, 24}));
         yield new WorkloadProfile(
             "full",
-            2_000_000,
+            Long.parseLong(WorkloadBench.FULL_NONZEROS),
             w,
             List.of("zipf:20:40"),
+            ALL_RULES,
+            WorkloadGrid.TYPES,
             Long.parseLong(WorkloadBench.WARM_ROWS),
             1,
             5,
@@ -120,8 +190,24 @@ public record WorkloadProfile(
       }
       default ->
           throw new IllegalArgumentException(
-              "workload profile must be quick, full, metal, metal-quick or render, got " + name);
+              "workload profile must be quick, full, metal, metal-quick, metal-streams,"
+                  + " metal-streams-quick or render, got "
+                  + name);
     };
+  }
+
+  /**
+   * The synthetic streams of the full profile at these {@code log2 d}: Zipf then uniform indices,
+   * 8, 40 and 200 nonzeros per row.
+   */
+  static List<String> streams(int[] logDs) {
+    List<String> w = new ArrayList<>();
+    for (String dist : new String[] {"zipf", "uniform"}) {
+      for (int logD : logDs) {
+        for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
+      }
+    }
+    return w;
   }
 
   /** The same settings on the given workloads only (e.g. to re-measure a few). */
@@ -131,6 +217,8 @@ public record WorkloadProfile(
         nonzeros,
         List.copyOf(specs),
         everyRule.stream().filter(specs::contains).toList(),
+        rules,
+        types,
         warmRows,
         warmups,
         measurements,

@@ -20,7 +20,6 @@ import org.onlinekernels.bench.report.BenchReport;
 import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
-import org.onlinekernels.rules.Rules;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
@@ -32,15 +31,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * The workload report command: {@code WorkloadReport quick|full|metal|metal-quick|render OUTDIR
- * [SPEC,SPEC...]} ({@link WorkloadProfile}) (the optional list runs only those workloads, with the
- * profile's settings). Builds and checks the C contender first ({@link CSide}); then for each
- * workload of the profile, in turn, times the C loop and runs its library and hand-written
- * contenders ({@link WorkloadGrid}) and then the peers through JMH's Java API (so the contenders of
- * one workload run back to back and share the machine's state of that moment), stores the results
- * in {@code OUTDIR/workload-results.csv} and the circumstances in {@code
- * OUTDIR/workload-run.properties}, then writes {@code OUTDIR/workload.md} and its charts ({@link
- * WorkloadReportWriter}). {@code render} only re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
+ * The workload report command: {@code WorkloadReport PROFILE|render OUTDIR [SPEC,SPEC...]} (a
+ * {@link WorkloadProfile}: quick, full, metal, metal-quick, metal-streams, metal-streams-quick)
+ * (the optional list runs only those workloads, with the profile's settings). Builds and checks the
+ * C contender first ({@link CSide}); then for each workload of the profile, in turn, times the C
+ * loop and runs its library and hand-written contenders ({@link WorkloadGrid}) and then the peers
+ * through JMH's Java API (so the contenders of one workload run back to back and share the
+ * machine's state of that moment), stores the results in {@code OUTDIR/workload-results.csv} and
+ * the circumstances in {@code OUTDIR/workload-run.properties}, then writes {@code
+ * OUTDIR/workload.md} and its charts ({@link WorkloadReportWriter}). {@code render} only
+ * re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
  */
 public final class WorkloadReport {
   private WorkloadReport() {}
@@ -72,9 +72,10 @@ public final class WorkloadReport {
   }
 
   /**
-   * Runs {@code p} and stores its results and circumstances in {@code out}: first which rules cost
-   * O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}), then per
-   * workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then the peers.
+   * Runs {@code p} and stores its results and circumstances in {@code out}: first which of its
+   * rules cost O(d) per row ({@link RowCost}), the C contender's build and check ({@link CSide}),
+   * then per workload the C loop's timings and the JMH batches of its {@link WorkloadGrid}, then
+   * the peers.
    *
    * @throws IllegalStateException if the C contender's loss differs from the library's
    */
@@ -106,13 +107,14 @@ public final class WorkloadReport {
             p.peerMeasurements()));
     Set<String> dense = new TreeSet<>();
     List<String> costs = new ArrayList<>();
-    for (String rule : Rules.names()) {
+    for (String rule : p.rules()) {
       double x = RowCost.slowdown(rule);
       costs.add(rule + String.format(Locale.ROOT, " %.1fx", x));
       if (RowCost.dense(x)) dense.add(rule);
     }
     props.setProperty("rules.slowdown", String.join(", ", costs));
     props.setProperty("rules.dense", String.join(",", dense));
+    System.out.printf("[%s] rules that cost O(d) per row: %s%n", elapsed(start), dense);
     Map<String, Shape> shapes = new LinkedHashMap<>();
     for (String w : p.workloads()) shapes.put(w, Shape.of(w, p.nonzeros(), data));
     Optional<CContender> built = p.cRepeat() > 0 ? CSide.build(root()) : Optional.empty();
@@ -122,9 +124,11 @@ public final class WorkloadReport {
         p.cRepeat() > 0 ? CSide.check(built, p, grids, root(), out, props) : Optional.empty();
     if (p.cRepeat() == 0) {
       props.setProperty("c.status", "not in profile " + p.name());
+    } else {
+      System.out.printf("[%s] C contender: %s%n", elapsed(start), props.get("c.status"));
     }
     List<String> noC =
-        Rules.names().stream()
+        p.rules().stream()
             .filter(r -> built.isPresent() && !built.get().rules().contains(r))
             .toList();
     props.setProperty("c.missing", String.join(",", noC));

@@ -20,9 +20,11 @@ import java.util.Properties;
 /**
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and {@code
  * workload-run.properties}: the machine and JMH settings, what each contender is, the headline
- * ratios against the hand-written loop, the fit time per row {@code a + b nnz}, every figure per
- * workload, and examples/s against nonzeros per row, then the hand-written analysis of {@code
- * bench/workload-notes.md}. Every ratio is between figures of the same run, from median passes.
+ * ratios against the hand-written loop, the C loop's section ({@link WorkloadMetalSection}), the
+ * fit time per row {@code a + b nnz}, issue #21's verdicts on the streams ({@link
+ * WorkloadStreamTargets}), every figure per workload, and examples/s against nonzeros per row, then
+ * the hand-written analysis of {@code bench/workload-notes.md}. Every ratio is between figures of
+ * the same run, from median passes.
  */
 public final class WorkloadReportWriter {
   private WorkloadReportWriter() {}
@@ -46,6 +48,7 @@ public final class WorkloadReportWriter {
     headline(md, rows);
     WorkloadMetalSection.write(md, rows);
     fits(md, rows);
+    WorkloadStreamTargets.write(md, rows);
     charts(md, rows, dir);
     details(md, rows);
     // The analysis written by hand after a run, as bench/report-notes.md is for the kernel report.

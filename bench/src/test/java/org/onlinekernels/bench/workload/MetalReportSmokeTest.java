@@ -25,11 +25,7 @@ class MetalReportSmokeTest {
   void metalQuickRunsTheCLoopAndEveryRulesRoundPaths(@TempDir Path out) throws Exception {
     WorkloadProfile p = WorkloadProfile.named("metal-quick", Workload.dataFolder());
     Properties props = WorkloadReportSmokeTest.run(p, out);
-    List<WorkloadResult> rows =
-        Files.readAllLines(out.resolve("workload-results.csv")).stream()
-            .skip(1)
-            .map(WorkloadResult::parse)
-            .toList();
+    List<WorkloadResult> rows = WorkloadReportSmokeTest.results(out);
     boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();
     String differ = props.getProperty("c.differ", "");
     String missing = props.getProperty("c.missing", "");

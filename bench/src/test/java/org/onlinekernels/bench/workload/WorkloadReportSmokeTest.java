@@ -36,6 +36,14 @@ class WorkloadReportSmokeTest {
     return props;
   }
 
+  /** The results {@link #run} stored in {@code out}. */
+  static List<WorkloadResult> results(Path out) throws Exception {
+    return Files.readAllLines(out.resolve("workload-results.csv")).stream()
+        .skip(1)
+        .map(WorkloadResult::parse)
+        .toList();
+  }
+
   @Test
   void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
     WorkloadProfile p = WorkloadProfile.named("quick", Workload.dataFolder());

@@ -2,6 +2,7 @@ package org.onlinekernels.trainer.parallel;
 
 import java.lang.foreign.Arena;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.KernelProvider;
@@ -139,6 +140,10 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     int lastBlock = n - (n - 1) / BlockLoop.BLOCK * BlockLoop.BLOCK;
     // The next block to train; reset by thread 0 before the barrier that starts an epoch.
     AtomicInteger next = new AtomicInteger();
+    // The fit's first block is trained alone: the scalars a view starts from are then the shared
+    // ones after it, never the start values under weights another view has already trained
+    // (global AdaGrad's rate from a near-zero sum of squares would overflow).
+    CountDownLatch firstBlock = new CountDownLatch(1);
     team.run(
         j -> {
           // Made on the worker's own thread, in its own allocation buffer: the running sums it
@@ -166,20 +171,29 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
             for (int b = next.getAndIncrement();
                 (long) b * BlockLoop.BLOCK < n;
                 b = next.getAndIncrement()) {
+              if (e == 0 && b > 0) {
+                awaitFirst(firstBlock);
+              }
               int q0 = b * BlockLoop.BLOCK;
               long at = (long) e * n + q0;
               steady.starting(q0 > 0 ? at - BlockLoop.BLOCK : at - lastBlock, at);
               if (handover != null) {
                 lookAtHandover(j, at);
               }
-              loop.run(
-                  rows.labels,
-                  order,
-                  q0,
-                  Math.min(n, q0 + BlockLoop.BLOCK),
-                  BlockLoop.BLOCK,
-                  e + 1,
-                  rounds);
+              try {
+                loop.run(
+                    rows.labels,
+                    order,
+                    q0,
+                    Math.min(n, q0 + BlockLoop.BLOCK),
+                    BlockLoop.BLOCK,
+                    e + 1,
+                    rounds);
+              } finally {
+                if (b == 0) {
+                  firstBlock.countDown();
+                }
+              }
             }
             team.await();
             if (j == 0) {
@@ -198,6 +212,16 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     steady.end();
     span = steady;
     return BlockLoop.metrics(loops, n);
+  }
+
+  /** Waits until the fit's first block has been trained (or has failed: the team then stops). */
+  private static void awaitFirst(CountDownLatch firstBlock) {
+    try {
+      firstBlock.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the first block trained", e);
+    }
   }
 
   /**

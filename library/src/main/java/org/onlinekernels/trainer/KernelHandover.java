@@ -286,31 +286,73 @@ public final class KernelHandover {
    * the calling thread.
    *
    * @return whether the optimizers were moved
+   * @throws IllegalArgumentException if an argument is null or an optimizer is not one of the
+   *     library's of {@code config}'s algorithm and dimension {@code d} (nothing is moved)
    */
   public boolean moveAll(
       LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout, Arena arena) {
+    checkMovable(opt, config, d, layout);
     stop();
     LinearModelOptimizer[] next = new LinearModelOptimizer[opt.length];
+    int wrong = -1;
     try {
       for (int c = 0; c < opt.length; c++) {
         next[c] = config.algorithm().create(d, config.precision(), layout, arena, target);
+        if (!next[c].algorithm().equals(opt[c].algorithm())) {
+          wrong = c;
+          break;
+        }
         AbstractOptimizer a = (AbstractOptimizer) next[c];
         a.setInputPolicy(config.inputPolicy());
         a.copyStateFrom((AbstractOptimizer) opt[c]);
       }
     } catch (RuntimeException e) {
-      for (LinearModelOptimizer x : next) {
-        if (x != null) {
-          x.close();
-        }
-      }
+      closeAll(next);
       return false;
+    }
+    if (wrong >= 0) {
+      String made = next[wrong].algorithm();
+      closeAll(next);
+      throw new IllegalArgumentException(
+          "opt[" + wrong + "] is " + opt[wrong].algorithm() + "; the configuration makes " + made);
     }
     for (int c = 0; c < opt.length; c++) {
       opt[c].close();
       opt[c] = next[c];
     }
     return true;
+  }
+
+  private static void closeAll(LinearModelOptimizer[] made) {
+    for (LinearModelOptimizer x : made) {
+      if (x != null) {
+        x.close();
+      }
+    }
+  }
+
+  /**
+   * A programming error in {@link #moveAll}'s arguments is refused, not taken for a failed move.
+   */
+  private static void checkMovable(
+      LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout) {
+    if (opt == null || config == null || layout == null) {
+      throw new IllegalArgumentException(
+          "moveAll needs the optimizers, a configuration and a layout");
+    }
+    for (int c = 0; c < opt.length; c++) {
+      if (!(opt[c] instanceof AbstractOptimizer a) || a.dimension() != d) {
+        throw new IllegalArgumentException(
+            "opt["
+                + c
+                + "] is "
+                + (opt[c] == null
+                    ? "null"
+                    : opt[c].algorithm() + " of dimension " + opt[c].dimension())
+                + "; moveAll moves the library's optimizers of dimension "
+                + d);
+      }
+    }
   }
 
   /** Whether the race has been started (tests). */

@@ -2,7 +2,7 @@
 # The C contender (issue #21 part 1): builds it, checks its mean progressive loss against the
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
-# usage: bench/c/contender/run.sh [check|libm|measure|all]   (default: check)
+# usage: bench/c/contender/run.sh [check|libm|measure|incache|all]   (default: check)
 #   check    every rule (contender --rules) and type on the data files: C loss bits, the CLI's
 #            loss bits on a JVM whose Math.exp is fdlibm's and on the default JVM, equal or not,
 #            C ns per row; exits 1 unless every case equals the fdlibm-exp CLI
@@ -11,7 +11,10 @@
 #            against the CLI's trainer call repeated in one JVM (TrainerCpu.java: wall and CPU
 #            time), alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines
 #            (median ns per row), with the CPU and the load
-#   all      the three
+#   incache  C, C with its scalar bodies alone and the library's rounds (RoundsCpu.java) on Zipf
+#            streams over d = 2^12 (state in cache) with 8, 40, 200 nonzeros per row: ns per row,
+#            ratios, a + b * nnz per contender (not part of all)
+#   all      check, libm and measure
 #
 # Environment: DATA_DIR (default <repo>/data); RULES, TYPES,
 # FILES (check); MEASURE_RULES, MEASURE_TYPES, RUNS (default 3), WARM_EPOCHS (default 10)
@@ -136,7 +139,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)
 library_classpath() { # the jars bin/online-kernels runs, or nothing
   local jar
   for jar in "$root"/library/target/online-kernels-*.jar; do
-    case $jar in *-sources.jar | *-javadoc.jar) continue ;; esac
+    case $jar in *-sources.jar | *-javadoc.jar | *-tests.jar) continue ;; esac
     [[ -f $jar && -d $root/cli/target/cli-lib ]] && { printf '%s' "$jar:$root/cli/target/cli-lib/*"; return 0; }
   done
   return 1
@@ -197,10 +200,84 @@ measure() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+incache_file() { # incache_file NNZ ROWS: the Zipf stream over d = 2^12 (every model fits L1/L2), written once
+  local out=$build/synthetic_zipf_12_$1_$2.svm jdk
+  if [[ -s $out ]]; then
+    echo "$out"
+    return 0
+  fi
+  jdk=$(find_jdk) || { echo "error: no JDK 25 for the synthetic stream" >&2; return 1; }
+  if [[ ! -f $root/bench/target/classes/org/onlinekernels/bench/workload/LibSvmText.class ]]; then
+    (cd "$root" && JAVA_HOME=$jdk mvn -q -B -o -pl bench -am -DskipTests compile) >&2 || return 1
+  fi
+  "$jdk/bin/java" -cp "$root/bench/target/classes:$root/library/target/classes" "$here/SyntheticSvm.java" "$out" "$2" 12 "$1" >&2 || return 1
+  echo "$out"
+}
+
+fit_line() { # fit_line "NNZ NS" lines on stdin -> "a b": least squares ns = a + b * nnz
+  awk '{ n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }
+    END { b = (n * sxy - sx * sy) / (n * sxx - sx * sx); printf "%.0f %.2f", (sy - b * sx) / n, b }'
+}
+
+# The state in cache: C with its SIMD bodies, C with its scalar bodies alone (-DCONTENDER_NO_SIMD)
+# and the library's rounds (RoundsCpu.java) on Zipf streams over d = 2^12 with 8, 40 and 200
+# nonzeros per row (8 million nonzeros each), float, alternating; then a + b * nnz per contender.
+incache() {
+  local runs=${RUNS:-3} jdk cp scalar=$build/contender-scalar
+  local rules=(${MEASURE_RULES:-scinol2 adagrad})
+  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
+  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
+  if [[ ! -x $scalar || $scalar -ot $bin ]]; then
+    "$CC" "${CFLAGS[@]}" -DCONTENDER_NO_SIMD -o "$scalar" "$here/contender.c" "$here/libsvm_read.c" -lm || { echo "error: build failed"; return 1; }
+  fi
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, float, median of $runs runs, the contenders alternating. C: steady state (second half of the pass, median"
+  echo "of --repeat 5); C scalar: the same binary built with -DCONTENDER_NO_SIMD; rounds: RoundsCpu.java, median of the"
+  echo "second half of 10 passes; equal: every rounds pass's mean loss bits = C's pass_loss_bits"
+  printf '%-6s %-8s %-5s %8s %9s %8s %9s %11s
+' nnz rule equal "C" "C scalar" rounds "rounds/C" "rounds/C sc."
+  local fits="" nnz rows f r i
+  for r in "${rules[@]}"; do
+    for nnz in 8 40 200; do
+      rows=$((8000000 / nnz))
+      f=$(incache_file "$nnz" "$rows") || return 1
+      local cs=() ss=() rs=() eq=yes c o cbits
+      for ((i = 0; i < runs; i++)); do
+        c=$("$bin" --data "$f" --algorithm "$r" --type float --repeat 5 --prefetch 0)
+        cs+=("$(json_field steady_ns_per_row <<<"$c")")
+        cbits=$(json_field pass_loss_bits <<<"$c")
+        ss+=("$("$scalar" --data "$f" --algorithm "$r" --type float --repeat 5 --prefetch 0 | json_field steady_ns_per_row)")
+        o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 2>/dev/null)
+        rs+=("$(json_field warm_ns_per_row <<<"$o")")
+        [[ -n $cbits && $(grep -o '"0x[0-9a-f]*"' <<<"$o" | sort -u) == "\"$cbits\"" ]] || eq=no
+      done
+      local cm sm rm
+      cm=$(printf '%s\n' "${cs[@]}" | median)
+      sm=$(printf '%s\n' "${ss[@]}" | median)
+      rm=$(printf '%s\n' "${rs[@]}" | median)
+      printf '%-6s %-8s %-5s %8s %9s %8s %9s %11s\n' "$nnz" "$r" "$eq" "$cm" "$sm" "$rm" \
+        "$(awk -v a="$rm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$rm" -v b="$sm" 'BEGIN { printf "%.2fx", a / b }')"
+      echo "    runs C: ${cs[*]} | C scalar: ${ss[*]} | rounds: ${rs[*]}"
+      fits+="$r C $nnz $cm"$'\n'"$r C-scalar $nnz $sm"$'\n'"$r rounds $nnz $rm"$'\n'
+    done
+  done
+  echo "fit ns per row = a + b * nnz (least squares over 8, 40, 200):"
+  local who
+  for r in "${rules[@]}"; do
+    for who in C C-scalar rounds; do
+      printf '  %-8s %-9s a = %s ns, b = %s ns per nonzero\n' "$r" "$who" \
+        $(awk -v r="$r" -v w="$who" '$1 == r && $2 == w { print $3, $4 }' <<<"$fits" | fit_line)
+    done
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 case $mode in
   check) check ;;
+  incache) incache ;;
   libm) libm ;;
   measure) measure ;;
   all) check && libm && measure ;;
-  *) echo "usage: $0 [check|libm|measure|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [check|libm|measure|incache|all]" >&2; exit 2 ;;
 esac

@@ -1,3 +1,6 @@
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -15,16 +18,27 @@ import org.onlinekernels.trainer.TrainingData;
 
 /**
  * The library's fused rounds without the trainer around them, for {@code run.sh incache}: one
- * optimizer (interleaved state, the run-time provider's kernels, no kernel handover) trained by
- * {@code LinearModelOptimizer.rounds} on the library's {@link SparseRows} in blocks of 256 rows, as
- * {@code OnlineTrainer}'s loop calls it, the progressive losses taken with the derivatives. {@code
- * R} passes (default 10) from fresh state in one JVM; the figure is the median of the second half
- * of the passes (warm: C2 may still replace the loop's code during the first few), in wall and in
- * this thread's CPU time.
+ * optimizer (interleaved state, the run-time provider's kernels, no kernel handover) per pass, from
+ * fresh state, the progressive loss summed over the rows in file order. Paths ({@code MODES},
+ * comma-separated, default {@code rounds}; several alternate pass by pass in one JVM):
+ *
+ * <ul>
+ *   <li>{@code rounds}: {@code LinearModelOptimizer.rounds} on the library's {@link SparseRows} in
+ *       blocks of 256 rows, as {@code OnlineTrainer}'s loop calls it, the losses taken with the
+ *       derivatives;
+ *   <li>{@code buffers}: {@code round(indices, values, nnz, y, loss)} per row on the caller's own
+ *       segments (one native segment for all rows, a slice per row), the loss as {@code
+ *       Loss.LOGISTIC.value} of the returned score: the workload benchmark's {@code rounds-buffers};
+ *   <li>{@code buffers-score}: the same calls without the loss (the sum is of the scores; its bits
+ *       are not a loss).
+ * </ul>
+ *
+ * {@code R} passes per path (default 10); the figure is the median of the second half (warm: C2
+ * may still replace the loop's code during the first few), in wall and in this thread's CPU time.
  *
  * <p>{@code java --add-modules jdk.incubator.vector -cp <the CLI's class path>
- * bench/c/contender/RoundsCpu.java FILE ALGORITHM TYPE [R]}: one JSON line with the figures and the
- * bits of every pass's mean progressive loss (rows summed in file order from 0, then {@code / n}: the
+ * bench/c/contender/RoundsCpu.java FILE ALGORITHM TYPE [R [MODES]]}: one JSON line per path with the
+ * figures and the bits of every pass's mean (rows summed in file order from 0, then {@code / n}: the
  * C contender's {@code pass_loss_bits}). Binary files with labels +1/-1 only: one output.
  */
 public final class RoundsCpu {
@@ -52,38 +66,94 @@ public final class RoundsCpu {
     double[] y = new double[BLOCK];
     double[] yhat = new double[BLOCK];
     double[] loss = new double[BLOCK];
+    String[] modes = (args.length > 4 ? args[4] : "rounds").split(",");
+    RowSlices slices = new RowSlices(data, type);
     AlgorithmSpec spec = AlgorithmSpec.of(algorithm);
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    double[] wall = new double[repeat];
-    double[] cpu = new double[repeat];
-    long[] bits = new long[repeat];
+    double[][] wall = new double[modes.length][repeat];
+    double[][] cpu = new double[modes.length][repeat];
+    long[][] bits = new long[modes.length][repeat];
     for (int t = 0; t < repeat; t++) {
-      try (LinearModelOptimizer opt = spec.create(data.dimension(), type, StateLayout.INTERLEAVED, null, null)) {
-        double sum = 0;
-        long c0 = mx.getCurrentThreadCpuTime();
-        long w0 = System.nanoTime();
-        for (int q0 = 0; q0 < n; q0 += BLOCK) {
-          int q1 = Math.min(n, q0 + BLOCK);
-          System.arraycopy(labels, q0, y, 0, q1 - q0);
-          opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, loss);
-          for (int q = 0; q < q1 - q0; q++) {
-            sum += loss[q];
+      for (int m = 0; m < modes.length; m++) {
+        try (LinearModelOptimizer opt = spec.create(data.dimension(), type, StateLayout.INTERLEAVED, null, null)) {
+          double sum = 0;
+          long c0 = mx.getCurrentThreadCpuTime();
+          long w0 = System.nanoTime();
+          switch (modes[m]) {
+            case "rounds" -> {
+              for (int q0 = 0; q0 < n; q0 += BLOCK) {
+                int q1 = Math.min(n, q0 + BLOCK);
+                System.arraycopy(labels, q0, y, 0, q1 - q0);
+                opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, loss);
+                for (int q = 0; q < q1 - q0; q++) {
+                  sum += loss[q];
+                }
+              }
+            }
+            case "buffers" -> {
+              for (int r = 0; r < n; r++) {
+                double score = opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC);
+                sum += Loss.LOGISTIC.value(labels[r], score);
+              }
+            }
+            case "buffers-score" -> {
+              for (int r = 0; r < n; r++) {
+                sum += opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC);
+              }
+            }
+            default -> throw new IllegalArgumentException("unknown path " + modes[m] + "; rounds, buffers or buffers-score");
           }
+          long w1 = System.nanoTime();
+          long c1 = mx.getCurrentThreadCpuTime();
+          wall[m][t] = (double) (w1 - w0) / n;
+          cpu[m][t] = (double) (c1 - c0) / n;
+          bits[m][t] = Double.doubleToRawLongBits(sum / n);
         }
-        long w1 = System.nanoTime();
-        long c1 = mx.getCurrentThreadCpuTime();
-        wall[t] = (double) (w1 - w0) / n;
-        cpu[t] = (double) (c1 - c0) / n;
-        bits[t] = Double.doubleToRawLongBits(sum / n);
       }
     }
-    StringBuilder b = new StringBuilder();
-    for (int t = 0; t < repeat; t++) {
-      b.append(t == 0 ? "" : ", ").append(String.format(Locale.ROOT, "\"0x%016x\"", bits[t]));
+    for (int m = 0; m < modes.length; m++) {
+      StringBuilder b = new StringBuilder();
+      for (int t = 0; t < repeat; t++) {
+        b.append(t == 0 ? "" : ", ").append(String.format(Locale.ROOT, "\"0x%016x\"", bits[m][t]));
+      }
+      System.out.printf(Locale.ROOT, "{\"contender\": \"%s\", \"algorithm\": \"%s\", \"type\": \"%s\", \"n\": %d, "
+          + "\"first_ns_per_row\": %.1f, \"warm_ns_per_row\": %.1f, \"warm_cpu_ns_per_row\": %.1f, \"loss_bits\": [%s]}%n",
+          modes[m], algorithm, args[2], n, wall[m][0], warmMedian(wall[m]), warmMedian(cpu[m]), b);
     }
-    System.out.printf(Locale.ROOT, "{\"contender\": \"rounds\", \"algorithm\": \"%s\", \"type\": \"%s\", \"n\": %d, "
-        + "\"first_ns_per_row\": %.1f, \"warm_ns_per_row\": %.1f, \"warm_cpu_ns_per_row\": %.1f, \"loss_bits\": [%s]}%n",
-        algorithm, args[2], n, wall[0], warmMedian(wall), warmMedian(cpu), b);
+  }
+
+  /** The rows as the caller's own segments: one native segment each for indices and values, a slice per row. */
+  private static final class RowSlices {
+    final MemorySegment[] indices;
+    final MemorySegment[] values;
+    final int[] nnz;
+
+    RowSlices(SparseDataset data, ElementType type) {
+      int n = data.size();
+      int[] idx = data.indices();
+      double[] val = data.values();
+      long total = data.totalNonZeros();
+      Arena arena = Arena.ofAuto();
+      MemorySegment is = arena.allocate(Math.max(1, total) * Integer.BYTES, 64);
+      MemorySegment vs = arena.allocate(Math.max(1, total) * type.bytes(), 64);
+      for (int j = 0; j < total; j++) {
+        is.setAtIndex(ValueLayout.JAVA_INT, j, idx[j]);
+        if (type == ElementType.FLOAT) {
+          vs.setAtIndex(ValueLayout.JAVA_FLOAT, j, (float) val[j]);
+        } else {
+          vs.setAtIndex(ValueLayout.JAVA_DOUBLE, j, val[j]);
+        }
+      }
+      indices = new MemorySegment[n];
+      values = new MemorySegment[n];
+      nnz = new int[n];
+      for (int r = 0; r < n; r++) {
+        long s = data.rowStart(r);
+        nnz[r] = data.nnz(r);
+        indices[r] = is.asSlice(s * Integer.BYTES, (long) nnz[r] * Integer.BYTES);
+        values[r] = vs.asSlice(s * type.bytes(), (long) nnz[r] * type.bytes());
+      }
+    }
   }
 
   /** Median of the second half of the passes. */

@@ -2,7 +2,7 @@
 # The C contender (issue #21 part 1): builds it, checks its mean progressive loss against the
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
-# usage: bench/c/contender/run.sh [check|libm|measure|incache|all]   (default: check)
+# usage: bench/c/contender/run.sh [check|libm|measure|incache|buffers|all]   (default: check)
 #   check    every rule (contender --rules) and type on the data files: C loss bits, the CLI's
 #            loss bits on a JVM whose Math.exp is fdlibm's and on the default JVM, equal or not,
 #            C ns per row; exits 1 unless every case equals the fdlibm-exp CLI
@@ -14,6 +14,8 @@
 #   incache  C, C with its scalar bodies alone and the library's rounds (RoundsCpu.java) on Zipf
 #            streams over d = 2^12 (state in cache) with 8, 40, 200 nonzeros per row: ns per row,
 #            ratios, a + b * nnz per contender (not part of all)
+#   buffers  the round on the caller's own segments (per row, with and without the loss) against
+#            the block rounds, alternating in one JVM, on those streams and zipf:20:40 (not part of all)
 #   all      check, libm and measure
 #
 # Environment: DATA_DIR (default <repo>/data); RULES, TYPES,
@@ -273,11 +275,47 @@ incache() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# The round on the caller's own buffers against the block rounds (issue #21's 0.9x): RoundsCpu.java's
+# three paths alternating pass by pass in one JVM, on the in-cache streams and the zipf:20:40 file.
+buffers() {
+  local runs=${RUNS:-3} jdk cp f r i o
+  local rules=(${MEASURE_RULES:-scinol2 adagrad})
+  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
+  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
+  local files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
+  echo "the paths alternating pass by pass; equal: the buffers path's loss bits = the rounds' in every pass"
+  printf '%-36s %-8s %-5s %8s %8s %13s %14s %16s\n' data rule equal rounds buffers buffers-score "buffers x rds" "score-only x rds"
+  for f in "${files[@]}"; do
+    for r in "${rules[@]}"; do
+      local a=() b=() c=() eq=yes
+      for ((i = 0; i < runs; i++)); do
+        o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 rounds,buffers,buffers-score 2>/dev/null)
+        a+=("$(grep '"rounds"' <<<"$o" | json_field warm_ns_per_row)")
+        b+=("$(grep '"buffers"' <<<"$o" | json_field warm_ns_per_row)")
+        c+=("$(grep '"buffers-score"' <<<"$o" | json_field warm_ns_per_row)")
+        [[ -n $o && $(grep -e '"rounds"' -e '"buffers"' <<<"$o" | grep -o '"0x[0-9a-f]*"' | sort -u | wc -l) == 1 ]] || eq=no
+      done
+      local am bm cm
+      am=$(printf '%s\n' "${a[@]}" | median)
+      bm=$(printf '%s\n' "${b[@]}" | median)
+      cm=$(printf '%s\n' "${c[@]}" | median)
+      printf '%-36s %-8s %-5s %8s %8s %13s %14s %16s\n' "$(basename "$f")" "$r" "$eq" "$am" "$bm" "$cm" \
+        "$(awk -v a="$am" -v b="$bm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$am" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')"
+      echo "    runs rounds: ${a[*]} | buffers: ${b[*]} | buffers-score: ${c[*]}"
+    done
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 case $mode in
   check) check ;;
   incache) incache ;;
+  buffers) buffers ;;
   libm) libm ;;
   measure) measure ;;
   all) check && libm && measure ;;
-  *) echo "usage: $0 [check|libm|measure|incache|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [check|libm|measure|incache|buffers|all]" >&2; exit 2 ;;
 esac

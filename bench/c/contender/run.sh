@@ -11,7 +11,7 @@
 #            against the CLI's trainer call repeated in one JVM (TrainerCpu.java: wall and CPU
 #            time), alternating, RUNS runs each, on the synthetic Zipf stream and on austen_lines
 #            (median ns per row), with the CPU and the load
-#   incache  C, C with its scalar bodies alone and the library's rounds (RoundsCpu.java) on Zipf
+#   incache  C, C with its scalar bodies alone, the library's rounds (RoundsCpu.java) and the CLI on Zipf
 #            streams over d = 2^12 (state in cache) with 8, 40, 200 nonzeros per row: ns per row,
 #            ratios, a + b * nnz per contender (not part of all)
 #   buffers  the round on the caller's own segments (per row, with and without the loss) against
@@ -235,15 +235,15 @@ incache() {
   echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "ns per row, float, median of $runs runs, the contenders alternating. C: steady state (second half of the pass, median"
   echo "of --repeat 5); C scalar: the same binary built with -DCONTENDER_NO_SIMD; rounds: RoundsCpu.java, median of the"
-  echo "second half of 10 passes; equal: every rounds pass's mean loss bits = C's pass_loss_bits"
-  printf '%-6s %-8s %-5s %8s %9s %8s %9s %11s
-' nnz rule equal "C" "C scalar" rounds "rounds/C" "rounds/C sc."
+  echo "second half of 10 passes; trainer: train --no-shuffle --epochs 4 -Donlinekernels.handover=0 (vector kernels"
+  echo "from the start), its steady state (second half); equal: every rounds pass's mean loss bits = C's pass_loss_bits"
+  printf '%-6s %-8s %-5s %8s %9s %8s %8s %9s %11s %10s\n' nnz rule equal "C" "C scalar" rounds trainer "rounds/C" "rounds/C sc." "trainer/C"
   local fits="" nnz rows f r i
   for r in "${rules[@]}"; do
     for nnz in 8 40 200; do
       rows=$((8000000 / nnz))
       f=$(incache_file "$nnz" "$rows") || return 1
-      local cs=() ss=() rs=() eq=yes c o cbits
+      local cs=() ss=() rs=() ts=() eq=yes c o cbits tss tse
       for ((i = 0; i < runs; i++)); do
         c=$("$bin" --data "$f" --algorithm "$r" --type float --repeat 5 --prefetch 0)
         cs+=("$(json_field steady_ns_per_row <<<"$c")")
@@ -252,22 +252,26 @@ incache() {
         o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 2>/dev/null)
         rs+=("$(json_field warm_ns_per_row <<<"$o")")
         [[ -n $cbits && $(grep -o '"0x[0-9a-f]*"' <<<"$o" | sort -u) == "\"$cbits\"" ]] || eq=no
+        read -r _ tss tse <<<"$(cli_loss "$f" "$r" float "-Donlinekernels.handover=0" 4)"
+        ts+=("$(awk -v s="$tss" -v n="$tse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
       done
-      local cm sm rm
+      local cm sm rm tm
       cm=$(printf '%s\n' "${cs[@]}" | median)
       sm=$(printf '%s\n' "${ss[@]}" | median)
       rm=$(printf '%s\n' "${rs[@]}" | median)
-      printf '%-6s %-8s %-5s %8s %9s %8s %9s %11s\n' "$nnz" "$r" "$eq" "$cm" "$sm" "$rm" \
+      tm=$(printf '%s\n' "${ts[@]}" | median)
+      printf '%-6s %-8s %-5s %8s %9s %8s %8s %9s %11s %10s\n' "$nnz" "$r" "$eq" "$cm" "$sm" "$rm" "$tm" \
         "$(awk -v a="$rm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
-        "$(awk -v a="$rm" -v b="$sm" 'BEGIN { printf "%.2fx", a / b }')"
-      echo "    runs C: ${cs[*]} | C scalar: ${ss[*]} | rounds: ${rs[*]}"
-      fits+="$r C $nnz $cm"$'\n'"$r C-scalar $nnz $sm"$'\n'"$r rounds $nnz $rm"$'\n'
+        "$(awk -v a="$rm" -v b="$sm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$tm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')"
+      echo "    runs C: ${cs[*]} | C scalar: ${ss[*]} | rounds: ${rs[*]} | trainer: ${ts[*]}"
+      fits+="$r C $nnz $cm"$'\n'"$r C-scalar $nnz $sm"$'\n'"$r rounds $nnz $rm"$'\n'"$r trainer $nnz $tm"$'\n'
     done
   done
   echo "fit ns per row = a + b * nnz (least squares over 8, 40, 200):"
   local who
   for r in "${rules[@]}"; do
-    for who in C C-scalar rounds; do
+    for who in C C-scalar rounds trainer; do
       printf '  %-8s %-9s a = %s ns, b = %s ns per nonzero\n' "$r" "$who" \
         $(awk -v r="$r" -v w="$who" '$1 == r && $2 == w { print $3, $4 }' <<<"$fits" | fit_line)
     done

@@ -28,6 +28,8 @@ public final class CShapeProbe {
   float[] rG, rS, rM, rE, oM, oW, con;
   CShapeProbe(int n) { rG = new float[n]; rS = new float[n]; rM = new float[n]; rE = new float[n]; oM = new float[n]; oW = new float[n]; con = new float[n]; }
 
+  // One copy per species: a species passed as an argument is a constant to C2 only where the
+  // call is inlined, and elsewhere every vector is boxed.
   static FloatVector weight8(FloatVector G0, FloatVector S20, FloatVector M1, FloatVector eta0) {
     FloatVector w_s_0 = S20.add(M1.mul(M1)).lanewise(VectorOperators.SQRT);
     FloatVector th = G0.div(w_s_0);

@@ -122,8 +122,8 @@ libm() {
   return $rc
 }
 
-synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, written once
-  local out=$build/synthetic_zipf_20_40_200000.svm jdk
+stream_file() { # stream_file LOG2D NNZ ROWS: the workload's Zipf stream over d = 2^LOG2D, written once
+  local out=$build/synthetic_zipf_$1_$2_$3.svm jdk
   if [[ -s $out ]]; then
     echo "$out"
     return 0
@@ -132,9 +132,11 @@ synthetic_file() { # the workload benchmark's zipf:20:40 stream, 200,000 rows, w
   if [[ ! -f $root/bench/target/classes/org/onlinekernels/bench/workload/LibSvmText.class ]]; then
     (cd "$root" && JAVA_HOME=$jdk mvn -q -B -o -pl bench -am -DskipTests compile) >&2 || return 1
   fi
-  "$jdk/bin/java" -cp "$root/bench/target/classes:$root/library/target/classes" "$here/SyntheticSvm.java" "$out" 200000 >&2 || return 1
+  "$jdk/bin/java" -cp "$root/bench/target/classes:$root/library/target/classes" "$here/SyntheticSvm.java" "$out" "$3" "$1" "$2" >&2 || return 1
   echo "$out"
 }
+
+synthetic_file() { stream_file 20 40 200000; } # the workload benchmark's zipf:20:40, 200,000 rows
 
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
 
@@ -202,19 +204,7 @@ measure() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-incache_file() { # incache_file NNZ ROWS: the Zipf stream over d = 2^12 (every model fits L1/L2), written once
-  local out=$build/synthetic_zipf_12_$1_$2.svm jdk
-  if [[ -s $out ]]; then
-    echo "$out"
-    return 0
-  fi
-  jdk=$(find_jdk) || { echo "error: no JDK 25 for the synthetic stream" >&2; return 1; }
-  if [[ ! -f $root/bench/target/classes/org/onlinekernels/bench/workload/LibSvmText.class ]]; then
-    (cd "$root" && JAVA_HOME=$jdk mvn -q -B -o -pl bench -am -DskipTests compile) >&2 || return 1
-  fi
-  "$jdk/bin/java" -cp "$root/bench/target/classes:$root/library/target/classes" "$here/SyntheticSvm.java" "$out" "$2" 12 "$1" >&2 || return 1
-  echo "$out"
-}
+incache_file() { stream_file 12 "$1" "$2"; } # incache_file NNZ ROWS: d = 2^12, every model fits L1/L2
 
 fit_line() { # fit_line "NNZ NS" lines on stdin -> "a b": least squares ns = a + b * nnz
   awk '{ n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }

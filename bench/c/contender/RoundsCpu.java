@@ -31,6 +31,9 @@ import org.onlinekernels.trainer.TrainingData;
  *       Loss.LOGISTIC.value} of the returned score: the workload benchmark's {@code rounds-buffers};
  *   <li>{@code buffers-score}: the same calls without the loss (the sum is of the scores; its bits
  *       are not a loss).
+ *   <li>{@code per-call}: the public per-call path on the same segments, per row {@code
+ *       predictSparse}, {@code Loss.derivativeAndValue}, {@code update}: the workload benchmark's
+ *       {@code per-call}.
  * </ul>
  *
  * {@code R} passes per path (default 10); the figure is the median of the second half (warm: C2
@@ -96,12 +99,19 @@ public final class RoundsCpu {
                 sum += Loss.LOGISTIC.value(labels[r], score);
               }
             }
+            case "per-call" -> {
+              for (int r = 0; r < n; r++) {
+                double score = opt.predictSparse(slices.indices[r], slices.values[r], slices.nnz[r]);
+                opt.update(Loss.LOGISTIC.derivativeAndValue(labels[r], score, loss, 0));
+                sum += loss[0];
+              }
+            }
             case "buffers-score" -> {
               for (int r = 0; r < n; r++) {
                 sum += opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC);
               }
             }
-            default -> throw new IllegalArgumentException("unknown path " + modes[m] + "; rounds, buffers or buffers-score");
+            default -> throw new IllegalArgumentException("unknown path " + modes[m] + "; rounds, buffers, buffers-score or per-call");
           }
           long w1 = System.nanoTime();
           long c1 = mx.getCurrentThreadCpuTime();

@@ -14,7 +14,8 @@
 #   incache  C, C with its scalar bodies alone, the library's rounds (RoundsCpu.java) and the CLI on Zipf
 #            streams over d = 2^12 (state in cache) with 8, 40, 200 nonzeros per row: ns per row,
 #            ratios, a + b * nnz per contender (not part of all)
-#   buffers  the round on the caller's own segments (per row, with and without the loss) against
+#   buffers  the round on the caller's own segments (per row, with and without the loss) and the
+#            per-call path (predictSparse, update) against
 #            the block rounds, alternating in one JVM, on those streams and zipf:20:40 (not part of all)
 #   all      check, libm and measure
 #
@@ -279,26 +280,29 @@ buffers() {
   local files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
   echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
-  echo "the paths alternating pass by pass; equal: the buffers path's loss bits = the rounds' in every pass"
-  printf '%-36s %-8s %-5s %8s %8s %13s %14s %16s\n' data rule equal rounds buffers buffers-score "buffers x rds" "score-only x rds"
+  echo "the paths alternating pass by pass; equal: the buffers and per-call paths' loss bits = the rounds' in every pass"
+  printf '%-36s %-8s %-5s %8s %8s %13s %8s %14s %16s %15s\n' data rule equal rounds buffers buffers-score per-call "buffers x rds" "score-only x rds" "per-call x rds"
   for f in "${files[@]}"; do
     for r in "${rules[@]}"; do
-      local a=() b=() c=() eq=yes
+      local a=() b=() c=() p=() eq=yes
       for ((i = 0; i < runs; i++)); do
-        o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 rounds,buffers,buffers-score 2>/dev/null)
+        o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 rounds,buffers,buffers-score,per-call 2>/dev/null)
         a+=("$(grep '"rounds"' <<<"$o" | json_field warm_ns_per_row)")
         b+=("$(grep '"buffers"' <<<"$o" | json_field warm_ns_per_row)")
         c+=("$(grep '"buffers-score"' <<<"$o" | json_field warm_ns_per_row)")
-        [[ -n $o && $(grep -e '"rounds"' -e '"buffers"' <<<"$o" | grep -o '"0x[0-9a-f]*"' | sort -u | wc -l) == 1 ]] || eq=no
+        p+=("$(grep '"per-call"' <<<"$o" | json_field warm_ns_per_row)")
+        [[ -n $o && $(grep -e '"rounds"' -e '"buffers"' -e '"per-call"' <<<"$o" | grep -o '"0x[0-9a-f]*"' | sort -u | wc -l) == 1 ]] || eq=no
       done
-      local am bm cm
+      local am bm cm pm
       am=$(printf '%s\n' "${a[@]}" | median)
       bm=$(printf '%s\n' "${b[@]}" | median)
       cm=$(printf '%s\n' "${c[@]}" | median)
-      printf '%-36s %-8s %-5s %8s %8s %13s %14s %16s\n' "$(basename "$f")" "$r" "$eq" "$am" "$bm" "$cm" \
+      pm=$(printf '%s\n' "${p[@]}" | median)
+      printf '%-36s %-8s %-5s %8s %8s %13s %8s %14s %16s %15s\n' "$(basename "$f")" "$r" "$eq" "$am" "$bm" "$cm" "$pm" \
         "$(awk -v a="$am" -v b="$bm" 'BEGIN { printf "%.2fx", a / b }')" \
-        "$(awk -v a="$am" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')"
-      echo "    runs rounds: ${a[*]} | buffers: ${b[*]} | buffers-score: ${c[*]}"
+        "$(awk -v a="$am" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$am" -v b="$pm" 'BEGIN { printf "%.2fx", a / b }')"
+      echo "    runs rounds: ${a[*]} | buffers: ${b[*]} | buffers-score: ${c[*]} | per-call: ${p[*]}"
     done
   done
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -62,6 +62,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    */
   private boolean keptValid;
 
+  /**
+   * Whether the kept values came from a gathered predict: then the scratch also holds the row's
+   * records, and the update writes them back instead of reading the state again. Nothing changes
+   * the state between a predict and its update (every replacement cancels the pending predict).
+   */
+  private boolean keptGathered;
+
   private double inputNorm;
 
   /**
@@ -219,13 +226,18 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     scratch.ensure(nnz);
     double sum;
     // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
-    // on planar state; interleaved state runs the fused round's body and order, as it always has.
+    // on planar state; interleaved state runs the fused round's body and order, as it always has,
+    // gathered as the rounds run it (lane-wise on the vector provider; the same bits), so that the
+    // update can scatter the records it gathered.
+    boolean gathered = interleaved() && tuning.gathered();
     sum =
         interleaved()
-            ? state.predict(row.idx(), row.vf(), row.vd(), 0, nnz, false)
+            ? state.predict(row.idx(), row.vf(), row.vd(), 0, nnz, gathered)
             : state.predictSeparate(row.idx(), row.vf(), row.vd(), 0, nnz);
+    // The predict's own field changes stand even if no update follows.
     state.commit(row.idx(), 0, nnz);
     keptValid = true;
+    keptGathered = gathered;
     return finishPredict(sum);
   }
 
@@ -240,7 +252,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     if (needsInputNormAtUpdate) {
       inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
     }
-    updateFromScratch(row.idx(), row.vf(), row.vd(), 0, nnz, g, false);
+    updateFromScratch(row.idx(), row.vf(), row.vd(), 0, nnz, g, keptGathered);
   }
 
   /**

@@ -11,6 +11,7 @@ import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.RuleOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -26,9 +27,9 @@ import org.onlinekernels.trainer.TrainingData;
  *   <li>{@code rounds}: {@code LinearModelOptimizer.rounds} on the library's {@link SparseRows} in
  *       blocks of 256 rows, as {@code OnlineTrainer}'s loop calls it, the losses taken with the
  *       derivatives;
- *   <li>{@code buffers}: {@code round(indices, values, nnz, y, loss)} per row on the caller's own
- *       segments (one native segment for all rows, a slice per row), the loss as {@code
- *       Loss.LOGISTIC.value} of the returned score: the workload benchmark's {@code rounds-buffers};
+ *   <li>{@code buffers}: {@code round(indices, values, nnz, y, loss, losses, at)} per row on the
+ *       caller's own segments (one native segment for all rows, a slice per row), the loss from its
+ *       loss slot: the workload benchmark's {@code rounds-buffers};
  *   <li>{@code buffers-score}: the same calls without the loss (the sum is of the scores; its bits
  *       are not a loss).
  *   <li>{@code per-call}: the public per-call path on the same segments, per row {@code
@@ -36,7 +37,12 @@ import org.onlinekernels.trainer.TrainingData;
  *       {@code per-call}.
  * </ul>
  *
- * {@code R} passes per path (default 10); the figure is the median of the second half (warm: C2
+ * A path may end in {@code @race}, {@code @on}, {@code @off} or {@code @rule}: the optimizer of its
+ * passes is made under {@code -Donlinekernels.rounds.touch=} that value (e.g. {@code
+ * rounds@on,rounds@off,rounds@race}), and its line gives each pass's {@code RuleOptimizer.recordTouch()}
+ * at the pass's end ({@code touch}: what a race picked).
+ *
+ * <p>{@code R} passes per path (default 10); the figure is the median of the second half (warm: C2
  * may still replace the loop's code during the first few), in wall and in this thread's CPU time.
  *
  * <p>{@code java --add-modules jdk.incubator.vector -cp <the CLI's class path>
@@ -76,13 +82,20 @@ public final class RoundsCpu {
     double[][] wall = new double[modes.length][repeat];
     double[][] cpu = new double[modes.length][repeat];
     long[][] bits = new long[modes.length][repeat];
+    String[][] touch = new String[modes.length][repeat];
     for (int t = 0; t < repeat; t++) {
       for (int m = 0; m < modes.length; m++) {
+        String[] pathAndTouch = modes[m].split("@", 2);
+        if (pathAndTouch.length == 2) {
+          System.setProperty("onlinekernels.rounds.touch", pathAndTouch[1]);
+        } else {
+          System.clearProperty("onlinekernels.rounds.touch");
+        }
         try (LinearModelOptimizer opt = spec.create(data.dimension(), type, StateLayout.INTERLEAVED, null, null)) {
           double sum = 0;
           long c0 = mx.getCurrentThreadCpuTime();
           long w0 = System.nanoTime();
-          switch (modes[m]) {
+          switch (pathAndTouch[0]) {
             case "rounds" -> {
               for (int q0 = 0; q0 < n; q0 += BLOCK) {
                 int q1 = Math.min(n, q0 + BLOCK);
@@ -95,8 +108,8 @@ public final class RoundsCpu {
             }
             case "buffers" -> {
               for (int r = 0; r < n; r++) {
-                double score = opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC);
-                sum += Loss.LOGISTIC.value(labels[r], score);
+                opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC, loss, 0);
+                sum += loss[0];
               }
             }
             case "per-call" -> {
@@ -118,17 +131,20 @@ public final class RoundsCpu {
           wall[m][t] = (double) (w1 - w0) / n;
           cpu[m][t] = (double) (c1 - c0) / n;
           bits[m][t] = Double.doubleToRawLongBits(sum / n);
+          touch[m][t] = opt instanceof RuleOptimizer ro ? ro.recordTouch() : "none";
         }
       }
     }
     for (int m = 0; m < modes.length; m++) {
       StringBuilder b = new StringBuilder();
+      StringBuilder tb = new StringBuilder();
       for (int t = 0; t < repeat; t++) {
         b.append(t == 0 ? "" : ", ").append(String.format(Locale.ROOT, "\"0x%016x\"", bits[m][t]));
+        tb.append(t == 0 ? "" : ", ").append('"').append(touch[m][t]).append('"');
       }
       System.out.printf(Locale.ROOT, "{\"contender\": \"%s\", \"algorithm\": \"%s\", \"type\": \"%s\", \"n\": %d, "
-          + "\"first_ns_per_row\": %.1f, \"warm_ns_per_row\": %.1f, \"warm_cpu_ns_per_row\": %.1f, \"loss_bits\": [%s]}%n",
-          modes[m], algorithm, args[2], n, wall[m][0], warmMedian(wall[m]), warmMedian(cpu[m]), b);
+          + "\"first_ns_per_row\": %.1f, \"warm_ns_per_row\": %.1f, \"warm_cpu_ns_per_row\": %.1f, \"loss_bits\": [%s], \"touch\": [%s]}%n",
+          modes[m], algorithm, args[2], n, wall[m][0], warmMedian(wall[m]), warmMedian(cpu[m]), b, tb);
     }
   }
 

@@ -2,7 +2,7 @@
 # The C contender (issue #21 part 1): builds it, checks its mean progressive loss against the
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
-# usage: bench/c/contender/run.sh [check|libm|measure|incache|buffers|all]   (default: check)
+# usage: bench/c/contender/run.sh [check|libm|measure|incache|buffers|pages|all]   (default: check)
 #   check    every rule (contender --rules) and type on the data files: C loss bits, the CLI's
 #            loss bits on a JVM whose Math.exp is fdlibm's and on the default JVM, equal or not,
 #            C ns per row; exits 1 unless every case equals the fdlibm-exp CLI
@@ -17,6 +17,9 @@
 #   buffers  the round on the caller's own segments (per row, with and without the loss) and the
 #            per-call path (predictSparse, update) against
 #            the block rounds, alternating in one JVM, on those streams and zipf:20:40 (not part of all)
+#   pages    huge pages on both sides: C with and without --hugepages, the CLI with and without
+#            -XX:+UseTransparentHugePages, on Zipf streams over d = 2^20, 2^22, 2^24 (PAGE_STREAMS
+#            LOG2D:NNZ:ROWS ...), with the AnonHugePages each got (not part of all)
 #   all      check, libm and measure
 #
 # Environment: DATA_DIR (default <repo>/data); RULES, TYPES,
@@ -308,12 +311,76 @@ buffers() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# Huge pages on both sides: C with and without --hugepages (madvise on its state), the CLI with
+# and without -XX:+UseTransparentHugePages (which bin/online-kernels asks for where the kernel
+# offers them), and the rounds racing touch on and off, on Zipf streams over d = 2^20, 2^22 and
+# 2^24, float, alternating; ns per row (medians) and the ratios, with the largest AnonHugePages
+# seen during each run.
+pages() {
+  local runs=${RUNS:-3} r spec f i c cs=() chs=() ts=() ths=() tss tse
+  local rules=(${MEASURE_RULES:-scinol2 adagrad})
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, float, median of $runs runs, alternating. C: steady state (median of --repeat 5), prefetch 1 row;"
+  echo "trainer: train --no-shuffle --epochs 4 -Donlinekernels.handover=0, steady state (second half); huge: the largest"
+  echo "AnonHugePages (MiB) seen in /proc/meminfo during the runs of that column"
+  printf '%-14s %-8s %8s %8s %9s %9s %8s %8s %10s %12s\n' stream rule "C" "C huge" trainer "tr. huge" "MiB C" "MiB tr." "trainer/C" "huge tr./C"
+  for spec in ${PAGE_STREAMS:-20:40:200000 22:8:1000000 24:40:200000}; do
+    IFS=: read -r lg nz rows <<<"$spec"
+    f=$(stream_file "$lg" "$nz" "$rows") || return 1
+    for r in "${rules[@]}"; do
+      cs=() chs=() ts=() ths=()
+      local mc=0 mt=0 m
+      for ((i = 0; i < runs; i++)); do
+        cs+=("$("$bin" --data "$f" --algorithm "$r" --type float --repeat 5 | json_field steady_ns_per_row)")
+        m=$(anon_huge_during "$bin" --data "$f" --algorithm "$r" --type float --repeat 5 --hugepages)
+        chs+=("${m#* }"); ((${m% *} > mc)) && mc=${m% *}
+        read -r _ tss tse <<<"$(cli_loss "$f" "$r" float "-Donlinekernels.handover=0 -XX:-UseTransparentHugePages" 4)"
+        ts+=("$(awk -v s="$tss" -v n="$tse" 'BEGIN { printf "%.1f", s / n * 1e9 }')")
+        m=$(anon_huge_during cli_steady "$f" "$r")
+        ths+=("${m#* }"); ((${m% *} > mt)) && mt=${m% *}
+      done
+      local cm chm tm thm
+      cm=$(printf '%s\n' "${cs[@]}" | median); chm=$(printf '%s\n' "${chs[@]}" | median)
+      tm=$(printf '%s\n' "${ts[@]}" | median); thm=$(printf '%s\n' "${ths[@]}" | median)
+      printf '%-14s %-8s %8s %8s %9s %9s %8s %8s %10s %12s\n' "zipf:$lg:$nz" "$r" "$cm" "$chm" "$tm" "$thm" "$mc" "$mt" \
+        "$(awk -v a="$cm" -v b="$tm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$chm" -v b="$thm" 'BEGIN { printf "%.2fx", a / b }')"
+    done
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+cli_steady() { # cli_steady FILE RULE: the CLI as the launcher runs it (huge pages where offered), steady ns per row
+  local tss tse
+  read -r _ tss tse <<<"$(cli_loss "$1" "$2" float "-Donlinekernels.handover=0" 4)"
+  awk -v s="$tss" -v n="$tse" 'BEGIN { printf "%.1f", s / n * 1e9 }'
+}
+
+anon_huge_during() { # anon_huge_during CMD...: "MiB OUTPUT": the largest AnonHugePages while CMD ran, and
+  # CMD's steady ns per row (its JSON's steady_ns_per_row, or what it printed)
+  local out m=0 v pid
+  out=$(mktemp)
+  "$@" >"$out" 2>/dev/null &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    v=$(awk '/^AnonHugePages/ { print int($2 / 1024) }' /proc/meminfo)
+    ((v > m)) && m=$v
+    sleep 0.2
+  done
+  wait "$pid"
+  local ns
+  ns=$(json_field steady_ns_per_row <"$out")
+  echo "$m ${ns:-$(cat "$out")}"
+  rm -f "$out"
+}
+
 case $mode in
   check) check ;;
+  pages) pages ;;
   incache) incache ;;
   buffers) buffers ;;
   libm) libm ;;
   measure) measure ;;
   all) check && libm && measure ;;
-  *) echo "usage: $0 [check|libm|measure|incache|buffers|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [check|libm|measure|incache|buffers|pages|all]" >&2; exit 2 ;;
 esac

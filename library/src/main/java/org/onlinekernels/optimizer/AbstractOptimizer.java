@@ -169,6 +169,34 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
   @Override
   public final double round(
       MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
+    return roundOnBuffers(indices, values, nnz, y, loss, null, 0);
+  }
+
+  /**
+   * The same fused round, its progressive loss to {@code losses[at]} with the derivative ({@link
+   * LinearModelOptimizer#round(MemorySegment, MemorySegment, int, double, Loss, double[], int)}).
+   */
+  @Override
+  public final double round(
+      MemorySegment indices,
+      MemorySegment values,
+      int nnz,
+      double y,
+      Loss loss,
+      double[] losses,
+      int at) {
+    RoundBlocks.checkSlot(losses, at);
+    return roundOnBuffers(indices, values, nnz, y, loss, losses, at);
+  }
+
+  private double roundOnBuffers(
+      MemorySegment indices,
+      MemorySegment values,
+      int nnz,
+      double y,
+      Loss loss,
+      double[] losses,
+      int at) {
     checkOpen();
     if (loss == null) {
       throw new IllegalArgumentException("loss must not be null");
@@ -178,7 +206,8 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
     double maxAbs = guard.scan("values", values, nnz);
     cancelPending();
     double yhat = roundPredict(indices, values, nnz);
-    double g = loss.derivative(y, yhat);
+    double g =
+        losses == null ? loss.derivative(y, yhat) : loss.derivativeAndValue(y, yhat, losses, at);
     KernelChecks.finite("g", g);
     guard.pending(maxAbs);
     guard.checkGradient(g);
@@ -209,6 +238,8 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
     prepareRounds(rows.maxNnz());
     int q = from;
     int ahead = roundsAhead();
+    boolean timed = roundsTimed();
+    long start = timed ? System.nanoTime() : 0L;
     try {
       for (; q < to; q++) {
         if (ahead > 0 && q + ahead < to) {
@@ -218,6 +249,14 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
       }
     } catch (IllegalArgumentException e) {
       throw new RefusedRoundException(q, e);
+    }
+    if (timed) {
+      long nanos = System.nanoTime() - start;
+      long nonzeros = 0;
+      for (int p = from; p < to; p++) {
+        nonzeros += rows.nnz(order[p]);
+      }
+      roundsRan(to - from, nonzeros, nanos);
     }
   }
 
@@ -272,6 +311,20 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
    * #roundsAhead}).
    */
   protected void touchAhead(SparseRows rows, int row) {}
+
+  /**
+   * Whether the next block of rounds is timed and reported to {@link #roundsRan} (an optimizer that
+   * picks how its rounds run by their speed on this CPU, while it picks); false by default.
+   */
+  protected boolean roundsTimed() {
+    return false;
+  }
+
+  /**
+   * A timed block of {@code rows} rounds on {@code nonzeros} nonzeros took {@code nanos} (only when
+   * {@link #roundsTimed}, and only for a block that ran to its end).
+   */
+  protected void roundsRan(int rows, long nonzeros, long nanos) {}
 
   /**
    * Whether a sparse round writes the state of its row's coordinates only (and scalars): then

@@ -97,6 +97,39 @@ public interface LinearModelOptimizer extends AutoCloseable {
   }
 
   /**
+   * {@link #round(MemorySegment, MemorySegment, int, double, Loss)}, also writing the round's
+   * progressive loss {@code loss.value(y, yhat)} to {@code losses[at]}, bit for bit, computed with
+   * the derivative ({@link Loss#derivativeAndValue}: one {@code exp} for both under the logistic
+   * loss, where calling {@link Loss#value} on the returned {@code yhat} takes a second). For a
+   * trainer with its own row format that reports the progressive loss, as {@link #rounds} does with
+   * its {@code losses}.
+   *
+   * <p>This default calls {@link #predictSparse} and {@link #update}; the library's optimizers run
+   * their fused round.
+   *
+   * @throws IllegalArgumentException as {@link #round(MemorySegment, MemorySegment, int, double,
+   *     Loss)}, or if {@code losses} is null or {@code at} outside it (then nothing has run); a
+   *     refused gradient leaves the state unchanged, with {@code losses[at]} written
+   */
+  default double round(
+      MemorySegment indices,
+      MemorySegment values,
+      int nnz,
+      double y,
+      Loss loss,
+      double[] losses,
+      int at) {
+    RoundBlocks.checkSlot(losses, at);
+    if (loss == null || !Double.isFinite(y)) {
+      throw new IllegalArgumentException(
+          "round needs a loss and a finite label, got " + loss + " and " + y);
+    }
+    double yhat = predictSparse(indices, values, nnz);
+    update(loss.derivativeAndValue(y, yhat, losses, at));
+    return yhat;
+  }
+
+  /**
    * Rounds ({@link #round}) on rows {@code order[from]}, ..., {@code order[to - 1]} of {@code
    * rows}, in that order: the {@code k}-th of them takes label {@code y[k]}, writes its {@code
    * yhat} to {@code yhat[k]} and, if {@code losses} is not null, its progressive loss {@code

@@ -1,8 +1,8 @@
 package org.onlinekernels.optimizer;
 
 /**
- * The argument checks of {@link LinearModelOptimizer#rounds}, shared by its default and the fused
- * form.
+ * The argument checks of {@link LinearModelOptimizer#rounds} and of the single round's loss slot,
+ * shared by their defaults and the fused forms.
  */
 final class RoundBlocks {
   private RoundBlocks() {}
@@ -40,6 +40,17 @@ final class RoundBlocks {
         throw new IllegalArgumentException(
             "order[" + q + "] = " + r + " is outside the rows 0.." + (size - 1));
       }
+    }
+  }
+
+  /** Checks that {@code losses[at]} is a slot a round may write its loss to. */
+  static void checkSlot(double[] losses, int at) {
+    if (losses == null) {
+      throw new IllegalArgumentException("losses must not be null");
+    }
+    if (at < 0 || at >= losses.length) {
+      throw new IllegalArgumentException(
+          "loss slot " + at + " is outside losses' " + losses.length + " entries");
     }
   }
 }

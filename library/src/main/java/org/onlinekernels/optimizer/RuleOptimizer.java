@@ -90,6 +90,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
       RuleShape shape) {
     super(algorithm, d, precision, arena, kernels);
     RuleStorage.checkLayout(algorithm, precision, layout, perCoordinate, storeWeights, shape);
+    String touchMode = RoundTuning.touchMode(touchRecordsFirst());
     this.shape = shape;
     this.layout = layout;
     boolean mixed = precision == Precision.MIXED;
@@ -114,7 +115,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     this.needsInputNorm = needsInputNorm();
     this.needsInputNormAtUpdate = needsInputNormAtUpdate();
     this.tuning =
-        RoundTuning.of(storage.block == null ? 0 : storage.block.byteSize(), touchRecordsFirst());
+        RoundTuning.of(
+            storage.block == null ? 0 : storage.block.byteSize(),
+            touchMode,
+            algorithm + " " + precision + " " + layout + " " + this.kernels.name());
   }
 
   @Override
@@ -177,9 +181,10 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   protected void afterUpdate(double rowSum, boolean dense) {}
 
   /**
-   * Whether fused rounds on a large state load records ahead of their use ({@link RecordTouch},
-   * {@code RoundTuning}): the rule's default, where it measured faster. Called by the constructor:
-   * a constant.
+   * Whether fused rounds on a large state load records ahead of their use ({@link RecordTouch}):
+   * the rule's constant, measured faster on one CPU, which rounds follow under {@code
+   * -Donlinekernels.rounds.touch=rule} ({@code RoundTuning}); by default they race both ways on the
+   * CPU they run on instead. Called by the constructor.
    */
   protected boolean touchRecordsFirst() {
     return false;
@@ -322,6 +327,25 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   @Override
   protected void touchAhead(SparseRows rows, int r) {
     storage.touchRecords(rows.indices(), rows.offset(r), rows.nnz(r));
+  }
+
+  @Override
+  protected boolean roundsTimed() {
+    return tuning.touch().racing();
+  }
+
+  @Override
+  protected void roundsRan(int rows, long nonzeros, long nanos) {
+    tuning.touch().ran(rows, nonzeros, nanos);
+  }
+
+  /**
+   * Whether this optimizer's blocks of rounds load the records of the rows ahead before computing
+   * ({@link RoundTuning}): {@code on} or {@code off}, or {@code racing} while it times both ways on
+   * this CPU to pick one. Same bits every way; for benchmarks and diagnostics.
+   */
+  public final String recordTouch() {
+    return tuning.touch().state();
   }
 
   @Override

@@ -157,4 +157,62 @@ class BufferRoundTest {
       }
     }
   }
+
+  /**
+   * The overload with a loss slot: the same score and state as the round without it, and in the
+   * slot the bits of {@code loss.value(y, yhat)}, for every loss (the logistic one shares its
+   * {@code exp}); a missing or outside slot is refused before anything runs.
+   */
+  @ParameterizedTest
+  @MethodSource("optimizers")
+  void theLossSlotGetsTheLossOfTheSameRound(AllOptimizers.Named named) {
+    int[][] idx = {{0, 3, 4, 9, 11}, {2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {3, 4, 9}};
+    double[][] val = {
+      {1, -0.5, 2, 0.25, -3}, {-1.5}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {3, 0, -4}
+    };
+    for (ElementType t : ElementType.values()) {
+      for (Loss loss : Loss.values()) {
+        try (Arena arena = Arena.ofConfined();
+            AbstractOptimizer a = named.create(D, t);
+            AbstractOptimizer b = named.create(D, t)) {
+          double[] losses = {Double.NaN, Double.NaN, Double.NaN};
+          for (int pass = 0; pass < 3; pass++) {
+            for (int r = 0; r < idx.length; r++) {
+              double y = (r + pass) % 2 == 0 ? 1 : -1;
+              MemorySegment is = ints(arena, 4 * (r % 2), idx[r]);
+              MemorySegment vs = values(t, r % 3, val[r]);
+              double ya = a.round(is, vs, idx[r].length, y, loss);
+              double yb = b.round(is, vs, idx[r].length, y, loss, losses, 1);
+              String what = named + " " + t + " " + loss + " pass " + pass + " row " + r;
+              assertEquals(Double.doubleToRawLongBits(ya), Double.doubleToRawLongBits(yb), what);
+              assertEquals(
+                  Double.doubleToRawLongBits(loss.value(y, ya)),
+                  Double.doubleToRawLongBits(losses[1]),
+                  what + ": the loss");
+              assertTrue(
+                  Double.isNaN(losses[0]) && Double.isNaN(losses[2]), what + ": other slots");
+              assertSameState(snapshot(a), snapshot(b), what);
+            }
+          }
+          Map<String, byte[]> before = snapshot(b);
+          MemorySegment is = ints(arena, 0, 1, 3);
+          MemorySegment vs = values(t, 0, 1, 1);
+          for (int at : new int[] {-1, 3}) {
+            String m =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> b.round(is, vs, 2, 1, loss, losses, at))
+                    .getMessage();
+            assertTrue(m.contains("loss slot " + at), m);
+          }
+          String m =
+              assertThrows(
+                      IllegalArgumentException.class, () -> b.round(is, vs, 2, 1, loss, null, 0))
+                  .getMessage();
+          assertTrue(m.contains("losses"), m);
+          assertSameState(before, snapshot(b), named + " " + t + " " + loss + ": refused slots");
+        }
+      }
+    }
+  }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -111,6 +113,39 @@ class RoundsTest {
         }
         StateSnapshot.of(single).assertSame(block, named + " " + t);
         StateSnapshot.of(singleViaDefault).assertSame(viaDefault, named + " " + t + " (default)");
+      }
+    }
+  }
+
+  /** The interface's default of the round with a loss slot: its plain round, and that loss. */
+  @ParameterizedTest
+  @MethodSource("optimizers")
+  void theDefaultRoundWithALossSlotIsThePlainDefaultAndItsLoss(AllOptimizers.Named named) {
+    int d = 11, n = 30;
+    for (ElementType t : ElementType.values()) {
+      SparseRows rows = randomRows(t, n, d, 13);
+      try (AbstractOptimizer a = named.create(d, t);
+          AbstractOptimizer b = named.create(d, t)) {
+        LinearModelOptimizer plainA = new Delegate(a);
+        LinearModelOptimizer plainB = new Delegate(b);
+        double[] losses = new double[2];
+        for (int r = 0; r < n; r++) {
+          double y = r % 3 == 0 ? -1 : 1;
+          MemorySegment is = rows.indexSlice(r), vs = rows.valueSlice(r);
+          double ya = plainA.round(is, vs, rows.nnz(r), y, Loss.LOGISTIC);
+          double yb = plainB.round(is, vs, rows.nnz(r), y, Loss.LOGISTIC, losses, 1);
+          String what = named + " " + t + " row " + r;
+          assertEquals(Double.doubleToRawLongBits(ya), Double.doubleToRawLongBits(yb), what);
+          assertEquals(
+              Double.doubleToRawLongBits(Loss.LOGISTIC.value(y, ya)),
+              Double.doubleToRawLongBits(losses[1]),
+              what + " loss");
+        }
+        StateSnapshot.of(a).assertSame(b, named + " " + t);
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                plainB.round(rows.indexSlice(0), rows.valueSlice(0), 1, 1, Loss.LOGISTIC, null, 0));
       }
     }
   }
@@ -244,6 +279,7 @@ class RoundsTest {
         int[] order = shuffledOrder(n, 8);
         double[] y = new double[n];
         for (int q = 0; q < n; q++) y[q] = q % 2 == 0 ? 1 : -1;
+        TouchRace.forgetPicks();
         try (ScInOL2Optimizer big =
                 new ScInOL2Optimizer(1 << 17, t, ScInOLParams.defaults(), layout, null, null);
             ScInOL2Optimizer small =
@@ -251,8 +287,14 @@ class RoundsTest {
           assertTrue(
               8L * (1 << 17) * t.bytes() / 2 > RoundTuning.TOUCH_MIN_BYTES,
               "the large state is over the touch size");
+          assertEquals("racing", big.recordTouch(), "a large state races touch on and off");
           double[] a = new double[n], b = new double[n];
-          big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, a, null);
+          // Blocks of 6: the race alternates the way block by block, so both ways run.
+          for (int q = 0; q < n; q += 6) {
+            double[] ya = Arrays.copyOfRange(y, q, q + 6), ha = new double[6];
+            big.rounds(rows, order, q, q + 6, ya, Loss.LOGISTIC, ha, null);
+            System.arraycopy(ha, 0, a, q, 6);
+          }
           small.rounds(rows, order, 0, n, y, Loss.LOGISTIC, b, null);
           for (int q = 0; q < n; q++) {
             assertEquals(
@@ -265,6 +307,34 @@ class RoundsTest {
             assertEquals(-1, ss.mismatch(sb.asSlice(0, ss.byteSize())), layout + " " + t + " " + v);
           }
         }
+      }
+    }
+  }
+
+  /** ScInOL2 in float over 2^17 coordinates: 2 MiB of interleaved state, over the touch size. */
+  private static ScInOL2Optimizer largeScInOL2() {
+    return new ScInOL2Optimizer(
+        1 << 17, ElementType.FLOAT, ScInOLParams.defaults(), StateLayout.INTERLEAVED, null, null);
+  }
+
+  /** A large state's race on this machine ends in a pick after its warm and timed blocks. */
+  @Test
+  void aRaceOnALargeStateEndsInAPick() {
+    int n = TouchRace.MIN_ROWS;
+    SparseRows rows = randomRows(ElementType.FLOAT, n, 8, 7);
+    int[] order = shuffledOrder(n, 9);
+    double[] y = new double[n], yhat = new double[n];
+    for (int q = 0; q < n; q++) y[q] = q % 3 == 0 ? 1 : -1;
+    TouchRace.forgetPicks();
+    try (ScInOL2Optimizer big = largeScInOL2()) {
+      int blocks = TouchRace.WARM_BLOCKS + 2 * TouchRace.SAMPLES;
+      for (int b = 0; b < blocks; b++) {
+        assertEquals("racing", big.recordTouch(), "block " + b);
+        big.rounds(rows, order, 0, n, y, Loss.LOGISTIC, yhat, null);
+      }
+      assertTrue(Set.of("on", "off").contains(big.recordTouch()), big.recordTouch());
+      try (ScInOL2Optimizer next = largeScInOL2()) {
+        assertEquals(big.recordTouch(), next.recordTouch(), "the next optimizer takes the pick");
       }
     }
   }

@@ -110,8 +110,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
    * @throws IOException if the program fails (its output in the message)
    */
   public Result run(Path data, String rule, String type, int d, int repeat) throws IOException {
-    String out =
-        run(
+    List<String> cmd =
+        new ArrayList<>(
             List.of(
                 binary.toString(),
                 "--data",
@@ -123,8 +123,9 @@ public record CContender(Path binary, String compiler, List<String> rules) {
                 "--dimension",
                 Integer.toString(d),
                 "--repeat",
-                Integer.toString(repeat)),
-            "the C contender on " + data + ", " + rule + " " + type);
+                Integer.toString(repeat)));
+    cmd.addAll(PagePolicy.contenderOptions());
+    String out = run(cmd, "the C contender on " + data + ", " + rule + " " + type);
     String json =
         out.lines()
             .filter(l -> l.startsWith("{"))

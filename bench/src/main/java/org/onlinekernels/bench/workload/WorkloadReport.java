@@ -88,6 +88,7 @@ public final class WorkloadReport {
     props.setProperty("profile", p.name());
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
+    props.setProperty("pages", PagePolicy.describe());
     props.setProperty("every.rule", String.join(",", p.everyRule()));
     props.setProperty(
         "jmh.settings",
@@ -97,14 +98,15 @@ public final class WorkloadReport {
                 + "trial set-up trains each contender on %d rows x outputs first (or 3 passes of nonzeros; peers 1); "
                 + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
                 + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
-                + "fork JVM args: --add-modules jdk.incubator.vector -Xmx3g",
+                + "fork JVM args: %s",
             p.warmRows(),
             p.forks(),
             p.warmups(),
             p.measurements(),
             p.iterationMillis(),
             p.peerWarmups(),
-            p.peerMeasurements()));
+            p.peerMeasurements(),
+            String.join(" ", jvmArgs())));
     Set<String> dense = new TreeSet<>();
     List<String> costs = new ArrayList<>();
     for (String rule : p.rules()) {
@@ -208,12 +210,21 @@ public final class WorkloadReport {
         .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
         .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
         .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
-        .jvmArgsAppend(
-            "--add-modules",
-            "jdk.incubator.vector",
-            "-Xmx3g",
-            "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath())
+        .jvmArgsAppend(jvmArgs())
         .shouldFailOnError(false);
+  }
+
+  /** The forks' JVM options: the vector module, the heap, the data, the page policy. */
+  private static String[] jvmArgs() {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-Xmx3g",
+                "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath()));
+    a.addAll(PagePolicy.jvmOptions());
+    return a.toArray(String[]::new);
   }
 
   private static void runJmh(

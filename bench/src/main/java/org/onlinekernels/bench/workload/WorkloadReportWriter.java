@@ -80,6 +80,9 @@ public final class WorkloadReportWriter {
     md.append("| vector width | ")
         .append(p.getProperty("vector.bits"))
         .append(" bits preferred by the Vector API |\n");
+    md.append("| memory pages | ")
+        .append(p.getProperty("pages", "not recorded (before the page policy)"))
+        .append(" |\n");
     md.append("| JDK | ").append(p.getProperty("jdk")).append(" |\n");
     md.append("| OS | ").append(p.getProperty("os")).append(" |\n");
     md.append("| JMH | ")
@@ -149,8 +152,9 @@ public final class WorkloadReportWriter {
             "| `rounds` | `LinearModelOptimizer.rounds` on the library's `SparseRows` in blocks of 256 rows: the trainer's loop without ")
         .append("the trainer. |\n");
     md.append(
-            "| `rounds-buffers` | The fused round on the caller's own segments, `round(indices, values, nnz, y, loss)`, one call per ")
-        .append("row and output (the progressive loss takes a second `exp`). |\n");
+            "| `rounds-buffers` | The fused round on the caller's own segments, `round(indices, values, nnz, y, loss, losses, at)`, ")
+        .append(
+            "one call per row and output, the progressive loss from its loss slot (one `exp` with the derivative). |\n");
     md.append(
             "| `c` | bench/c/contender: a fused C loop per rule in the library's operation order (gcc -O3 -march=native ")
         .append(

@@ -8,9 +8,8 @@ import java.lang.foreign.ValueLayout;
  * overlap. A round's compute loop (a square root and a division per nonzero in ScInOL2) is long
  * enough that the out-of-order window holds only a few nonzeros, so it would wait for the misses of
  * a large model almost one by one; this loop of a load and an OR per nonzero issues all of them at
- * once (measured: ScInOL2 float, interleaved, uniform indices, 16 nonzeros per row: 69 to 37 ns per
- * nonzero at d = 2^22, 41 to 35 at 2^20; at 2^12, in cache, it costs about 1 ns per nonzero, so
- * callers use it only for state larger than the caches' near levels). Java has no prefetch
+ * once. In cache it only costs, so callers use it only for state larger than the caches' near
+ * levels, and only where it measured faster (bench-report/workload.md). Java has no prefetch
  * instruction; a load whose result feeds a never-taken branch is the portable stand-in.
  */
 public final class RecordTouch {

@@ -32,6 +32,11 @@ import org.onlinekernels.trainer.TrainingData;
  *       loss slot: the workload benchmark's {@code rounds-buffers};
  *   <li>{@code buffers-score}: the same calls without the loss (the sum is of the scores; its bits
  *       are not a loss).
+ *   <li>{@code rounds-score} and {@code row-calls-score}: the block rounds without losses, and one
+ *       {@code round(rows, r, y, loss)} call per row on the same {@link SparseRows} (the scores
+ *       summed): with {@code buffers-score}, they split what the caller's round adds to the block
+ *       rounds into the per-call cost (row-calls over rounds) and the row's validation and copy
+ *       (buffers over row-calls).
  *   <li>{@code per-call}: the public per-call path on the same segments, per row {@code
  *       predictSparse}, {@code Loss.derivativeAndValue}, {@code update}: the workload benchmark's
  *       {@code per-call}.
@@ -119,12 +124,27 @@ public final class RoundsCpu {
                 sum += loss[0];
               }
             }
+            case "rounds-score" -> {
+              for (int q0 = 0; q0 < n; q0 += BLOCK) {
+                int q1 = Math.min(n, q0 + BLOCK);
+                System.arraycopy(labels, q0, y, 0, q1 - q0);
+                opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, null);
+                for (int q = 0; q < q1 - q0; q++) {
+                  sum += yhat[q];
+                }
+              }
+            }
+            case "row-calls-score" -> {
+              for (int r = 0; r < n; r++) {
+                sum += opt.round(rows, r, labels[r], Loss.LOGISTIC);
+              }
+            }
             case "buffers-score" -> {
               for (int r = 0; r < n; r++) {
                 sum += opt.round(slices.indices[r], slices.values[r], slices.nnz[r], labels[r], Loss.LOGISTIC);
               }
             }
-            default -> throw new IllegalArgumentException("unknown path " + modes[m] + "; rounds, buffers, buffers-score or per-call");
+            default -> throw new IllegalArgumentException("unknown path " + modes[m] + "; rounds, rounds-score, row-calls-score, buffers, buffers-score or per-call");
           }
           long w1 = System.nanoTime();
           long c1 = mx.getCurrentThreadCpuTime();

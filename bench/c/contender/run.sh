@@ -2,7 +2,7 @@
 # The C contender (issue #21 part 1): builds it, checks its mean progressive loss against the
 # command line's bit for bit, and measures it against the command line. README.md says more.
 #
-# usage: bench/c/contender/run.sh [check|libm|measure|incache|buffers|pages|all]   (default: check)
+# usage: bench/c/contender/run.sh [check|libm|measure|incache|buffers|split|pages|all]   (default: check)
 #   check    every rule (contender --rules) and type on the data files: C loss bits, the CLI's
 #            loss bits on a JVM whose Math.exp is fdlibm's and on the default JVM, equal or not,
 #            C ns per row; exits 1 unless every case equals the fdlibm-exp CLI
@@ -17,6 +17,8 @@
 #   buffers  the round on the caller's own segments (per row, with and without the loss) and the
 #            per-call path (predictSparse, update) against
 #            the block rounds, alternating in one JVM, on those streams and zipf:20:40 (not part of all)
+#   split    what the caller's-buffers round adds to the block rounds, split into the per-call cost
+#            and the row's validation and copy (not part of all)
 #   pages    huge pages on both sides: C with and without --hugepages, the CLI with and without
 #            -XX:+UseTransparentHugePages, on Zipf streams over d = 2^20, 2^22, 2^24 (PAGE_STREAMS
 #            LOG2D:NNZ:ROWS ...), with the AnonHugePages each got (not part of all)
@@ -350,6 +352,43 @@ pages() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# What the caller's-buffers round adds to the block rounds, split: RoundsCpu.java's rounds without
+# losses, one round(rows, r, ...) call per row on the same SparseRows, and the round on the caller's
+# segments (scores only, so no loss enters), alternating pass by pass; per-call cost = row calls
+# over rounds, validation and copy = buffers over row calls.
+buffer_split() {
+  local runs=${RUNS:-3} jdk cp f r i o
+  local rules=(${MEASURE_RULES:-scinol2 adagrad})
+  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
+  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
+  local files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
+  echo "alternating pass by pass; equal: the three paths' score sums have the same bits in every pass"
+  printf '%-36s %-8s %-5s %8s %10s %8s %17s %17s\n' data rule equal rounds "row calls" buffers "rounds/row calls" "row calls/buffers"
+  for f in "${files[@]}"; do
+    for r in "${rules[@]}"; do
+      local a=() b=() c=() eq=yes
+      for ((i = 0; i < runs; i++)); do
+        o=$("$jdk/bin/java" --add-modules jdk.incubator.vector -cp "$cp" "$here/RoundsCpu.java" "$f" "$r" float 10 rounds-score,row-calls-score,buffers-score 2>/dev/null)
+        a+=("$(grep '"rounds-score"' <<<"$o" | json_field warm_ns_per_row)")
+        b+=("$(grep '"row-calls-score"' <<<"$o" | json_field warm_ns_per_row)")
+        c+=("$(grep '"buffers-score"' <<<"$o" | json_field warm_ns_per_row)")
+        [[ -n $o && $(grep -o '"0x[0-9a-f]*"' <<<"$o" | sort -u | wc -l) == 1 ]] || eq=no
+      done
+      local am bm cm
+      am=$(printf '%s\n' "${a[@]}" | median)
+      bm=$(printf '%s\n' "${b[@]}" | median)
+      cm=$(printf '%s\n' "${c[@]}" | median)
+      printf '%-36s %-8s %-5s %8s %10s %8s %17s %17s\n' "$(basename "$f")" "$r" "$eq" "$am" "$bm" "$cm" \
+        "$(awk -v a="$am" -v b="$bm" 'BEGIN { printf "%.2fx", a / b }')" \
+        "$(awk -v a="$bm" -v b="$cm" 'BEGIN { printf "%.2fx", a / b }')"
+      echo "    runs rounds: ${a[*]} | row calls: ${b[*]} | buffers: ${c[*]}"
+    done
+  done
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 cli_steady() { # cli_steady FILE RULE: the CLI as the launcher runs it (huge pages where offered), steady ns per row
   local tss tse
   read -r _ tss tse <<<"$(cli_loss "$1" "$2" float "-Donlinekernels.handover=0" 4)"
@@ -377,10 +416,11 @@ anon_huge_during() { # anon_huge_during CMD...: "MiB OUTPUT": the largest AnonHu
 case $mode in
   check) check ;;
   pages) pages ;;
+  split) buffer_split ;;
   incache) incache ;;
   buffers) buffers ;;
   libm) libm ;;
   measure) measure ;;
   all) check && libm && measure ;;
-  *) echo "usage: $0 [check|libm|measure|incache|buffers|pages|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [check|libm|measure|incache|buffers|split|pages|all]" >&2; exit 2 ;;
 esac

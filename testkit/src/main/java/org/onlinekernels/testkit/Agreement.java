@@ -108,7 +108,8 @@ public final class Agreement {
         }
         double tolY =
             Tolerance.reduction(u, n, sumAbs)
-                + Tolerance.state(u, s.predictionFactor(ref, d, scalarTracks), k + 1, 0, weightErr);
+                + Tolerance.state(u, s.predictionFactor(ref, d, scalarTracks), k + 1, 0, weightErr)
+                + s.predictionExtra(ref, x, stateBounds(s, t, u, k, tracks, extra));
         if (!(Math.abs(yk - yr) <= tolY)) {
           fail(
               String.format(
@@ -125,11 +126,7 @@ public final class Agreement {
           double[] rv = e.getValue();
           boolean exact = t == ElementType.DOUBLE && s.exactStateInDouble();
           for (int i = 0; i < d; i++) {
-            double tol =
-                exact
-                    ? 0
-                    : Tolerance.state(u, s.stateFactor(), k + 1, tr.path[i], tr.peak[i])
-                        + extra.get(e.getKey())[i];
+            double tol = stateBound(s, t, u, k + 1, tr, extra.get(e.getKey()), i);
             if (!(Math.abs(kv[i] - rv[i]) <= tol)) {
               fail(
                   String.format(
@@ -323,5 +320,41 @@ public final class Agreement {
 
   private static void fail(String message) {
     throw new AssertionError(message);
+  }
+
+  /**
+   * The bound a state element is held to after {@code rounds} rounds: the generic state bound plus
+   * the subject's extra error (0 where the state must be bit-identical in double).
+   */
+  private static double stateBound(
+      Subject s, ElementType t, double u, int rounds, Tracker tr, double[] extra, int i) {
+    if (t == ElementType.DOUBLE && s.exactStateInDouble()) {
+      return 0;
+    }
+    return Tolerance.state(u, s.stateFactor(), rounds, tr.path[i], tr.peak[i]) + extra[i];
+  }
+
+  /**
+   * Every buffer's element bounds after {@code rounds} rounds (for {@link
+   * Subject#predictionExtra}).
+   */
+  private static Map<String, double[]> stateBounds(
+      Subject s,
+      ElementType t,
+      double u,
+      int rounds,
+      Map<String, Tracker> tracks,
+      Map<String, double[]> extra) {
+    Map<String, double[]> b = new LinkedHashMap<>();
+    tracks.forEach(
+        (name, tr) -> {
+          double[] e = extra.get(name);
+          double[] v = new double[e.length];
+          for (int i = 0; i < v.length; i++) {
+            v[i] = stateBound(s, t, u, rounds, tr, e, i);
+          }
+          b.put(name, v);
+        });
+    return b;
   }
 }

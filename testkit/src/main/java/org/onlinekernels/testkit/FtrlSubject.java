@@ -23,6 +23,13 @@ import org.onlinekernels.rules.ftrl.ReferenceFtrl;
  * coordinate and round, a few roundings of {@code |g| + |sig w|} (and the error of {@code N},
  * relative, reaching {@code w} through {@code sqrt}), and carries the earlier error on multiplied
  * by {@code 1 + sig / den}: the derivative of {@code z + g - sig w(z)} with respect to {@code z}.
+ *
+ * <p>The weight {@code w = (sgn(z) lambda1 - z) / den} is, past the threshold, a difference of
+ * {@code z} and {@code lambda1}: where {@code z} is just past it, {@code w} is small and {@code
+ * z}'s error reaches it undiminished, divided by {@code den}. The generic prediction term scales
+ * with {@code |w|} and misses that, so {@link #predictionExtra} adds {@code |x_i|} times {@code
+ * z}'s bound over {@code den} for every coordinate that {@code z}'s bound leaves past the
+ * threshold.
  */
 public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
   public FtrlSubject(long seed, ElementType t) {
@@ -58,6 +65,23 @@ public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
   public Map<String, double[]> referenceState(ReferenceLinearModel r) {
     ReferenceFtrl f = (ReferenceFtrl) r;
     return Map.of("z", f.z(), "N", f.n());
+  }
+
+  @Override
+  public double predictionExtra(
+      ReferenceLinearModel r, double[] x, Map<String, double[]> stateBound) {
+    ReferenceFtrl f = (ReferenceFtrl) r;
+    double[] z = f.z();
+    double[] n = f.n();
+    double[] zBound = stateBound.get("z");
+    double e = 0;
+    for (int i = 0; i < x.length; i++) {
+      if (x[i] != 0 && Math.abs(z[i]) + zBound[i] > params.lambda1()) {
+        double den = (params.beta() + Math.sqrt(n[i])) / params.alpha() + params.lambda2();
+        e += Math.abs(x[i]) * zBound[i] / den;
+      }
+    }
+    return e;
   }
 
   @Override

@@ -99,6 +99,19 @@ public interface Subject {
   }
 
   /**
+   * Error of the prediction that the weights' generic term does not see, given the bound each state
+   * element is held to at this point ({@code stateBound[buffer][i]}: the generic state bound plus
+   * {@link #accumulateExtra}'s): for weights that are an ill-conditioned function of a buffer,
+   * whose error reaches them whatever their size (FTRL's soft threshold). By default none.
+   *
+   * @param x the instance's dense values
+   */
+  default double predictionExtra(
+      ReferenceLinearModel r, double[] x, Map<String, double[]> stateBound) {
+    return 0;
+  }
+
+  /**
    * Called after the reference's state was rounded to the element type, before both sides start
    * from it: re-derive any scalar that summarises the buffers (DFEG's {@code ||theta||^2}).
    */

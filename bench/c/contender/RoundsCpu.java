@@ -101,13 +101,15 @@ public final class RoundsCpu {
           long c0 = mx.getCurrentThreadCpuTime();
           long w0 = System.nanoTime();
           switch (pathAndTouch[0]) {
-            case "rounds" -> {
+            case "rounds", "rounds-score" -> {
+              // With losses, their sum; without (rounds-score), the scores'.
+              double[] losses = pathAndTouch[0].equals("rounds") ? loss : null;
               for (int q0 = 0; q0 < n; q0 += BLOCK) {
                 int q1 = Math.min(n, q0 + BLOCK);
                 System.arraycopy(labels, q0, y, 0, q1 - q0);
-                opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, loss);
+                opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, losses);
                 for (int q = 0; q < q1 - q0; q++) {
-                  sum += loss[q];
+                  sum += losses == null ? yhat[q] : losses[q];
                 }
               }
             }
@@ -122,16 +124,6 @@ public final class RoundsCpu {
                 double score = opt.predictSparse(slices.indices[r], slices.values[r], slices.nnz[r]);
                 opt.update(Loss.LOGISTIC.derivativeAndValue(labels[r], score, loss, 0));
                 sum += loss[0];
-              }
-            }
-            case "rounds-score" -> {
-              for (int q0 = 0; q0 < n; q0 += BLOCK) {
-                int q1 = Math.min(n, q0 + BLOCK);
-                System.arraycopy(labels, q0, y, 0, q1 - q0);
-                opt.rounds(rows, order, q0, q1, y, Loss.LOGISTIC, yhat, null);
-                for (int q = 0; q < q1 - q0; q++) {
-                  sum += yhat[q];
-                }
               }
             }
             case "row-calls-score" -> {

@@ -275,16 +275,22 @@ incache() {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# For buffers and split: the JDK, the library's class path and the streams (the in-cache ones and
+# zipf:20:40) into the caller's jdk, cp and files (bash's dynamic scope), and the table's first lines.
+roundscpu_setup() {
+  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
+  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
+  files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
+  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
+}
+
 # The round on the caller's own buffers against the block rounds (issue #21's 0.9x): RoundsCpu.java's
 # three paths alternating pass by pass in one JVM, on the in-cache streams and the zipf:20:40 file.
 buffers() {
-  local runs=${RUNS:-3} jdk cp f r i o
+  local runs=${RUNS:-3} jdk cp files f r i o
   local rules=(${MEASURE_RULES:-scinol2 adagrad})
-  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
-  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
-  local files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
-  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
+  roundscpu_setup || return 1
   echo "the paths alternating pass by pass; equal: the buffers and per-call paths' loss bits = the rounds' in every pass"
   printf '%-36s %-8s %-5s %8s %8s %13s %8s %14s %16s %15s\n' data rule equal rounds buffers buffers-score per-call "buffers x rds" "score-only x rds" "per-call x rds"
   for f in "${files[@]}"; do
@@ -357,13 +363,9 @@ pages() {
 # segments (scores only, so no loss enters), alternating pass by pass; per-call cost = row calls
 # over rounds, validation and copy = buffers over row calls.
 buffer_split() {
-  local runs=${RUNS:-3} jdk cp f r i o
+  local runs=${RUNS:-3} jdk cp files f r i o
   local rules=(${MEASURE_RULES:-scinol2 adagrad})
-  jdk=$(find_jdk) || { echo "error: no JDK 25"; return 1; }
-  cp=$(library_classpath) || { echo "error: build the CLI first (mvn -B -q install -DskipTests)"; return 1; }
-  local files=("$(incache_file 8 1000000)" "$(incache_file 40 200000)" "$(incache_file 200 40000)" "$(synthetic_file)")
-  echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "ns per row, float, median over $runs JVMs of RoundsCpu.java's median of the second half of 10 passes per path,"
+  roundscpu_setup || return 1
   echo "alternating pass by pass; equal: the three paths' score sums have the same bits in every pass"
   printf '%-36s %-8s %-5s %8s %10s %8s %17s %17s\n' data rule equal rounds "row calls" buffers "rounds/row calls" "row calls/buffers"
   for f in "${files[@]}"; do

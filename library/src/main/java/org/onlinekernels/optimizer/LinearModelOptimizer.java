@@ -87,13 +87,7 @@ public interface LinearModelOptimizer extends AutoCloseable {
    *     or {@code y} not finite, or if the gradient is refused; the state is then unchanged
    */
   default double round(MemorySegment indices, MemorySegment values, int nnz, double y, Loss loss) {
-    if (loss == null || !Double.isFinite(y)) {
-      throw new IllegalArgumentException(
-          "round needs a loss and a finite label, got " + loss + " and " + y);
-    }
-    double yhat = predictSparse(indices, values, nnz);
-    update(loss.derivative(y, yhat));
-    return yhat;
+    return roundThroughPredict(indices, values, nnz, y, loss, null, 0);
   }
 
   /**
@@ -120,12 +114,28 @@ public interface LinearModelOptimizer extends AutoCloseable {
       double[] losses,
       int at) {
     RoundBlocks.checkSlot(losses, at);
+    return roundThroughPredict(indices, values, nnz, y, loss, losses, at);
+  }
+
+  /**
+   * The defaults' round on the caller's row: {@link #predictSparse}, then {@link #update} with the
+   * derivative, and with {@code losses} (not null) the loss into {@code losses[at]}.
+   */
+  private double roundThroughPredict(
+      MemorySegment indices,
+      MemorySegment values,
+      int nnz,
+      double y,
+      Loss loss,
+      double[] losses,
+      int at) {
     if (loss == null || !Double.isFinite(y)) {
       throw new IllegalArgumentException(
           "round needs a loss and a finite label, got " + loss + " and " + y);
     }
     double yhat = predictSparse(indices, values, nnz);
-    update(loss.derivativeAndValue(y, yhat, losses, at));
+    update(
+        losses == null ? loss.derivative(y, yhat) : loss.derivativeAndValue(y, yhat, losses, at));
     return yhat;
   }
 

@@ -26,7 +26,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.onlinekernels.fuzz.FuzzTries;
+import org.onlinekernels.testkit.FuzzTries;
 import org.onlinekernels.trainer.LinearModel;
 
 /**

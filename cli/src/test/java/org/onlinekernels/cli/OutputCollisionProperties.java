@@ -22,7 +22,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.onlinekernels.fuzz.FuzzTries;
+import org.onlinekernels.testkit.FuzzTries;
 
 /**
  * Issue 26, generalised: every output of {@code train} ({@code --progressive-out}, {@code --model},

@@ -16,7 +16,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.onlinekernels.fuzz.FuzzTries;
+import org.onlinekernels.testkit.FuzzTries;
 
 /**
  * Issue 26, the launcher's environment generated: JVM options in {@code ONLINE_KERNELS_JAVA_OPTS},

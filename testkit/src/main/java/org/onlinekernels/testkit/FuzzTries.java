@@ -1,4 +1,4 @@
-package org.onlinekernels.fuzz;
+package org.onlinekernels.testkit;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -11,13 +11,13 @@ import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
- * A property whose tries cost more or less than most runs a multiple of the configured tries:
- * {@code jqwik.tries.default} (set by {@code -Djqwik.tries}, 200 by default) times {@link
- * #multiplier} divided by {@link #divisor}, at least one (a try that starts a process, about half a
- * second, runs a share; a cheap one a multiple). So {@code -Djqwik.tries} scales every fuzz suite,
- * where a hard-coded {@code @Property(tries = N)} would ignore it, and the default build stays
- * within its minute. jqwik's seed still chooses every input and is printed with a failure. Shared
- * with the other modules' tests through this module's test jar.
+ * Scales a jqwik property's tries with the configured number: {@code jqwik.tries.default} (set by
+ * {@code -Djqwik.tries}, 200 when unset) times {@link #multiplier} divided by {@link #divisor}, at
+ * least one. Put it beside {@code @Property} on a property whose tries cost more or less than most
+ * (a try that starts a process, about half a second, runs a share; a cheap one a multiple), so that
+ * one {@code -Djqwik.tries} scales a whole suite, a long campaign included, where a literal
+ * {@code @Property(tries = N)} would ignore it. jqwik's seed still chooses every input and is
+ * printed with a failure. The library's own fuzz suites and the command line's use it too.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

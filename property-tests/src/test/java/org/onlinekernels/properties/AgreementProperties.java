@@ -21,7 +21,7 @@ import org.onlinekernels.testkit.Tolerance;
  * (vector and scalar fallback), float and double, dense and sparse, from single steps to
  * trajectories of hundreds of rounds. Bounds: {@link Tolerance}. Each try runs every rule on its
  * case (with the parameters the case's seed draws for that rule), so every rule gets the tries of
- * {@code jqwik.tries.default} (the build's {@code jqwik.tries} property; the README gives the
+ * {@code jqwik.tries.default} (the build's {@code jqwik.tries} property; docs/TESTKIT.md gives the
  * long-campaign command). Vector against scalar is no longer a bound but equality: {@link
  * BitEqualityProperties}.
  */

@@ -7,7 +7,8 @@ import java.lang.invoke.MethodType;
 /**
  * Reductions shared by the predict steps: dot products and squared norms over dense or sparse
  * input. Results are returned in {@code double}; float kernels accumulate in {@code float} (several
- * independent partial sums, then a tree), which the tolerance table in docs/TESTKIT.md accounts for.
+ * independent partial sums, then a tree), which the tolerance table in docs/TESTKIT.md accounts
+ * for.
  */
 public abstract class LinearAlgebraKernel {
   private final ElementType type;

@@ -395,6 +395,11 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
     return pending;
   }
 
+  @Override
+  final boolean writesOnlyTheirRow() {
+    return roundsWriteOnlyTheirRow();
+  }
+
   // ---------------------------------------------------------------- the rule's bodies
 
   /** Dense predict body (input already validated). */

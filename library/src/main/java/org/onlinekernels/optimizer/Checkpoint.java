@@ -71,8 +71,8 @@ public final class Checkpoint {
     if (optimizer == null || file == null) {
       throw new IllegalArgumentException("optimizer and file must not be null");
     }
-    optimizer.checkOpen();
-    if (optimizer.hasPending()) {
+    optimizer.stateAccess().checkOpen();
+    if (optimizer.stateAccess().hasPending()) {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
@@ -90,8 +90,8 @@ public final class Checkpoint {
     if (optimizer == null) {
       throw new IllegalArgumentException("optimizer must not be null");
     }
-    optimizer.checkOpen();
-    if (optimizer.hasPending()) {
+    optimizer.stateAccess().checkOpen();
+    if (optimizer.stateAccess().hasPending()) {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
@@ -110,12 +110,12 @@ public final class Checkpoint {
     if (optimizer == null || file == null) {
       throw new IllegalArgumentException("file and optimizer must not be null");
     }
-    optimizer.checkOpen();
+    optimizer.stateAccess().checkOpen();
     // Refused before reading: a file far larger than this optimizer's state (a 3 GB file) would
     // otherwise be read whole into memory only to be refused after.
     long size = Files.size(file);
     long most = HEADER_ALLOWANCE;
-    for (MemorySegment b : optimizer.buffers().values()) {
+    for (MemorySegment b : optimizer.stateAccess().buffers().values()) {
       most += b.byteSize();
     }
     if (size > most) {
@@ -147,7 +147,7 @@ public final class Checkpoint {
     if (optimizer == null || image == null || source == null) {
       throw new IllegalArgumentException("image, source and optimizer must not be null");
     }
-    optimizer.checkOpen();
+    optimizer.stateAccess().checkOpen();
     Decoded c = decode(image, source);
     String where = source + ": ";
     if (!c.algorithm.equals(optimizer.algorithm())) {
@@ -182,7 +182,7 @@ public final class Checkpoint {
       throw new CheckpointException(
           where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
     }
-    String params = paramsOf(optimizer);
+    String params = optimizer.stateAccess().params();
     if (!c.params.equals(params)) {
       throw new CheckpointException(
           where
@@ -192,7 +192,7 @@ public final class Checkpoint {
               + params
               + "; create the optimizer with the checkpoint's parameters");
     }
-    Map<String, MemorySegment> buffers = optimizer.buffers();
+    Map<String, MemorySegment> buffers = optimizer.stateAccess().buffers();
     if (!c.buffers.keySet().equals(buffers.keySet())) {
       throw new CheckpointException(
           where
@@ -225,7 +225,8 @@ public final class Checkpoint {
     }
     // Values the algorithm could never reach (a valid checksum only says the file is as written).
     for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
-      String broken = optimizer.checkBufferImage(e.getKey(), MemorySegment.ofArray(e.getValue()));
+      String broken =
+          optimizer.stateAccess().checkBufferImage(e.getKey(), MemorySegment.ofArray(e.getValue()));
       if (broken != null) {
         throw new CheckpointException(where + "buffer " + broken);
       }
@@ -233,7 +234,9 @@ public final class Checkpoint {
     for (Map.Entry<String, Double> e : c.scalars.entrySet()) {
       double v = e.getValue();
       String broken =
-          Double.isNaN(v) ? e.getKey() + " is not NaN" : optimizer.brokenInvariant(e.getKey(), v);
+          Double.isNaN(v)
+              ? e.getKey() + " is not NaN"
+              : optimizer.stateAccess().brokenInvariant(e.getKey(), v);
       if (broken != null) {
         throw new CheckpointException(
             where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
@@ -245,7 +248,7 @@ public final class Checkpoint {
       MemorySegment.copy(
           MemorySegment.ofArray(e.getValue()), 0, buffers.get(e.getKey()), 0, e.getValue().length);
     }
-    c.scalars.forEach(optimizer::restoreScalar);
+    c.scalars.forEach(optimizer.stateAccess()::setScalar);
   }
 
   private static byte[] encode(AbstractOptimizer o) {
@@ -259,9 +262,9 @@ public final class Checkpoint {
       out.writeUTF(o.precision().name());
       out.writeUTF(ByteOrder.nativeOrder().toString());
       out.writeInt(o.dimension());
-      out.writeUTF(paramsOf(o));
+      out.writeUTF(o.stateAccess().params());
       out.writeUTF(o.kernels().name());
-      Map<String, MemorySegment> buffers = o.buffers();
+      Map<String, MemorySegment> buffers = o.stateAccess().buffers();
       out.writeInt(buffers.size());
       for (Map.Entry<String, MemorySegment> e : buffers.entrySet()) {
         byte[] raw = e.getValue().toArray(ValueLayout.JAVA_BYTE);
@@ -361,31 +364,6 @@ public final class Checkpoint {
       throw new CheckpointException(where + "is truncated inside its header or data");
     } catch (IOException e) {
       throw new CheckpointException(where + "cannot be parsed: " + e.getMessage());
-    }
-  }
-
-  /**
-   * The parameters as text, compared by {@link #load}: {@code params()} of the concrete optimizer
-   * (every one has a public {@code params()}), with the arrays of a record spelled out (a record's
-   * {@code toString} prints them by identity).
-   */
-  static String paramsOf(StatefulOptimizer o) {
-    try {
-      Object p = o.getClass().getMethod("params").invoke(o);
-      if (p instanceof Record r) {
-        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
-        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
-          Object v = c.getAccessor().invoke(r);
-          sb.append(c.getName())
-              .append('=')
-              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v))
-              .append(';');
-        }
-        return sb.append(']').toString();
-      }
-      return String.valueOf(p);
-    } catch (ReflectiveOperationException e) {
-      return "";
     }
   }
 }

@@ -61,15 +61,15 @@ public final class CoordinateMerge {
       StateMerger merger,
       double scale,
       int[] coords,
-      AbstractOptimizer into,
-      List<? extends AbstractOptimizer> learners) {
+      StateAccess into,
+      List<? extends StateAccess> learners) {
     this.merger = merger;
     this.scale = scale;
     this.coords = coords;
     List<StateStore.Field> starts = new ArrayList<>();
     if (coords != null) {
       starts(into, starts);
-      for (AbstractOptimizer l : learners) {
+      for (StateAccess l : learners) {
         starts(l, starts);
       }
     }
@@ -81,16 +81,16 @@ public final class CoordinateMerge {
       strides[s] = starts.get(s).stride() * starts.get(s).type().bytes();
     }
     boolean sums = false;
-    for (MergePlan.Buffer b : into.mergePlan().buffers) {
+    for (MergePlan.Buffer b : into.mergePlan().buffers()) {
       sums |= b.rule() == MergePlan.Rule.SUM;
     }
     this.checks = sums;
   }
 
   /** The variables of {@code o} that start a record or a buffer (offset 0): one per cache miss. */
-  private static void starts(AbstractOptimizer o, List<StateStore.Field> out) {
-    for (String name : o.store.names()) {
-      StateStore.Field f = o.store.field(name);
+  private static void starts(StateAccess o, List<StateStore.Field> out) {
+    for (String name : o.store().names()) {
+      StateStore.Field f = o.store().field(name);
       if (f.offset() == 0) {
         out.add(f);
       }
@@ -118,15 +118,20 @@ public final class CoordinateMerge {
    */
   public static CoordinateMerge prepare(
       AbstractOptimizer into, List<? extends AbstractOptimizer> learners, int[] coords, int n) {
+    return prepare(into.stateAccess(), StatefulOptimizer.stateAccess(learners), coords, n);
+  }
+
+  private static CoordinateMerge prepare(
+      StateAccess into, List<StateAccess> learners, int[] coords, int n) {
     into.checkOpen();
     if (coords == null) {
-      StateMerger m = StateMerger.prepare(into, learners, null, into.d, false);
+      StateMerger m = StateMerger.prepare(into, learners, null, into.dimension(), false);
       double scale = m.ballScale();
       into.stateReplaced();
       return new CoordinateMerge(m, scale, null, into, learners);
     }
     MergePlan plan = into.mergePlan();
-    if (plan != null && !Double.isNaN(plan.ballRadius)) {
+    if (plan != null && !Double.isNaN(plan.ballRadius())) {
       throw new IllegalStateException(
           into.algorithm()
               + " projects its merged weights onto a ball, which needs every coordinate: pass coords = null");
@@ -135,14 +140,14 @@ public final class CoordinateMerge {
       throw new IllegalArgumentException(n + " coordinates of a list of " + coords.length);
     }
     for (int q = 0; q < n; q++) {
-      if (coords[q] < 0 || coords[q] >= into.d || (q > 0 && coords[q] <= coords[q - 1])) {
+      if (coords[q] < 0 || coords[q] >= into.dimension() || (q > 0 && coords[q] <= coords[q - 1])) {
         throw new IllegalArgumentException(
             "coordinate "
                 + coords[q]
                 + " at "
                 + q
                 + " is outside 0.."
-                + (into.d - 1)
+                + (into.dimension() - 1)
                 + " or not above the one before");
       }
     }

@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
  * their summaries): reading and writing an element in its type, bit equality, and the SUM, AVERAGE
  * and MEAN combinations of docs/MERGING.md, so that both merges give the same bits.
  */
-final class MergeArithmetic {
+public final class MergeArithmetic {
   private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
   private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
@@ -18,7 +18,7 @@ final class MergeArithmetic {
    * {@link MergePlan.Rule#MEAN}: a learner's mixture weight at a coordinate, from its increment of
    * the weighting buffer there (0 without one) and its {@link StateMerger#scalarWeight}.
    */
-  static double meanWeight(double bufferIncrement, double scalarWeight) {
+  public static double meanWeight(double bufferIncrement, double scalarWeight) {
     return Math.max(0, bufferIncrement + scalarWeight);
   }
 
@@ -26,19 +26,19 @@ final class MergeArithmetic {
    * {@link MergePlan.Rule#MEAN} of {@code count >= 2} contributors: their weighted mean, or their
    * plain mean when the weights sum to 0 or a sum overflowed (before the clamp).
    */
-  static double mean(int count, double sumCw, double sumC, double sumW) {
+  public static double mean(int count, double sumCw, double sumC, double sumW) {
     return sumC > 0 && Double.isFinite(sumC) && Double.isFinite(sumCw)
         ? sumCw / sumC
         : sumW / count;
   }
 
   /** Element {@code i} of a dense buffer of floats ({@code f}) or doubles, as a double. */
-  static double get(MemorySegment s, boolean f, int i) {
+  public static double get(MemorySegment s, boolean f, int i) {
     return f ? s.getAtIndex(F, i) : s.getAtIndex(D, i);
   }
 
   /** Sets element {@code i} of a dense buffer of floats ({@code f}, rounded) or doubles. */
-  static void put(MemorySegment s, boolean f, int i, double v) {
+  public static void put(MemorySegment s, boolean f, int i, double v) {
     if (f) {
       s.setAtIndex(F, i, (float) v);
     } else {
@@ -46,7 +46,7 @@ final class MergeArithmetic {
     }
   }
 
-  static boolean same(double a, double b) {
+  public static boolean same(double a, double b) {
     return Double.doubleToRawLongBits(a) == Double.doubleToRawLongBits(b);
   }
 
@@ -56,7 +56,8 @@ final class MergeArithmetic {
    * several, the first contributor plus the others' increments (SUM), or the start plus the mean
    * increment (AVERAGE).
    */
-  static double finish(double x0, double first, double all, double others, int m, boolean average) {
+  public static double finish(
+      double x0, double first, double all, double others, int m, boolean average) {
     if (m <= 1) {
       return first;
     }
@@ -64,7 +65,7 @@ final class MergeArithmetic {
   }
 
   /** SUM or AVERAGE of one element or scalar over the learners. */
-  static double combine(double x0, double[] xs, boolean average) {
+  public static double combine(double x0, double[] xs, boolean average) {
     double first = x0;
     double all = 0;
     double others = 0;

@@ -10,8 +10,8 @@ import org.onlinekernels.kernel.ElementType;
  * the start's state. Two or more contributors; nothing is allocated per coordinate.
  */
 final class MergeColumns {
-  private final AbstractOptimizer into;
-  private final List<AbstractOptimizer> ordered;
+  private final StateAccess into;
+  private final List<StateAccess> ordered;
   private final int k;
   private final MergePlan plan;
 
@@ -22,8 +22,8 @@ final class MergeColumns {
   private final double[] scalarWeight;
 
   MergeColumns(
-      AbstractOptimizer into,
-      List<AbstractOptimizer> ordered,
+      StateAccess into,
+      List<StateAccess> ordered,
       MergePlan plan,
       int[] coords,
       double[] scalarWeight) {
@@ -41,13 +41,13 @@ final class MergeColumns {
   }
 
   private StateStore.Field startField(String name) {
-    return into.store.field(name);
+    return into.store().field(name);
   }
 
   private StateStore.Field[] learnerFields(String name) {
     StateStore.Field[] f = new StateStore.Field[k];
     for (int j = 0; j < k; j++) {
-      f[j] = ordered.get(j).store.field(name);
+      f[j] = ordered.get(j).store().field(name);
     }
     return f;
   }
@@ -115,7 +115,7 @@ final class MergeColumns {
   boolean mean(String name, int lo, int hi, double scale, boolean write, double[] normSq) {
     StateStore.Field s0 = startField(name);
     StateStore.Field[] fs = learnerFields(name);
-    String wb = plan.meanWeightBuffer;
+    String wb = plan.meanWeightBuffer();
     StateStore.Field c0 = wb == null ? null : startField(wb);
     StateStore.Field[] cs = wb == null ? null : learnerFields(wb);
     double[] column = new double[k];
@@ -152,7 +152,7 @@ final class MergeColumns {
       double v = first;
       if (count >= 2) {
         averaged = true;
-        v = plan.clamp.apply(i, MergeArithmetic.mean(count, sumCw, sumC, sumW));
+        v = plan.clamp().apply(i, MergeArithmetic.mean(count, sumCw, sumC, sumW));
       }
       if (write) {
         s0.set(i, v * scale);

@@ -4,51 +4,50 @@ package org.onlinekernels.optimizer;
  * What a merge checks of its learners before it changes anything ({@link #checkCompatible}), and
  * the canonical order it visits them in ({@link #compareStates}: docs/MERGING.md).
  */
-final class MergeCompatibility {
+public final class MergeCompatibility {
   private MergeCompatibility() {}
 
   /**
    * Same class, dimension, precision, parameters and buffers; open, and (with {@code owner}) owned
    * by the caller.
    */
-  static void checkCompatible(AbstractOptimizer into, AbstractOptimizer other, String what) {
+  public static void checkCompatible(StateAccess into, StateAccess other, String what) {
     checkCompatible(into, other, what, true);
   }
 
-  static void checkCompatible(
-      AbstractOptimizer into, AbstractOptimizer other, String what, boolean owner) {
+  static void checkCompatible(StateAccess into, StateAccess other, String what, boolean owner) {
     if (other == null) {
       throw new IllegalArgumentException(what + " is null");
     }
     if (owner) {
       other.checkOpen();
     }
-    if (other.getClass() != into.getClass()) {
+    if (other.optimizerClass() != into.optimizerClass()) {
       throw new IllegalArgumentException(
           what + " is a " + other.algorithm() + " optimizer, this one " + into.algorithm());
     }
-    if (other.d != into.d || other.precision != into.precision) {
+    if (other.dimension() != into.dimension() || other.precision() != into.precision()) {
       throw new IllegalArgumentException(
           what
               + " has dimension "
-              + other.d
+              + other.dimension()
               + " and precision "
-              + other.precision
+              + other.precision()
               + ", this one "
-              + into.d
+              + into.dimension()
               + " and "
-              + into.precision);
+              + into.precision());
     }
-    if (!Checkpoint.paramsOf(other).equals(Checkpoint.paramsOf(into))
+    if (!other.params().equals(into.params())
         || !other.buffers().keySet().equals(into.buffers().keySet())) {
       throw new IllegalArgumentException(
           what
               + " has other parameters ("
-              + Checkpoint.paramsOf(other)
+              + other.params()
               + " "
               + other.buffers().keySet()
               + ") than this one ("
-              + Checkpoint.paramsOf(into)
+              + into.params()
               + " "
               + into.buffers().keySet()
               + ")");
@@ -56,19 +55,18 @@ final class MergeCompatibility {
   }
 
   /** Lexicographic order of the merged state: buffers in plan order, then the plan's scalars. */
-  static int compareStates(AbstractOptimizer a, AbstractOptimizer b, MergePlan plan) {
-    return compareStates(a, b, plan, null, a.d);
+  public static int compareStates(StateAccess a, StateAccess b, MergePlan plan) {
+    return compareStates(a, b, plan, null, a.dimension());
   }
 
   /**
-   * {@link #compareStates(AbstractOptimizer, AbstractOptimizer, MergePlan)} over {@code
-   * coords[0..n)} (null: all).
+   * {@link #compareStates(StateAccess, StateAccess, MergePlan)} over {@code coords[0..n)} (null:
+   * all).
    */
-  static int compareStates(
-      AbstractOptimizer a, AbstractOptimizer b, MergePlan plan, int[] coords, int n) {
-    for (MergePlan.Buffer buf : plan.buffers) {
-      StateStore.Field fa = a.store.field(buf.name());
-      StateStore.Field fb = b.store.field(buf.name());
+  static int compareStates(StateAccess a, StateAccess b, MergePlan plan, int[] coords, int n) {
+    for (MergePlan.Buffer buf : plan.buffers()) {
+      StateStore.Field fa = a.store().field(buf.name());
+      StateStore.Field fb = b.store().field(buf.name());
       for (int q = 0; q < n; q++) {
         int i = coords == null ? q : coords[q];
         int c =
@@ -79,7 +77,7 @@ final class MergeCompatibility {
         }
       }
     }
-    for (MergePlan.Buffer s : plan.scalars) {
+    for (MergePlan.Buffer s : plan.scalars()) {
       int c =
           Long.compare(
               Double.doubleToRawLongBits(a.scalarState().get(s.name())),

@@ -1,6 +1,7 @@
 package org.onlinekernels.optimizer;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -11,7 +12,7 @@ import java.util.List;
  */
 public final class MergePlan {
   /** How the K values of one state element combine; see docs/MERGING.md. */
-  enum Rule {
+  public enum Rule {
     /**
      * Accumulated statistic: the first contributor's value plus the other contributors' increments.
      */
@@ -39,24 +40,61 @@ public final class MergePlan {
   /**
    * One state buffer or scalar and its rule ({@link Rule#SUM} or {@link Rule#AVERAGE} for scalars).
    */
-  record Buffer(String name, Rule rule) {}
+  public record Buffer(String name, Rule rule) {}
 
-  final List<Buffer> buffers = new ArrayList<>();
-  final List<Buffer> scalars = new ArrayList<>();
+  private final List<Buffer> buffers = new ArrayList<>();
+  private final List<Buffer> scalars = new ArrayList<>();
+  private final List<Buffer> buffersView = Collections.unmodifiableList(buffers);
+  private final List<Buffer> scalarsView = Collections.unmodifiableList(scalars);
 
   /**
    * {@link Rule#MEAN}: the per-coordinate accumulator whose increment weighs a learner, or null.
    */
-  String meanWeightBuffer;
+  private String meanWeightBuffer;
 
   /** {@link Rule#MEAN}: scalar accumulators whose increments add to every coordinate's weight. */
-  final List<String> meanWeightScalars = new ArrayList<>();
+  private final List<String> meanWeightScalars = new ArrayList<>();
+
+  private final List<String> meanWeightScalarsView =
+      Collections.unmodifiableList(meanWeightScalars);
 
   /** {@link Rule#MEAN}: box clamp of an averaged coordinate. */
-  Clamp clamp = (i, v) -> v;
+  private Clamp clamp = (i, v) -> v;
 
   /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
-  double ballRadius = Double.NaN;
+  private double ballRadius = Double.NaN;
+
+  /** The state buffers the plan merges and their rules, in the order a merge visits them. */
+  public List<Buffer> buffers() {
+    return buffersView;
+  }
+
+  /** The scalars the plan merges and their rules ({@link Rule#SUM} or {@link Rule#AVERAGE}). */
+  public List<Buffer> scalars() {
+    return scalarsView;
+  }
+
+  /**
+   * {@link Rule#MEAN}: the per-coordinate accumulator whose increment weighs a learner, or null.
+   */
+  public String meanWeightBuffer() {
+    return meanWeightBuffer;
+  }
+
+  /** {@link Rule#MEAN}: scalar accumulators whose increments add to every coordinate's weight. */
+  public List<String> meanWeightScalars() {
+    return meanWeightScalarsView;
+  }
+
+  /** {@link Rule#MEAN}: box clamp of an averaged coordinate (the identity without a box). */
+  public Clamp clamp() {
+    return clamp;
+  }
+
+  /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
+  public double ballRadius() {
+    return ballRadius;
+  }
 
   /** Buffers merged as accumulated statistics ({@link Rule#SUM}). */
   public MergePlan sum(String... names) {

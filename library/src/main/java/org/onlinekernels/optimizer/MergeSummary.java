@@ -101,17 +101,19 @@ public final class MergeSummary implements Serializable {
    */
   public static MergeSummary of(
       AbstractOptimizer start, List<? extends AbstractOptimizer> learners) {
-    MergePlan plan = planOf(start);
-    List<AbstractOptimizer> ordered = StateMerger.contributors(start, learners, plan);
+    StateAccess s = start == null ? null : start.stateAccess();
+    MergePlan plan = planOf(s);
+    List<StateAccess> ordered =
+        StateMerger.contributors(s, StatefulOptimizer.stateAccess(learners), plan);
     MergeSummary acc = null;
-    for (AbstractOptimizer l : ordered) {
-      MergeSummary one = single(start, l, plan);
+    for (StateAccess l : ordered) {
+      MergeSummary one = single(s, l, plan);
       acc = acc == null ? one : acc.then(one);
     }
-    return acc != null ? acc : single(start, start, plan);
+    return acc != null ? acc : single(s, s, plan);
   }
 
-  private static MergePlan planOf(AbstractOptimizer o) {
+  private static MergePlan planOf(StateAccess o) {
     o.checkOpen();
     MergePlan plan = o.mergePlan();
     if (plan == null) {
@@ -121,19 +123,18 @@ public final class MergeSummary implements Serializable {
   }
 
   /** One learner (or, given the start itself, none) against the start. */
-  private static MergeSummary single(
-      AbstractOptimizer start, AbstractOptimizer learner, MergePlan plan) {
-    MergePart[] bufs = new MergePart[plan.buffers.size()];
+  private static MergeSummary single(StateAccess start, StateAccess learner, MergePlan plan) {
+    MergePart[] bufs = new MergePart[plan.buffers().size()];
     double sw = StateMerger.scalarWeight(start, learner, plan);
-    String wb = plan.meanWeightBuffer;
+    String wb = plan.meanWeightBuffer();
     for (int b = 0; b < bufs.length; b++) {
-      String name = plan.buffers.get(b).name();
+      String name = plan.buffers().get(b).name();
       boolean f = start.stateType(name) == ElementType.FLOAT;
       boolean cf = wb != null && start.stateType(wb) == ElementType.FLOAT;
       bufs[b] =
           MergePart.single(
-              plan.buffers.get(b).rule(),
-              start.d,
+              plan.buffers().get(b).rule(),
+              start.dimension(),
               start.buffers().get(name),
               learner.buffers().get(name),
               f,
@@ -142,20 +143,20 @@ public final class MergeSummary implements Serializable {
               cf,
               sw);
     }
-    MergePart[] sc = new MergePart[plan.scalars.size()];
+    MergePart[] sc = new MergePart[plan.scalars().size()];
     for (int s = 0; s < sc.length; s++) {
-      String name = plan.scalars.get(s).name();
+      String name = plan.scalars().get(s).name();
       MemorySegment x0 = MemorySegment.ofArray(new double[] {start.scalarState().get(name)});
       MemorySegment x = MemorySegment.ofArray(new double[] {learner.scalarState().get(name)});
-      sc[s] = MergePart.single(plan.scalars.get(s).rule(), 1, x0, x, false, null, null, false, 0);
+      sc[s] = MergePart.single(plan.scalars().get(s).rule(), 1, x0, x, false, null, null, false, 0);
     }
     boolean differs =
         learner != start && MergeCompatibility.compareStates(learner, start, plan) != 0;
     return new MergeSummary(
         start.algorithm(),
-        start.d,
+        start.dimension(),
         start.precision(),
-        Checkpoint.paramsOf(start),
+        start.params(),
         fingerprint(start, plan),
         differs ? 1 : 0,
         differs ? new LinkedHashMap<>(learner.scalarState()) : null,
@@ -219,23 +220,27 @@ public final class MergeSummary implements Serializable {
    *     was made against
    */
   public void mergeInto(AbstractOptimizer start) {
+    mergeInto(start == null ? null : start.stateAccess());
+  }
+
+  private void mergeInto(StateAccess start) {
     MergePlan plan = planOf(start);
     if (!algorithm.equals(start.algorithm())
-        || d != start.d
+        || d != start.dimension()
         || precision != start.precision()
-        || !params.equals(Checkpoint.paramsOf(start))
-        || buffers.length != plan.buffers.size()) {
+        || !params.equals(start.params())
+        || buffers.length != plan.buffers().size()) {
       throw new IllegalArgumentException(
           "this summary is of "
               + describe()
               + ", the optimizer is "
               + start.algorithm()
               + " (d = "
-              + start.d
+              + start.dimension()
               + ", "
               + start.precision()
               + ", "
-              + Checkpoint.paramsOf(start)
+              + start.params()
               + ")");
     }
     if (fingerprint(start, plan) != this.start) {
@@ -247,7 +252,7 @@ public final class MergeSummary implements Serializable {
       start.stateReplaced();
       if (learners == 1) {
         for (int b = 0; b < buffers.length; b++) {
-          Segment at = new Segment(start, plan.buffers.get(b).name());
+          Segment at = new Segment(start, plan.buffers().get(b).name());
           for (int i = 0; i < d; i++) {
             at.put(i, buffers[b].sole(i, at.get(i)));
           }
@@ -258,7 +263,7 @@ public final class MergeSummary implements Serializable {
     }
     for (int b = 0; b < buffers.length; b++) {
       if (buffers[b].rule == MergePlan.Rule.SUM) {
-        Segment at = new Segment(start, plan.buffers.get(b).name());
+        Segment at = new Segment(start, plan.buffers().get(b).name());
         for (int i = 0; i < d; i++) {
           double v = buffers[b].merged(i, at.get(i));
           if (!Double.isFinite(at.isFloat ? (float) v : v)) {
@@ -279,7 +284,7 @@ public final class MergeSummary implements Serializable {
     double scale = ballScale(start, plan);
     double[] merged = new double[scalars.length];
     for (int s = 0; s < merged.length; s++) {
-      String name = plan.scalars.get(s).name();
+      String name = plan.scalars().get(s).name();
       merged[s] = scalars[s].merged(0, s0.get(name));
       if (!Double.isFinite(merged[s])) {
         throw new ArithmeticException(
@@ -291,7 +296,7 @@ public final class MergeSummary implements Serializable {
     for (MergePlan.Rule pass : new MergePlan.Rule[] {MergePlan.Rule.MEAN, null}) {
       for (int b = 0; b < buffers.length; b++) {
         if ((buffers[b].rule == MergePlan.Rule.MEAN) == (pass != null)) {
-          Segment at = new Segment(start, plan.buffers.get(b).name());
+          Segment at = new Segment(start, plan.buffers().get(b).name());
           for (int i = 0; i < d; i++) {
             double v = buffers[b].merged(i, at.get(i));
             at.put(i, pass != null ? clamped(plan, buffers[b], i, v) * scale : v);
@@ -300,20 +305,20 @@ public final class MergeSummary implements Serializable {
       }
     }
     for (int s = 0; s < merged.length; s++) {
-      start.setScalar(plan.scalars.get(s).name(), merged[s]);
+      start.setScalar(plan.scalars().get(s).name(), merged[s]);
     }
     start.afterMerge();
   }
 
   /** The ball projection's factor for the merged weights, as {@code merge} computes it. */
-  private double ballScale(AbstractOptimizer start, MergePlan plan) {
-    double r = plan.ballRadius;
+  private double ballScale(StateAccess start, MergePlan plan) {
+    double r = plan.ballRadius();
     if (r != r) {
       return 1.0;
     }
     for (int b = 0; b < buffers.length; b++) {
       if (buffers[b].rule == MergePlan.Rule.MEAN) {
-        Segment at = new Segment(start, plan.buffers.get(b).name());
+        Segment at = new Segment(start, plan.buffers().get(b).name());
         boolean averaged = false;
         double sq = 0;
         for (int i = 0; i < d; i++) {
@@ -330,20 +335,20 @@ public final class MergeSummary implements Serializable {
 
   /** MEAN: an element averaged from two or more contributors is projected into its box. */
   private static double clamped(MergePlan plan, MergePart p, int i, double v) {
-    return p.m[i] >= 2 ? plan.clamp.apply(i, v) : v;
+    return p.m[i] >= 2 ? plan.clamp().apply(i, v) : v;
   }
 
   /**
    * CRC32C of what identifies a start state: the plan's buffers (raw bytes) and scalars (raw bits).
    */
-  private static long fingerprint(AbstractOptimizer o, MergePlan plan) {
+  private static long fingerprint(StateAccess o, MergePlan plan) {
     CRC32C crc = new CRC32C();
-    for (MergePlan.Buffer b : plan.buffers) {
+    for (MergePlan.Buffer b : plan.buffers()) {
       crc.update(b.name().getBytes(StandardCharsets.UTF_8));
       crc.update(o.buffers().get(b.name()).asByteBuffer());
     }
     Map<String, Double> s = o.scalarState();
-    for (MergePlan.Buffer b : plan.scalars) {
+    for (MergePlan.Buffer b : plan.scalars()) {
       long bits = Double.doubleToRawLongBits(s.get(b.name()));
       for (int k = 0; k < 8; k++) {
         crc.update((int) (bits >>> (8 * k)));
@@ -358,7 +363,7 @@ public final class MergeSummary implements Serializable {
     final MemorySegment seg;
     final boolean isFloat;
 
-    Segment(AbstractOptimizer o, String name) {
+    Segment(StateAccess o, String name) {
       this.name = name;
       this.seg = o.buffers().get(name);
       this.isFloat = o.stateType(name) == ElementType.FLOAT;

@@ -26,7 +26,7 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  * @param touch whether rounds touch records ahead (this optimizer's own, raced or fixed)
  * @param ahead rows ahead to touch (0: the row itself, first)
  */
-record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
+public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
   /** States up to this size are not touched: in cache the touch costs more than it saves. */
   static final long TOUCH_MIN_BYTES = 1L << 20;
 
@@ -40,7 +40,7 @@ record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
    *
    * @throws IllegalArgumentException if the property is none of its values
    */
-  static String touchMode(boolean ruleTouches) {
+  public static String touchMode(boolean ruleTouches) {
     String t = System.getProperty(TOUCH_PROPERTY, "race");
     return switch (t) {
       case "race", "on", "off" -> t;
@@ -56,7 +56,7 @@ record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
    * {@link #touchMode}: a race keyed by {@code rule} (what else decides the pick: the rule, its
    * element type and kernels) and the block's size to a power of two.
    */
-  static RoundTuning of(long blockBytes, String touchMode, String rule) {
+  public static RoundTuning of(long blockBytes, String touchMode, String rule) {
     TouchRace touch;
     if (blockBytes <= TOUCH_MIN_BYTES) {
       touch = TouchRace.fixed(false);
@@ -71,12 +71,12 @@ record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
   }
 
   /** Rows ahead the next block of rounds touches (0: none ahead). */
-  int rowsAhead() {
+  public int rowsAhead() {
     return touch.on() ? ahead : 0;
   }
 
   /** Whether a round touches its own row's records first. */
-  boolean touchesOwnRow() {
+  public boolean touchesOwnRow() {
     return ahead == 0 && touch.on();
   }
 }

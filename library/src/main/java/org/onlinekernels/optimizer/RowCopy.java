@@ -9,7 +9,7 @@ import org.onlinekernels.kernel.ElementType;
  * profiled loop predicates deoptimize every few thousand rows), with a segment view of the values
  * for reductions. Grown to the longest row, never per call.
  */
-final class RowCopy {
+public final class RowCopy {
   private final ElementType type;
   private int[] idx = new int[0];
   private float[] vf = new float[0];
@@ -18,13 +18,13 @@ final class RowCopy {
   private MemorySegment valView;
   private int[] identity;
 
-  RowCopy(ElementType type) {
+  public RowCopy(ElementType type) {
     this.type = type;
     this.valView =
         type == ElementType.FLOAT ? MemorySegment.ofArray(vf) : MemorySegment.ofArray(vd);
   }
 
-  void ensure(int n) {
+  public void ensure(int n) {
     if (n <= idx.length) {
       return;
     }
@@ -41,39 +41,23 @@ final class RowCopy {
   }
 
   /** Copies {@code nnz} indices and values given as segments (validated). */
-  void copy(MemorySegment indices, MemorySegment values, int nnz) {
+  public void copy(MemorySegment indices, MemorySegment values, int nnz) {
     ensure(nnz);
     MemorySegment.copy(indices, 0, idxView, 0, (long) nnz * Integer.BYTES);
     values(values, nnz);
   }
 
   /** Copies {@code n} values of the element type. */
-  void values(MemorySegment values, int n) {
+  public void values(MemorySegment values, int n) {
     ensure(n);
     MemorySegment.copy(values, 0, valView, 0, (long) n * type.bytes());
-  }
-
-  /** Copies {@code nnz} values of a row of {@link SparseRows} from entry {@code from}. */
-  void values(SparseRows rows, int from, int nnz) {
-    ensure(nnz);
-    if (type == ElementType.FLOAT) {
-      System.arraycopy(rows.floats(), from, vf, 0, nnz);
-    } else {
-      System.arraycopy(rows.doubles(), from, vd, 0, nnz);
-    }
-  }
-
-  /** Copies row entries {@code [from, from + nnz)} of {@link SparseRows}, indices and values. */
-  void copy(SparseRows rows, int from, int nnz) {
-    values(rows, from, nnz);
-    System.arraycopy(rows.indices(), from, idx, 0, nnz);
   }
 
   /**
    * Copies values {@code [from, from + nnz)} of {@code vf} or {@code vd} (by element type); none
    * when they are this copy's.
    */
-  void values(float[] vf, double[] vd, int from, int nnz) {
+  public void values(float[] vf, double[] vd, int from, int nnz) {
     ensure(nnz);
     if (type == ElementType.FLOAT) {
       if (vf != this.vf || from != 0) {
@@ -84,36 +68,20 @@ final class RowCopy {
     }
   }
 
-  /**
-   * Copies row entries {@code [from, from + nnz)} held in arrays, indices and values; none when
-   * they are this copy's.
-   */
-  void copy(int[] idx, float[] vf, double[] vd, int from, int nnz) {
-    values(vf, vd, from, nnz);
-    if (idx != this.idx || from != 0) {
-      System.arraycopy(idx, from, this.idx, 0, nnz);
-    }
-  }
-
-  /** The copied indices as a segment. */
-  MemorySegment indexView() {
-    return idxView;
-  }
-
-  int[] idx() {
+  public int[] idx() {
     return idx;
   }
 
-  float[] vf() {
+  public float[] vf() {
     return vf;
   }
 
-  double[] vd() {
+  public double[] vd() {
     return vd;
   }
 
   /** The copied values as a segment. */
-  MemorySegment valueView() {
+  public MemorySegment valueView() {
     return valView;
   }
 
@@ -121,7 +89,7 @@ final class RowCopy {
    * The indices {@code 0 .. d-1}, made on first use: dense input on interleaved state runs the row
    * forms over it.
    */
-  int[] identity(int d) {
+  public int[] identity(int d) {
     if (identity == null) {
       identity = new int[d];
       for (int i = 0; i < d; i++) {

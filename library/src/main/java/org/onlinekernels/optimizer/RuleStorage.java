@@ -12,23 +12,23 @@ import org.onlinekernels.kernel.lanes.RuleShape;
  * adjacent); mixed precision and the per-coordinate variant as one buffer per field, then the
  * per-coordinate parameters. Allocated once, from the optimizer's store.
  */
-final class RuleStorage {
+public final class RuleStorage {
   /** The fields as one block (float and double without per-coordinate buffers), else null. */
-  final MemorySegment block;
+  public final MemorySegment block;
 
   /** Elements from one field to the next within the block (planar: {@code d}; interleaved: 1). */
-  final long step;
+  public final long step;
 
   /** Elements from one coordinate to the next within the block. */
-  final long stride;
+  public final long stride;
 
   /** One segment per field, then the per-coordinate buffers; null when interleaved. */
-  final MemorySegment[] segments;
+  public final MemorySegment[] segments;
 
   private final ElementType type;
   private final int records;
 
-  RuleStorage(
+  public RuleStorage(
       StateStore store,
       RuleShape shape,
       int d,
@@ -81,7 +81,7 @@ final class RuleStorage {
    * Loads the block's records of entries {@code [from, from + nnz)} of {@code idx} ahead of their
    * use ({@link RecordTouch}).
    */
-  void touchRecords(int[] idx, int from, int nnz) {
+  public void touchRecords(int[] idx, int from, int nnz) {
     RecordTouch.touch(block, step * type.bytes(), records, stride * type.bytes(), idx, from, nnz);
   }
 
@@ -89,7 +89,7 @@ final class RuleStorage {
    * Refuses a layout or mode the rule cannot hold: no layout, mixed precision without a mixed form,
    * or the interleaved layout with mixed precision, per-coordinate parameters or stored weights.
    */
-  static void checkLayout(
+  public static void checkLayout(
       String algorithm,
       Precision precision,
       StateLayout layout,
@@ -115,7 +115,7 @@ final class RuleStorage {
   }
 
   /** The index in {@link #segments} of field or per-coordinate buffer {@code name}. */
-  static int segmentIndex(RuleShape shape, String name) {
+  public static int segmentIndex(RuleShape shape, String name) {
     int k = shape.fields().indexOf(name);
     if (k < 0) {
       k = shape.fields().size() + shape.perCoordinate().indexOf(name);

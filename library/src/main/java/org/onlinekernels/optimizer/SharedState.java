@@ -71,7 +71,7 @@ public final class SharedState implements AutoCloseable {
     this.views = views.clone();
     this.first = views;
     this.later = later;
-    this.lockFree = owner.roundsWriteOnlyTheirRow();
+    this.lockFree = owner.stateAccess().roundsWriteOnlyTheirRow();
     this.scalars = owner.scalarState().keySet().stream().sorted().toArray(String[]::new);
     this.shared = new double[scalars.length];
     this.synced = new double[views.length][scalars.length];
@@ -159,7 +159,7 @@ public final class SharedState implements AutoCloseable {
     AbstractOptimizer to = later[j];
     Map<String, Double> s = from.scalarState();
     for (String name : scalars) {
-      to.setScalar(name, s.get(name));
+      to.stateAccess().setScalar(name, s.get(name));
     }
     to.setInputPolicy(from.inputPolicy());
     views[j] = to;
@@ -206,7 +206,7 @@ public final class SharedState implements AutoCloseable {
    * what lets a merge visit only the coordinates the rows named.
    */
   public static boolean lockFree(AbstractOptimizer o) {
-    return o.roundsWriteOnlyTheirRow();
+    return o.stateAccess().roundsWriteOnlyTheirRow();
   }
 
   /**
@@ -220,7 +220,7 @@ public final class SharedState implements AutoCloseable {
     }
     for (int j = 0; j < views.length; j++) {
       for (int k = 0; k < scalars.length; k++) {
-        views[j].setScalar(scalars[k], shared[k]);
+        views[j].stateAccess().setScalar(scalars[k], shared[k]);
         synced[j][k] = shared[k];
       }
     }
@@ -236,7 +236,8 @@ public final class SharedState implements AutoCloseable {
     if (scalars.length == 0) {
       return;
     }
-    AbstractOptimizer v = views[j];
+    StateAccess v = views[j].stateAccess();
+    StateAccess o = owner.stateAccess();
     Map<String, Double> s = v.scalarState();
     double[] last = synced[j];
     synchronized (lock) {
@@ -245,7 +246,7 @@ public final class SharedState implements AutoCloseable {
         // Nobody else synced since this view last did: its own value, exactly (T = 1 is then
         // the sequential trainer bit for bit; s + (m - s) need not round to m).
         double next = same(shared[k], last[k]) ? mine : shared[k] + (mine - last[k]);
-        shared[k] = owner.brokenInvariant(scalars[k], next) == null ? next : mine;
+        shared[k] = o.brokenInvariant(scalars[k], next) == null ? next : mine;
         v.setScalar(scalars[k], shared[k]);
         last[k] = shared[k];
       }
@@ -306,15 +307,16 @@ public final class SharedState implements AutoCloseable {
    * owner's thread.
    */
   public void end() {
-    owner.checkOpen();
+    StateAccess o = owner.stateAccess();
+    o.checkOpen();
     for (int k = 0; k < scalars.length; k++) {
-      owner.setScalar(scalars[k], shared[k]);
+      o.setScalar(scalars[k], shared[k]);
     }
-    owner.stateReplaced();
+    o.stateReplaced();
     if (views.length > 1) {
       // Races let a running quantity drift from the state it summarizes (DFEG's norm); one view
       // has no races, and keeps the sequential trainer's running value.
-      owner.afterMerge();
+      o.afterMerge();
     }
   }
 

@@ -28,8 +28,8 @@ final class SharedStateChecks {
 
   /** The view holds exactly the owner's buffers (the same memory), under the same names. */
   static void checkShares(AbstractOptimizer owner, AbstractOptimizer view) {
-    Map<String, MemorySegment> a = owner.buffers();
-    Map<String, MemorySegment> b = view.buffers();
+    Map<String, MemorySegment> a = owner.stateAccess().buffers();
+    Map<String, MemorySegment> b = view.stateAccess().buffers();
     if (!a.keySet().equals(b.keySet())) {
       throw new IllegalArgumentException(
           "a view has buffers " + b.keySet() + ", the owner " + a.keySet());
@@ -53,6 +53,7 @@ final class SharedStateChecks {
    */
   static void checkAtomic(AbstractOptimizer owner) {
     owner
+        .stateAccess()
         .buffers()
         .forEach(
             (name, s) -> {

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * optimizer does) and the buffers are recorded by name; every optimizer made after {@link #adopt}
  * gets the recorded buffers instead of new ones, so all of them hold one state.
  */
-final class SharingArena implements Arena {
+public final class SharingArena implements Arena {
   private final Arena inner = Arena.ofShared();
   private final Map<String, MemorySegment> recorded = new LinkedHashMap<>();
   private boolean adopting;
@@ -42,7 +42,7 @@ final class SharingArena implements Arena {
   }
 
   /** From now on, optimizers made through this arena get the recorded buffers. */
-  void adopt() {
+  public void adopt() {
     adopting = true;
   }
 

@@ -11,7 +11,7 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  * per layout. The entries of a row are {@code idx[from..from+nnz)} with values in {@code vf} or
  * {@code vd}; {@code u} is the optimizer's uniforms array, read at every call.
  */
-final class StateForms {
+public final class StateForms {
   private final RuleForms forms;
   private final MemorySegment block;
   private final long step;
@@ -20,7 +20,7 @@ final class StateForms {
   private final RoundScratch scratch;
   private final double[] u;
 
-  StateForms(RuleForms forms, RuleStorage storage, RoundScratch scratch, double[] u) {
+  public StateForms(RuleForms forms, RuleStorage storage, RoundScratch scratch, double[] u) {
     this.forms = forms;
     this.block = storage.block;
     this.step = storage.step;
@@ -31,7 +31,7 @@ final class StateForms {
   }
 
   /** Whether the fields live in one block. */
-  boolean isBlock() {
+  public boolean isBlock() {
     return block != null;
   }
 
@@ -39,7 +39,7 @@ final class StateForms {
    * The predict half: the row's sum, its kept values in the scratch; {@code gathered}: the block's
    * records gathered into the scratch's arrays first (block state only).
    */
-  double predict(int[] idx, float[] vf, double[] vd, int from, int nnz, boolean gathered) {
+  public double predict(int[] idx, float[] vf, double[] vd, int from, int nnz, boolean gathered) {
     if (block == null) {
       return forms.predictRows(segments, idx, vf, vd, from, nnz, scratch, u);
     }
@@ -49,14 +49,14 @@ final class StateForms {
   }
 
   /** The predict half as a separate sparse predict sums on planar block state. */
-  double predictSeparate(int[] idx, float[] vf, double[] vd, int from, int nnz) {
+  public double predictSeparate(int[] idx, float[] vf, double[] vd, int from, int nnz) {
     return block == null
         ? forms.predictRows(segments, idx, vf, vd, from, nnz, scratch, u)
         : forms.predictBlockSeparate(block, step, stride, idx, vf, vd, from, nnz, scratch, u);
   }
 
   /** Writes the predict's new field values (the kept values in the scratch) to the state. */
-  void commit(int[] idx, int from, int nnz) {
+  public void commit(int[] idx, int from, int nnz) {
     if (block == null) {
       forms.commitRows(segments, idx, from, nnz, scratch);
     } else {
@@ -68,7 +68,8 @@ final class StateForms {
    * The update half on the kept values of the predict of the same entries; returns the rule's row
    * sum. {@code gathered}: from the scratch's record arrays (after a gathered predict).
    */
-  double update(int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
+  public double update(
+      int[] idx, float[] vf, double[] vd, int from, int nnz, double g, boolean gathered) {
     if (block == null) {
       return forms.updateRows(segments, idx, vf, vd, from, nnz, scratch, g, u);
     }
@@ -78,14 +79,14 @@ final class StateForms {
   }
 
   /** The update without a predict before it: recomputes what the predict would have kept. */
-  double updateRecompute(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
+  public double updateRecompute(int[] idx, float[] vf, double[] vd, int from, int nnz, double g) {
     return block == null
         ? forms.updateRowsRecompute(segments, idx, vf, vd, from, nnz, g, u)
         : forms.updateBlockRecompute(block, step, stride, idx, vf, vd, from, nnz, g, u);
   }
 
   /** The weights of all {@code d} coordinates into {@code into}. */
-  void weights(MemorySegment into, int d) {
+  public void weights(MemorySegment into, int d) {
     if (block == null) {
       forms.weightsDense(segments, into, d, u);
     } else {

@@ -19,7 +19,7 @@ import java.util.Map;
  * get a checking pass over every range first, and a ball projection a pass for the norm; a refused
  * merge therefore leaves {@code into} bit-identical. Nothing is allocated per coordinate.
  */
-final class StateMerger {
+public final class StateMerger {
   /**
    * Positions per chunk: every buffer's pass (and the copy back) runs over one chunk before the
    * next, so a coordinate's records, one cache line per state when interleaved, are fetched once
@@ -28,7 +28,7 @@ final class StateMerger {
    */
   private static final int CHUNK = 512;
 
-  private final AbstractOptimizer into;
+  private final StateAccess into;
   private final MergePlan plan;
   private final int k;
 
@@ -36,10 +36,10 @@ final class StateMerger {
    * The learners that differ from the start, in canonical order (two or more), or the one that
    * does, or none.
    */
-  private final List<AbstractOptimizer> ordered;
+  private final List<StateAccess> ordered;
 
   /** Every learner given, contributors or not. */
-  private final List<? extends AbstractOptimizer> learners;
+  private final List<? extends StateAccess> learners;
 
   /** The per-buffer passes over the contributors' columns. */
   private final MergeColumns columns;
@@ -53,9 +53,9 @@ final class StateMerger {
   private final double[] scalars;
 
   private StateMerger(
-      AbstractOptimizer into,
-      List<? extends AbstractOptimizer> learners,
-      List<AbstractOptimizer> ordered,
+      StateAccess into,
+      List<? extends StateAccess> learners,
+      List<StateAccess> ordered,
       MergePlan plan,
       int[] coords,
       int n) {
@@ -67,7 +67,7 @@ final class StateMerger {
     this.coords = coords;
     this.n = n;
     double[] scalarWeight = new double[k];
-    this.scalars = new double[plan.scalars.size()];
+    this.scalars = new double[plan.scalars().size()];
     this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
     if (k < 2) {
       return;
@@ -77,14 +77,14 @@ final class StateMerger {
       scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
     }
     for (int s = 0; s < scalars.length; s++) {
-      String name = plan.scalars.get(s).name();
+      String name = plan.scalars().get(s).name();
       double[] v = new double[k];
       for (int j = 0; j < k; j++) {
         v[j] = ordered.get(j).scalarState().get(name);
       }
       scalars[s] =
           MergeArithmetic.combine(
-              s0.get(name), v, plan.scalars.get(s).rule() == MergePlan.Rule.AVERAGE);
+              s0.get(name), v, plan.scalars().get(s).rule() == MergePlan.Rule.AVERAGE);
       if (!Double.isFinite(scalars[s])) {
         throw new ArithmeticException(
             "merged scalar " + name + " overflows; the state was left unchanged");
@@ -92,10 +92,10 @@ final class StateMerger {
     }
   }
 
-  /** Validates, orders and merges over every coordinate; see {@link AbstractOptimizer#merge}. */
-  static void merge(AbstractOptimizer into, List<? extends AbstractOptimizer> learners) {
+  /** Validates, orders and merges over every coordinate; see {@code StatefulOptimizer#merge}. */
+  public static void merge(StateAccess into, List<? extends StateAccess> learners) {
     into.checkOpen();
-    StateMerger m = prepare(into, learners, null, into.d, true);
+    StateMerger m = prepare(into, learners, null, into.dimension(), true);
     m.check(0, m.n);
     double scale = m.ballScale();
     into.stateReplaced();
@@ -108,19 +108,15 @@ final class StateMerger {
    * learners too), drops those equal to it over {@code coords[0..n)} (or all coordinates), sorts
    * the rest canonically and merges the scalars; nothing is written yet.
    */
-  static StateMerger prepare(
-      AbstractOptimizer into,
-      List<? extends AbstractOptimizer> learners,
-      int[] coords,
-      int n,
-      boolean owners) {
+  public static StateMerger prepare(
+      StateAccess into, List<? extends StateAccess> learners, int[] coords, int n, boolean owners) {
     MergePlan plan = into.mergePlan();
     if (plan == null) {
       throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
     }
     // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
     // norm is kept too): write and finish copy it.
-    List<AbstractOptimizer> ordered = contributors(into, learners, plan, coords, n, owners);
+    List<StateAccess> ordered = contributors(into, learners, plan, coords, n, owners);
     return new StateMerger(into, learners, ordered, plan, coords, n);
   }
 
@@ -128,18 +124,15 @@ final class StateMerger {
    * Validates {@code learners} against {@code into} and returns those whose state differs from it
    * (a learner that saw nothing takes no part) in the canonical order.
    */
-  static List<AbstractOptimizer> contributors(
-      AbstractOptimizer into, List<? extends AbstractOptimizer> learners, MergePlan plan) {
-    return contributors(into, learners, plan, null, into.d, true);
+  public static List<StateAccess> contributors(
+      StateAccess into, List<? extends StateAccess> learners, MergePlan plan) {
+    return contributors(into, learners, plan, null, into.dimension(), true);
   }
 
-  /**
-   * {@link #contributors(AbstractOptimizer, List, MergePlan)} over {@code coords[0..n)} (null:
-   * all).
-   */
-  private static List<AbstractOptimizer> contributors(
-      AbstractOptimizer into,
-      List<? extends AbstractOptimizer> learners,
+  /** {@link #contributors(StateAccess, List, MergePlan)} over {@code coords[0..n)} (null: all). */
+  private static List<StateAccess> contributors(
+      StateAccess into,
+      List<? extends StateAccess> learners,
       MergePlan plan,
       int[] coords,
       int n,
@@ -154,8 +147,8 @@ final class StateMerger {
             "learner " + j + " has a pending predict; call update(g) first");
       }
     }
-    List<AbstractOptimizer> ordered = new ArrayList<>();
-    for (AbstractOptimizer l : learners) {
+    List<StateAccess> ordered = new ArrayList<>();
+    for (StateAccess l : learners) {
       if (MergeCompatibility.compareStates(l, into, plan, coords, n) != 0) {
         ordered.add(l);
       }
@@ -165,29 +158,29 @@ final class StateMerger {
   }
 
   /** {@link MergePlan.Rule#MEAN}: a learner's summed increments of the plan's weight scalars. */
-  static double scalarWeight(AbstractOptimizer into, AbstractOptimizer learner, MergePlan plan) {
+  public static double scalarWeight(StateAccess into, StateAccess learner, MergePlan plan) {
     Map<String, Double> s0 = into.scalarState();
     Map<String, Double> sj = learner.scalarState();
     double c = 0;
-    for (String s : plan.meanWeightScalars) {
+    for (String s : plan.meanWeightScalars()) {
       c += sj.get(s) - s0.get(s);
     }
     return c;
   }
 
   /** The number of coordinates merged. */
-  int size() {
+  public int size() {
     return n;
   }
 
   /** Checks that every SUM over positions {@code [lo, hi)} fits its element type. */
-  void check(int lo, int hi) {
+  public void check(int lo, int hi) {
     if (k < 2) {
       return;
     }
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
       int c1 = Math.min(hi, c0 + CHUNK);
-      for (MergePlan.Buffer b : plan.buffers) {
+      for (MergePlan.Buffer b : plan.buffers()) {
         if (b.rule() == MergePlan.Rule.SUM) {
           columns.sum(b.name(), c0, c1, false);
         }
@@ -200,7 +193,7 @@ final class StateMerger {
    * {@code scale}), and with {@code back} into every learner as well (every variable of their
    * stores), so all of them hold the merged state there.
    */
-  void write(int lo, int hi, double scale, boolean back) {
+  public void write(int lo, int hi, double scale, boolean back) {
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
       writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
     }
@@ -211,12 +204,12 @@ final class StateMerger {
     if (k == 1) {
       copy(ordered.get(0), into, lo, hi);
     } else if (k > 1) {
-      for (MergePlan.Buffer b : plan.buffers) {
+      for (MergePlan.Buffer b : plan.buffers()) {
         if (b.rule() == MergePlan.Rule.MEAN) {
           columns.mean(b.name(), lo, hi, scale, true, null);
         }
       }
-      for (MergePlan.Buffer b : plan.buffers) {
+      for (MergePlan.Buffer b : plan.buffers()) {
         switch (b.rule()) {
           case SUM -> columns.sum(b.name(), lo, hi, true);
           case AVERAGE -> columns.average(b.name(), lo, hi);
@@ -226,17 +219,17 @@ final class StateMerger {
       }
     }
     if (back) {
-      for (AbstractOptimizer l : learners) {
+      for (StateAccess l : learners) {
         copy(into, l, lo, hi);
       }
     }
   }
 
   /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
-  private void copy(AbstractOptimizer from, AbstractOptimizer to, int lo, int hi) {
-    for (String name : from.store.names()) {
-      StateStore.Field f = from.store.field(name);
-      StateStore.Field t = to.store.field(name);
+  private void copy(StateAccess from, StateAccess to, int lo, int hi) {
+    for (String name : from.store().names()) {
+      StateStore.Field f = from.store().field(name);
+      StateStore.Field t = to.store().field(name);
       for (int q = lo; q < hi; q++) {
         int i = columns.at(q);
         t.set(i, f.get(i));
@@ -248,18 +241,18 @@ final class StateMerger {
    * The scalars: the merged ones (or the single contributor's) into {@code into}, which then
    * recomputes what it derives from its state; with {@code back}, into every learner as well.
    */
-  void finish(boolean back) {
+  public void finish(boolean back) {
     if (k == 1) {
       ordered.get(0).scalarState().forEach(into::setScalar);
     } else if (k > 1) {
       for (int s = 0; s < scalars.length; s++) {
-        into.setScalar(plan.scalars.get(s).name(), scalars[s]);
+        into.setScalar(plan.scalars().get(s).name(), scalars[s]);
       }
       into.afterMerge();
     }
     if (back) {
       Map<String, Double> merged = into.scalarState();
-      for (AbstractOptimizer l : learners) {
+      for (StateAccess l : learners) {
         merged.forEach(l::setScalar);
         l.stateReplaced();
       }
@@ -271,8 +264,8 @@ final class StateMerger {
    * without a ball, without two contributors, or when no coordinate was averaged. The norm is over
    * every coordinate, so a ball is merged over all of them.
    */
-  double ballScale() {
-    double r = plan.ballRadius;
+  public double ballScale() {
+    double r = plan.ballRadius();
     if (r != r || k < 2) {
       return 1.0;
     }
@@ -280,7 +273,7 @@ final class StateMerger {
       throw new IllegalStateException(
           into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
     }
-    for (MergePlan.Buffer b : plan.buffers) {
+    for (MergePlan.Buffer b : plan.buffers()) {
       if (b.rule() == MergePlan.Rule.MEAN) {
         double[] normSq = new double[1];
         boolean averaged = columns.mean(b.name(), 0, n, 1.0, false, normSq);

@@ -39,7 +39,7 @@ public final class StateStore {
   private final Map<String, Field> fields = new LinkedHashMap<>();
 
   /** State variable {@code i} is element {@code offset + i * stride} of {@code segment}. */
-  record Field(MemorySegment segment, long offset, long stride, ElementType type) {
+  public record Field(MemorySegment segment, long offset, long stride, ElementType type) {
     double get(long i) {
       long at = offset + i * stride;
       return type == ElementType.FLOAT
@@ -57,7 +57,7 @@ public final class StateStore {
     }
   }
 
-  StateStore(String algorithm, int d, Arena arena, boolean ownsArena) {
+  public StateStore(String algorithm, int d, Arena arena, boolean ownsArena) {
     this.algorithm = algorithm;
     this.d = d;
     this.arena = arena;
@@ -163,7 +163,7 @@ public final class StateStore {
    * Where variable {@code name} lives (null for none): for merges, which read and write single
    * elements.
    */
-  Field field(String name) {
+  public Field field(String name) {
     return fields.get(name);
   }
 
@@ -209,7 +209,7 @@ public final class StateStore {
    * Writes {@code values} into variable {@code name}, rounded to its element type, after checking
    * every value (not NaN, representable, within its invariant): a refused write changes nothing.
    */
-  void write(String name, double[] values, Invariants.Check invariants) {
+  public void write(String name, double[] values, Invariants.Check invariants) {
     Field f = fields.get(name);
     if (f == null) {
       throw new IllegalArgumentException(
@@ -246,12 +246,12 @@ public final class StateStore {
   }
 
   /** Zeroes every buffer. */
-  void clear() {
+  public void clear() {
     buffers.values().forEach(s -> s.fill((byte) 0));
   }
 
   /** Read-only views of the variables; copies where a variable is not contiguous (interleaved). */
-  Map<String, MemorySegment> views() {
+  public Map<String, MemorySegment> views() {
     Map<String, MemorySegment> views = new LinkedHashMap<>();
     fields.forEach(
         (k, f) -> {
@@ -277,12 +277,12 @@ public final class StateStore {
   }
 
   /** Raw buffers by name, for checkpoints and merges. */
-  Map<String, MemorySegment> buffers() {
+  public Map<String, MemorySegment> buffers() {
     return buffers;
   }
 
   /** Whether every buffer may be accessed by {@code thread}. */
-  boolean accessibleBy(Thread thread) {
+  public boolean accessibleBy(Thread thread) {
     for (MemorySegment s : buffers.values()) {
       if (!s.isAccessibleBy(thread)) {
         return false;
@@ -297,7 +297,7 @@ public final class StateStore {
    * ..."}, or null. A buffer is one variable or an interleaved block whose element {@code k}
    * belongs to variable {@code k mod (number of variables)}.
    */
-  String checkImage(String name, MemorySegment image, Invariants.Check invariants) {
+  public String checkImage(String name, MemorySegment image, Invariants.Check invariants) {
     String[] names =
         fields.containsKey(name)
             ? new String[] {name}

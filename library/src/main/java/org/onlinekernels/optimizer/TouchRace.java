@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * racing again, so that many short passes from fresh optimizers (a benchmark, a model per
  * partition) pay for one race.
  */
-final class TouchRace {
+public final class TouchRace {
   /** Blocks run before any is timed: C2 compiles the round's loops in these. */
   static final int WARM_BLOCKS = 64;
 
@@ -54,7 +54,7 @@ final class TouchRace {
   }
 
   /** Touch on or off for good. */
-  static TouchRace fixed(boolean on) {
+  public static TouchRace fixed(boolean on) {
     return new TouchRace(false, on, null);
   }
 
@@ -62,7 +62,7 @@ final class TouchRace {
    * A race under {@code key}, starting with touch on; or, if a race of that key has ended in this
    * JVM, its pick for good.
    */
-  static TouchRace race(String key) {
+  public static TouchRace race(String key) {
     Boolean picked = PICKS.get(key);
     return picked != null ? fixed(picked) : new TouchRace(true, true, key);
   }
@@ -73,12 +73,12 @@ final class TouchRace {
   }
 
   /** Whether the next block (or the round in hand) touches. */
-  boolean on() {
+  public boolean on() {
     return on;
   }
 
   /** Whether the pick is still open: blocks of rounds report their time ({@link #ran}). */
-  boolean racing() {
+  public boolean racing() {
     return racing && (onCount < SAMPLES || offCount < SAMPLES);
   }
 
@@ -86,7 +86,7 @@ final class TouchRace {
    * A block of {@code rows} rows and {@code nonzeros} nonzeros ran in {@code nanos} with the touch
    * as {@link #on} said; sets the way of the next block.
    */
-  void ran(int rows, long nonzeros, long nanos) {
+  public void ran(int rows, long nonzeros, long nanos) {
     if (!racing()) {
       return;
     }
@@ -109,7 +109,7 @@ final class TouchRace {
   }
 
   /** {@code on}, {@code off}, or {@code racing} (the way of the next block still alternates). */
-  String state() {
+  public String state() {
     return racing() ? "racing" : on ? "on" : "off";
   }
 

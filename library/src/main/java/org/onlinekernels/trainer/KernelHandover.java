@@ -25,8 +25,8 @@ import org.onlinekernels.optimizer.StateLayout;
  * kernels' fused rounds compute a row's gathered records in lanes (the scalar kernels, one by one),
  * which wins once compiled, and their compilation is what the race waits for. The two
  * implementations compute the same bits (the lanes run the rule's scalar operations in the same
- * order; dense kernels and reductions agree bit for bit once every kernel does, see docs/USING.md), so
- * <em>when</em> the handover happens never changes a result, only the speed; tests force it at
+ * order; dense kernels and reductions agree bit for bit once every kernel does, see docs/USING.md),
+ * so <em>when</em> the handover happens never changes a result, only the speed; tests force it at
  * chosen examples to hold that.
  *
  * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default, when the JVM chose

@@ -139,7 +139,7 @@ class CoordinateMergeTest {
         .filter(
             n -> {
               try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
-                return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius);
+                return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius());
               }
             });
   }

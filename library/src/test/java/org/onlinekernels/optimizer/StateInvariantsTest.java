@@ -207,7 +207,8 @@ class StateInvariantsTest {
                   StateLayout.INTERLEAVED,
                   null,
                   null)) {
-        MemorySegment block = ((AbstractOptimizer) writer).buffers().values().iterator().next();
+        MemorySegment block =
+            ((AbstractOptimizer) writer).stateAccess().buffers().values().iterator().next();
         // coordinate 2, variable S2 (index 1 of G, S2, M, eta)
         if (t == ElementType.FLOAT)
           block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 2 * 4 + 1, -1f);
@@ -231,10 +232,10 @@ class StateInvariantsTest {
   /** Writes {@code v} behind the API's back: element 1 of a buffer, or a scalar. */
   private static void plant(AbstractOptimizer o, String name, double v) {
     if (o.scalarState().containsKey(name)) {
-      o.restoreScalar(name, v);
+      o.stateAccess().setScalar(name, v);
       return;
     }
-    Map<String, MemorySegment> buffers = o.buffers();
+    Map<String, MemorySegment> buffers = o.stateAccess().buffers();
     MemorySegment s = buffers.get(name);
     if (o.stateType(name) == ElementType.FLOAT) {
       s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 1, (float) v);

@@ -10,6 +10,12 @@ import org.onlinekernels.kernel.lanes.RecordTouch;
 import org.onlinekernels.kernel.lanes.RoundScratch;
 import org.onlinekernels.kernel.lanes.RuleForms;
 import org.onlinekernels.kernel.lanes.RuleShape;
+import org.onlinekernels.optimizer.rounds.RoundTuning;
+import org.onlinekernels.optimizer.rounds.RowCopy;
+import org.onlinekernels.optimizer.rounds.RuleStorage;
+import org.onlinekernels.optimizer.rounds.StateForms;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * An optimizer that runs a generated rule: it holds the rule's fields in the chosen layout and

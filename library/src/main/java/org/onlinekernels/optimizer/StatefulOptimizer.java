@@ -9,6 +9,14 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.internal.StateAccess;
+import org.onlinekernels.optimizer.merge.MergeCompatibility;
+import org.onlinekernels.optimizer.merge.StateMerger;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.optimizer.state.StateStore;
 
 /**
  * What an optimizer is apart from its update protocol: its configuration, its owner thread and
@@ -176,9 +184,9 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   /**
    * The invariant {@code value} would break as an element of state buffer {@code name} or as scalar
    * {@code name}, as a phrase naming the quantity and the rule ({@link Invariants}), or {@code
-   * null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link Checkpoint#load}
-   * refuse a value that breaks one, so no state the algorithm could never reach gets in. The
-   * default allows anything but NaN.
+   * null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link
+   * org.onlinekernels.optimizer.checkpoint.Checkpoint#load} refuse a value that breaks one, so no
+   * state the algorithm could never reach gets in. The default allows anything but NaN.
    */
   protected String brokenInvariant(String name, double value) {
     return Double.isNaN(value) ? name + " is not NaN" : null;

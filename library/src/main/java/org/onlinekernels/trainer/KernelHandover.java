@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * When a trainer moves its optimizers from the scalar kernels to the vector kernels.

@@ -9,7 +9,7 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * The fused online trainer: per example, each of the {@code K} optimizers runs one round (predict,

@@ -12,6 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.CheckpointException;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**

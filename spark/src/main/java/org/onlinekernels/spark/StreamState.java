@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
 import org.onlinekernels.trainer.LinearModel;
 
 /**

@@ -14,7 +14,7 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.SparseRows;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 

@@ -18,6 +18,7 @@ import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.rules.Rules;
+import org.onlinekernels.rules.ogd.OgdOptimizer;
 
 /**
  * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with {@code

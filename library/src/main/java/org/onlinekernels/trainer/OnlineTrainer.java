@@ -10,6 +10,8 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The fused online trainer: per example, each of the {@code K} optimizers runs one round (predict,

@@ -19,6 +19,8 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A run's results never depend on when (or whether) its optimizers move from the scalar to the

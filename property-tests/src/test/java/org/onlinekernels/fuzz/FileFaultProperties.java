@@ -41,7 +41,7 @@ import org.onlinekernels.optimizer.checkpoint.Checkpoint;
 import org.onlinekernels.optimizer.checkpoint.CheckpointException;
 import org.onlinekernels.testkit.FuzzTries;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 12, generalised: every kind of damage to a file the library reads (model files,

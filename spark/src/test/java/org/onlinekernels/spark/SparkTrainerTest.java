@@ -28,10 +28,10 @@ import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.spark.ml.OnlineLinearClassificationModel;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 import org.onlinekernels.trainer.parallel.Rows;
 import org.onlinekernels.trainer.parallel.ShardWorker;
 

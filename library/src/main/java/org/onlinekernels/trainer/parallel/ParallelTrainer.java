@@ -11,13 +11,13 @@ import org.onlinekernels.optimizer.parallel.CoordinateMerge;
 import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.KernelHandover;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Online training on {@code T} threads by iterative parameter mixing (McDonald, Hall and Mann

@@ -13,11 +13,11 @@ import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.KernelHandover;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Shared-state ("Hogwild", Niu, Recht, Ré and Wright 2011) online training on {@code T} threads:

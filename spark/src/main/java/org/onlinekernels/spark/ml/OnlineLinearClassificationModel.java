@@ -15,7 +15,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.onlinekernels.spark.ShippedModel;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 import scala.Option;
 import scala.Tuple3;
 

@@ -1,4 +1,4 @@
-package org.onlinekernels.kernel.lanes;
+package org.onlinekernels.kernel.annotations;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.trainer.model;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -14,7 +14,8 @@ import java.util.Locale;
 import java.util.zip.CRC32C;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.trainer.LinearModel.ModelFormatException;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.model.LinearModel.ModelFormatException;
 
 /**
  * Reads a model file ({@link LinearModel#load}) in two streamed passes: the first checks the magic

@@ -1,8 +1,11 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.trainer.handover;
 
 import java.util.SplittableRandom;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingData;
 
 /**
  * The race behind {@link KernelHandover}: on a daemon thread of its own, trains a small private

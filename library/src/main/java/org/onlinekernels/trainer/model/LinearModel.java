@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.trainer.model;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -13,6 +13,8 @@ import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * A trained linear model: {@code K} weight vectors of dimension {@code d} ({@code K = 1} for binary

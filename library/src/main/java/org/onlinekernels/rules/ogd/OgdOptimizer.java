@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.rules.ogd;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

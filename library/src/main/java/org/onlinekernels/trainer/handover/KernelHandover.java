@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.trainer.handover;
 
 import java.lang.foreign.Arena;
 import java.util.Locale;
@@ -9,6 +9,7 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
@@ -52,10 +53,10 @@ public final class KernelHandover {
   public static final String PROPERTY = "onlinekernels.handover";
 
   /** Examples between two looks at the clock or at the race's outcome. */
-  static final int CHECK_EVERY = 64;
+  public static final int CHECK_EVERY = 64;
 
   /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
-  static final long RACE_AFTER_NANOS = 200_000_000L;
+  public static final long RACE_AFTER_NANOS = 200_000_000L;
 
   /**
    * The least time a run must still have ahead, at its rate so far, for a race of {@link
@@ -64,14 +65,14 @@ public final class KernelHandover {
    * and the vector kernels' fused rounds then save about a quarter per row, so the race pays for
    * itself after about 4 s; shorter runs finish on the scalar kernels without one.
    */
-  static final long RACE_IF_AHEAD_NANOS = 5_000_000_000L;
+  public static final long RACE_IF_AHEAD_NANOS = 5_000_000_000L;
 
   /**
    * How long a run has lasted before its time ahead is estimated: 1 s. Earlier the rate is that of
    * the cold start (the JIT still compiling the loops), which overstates the time ahead: 3-epoch
    * runs of about 1.5 s started races they could not repay.
    */
-  static final long AHEAD_AFTER_NANOS = 1_000_000_000L;
+  public static final long AHEAD_AFTER_NANOS = 1_000_000_000L;
 
   private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
   private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
@@ -142,12 +143,12 @@ public final class KernelHandover {
    * scalar ones once compiled (steady 1084-1246 against 928-1308 ns per row), and racing cost the
    * run 10-60 %.
    */
-  static boolean vectorRoundsDoNotPay(TrainerConfig c) {
+  public static boolean vectorRoundsDoNotPay(TrainerConfig c) {
     return !c.dense() && c.algorithm().name().equals("adagrad") && c.precision() != Precision.MIXED;
   }
 
   /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
-  static long parse(String mode) {
+  public static long parse(String mode) {
     if (mode.equals("auto") || mode.equals("off") || mode.isEmpty()) {
       return -1;
     }
@@ -167,7 +168,7 @@ public final class KernelHandover {
    * A handover to {@code target} decided by the race (as {@code auto} does, without the JVM-wide
    * memory).
    */
-  static KernelHandover race(KernelProvider target) {
+  public static KernelHandover race(KernelProvider target) {
     return new KernelHandover(target, -1, "", 0);
   }
 
@@ -175,7 +176,7 @@ public final class KernelHandover {
    * A race as {@link #forConfig} makes it in {@code auto} (started only with {@link
    * #RACE_IF_AHEAD_NANOS} ahead), without the JVM-wide memory (tests).
    */
-  static KernelHandover raceIfAhead(KernelProvider target) {
+  public static KernelHandover raceIfAhead(KernelProvider target) {
     return new KernelHandover(target, -1, "", RACE_IF_AHEAD_NANOS);
   }
 
@@ -356,7 +357,7 @@ public final class KernelHandover {
   }
 
   /** Whether the race has been started (tests). */
-  boolean raceStarted() {
+  public boolean raceStarted() {
     return warmup != null;
   }
 
@@ -368,14 +369,14 @@ public final class KernelHandover {
   }
 
   /** Remembers that the vector kernels won the race for this configuration in this JVM. */
-  void markWarm() {
+  public void markWarm() {
     if (!key.isEmpty()) {
       WARM.add(key);
     }
   }
 
   /** Remembers that the race for this configuration ended in a tie in this JVM. */
-  void markNoGain() {
+  public void markNoGain() {
     if (!key.isEmpty()) {
       NO_GAIN.add(key);
     }

@@ -1,4 +1,4 @@
-package org.onlinekernels.trainer;
+package org.onlinekernels.experiments;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,6 @@
+/**
+ * The Spark ML face of the Spark trainer: an estimator ({@link
+ * org.onlinekernels.spark.ml.OnlineLinearClassifier}) and its model, with Params, {@code Pipeline}
+ * support, save and load.
+ */
+package org.onlinekernels.spark.ml;

@@ -281,7 +281,7 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    * @param learners the learners, at least one; they are read, never changed
    * @throws UnsupportedOperationException for an algorithm without a merge rule
    */
-  public final void merge(List<? extends AbstractOptimizer> learners) {
+  public final void merge(List<? extends StatefulOptimizer> learners) {
     StateMerger.merge(access, stateAccess(learners));
   }
 
@@ -292,7 +292,7 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    * @param source an optimizer of the same algorithm, dimension, precision and parameters, owned by
    *     the calling thread
    */
-  public final void copyStateFrom(AbstractOptimizer source) {
+  public final void copyStateFrom(StatefulOptimizer source) {
     checkOpen();
     MergeCompatibility.checkCompatible(
         access, source == null ? null : source.stateAccess(), "source");

@@ -32,7 +32,7 @@ final class InterleavedDispatch {
                   + "."
                   + predict
                   + "(st, step, stride, idx, "
-                  + w.vals(f)
+                  + DispatchWriter.vals(f)
                   + ", from, nnz"
                   + w.scratch(f)
                   + w.uniforms(f, false)
@@ -88,7 +88,7 @@ final class InterleavedDispatch {
         false,
         f -> {
           String a = f.t.equals("float") ? "f" : "d";
-          String r = recs.formatted(w.repeat(a, rule.fields.size()));
+          String r = recs.formatted(DispatchWriter.repeat(a, rule.fields.size()));
           return w.forms(f)
               + ".gather(st, step, stride, idx, from, nnz"
               + r
@@ -98,7 +98,7 @@ final class InterleavedDispatch {
               + ".predictGathered("
               + r.substring(2)
               + ", "
-              + w.vals(f)
+              + DispatchWriter.vals(f)
               + ", from, nnz"
               + w.scratch(f)
               + contributions.formatted(a)
@@ -108,7 +108,7 @@ final class InterleavedDispatch {
               + ".predictGathered("
               + r.substring(2)
               + ", "
-              + w.vals(f)
+              + DispatchWriter.vals(f)
               + ", from, 0, nnz"
               + w.scratch(f)
               + contributions.formatted(a)
@@ -128,17 +128,17 @@ final class InterleavedDispatch {
         false,
         f -> {
           String a = f.t.equals("float") ? "f" : "d";
-          String r = recs.formatted(w.repeat(a, rule.fields.size()));
+          String r = recs.formatted(DispatchWriter.repeat(a, rule.fields.size()));
           String scalar =
               w.forms(f)
                   + ".updateGathered("
                   + r.substring(2)
                   + ", "
-                  + w.vals(f)
+                  + DispatchWriter.vals(f)
                   + ", from, 0, nnz"
                   + w.scratch(f)
                   + ", "
-                  + w.cast(f)
+                  + DispatchWriter.cast(f)
                   + "g"
                   + w.uniforms(f, false)
                   + ")";

@@ -37,8 +37,14 @@ final class LanesTwins {
   }
 
   static String doubleSource(LaneRule rule) {
+    // The rule is written in float: its (float) casts become casts of doubles to double here,
+    // which javac's "cast" lint reports.
+    String lanesClass = Flavor.DOUBLE.lanesClass(rule);
     return toDouble(source(rule, Flavor.FLOAT))
-        .replace(Flavor.FLOAT.lanesClass(rule), Flavor.DOUBLE.lanesClass(rule));
+        .replace(Flavor.FLOAT.lanesClass(rule), lanesClass)
+        .replace(
+            "\nfinal class " + lanesClass + " {",
+            "\n@SuppressWarnings(\"cast\")\nfinal class " + lanesClass + " {");
   }
 
   /** The float-to-double substitution of a Java text. */

@@ -29,11 +29,11 @@ final class PlanarDispatch {
             "return "
                 + w.forms(f)
                 + ".predictRows"
-                + w.sfx(pc)
+                + DispatchWriter.sfx(pc)
                 + "("
                 + w.segs(pc)
                 + ", idx, "
-                + w.vals(f)
+                + DispatchWriter.vals(f)
                 + ", from, nnz"
                 + w.scratch(f)
                 + w.uniforms(f, pc)
@@ -47,7 +47,7 @@ final class PlanarDispatch {
                 ? "return;"
                 : w.forms(f)
                     + ".commitRows"
-                    + w.sfx(pc)
+                    + DispatchWriter.sfx(pc)
                     + "("
                     + w.segs(pc)
                     + ", idx, from, nnz"
@@ -61,7 +61,7 @@ final class PlanarDispatch {
             w.sum(
                 w.forms(f)
                     + ".updateRows"
-                    + w.sfx(pc)
+                    + DispatchWriter.sfx(pc)
                     + "("
                     + w.segs(pc)
                     + ", idx, "
@@ -75,7 +75,7 @@ final class PlanarDispatch {
             w.sum(
                 w.forms(f)
                     + ".updateRowsRecompute"
-                    + w.sfx(pc)
+                    + DispatchWriter.sfx(pc)
                     + "("
                     + w.segs(pc)
                     + ", idx, "
@@ -89,7 +89,7 @@ final class PlanarDispatch {
                   ? "return "
                       + VectorForms.className(rule, f)
                       + ".predictDense"
-                      + w.sfx(pc)
+                      + DispatchWriter.sfx(pc)
                       + "("
                       + w.segs(pc)
                       + ", x, n, wOut"
@@ -104,14 +104,16 @@ final class PlanarDispatch {
     }
     w.denseMethod(
         "void updateDense(" + fs + ", MemorySegment x, int n, double g, double[] u)",
-        (f, pc, vec) -> denseCall(f, pc, vec, "updateDense", "x, ", ", " + w.cast(f) + "g"));
+        (f, pc, vec) ->
+            denseCall(f, pc, vec, "updateDense", "x, ", ", " + DispatchWriter.cast(f) + "g"));
     if (stored) {
       w.denseMethod(
           "void updateDenseStored("
               + fs
               + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)",
           (f, pc, vec) ->
-              denseCall(f, pc, vec, "updateDenseStored", "w, x, ", ", " + w.cast(f) + "g"));
+              denseCall(
+                  f, pc, vec, "updateDenseStored", "w, x, ", ", " + DispatchWriter.cast(f) + "g"));
     } else {
       w.unsupported(
           "void updateDenseStored("
@@ -132,7 +134,7 @@ final class PlanarDispatch {
     return (vec ? VectorForms.className(rule, f) : w.forms(f))
         + "."
         + method
-        + w.sfx(pc)
+        + DispatchWriter.sfx(pc)
         + "("
         + w.segs(pc)
         + ", "
@@ -154,7 +156,7 @@ final class PlanarDispatch {
         + ".clear(p, 1);\n"
         + w.forms(f)
         + ".predictDense"
-        + w.sfx(pc)
+        + DispatchWriter.sfx(pc)
         + "("
         + w.segs(pc)
         + ", x, 0, n, wOut, p"

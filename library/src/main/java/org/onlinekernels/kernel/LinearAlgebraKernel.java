@@ -23,7 +23,11 @@ public abstract class LinearAlgebraKernel {
   private final MethodHandle dotMixedBody;
   private final MethodHandle scaleBody;
 
-  /** For implementations. */
+  /**
+   * For implementations. Binds each body's handle to this instance (the "this-escape" javac
+   * reports); the handles are called only once the instance is built.
+   */
+  @SuppressWarnings("this-escape")
   protected LinearAlgebraKernel(ElementType type) {
     this.type = type;
     dotBody =

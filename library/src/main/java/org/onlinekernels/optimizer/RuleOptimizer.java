@@ -84,6 +84,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    *     {@code w} that the dense update reads instead of recomputing them (planar state)
    * @throws IllegalArgumentException for a layout or mode the rule cannot hold
    */
+  // The constructor asks touchRecordsFirst(), a rule's constant (documented as called by the
+  // constructor): the "this-escape" javac reports.
+  @SuppressWarnings("this-escape")
   protected RuleOptimizer(
       String algorithm,
       int d,

@@ -77,6 +77,8 @@ public class CheckpointTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
+  // Closes the saved optimizer inside its try-with-resources, as a run that ends would: "try" lint.
+  @SuppressWarnings("try")
   void resumeIsBitIdentical(AllOptimizers.Named n, ElementType t) throws IOException {
     SparseDataset ds = data();
     int half = ds.size() / 2;

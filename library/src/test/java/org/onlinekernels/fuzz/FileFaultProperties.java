@@ -39,7 +39,7 @@ import org.onlinekernels.optimizer.AllOptimizers;
 import org.onlinekernels.optimizer.StateSnapshot;
 import org.onlinekernels.optimizer.checkpoint.Checkpoint;
 import org.onlinekernels.optimizer.checkpoint.CheckpointException;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.FuzzTries;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.model.LinearModel;
 

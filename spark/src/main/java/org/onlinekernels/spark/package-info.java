@@ -1,8 +1,8 @@
 /**
- * Training on Apache Spark (provided): {@link org.onlinekernels.spark.SparkTrainer} trains on a
- * {@code Dataset} with the library's kernels inside the partitions and merges the partitions'
- * learners by merge summaries combined up a tree ({@link org.onlinekernels.spark.TreeMerge});
- * {@link org.onlinekernels.spark.StreamingTrainer} trains on a Structured Streaming query. See
- * docs/spark/README.md.
+ * Training on Apache Spark (docs/spark/README.md): the batch job by iterative parameter mixing
+ * ({@link org.onlinekernels.spark.SparkTrainer}: partitions, rounds, a pairwise merge tree), the
+ * streaming trainer ({@link org.onlinekernels.spark.StreamingTrainer}), and their command-line
+ * entry points for {@code spark-submit} ({@link org.onlinekernels.spark.SparkTrain}, {@link
+ * org.onlinekernels.spark.SparkStream}).
  */
 package org.onlinekernels.spark;

@@ -1,5 +1,5 @@
 /**
- * The Spark ML face of the Spark trainer: an estimator ({@link
+ * The Spark ML API of the Spark job: an estimator ({@link
  * org.onlinekernels.spark.ml.OnlineLinearClassifier}) and its model, with Params, {@code Pipeline}
  * support, save and load.
  */

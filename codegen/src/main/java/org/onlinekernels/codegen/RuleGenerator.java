@@ -62,14 +62,9 @@ public final class RuleGenerator {
                 c -> c != outer && c.isAnnotationPresent("Lanes"))) {
           LaneRule rule = new LaneRule(cu, outer, inner);
           for (GeneratedFile g : filesOf(rule)) {
-            Path target =
-                output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java");
-            Files.createDirectories(target.getParent());
-            // Unchanged files keep their time stamp, so incremental compilation stays incremental.
-            if (!Files.exists(target)
-                || !Files.readString(target, StandardCharsets.UTF_8).equals(g.text())) {
-              Files.writeString(target, g.text(), StandardCharsets.UTF_8);
-            }
+            GeneratedFiles.write(
+                output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java"),
+                g.text());
           }
           rules++;
         }

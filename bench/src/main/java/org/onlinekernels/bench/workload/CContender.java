@@ -40,7 +40,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
 
   /**
    * One run's result, as the program prints it (README: {@code pass_loss_bits} is {@code
-   * OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions).
+   * OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions, {@code
+   * secondsAll} and {@code cpuSecondsAll} each repetition's pass in wall and thread CPU time).
    */
   public record Result(
       String algorithm,
@@ -55,7 +56,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
       double nsPerRow,
       double steadyNsPerRow,
       int repeat,
-      double[] secondsAll) {
+      double[] secondsAll,
+      double[] cpuSecondsAll) {
     /** The bits as {@link #passLossBits} writes them ({@code 0x%016x}). */
     public static String bits(double loss) {
       return String.format("0x%016x", Double.doubleToRawLongBits(loss));

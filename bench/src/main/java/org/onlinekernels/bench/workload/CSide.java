@@ -212,7 +212,8 @@ final class CSide {
                 ms[0],
                 r.seconds() * 1e3,
                 ms[ms.length - 1],
-                r.repeat()));
+                r.repeat(),
+                Arrays.stream(r.cpuSecondsAll()).average().orElse(Double.NaN) * 1e3));
       }
     }
     return out;

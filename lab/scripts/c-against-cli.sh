@@ -14,11 +14,13 @@ set -u
 here=$(cd -- "$(dirname -- "$0")" && pwd)
 root=$(cd -- "$here/../.." && pwd)
 src=$root/bench/c/contender
+gen=$root/bench/target/generated-sources/c # the generated rules (mvn -B -q -pl bench -am compile)
 CC=${CC:-gcc}
 if ! command -v "$CC" >/dev/null 2>&1; then
   echo "skipped: no gcc"
   exit 0
 fi
+[[ -f $gen/rules.h ]] || { echo "error: $gen/rules.h is missing: mvn -B -q -pl bench -am compile"; exit 1; }
 build=${BUILD_DIR:-$root/bench/target/c-contender}
 mkdir -p "$build" || exit 1
 bin=$build/contender
@@ -28,8 +30,8 @@ if [[ -n ${EXTRA_CFLAGS:-} ]]; then
   bin=$build/contender-custom
   rm -f "$bin"
 fi
-if [[ ! -x $bin || -n $(find "$src" -newer "$bin" \( -name '*.c' -o -name '*.h' \) -print -quit) ]]; then
-  "$CC" "${CFLAGS[@]}" -o "$bin" "$src/contender.c" "$src/libsvm_read.c" -lm || { echo "error: build failed"; exit 1; }
+if [[ ! -x $bin || -n $(find "$src" "$gen" -newer "$bin" \( -name '*.c' -o -name '*.h' \) -print -quit) ]]; then
+  "$CC" "${CFLAGS[@]}" -I "$gen" -I "$src" -o "$bin" "$src/contender.c" "$src/libsvm_read.c" -lm || { echo "error: build failed"; exit 1; }
 fi
 echo "built: $bin ($("$CC" --version | head -1); ${CFLAGS[*]})"
 

@@ -39,13 +39,15 @@ final class CSide {
 
   /**
    * Builds the program with {@code cc} (the {@code workload.cc} system property, default {@code
-   * gcc}) from {@code ROOT/bench/c/contender} into {@code ROOT/bench/target/c-contender}; empty
-   * when there is no compiler.
+   * gcc}) from {@code ROOT/bench/c/contender} and the rules generated into {@code
+   * ROOT/bench/target/generated-sources/c} into {@code ROOT/bench/target/c-contender}; empty when
+   * there is no compiler.
    */
   static Optional<CContender> build(Path root) throws IOException {
     return CContender.build(
         System.getProperty("workload.cc", "gcc"),
         root.resolve("bench/c/contender"),
+        root.resolve("bench/target/generated-sources/c"),
         root.resolve("bench/target/c-contender"));
   }
 

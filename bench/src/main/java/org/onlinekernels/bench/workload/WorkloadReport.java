@@ -136,6 +136,8 @@ public final class WorkloadReport {
             .filter(r -> built.isPresent() && !built.get().rules().contains(r))
             .toList();
     props.setProperty("c.missing", String.join(",", noC));
+    props.setProperty(
+        "c.unported", String.join("; ", built.map(CContender::unported).orElse(List.of())));
     List<WorkloadResult> results = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int wi = 0;

@@ -114,6 +114,9 @@ public final class WorkloadReportWriter {
     String missing = p.getProperty("c.missing", "");
     if (!missing.isEmpty())
       md.append("| Rules the C program lacks (no C time) | ").append(missing).append(" |\n");
+    String unported = p.getProperty("c.unported", "");
+    if (!unported.isEmpty())
+      md.append("| Rules the C generator could not port | ").append(unported).append(" |\n");
     String dense = p.getProperty("rules.dense", "");
     if (!dense.isEmpty())
       md.append("| O(d) per row (run on small d x rows only) | ")

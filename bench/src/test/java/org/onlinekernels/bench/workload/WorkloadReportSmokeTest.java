@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failed, and the page, its fit table and its charts are written. So the benchmark and its report
  * cannot rot. Takes seconds.
  */
+@Tag("long")
 class WorkloadReportSmokeTest {
   /**
    * Runs {@code p} into {@code out} and returns the run's properties, after checking that nothing
@@ -81,5 +83,12 @@ class WorkloadReportSmokeTest {
     String cpu = Files.readString(out.resolve("workload.md"));
     assertTrue(cpu.contains("**thread CPU time**"), "the CPU-clock page does not say so");
     assertTrue(!cpu.equals(md), "the CPU-clock page shows the wall-clock figures");
+    // A rule the C generator could not port is listed with why, not failed.
+    Files.writeString(run, Files.readString(run) + "c.unported=Odd\\: no hooks file\n");
+    WorkloadReportWriter.write(out);
+    assertTrue(
+        Files.readString(out.resolve("workload.md"))
+            .contains("| Rules the C generator could not port | Odd: no hooks file |"),
+        "the page does not list the rule the C generator could not port");
   }
 }

@@ -68,7 +68,9 @@ static inline v4_float ScInOL2_float_v_w(v4_float G, v4_float S2, v4_float M, v4
   v4_float theta_1 = (G / s_0);
   v4_float c_2 = vcopysign_float(vjmin_float(vabs_float(theta_1), vset_float(1.0f)), theta_1);
   v4_float w_3 = ((c_2 * eta) / (vset_float(2) * s_0));
-  return vsel_float((s_0 == vset_float(0)), vset_float(0), vsel_float((vabs_float(w_3) > vset_float(ScInOL2_float_W_MAX)), vcopysign_float(vset_float(ScInOL2_float_W_MAX), w_3), w_3));
+  return vsel_float((s_0 == vset_float(0)), vset_float(0),
+      vsel_float((vabs_float(w_3) > vset_float(ScInOL2_float_W_MAX)),
+      vcopysign_float(vset_float(ScInOL2_float_W_MAX), w_3), w_3));
 }
 
 static inline v4_float ScInOL2_float_v_G(v4_float G, v4_float gx) {
@@ -81,7 +83,9 @@ static inline v4_float ScInOL2_float_v_S2(v4_float S2, v4_float gx) {
 
 static inline v4_float ScInOL2_float_v_eta(v4_float eta, v4_float gx, v4_float w) {
   v4_float e_4 = (eta - (gx * w));
-  return vsel_float((gx == vset_float(0)), eta, vsel_float((vabs_float(e_4) > vset_float(ScInOL2_float_WEALTH_CAP)), vcopysign_float(vset_float(ScInOL2_float_WEALTH_CAP), e_4), e_4));
+  return vsel_float((gx == vset_float(0)), eta,
+      vsel_float((vabs_float(e_4) > vset_float(ScInOL2_float_WEALTH_CAP)),
+      vcopysign_float(vset_float(ScInOL2_float_WEALTH_CAP), e_4), e_4));
 }
 
 /* A model: RuleOptimizer's state, uniforms and round scratch for one output. */
@@ -105,15 +109,17 @@ typedef struct {
 
 /*
  * The predict half (RuleOptimizer.roundPredict, gathered: FloatScInOL2Forms.gather and
- * predictGathered, FloatRowSums.sum4): the row's records into one array per field, the kept values, and
- * the row's sum: entry j's contribution into partial sum j mod 4 (four at a time, a lane
- * each), then (a0 + a1) + (a2 + a3).
+ * predictGathered, FloatRowSums.sum4): the row's records into one array per field, the
+ * kept values, and the row's sum: entry j's contribution into partial sum j mod 4 (four at
+ * a time, a lane each), then (a0 + a1) + (a2 + a3).
  */
 static inline float RULE(predict_row)(MODEL *m, const int32_t *idx, const float *val, int nnz) {
   {
     int j = 0;
     for (; j + 3 < nnz; j += 4) {
-      gather4x4_float((const float *) &m->st[idx[j]], (const float *) &m->st[idx[j + 1]], (const float *) &m->st[idx[j + 2]], (const float *) &m->st[idx[j + 3]], m->rec_G + j, m->rec_S2 + j, m->rec_M + j, m->rec_eta + j);
+      gather4x4_float((const float *) &m->st[idx[j]], (const float *) &m->st[idx[j + 1]],
+          (const float *) &m->st[idx[j + 2]], (const float *) &m->st[idx[j + 3]], m->rec_G + j,
+          m->rec_S2 + j, m->rec_M + j, m->rec_eta + j);
     }
     for (; j < nnz; j++) {
       const ScInOL2_float_rec *r = &m->st[idx[j]];
@@ -158,7 +164,8 @@ static inline float RULE(predict_row)(MODEL *m, const int32_t *idx, const float 
 
 /*
  * The update half (FloatScInOL2Forms.updateGathered), with the loss derivative g: the new field
- * values into the field arrays (four at a time, a lane each); returns the rule's row sum (0 without one).
+ * values into the field arrays (four at a time, a lane each); returns the rule's row sum (0
+ * without one).
  */
 static inline float RULE(update_row)(MODEL *m, const float *val, int nnz, float g) {
   float sum = 0;
@@ -199,7 +206,9 @@ static inline float RULE(update_row)(MODEL *m, const float *val, int nnz, float 
 static inline void RULE(scatter)(MODEL *m, const int32_t *idx, int nnz) {
   int j = 0;
   for (; j + 3 < nnz; j += 4) {
-    scatter4x4_float((float *) &m->st[idx[j]], (float *) &m->st[idx[j + 1]], (float *) &m->st[idx[j + 2]], (float *) &m->st[idx[j + 3]], vload_float(m->rec_G + j), vload_float(m->rec_S2 + j), vload_float(m->kept_M + j), vload_float(m->rec_eta + j));
+    scatter4x4_float((float *) &m->st[idx[j]], (float *) &m->st[idx[j + 1]],
+        (float *) &m->st[idx[j + 2]], (float *) &m->st[idx[j + 3]], vload_float(m->rec_G + j),
+        vload_float(m->rec_S2 + j), vload_float(m->kept_M + j), vload_float(m->rec_eta + j));
   }
   for (; j < nnz; j++) {
     ScInOL2_float_rec *r = &m->st[idx[j]];
@@ -210,14 +219,19 @@ static inline void RULE(scatter)(MODEL *m, const int32_t *idx, int nnz) {
   }
 }
 
-/* FloatScInOL2Forms.commitBlock: the predict's new field values stand without an update. */
+/*
+ * FloatScInOL2Forms.commitBlock: the predict's new field values stand without an update.
+ */
 static inline void RULE(commit)(MODEL *m, const int32_t *idx, int nnz) {
   for (int j = 0; j < nnz; j++) {
     m->st[idx[j]].M = m->kept_M[j];
   }
 }
 
-/* The steps of ScInOL2Optimizer around the round (hand-written: hooks/ScInOL2.h). */
+/*
+ * The steps of ScInOL2Optimizer around the round (hand-written:
+ * hooks/ScInOL2.h).
+ */
 #include "hooks/ScInOL2.h"
 
 /* A fresh model (the records zeroed, then the optimizer's reset); 1 if memory ran out. */
@@ -261,7 +275,8 @@ static inline void RULE(prefetch)(const MODEL *m, const int32_t *idx, int nnz) {
 }
 
 /* RuleOptimizer.roundPredict: yhat of the row; 0, or 3 where the library throws. */
-static inline int RULE(predict)(MODEL *m, const int32_t *idx, const float *val, int nnz, double *yhat) {
+static inline int RULE(predict)(MODEL *m, const int32_t *idx, const float *val, int nnz,
+    double *yhat) {
   double sum = (double) RULE(predict_row)(m, idx, val, nnz);
   *yhat = sum;
   return 0;
@@ -352,7 +367,9 @@ static inline v4_double ScInOL2_double_v_w(v4_double G, v4_double S2, v4_double 
   v4_double theta_1 = (G / s_0);
   v4_double c_2 = vcopysign_double(vjmin_double(vabs_double(theta_1), vset_double(1.0)), theta_1);
   v4_double w_3 = ((c_2 * eta) / (vset_double(2) * s_0));
-  return vsel_double((s_0 == vset_double(0)), vset_double(0), vsel_double((vabs_double(w_3) > vset_double(ScInOL2_double_W_MAX)), vcopysign_double(vset_double(ScInOL2_double_W_MAX), w_3), w_3));
+  return vsel_double((s_0 == vset_double(0)), vset_double(0),
+      vsel_double((vabs_double(w_3) > vset_double(ScInOL2_double_W_MAX)),
+      vcopysign_double(vset_double(ScInOL2_double_W_MAX), w_3), w_3));
 }
 
 static inline v4_double ScInOL2_double_v_G(v4_double G, v4_double gx) {
@@ -365,7 +382,9 @@ static inline v4_double ScInOL2_double_v_S2(v4_double S2, v4_double gx) {
 
 static inline v4_double ScInOL2_double_v_eta(v4_double eta, v4_double gx, v4_double w) {
   v4_double e_4 = (eta - (gx * w));
-  return vsel_double((gx == vset_double(0)), eta, vsel_double((vabs_double(e_4) > vset_double(ScInOL2_double_WEALTH_CAP)), vcopysign_double(vset_double(ScInOL2_double_WEALTH_CAP), e_4), e_4));
+  return vsel_double((gx == vset_double(0)), eta,
+      vsel_double((vabs_double(e_4) > vset_double(ScInOL2_double_WEALTH_CAP)),
+      vcopysign_double(vset_double(ScInOL2_double_WEALTH_CAP), e_4), e_4));
 }
 
 /* A model: RuleOptimizer's state, uniforms and round scratch for one output. */
@@ -389,15 +408,17 @@ typedef struct {
 
 /*
  * The predict half (RuleOptimizer.roundPredict, gathered: DoubleScInOL2Forms.gather and
- * predictGathered, DoubleRowSums.sum4): the row's records into one array per field, the kept values, and
- * the row's sum: entry j's contribution into partial sum j mod 4 (four at a time, a lane
- * each), then (a0 + a1) + (a2 + a3).
+ * predictGathered, DoubleRowSums.sum4): the row's records into one array per field, the
+ * kept values, and the row's sum: entry j's contribution into partial sum j mod 4 (four at
+ * a time, a lane each), then (a0 + a1) + (a2 + a3).
  */
 static inline double RULE(predict_row)(MODEL *m, const int32_t *idx, const double *val, int nnz) {
   {
     int j = 0;
     for (; j + 3 < nnz; j += 4) {
-      gather4x4_double((const double *) &m->st[idx[j]], (const double *) &m->st[idx[j + 1]], (const double *) &m->st[idx[j + 2]], (const double *) &m->st[idx[j + 3]], m->rec_G + j, m->rec_S2 + j, m->rec_M + j, m->rec_eta + j);
+      gather4x4_double((const double *) &m->st[idx[j]], (const double *) &m->st[idx[j + 1]],
+          (const double *) &m->st[idx[j + 2]], (const double *) &m->st[idx[j + 3]], m->rec_G + j,
+          m->rec_S2 + j, m->rec_M + j, m->rec_eta + j);
     }
     for (; j < nnz; j++) {
       const ScInOL2_double_rec *r = &m->st[idx[j]];
@@ -442,7 +463,8 @@ static inline double RULE(predict_row)(MODEL *m, const int32_t *idx, const doubl
 
 /*
  * The update half (DoubleScInOL2Forms.updateGathered), with the loss derivative g: the new field
- * values into the field arrays (four at a time, a lane each); returns the rule's row sum (0 without one).
+ * values into the field arrays (four at a time, a lane each); returns the rule's row sum (0
+ * without one).
  */
 static inline double RULE(update_row)(MODEL *m, const double *val, int nnz, double g) {
   double sum = 0;
@@ -483,7 +505,9 @@ static inline double RULE(update_row)(MODEL *m, const double *val, int nnz, doub
 static inline void RULE(scatter)(MODEL *m, const int32_t *idx, int nnz) {
   int j = 0;
   for (; j + 3 < nnz; j += 4) {
-    scatter4x4_double((double *) &m->st[idx[j]], (double *) &m->st[idx[j + 1]], (double *) &m->st[idx[j + 2]], (double *) &m->st[idx[j + 3]], vload_double(m->rec_G + j), vload_double(m->rec_S2 + j), vload_double(m->kept_M + j), vload_double(m->rec_eta + j));
+    scatter4x4_double((double *) &m->st[idx[j]], (double *) &m->st[idx[j + 1]],
+        (double *) &m->st[idx[j + 2]], (double *) &m->st[idx[j + 3]], vload_double(m->rec_G + j),
+        vload_double(m->rec_S2 + j), vload_double(m->kept_M + j), vload_double(m->rec_eta + j));
   }
   for (; j < nnz; j++) {
     ScInOL2_double_rec *r = &m->st[idx[j]];
@@ -494,14 +518,19 @@ static inline void RULE(scatter)(MODEL *m, const int32_t *idx, int nnz) {
   }
 }
 
-/* DoubleScInOL2Forms.commitBlock: the predict's new field values stand without an update. */
+/*
+ * DoubleScInOL2Forms.commitBlock: the predict's new field values stand without an update.
+ */
 static inline void RULE(commit)(MODEL *m, const int32_t *idx, int nnz) {
   for (int j = 0; j < nnz; j++) {
     m->st[idx[j]].M = m->kept_M[j];
   }
 }
 
-/* The steps of ScInOL2Optimizer around the round (hand-written: hooks/ScInOL2.h). */
+/*
+ * The steps of ScInOL2Optimizer around the round (hand-written:
+ * hooks/ScInOL2.h).
+ */
 #include "hooks/ScInOL2.h"
 
 /* A fresh model (the records zeroed, then the optimizer's reset); 1 if memory ran out. */
@@ -545,7 +574,8 @@ static inline void RULE(prefetch)(const MODEL *m, const int32_t *idx, int nnz) {
 }
 
 /* RuleOptimizer.roundPredict: yhat of the row; 0, or 3 where the library throws. */
-static inline int RULE(predict)(MODEL *m, const int32_t *idx, const double *val, int nnz, double *yhat) {
+static inline int RULE(predict)(MODEL *m, const int32_t *idx, const double *val, int nnz,
+    double *yhat) {
   double sum = (double) RULE(predict_row)(m, idx, val, nnz);
   *yhat = sum;
   return 0;

@@ -57,50 +57,57 @@ final class CForms {
     return rule.name + "_" + flavor.t + "_";
   }
 
+  /** A rule's section in one element type: its shape, the holes filled by {@link #source}. */
+  private static final String TEMPLATE =
+      """
+      /* ---- ${name} (${where}) in ${t} ---- */
+
+      /* One record per coordinate: the fields adjacent, as the library's interleaved state. */
+      typedef struct {
+        ${fields}
+      } ${p}rec;
+
+      ${functions}
+
+      ${vectors}
+
+      ${model}
+
+      #define RULE(name) ${p}##name
+      #define MODEL ${p}model
+      ${uniformIndices}
+
+      ${predictRow}
+
+      ${updateRow}
+
+      ${scatter}
+
+      ${commit}
+
+      ${updateEvery}
+
+      /*
+       * The steps of ${optimizer} around the round (hand-written:
+       * ${hooksFile}).
+       */
+      #include "${hooksFile}"
+
+      ${lifecycle}
+
+      ${round}
+
+      DEFINE_TRAIN(${p}, ${t})
+
+      #undef RULE
+      #undef MODEL
+      ${undefs}
+      """;
+
   /** The rule's section of the generated header in this type. */
   String source() {
     return Template.fill(
-        """
-        /* ---- ${name} (${where}) in ${t} ---- */
-
-        /* One record per coordinate: the fields adjacent, as the library's interleaved state. */
-        typedef struct {
-          ${fields}
-        } ${p}rec;
-
-        ${functions}
-
-        ${vectors}
-
-        ${model}
-
-        #define RULE(name) ${p}##name
-        #define MODEL ${p}model
-        ${uniformIndices}
-
-        ${predictRow}
-
-        ${updateRow}
-
-        ${scatter}
-
-        ${commit}
-
-        ${updateEvery}
-
-        /* The steps of ${optimizer} around the round (hand-written: ${hooksFile}). */
-        #include "${hooksFile}"
-
-        ${lifecycle}
-
-        ${round}
-
-        DEFINE_TRAIN(${p}, ${t})
-
-        #undef RULE
-        #undef MODEL
-        ${undefs}
-        """,
+        TEMPLATE,
         "name",
         rule.name,
         "where",
@@ -378,9 +385,9 @@ final class CForms {
         """
         /*
          * The predict half (RuleOptimizer.roundPredict, gathered: ${P}Forms.gather and
-         * predictGathered, ${L}RowSums.sum4): the row's records into one array per field, the kept values, and
-         * the row's sum: entry j's contribution into partial sum j mod 4 (four at a time, a lane
-         * each), then (a0 + a1) + (a2 + a3).
+         * predictGathered, ${L}RowSums.sum4): the row's records into one array per field, the
+         * kept values, and the row's sum: entry j's contribution into partial sum j mod 4 (four at
+         * a time, a lane each), then (a0 + a1) + (a2 + a3).
          */
         static inline ${t} RULE(predict_row)(MODEL *m, const int32_t *idx, const ${t} *val, int nnz) {
           ${uniforms}
@@ -463,7 +470,8 @@ final class CForms {
         """
         /*
          * The update half (${P}Forms.updateGathered), with the loss derivative g: the new field
-         * values into the field arrays${four}; returns the rule's row sum (0 without one).
+         * values into the field arrays${four}; returns the rule's row sum (0
+         * without one).
          */
         static inline ${t} RULE(update_row)(MODEL *m, const ${t} *val, int nnz, ${t} g) {
           ${uniforms}
@@ -583,7 +591,9 @@ final class CForms {
     }
     return Template.fill(
         """
-        /* ${P}Forms.commitBlock: the predict's new field values stand without an update. */
+        /*
+         * ${P}Forms.commitBlock: the predict's new field values stand without an update.
+         */
         static inline void RULE(commit)(MODEL *m, const int32_t *idx, int nnz) {
           ${loop}
         }""",

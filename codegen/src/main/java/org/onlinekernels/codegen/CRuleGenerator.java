@@ -101,7 +101,37 @@ public final class CRuleGenerator {
             "unported",
             String.join("\n", missing));
     // A section without an optional part leaves two blank lines where one will do.
-    return text.replaceAll("\n{3,}", "\n\n");
+    return wrap(text.replaceAll("\n{3,}", "\n\n"), 100);
+  }
+
+  /**
+   * {@code text} with every code line longer than {@code width} broken after its last comma that
+   * fits, else at its last space (a line break is a space to C), the rest indented four more;
+   * preprocessor lines and lines with string literals are left as they are.
+   */
+  static String wrap(String text, int width) {
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\n", -1)) {
+      String indent = line.substring(0, line.length() - line.stripLeading().length());
+      String rest = line;
+      while (rest.length() > width
+          && !rest.stripLeading().startsWith("#")
+          && !rest.contains("\"")) {
+        int cut = rest.lastIndexOf(", ", width - 1);
+        int skip = 2;
+        if (cut <= indent.length() + 4) {
+          cut = rest.lastIndexOf(' ', width - 1);
+          skip = 1;
+        }
+        if (cut <= indent.length() + 4) {
+          break;
+        }
+        out.append(rest, 0, cut + (skip == 2 ? 1 : 0)).append('\n');
+        rest = indent + "    " + rest.substring(cut + skip);
+      }
+      out.append(rest).append('\n');
+    }
+    return out.substring(0, out.length() - 1);
   }
 
   private static final String TEMPLATE =

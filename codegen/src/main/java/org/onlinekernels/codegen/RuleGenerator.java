@@ -44,7 +44,7 @@ public final class RuleGenerator {
     List<LaneRule> rules = rules(sources);
     for (LaneRule rule : rules) {
       for (GeneratedFile g : filesOf(rule)) {
-        GeneratedFiles.write(
+        JavaFormat.write(
             output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java"),
             g.text());
       }
@@ -83,7 +83,7 @@ public final class RuleGenerator {
     return rules;
   }
 
-  /** One generated source file. */
+  /** One generated source file, as the templates write it (before {@link JavaFormat}). */
   record GeneratedFile(String name, String text) {}
 
   /** Every file generated for {@code rule}. */

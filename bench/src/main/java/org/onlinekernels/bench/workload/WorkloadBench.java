@@ -130,12 +130,10 @@ public class WorkloadBench {
 
     Cpu cpu;
 
-    /** A fresh model before every pass; then the CPU clock starts. */
+    /** A fresh model before every pass ({@link Cpu#reset}). */
     @Setup(Level.Invocation)
     public void reset(Cpu k) {
-      c.reset();
-      cpu = k;
-      k.start();
+      cpu = k.reset(c);
     }
 
     /** The CPU clock stops. */
@@ -195,12 +193,10 @@ public class WorkloadBench {
 
     Cpu cpu;
 
-    /** A fresh model before every pass; then the CPU clock starts. */
+    /** A fresh model before every pass ({@link Cpu#reset}). */
     @Setup(Level.Invocation)
     public void reset(Cpu k) {
-      c.reset();
-      cpu = k;
-      k.start();
+      cpu = k.reset(c);
     }
 
     /** The CPU clock stops. */
@@ -245,8 +241,11 @@ public class WorkloadBench {
       cpuPasses = 0;
     }
 
-    void start() {
+    /** Resets {@code c} to a fresh model, untimed, then starts the clock; returns this clock. */
+    Cpu reset(Contender c) {
+      c.reset();
       started = MX.getCurrentThreadCpuTime();
+      return this;
     }
 
     void stop() {

@@ -285,7 +285,9 @@ final class CForms {
       out.add(vectorDecl(type, u));
     }
     for (LaneRule.Function f : rule.uniformFunctions(false)) {
-      out.add(vectorDecl(f.type(), f.name()));
+      if (!f.type().equals("boolean")) {
+        out.add(vectorDecl(f.type(), f.name()));
+      }
     }
     return String.join("\n", out);
   }
@@ -311,7 +313,8 @@ final class CForms {
                 type -> (type.equals("boolean") ? "m4_" : "v4_") + t)
             .bind("x", "x");
     for (LaneRule.Function f : rule.uniformFunctions(false)) {
-      c.bind(f.name(), f.name() + "_v");
+      // A truth for every lane stays a scalar (CVectorTranslator.scalarTruth).
+      c.bind(f.name(), f.type().equals("boolean") ? f.name() : f.name() + "_v");
     }
     for (String u : rule.uniforms().keySet()) {
       c.bind(u, u + "_v");

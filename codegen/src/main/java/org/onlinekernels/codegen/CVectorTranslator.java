@@ -87,9 +87,10 @@ final class CVectorTranslator {
     List<String> params = new ArrayList<>();
     for (Parameter p : m.getParameters()) {
       String type = p.getType().asString();
-      Kind k = type.equals("boolean") ? Kind.MASK : Kind.LANE;
-      env.put(p.getNameAsString(), new Value(p.getNameAsString(), k, type));
-      params.add(vectorType(type) + " " + p.getNameAsString());
+      String n = p.getNameAsString();
+      Kind k = scalarTruth(n, type) ? Kind.BOOLEAN : type.equals("boolean") ? Kind.MASK : Kind.LANE;
+      env.put(n, new Value(n, k, type));
+      params.add((k == Kind.BOOLEAN ? "int" : vectorType(type)) + " " + n);
     }
     List<String> body = new ArrayList<>();
     Value r = body(f.name(), m.getBody().orElseThrow(), env, body);
@@ -106,6 +107,17 @@ final class CVectorTranslator {
         + ") {\n  "
         + String.join("\n  ", body)
         + "\n}";
+  }
+
+  /**
+   * Whether parameter {@code name} of {@code type} is one truth for every lane: a {@code boolean}
+   * uniform of the rule (a {@code @Uniform} function's value), passed as a scalar, so that a select
+   * on it runs one side only.
+   */
+  boolean scalarTruth(String name, String type) {
+    LaneRule.Function f = rule.functions.get(name);
+    return type.equals("boolean")
+        && (rule.uniforms().containsKey(name) || f != null && f.phase() == LaneRule.Phase.UNIFORM);
   }
 
   private record Guard(Value cond, Value result) {}
@@ -280,6 +292,11 @@ final class CVectorTranslator {
           Kind.MASK,
           "boolean");
     }
+    if (scalar) {
+      // One truth for every lane: C evaluates the side it takes only.
+      return new Value(
+          "(" + c.code() + " ? " + lane(fn, at, a) + " : " + lane(fn, at, b) + ")", Kind.LANE, t);
+    }
     return new Value(
         "vsel_" + t + "(" + mask(c) + ", " + lane(fn, at, a) + ", " + lane(fn, at, b) + ")",
         Kind.LANE,
@@ -329,8 +346,12 @@ final class CVectorTranslator {
       }
       List<String> codes = new ArrayList<>();
       for (int k = 0; k < args.size(); k++) {
-        boolean isMask = h.getParameter(k).getType().asString().equals("boolean");
-        codes.add(isMask ? mask(args.get(k)) : lane(fn, m, args.get(k)));
+        String pn = h.getParameter(k).getNameAsString();
+        String pt = h.getParameter(k).getType().asString();
+        codes.add(
+            scalarTruth(pn, pt)
+                ? truth(fn, m, args.get(k))
+                : pt.equals("boolean") ? mask(args.get(k)) : lane(fn, m, args.get(k)));
       }
       return new Value(
           prefix + "v_" + name + "(" + String.join(", ", codes) + ")",
@@ -354,6 +375,14 @@ final class CVectorTranslator {
       case NUMBER -> "vset_" + t + "(" + v.code() + ")";
       default -> throw new GeneratorException("a truth value used as a number: " + v.code());
     };
+  }
+
+  /** {@code v} as one truth for every lane; a truth that varies by lane is refused. */
+  private String truth(String fn, Node at, Value v) {
+    if (v.kind() != Kind.BOOLEAN) {
+      throw refuse(fn, at, "a truth that varies by lane where one for every lane is expected");
+    }
+    return v.code();
   }
 
   private String mask(Value v) {

@@ -111,7 +111,7 @@ final class PredictCommand {
     }
     if (audit != null) {
       audit.data(scored, rows);
-      out.println(PredictAudit.header(model));
+      out.println(PredictAudit.header(model, normalize));
     }
     boolean toStdout = "-".equals(outArg) || audit != null;
     PrintStream report = toStdout ? err : out;

@@ -34,7 +34,10 @@ final class Holdout implements AutoCloseable {
   private final int outputs;
   private final Scoring scoring;
   private final Arena arena = Arena.ofConfined();
-  private final MemorySegment weights;
+
+  /** The read-out weights, sized from the model at the first score (it may be wider than data). */
+  private MemorySegment weights;
+
   private final ElementType type;
   private final double[] yhat;
   private double lossSum;
@@ -73,7 +76,6 @@ final class Holdout implements AutoCloseable {
     this.multiclass = multiclass;
     this.outputs = outputs;
     this.scoring = new Scoring(ties, multiclass, null);
-    this.weights = arena.allocate((long) data.dimension() * type.bytes(), 64);
     this.yhat = new double[outputs];
   }
 
@@ -116,6 +118,10 @@ final class Holdout implements AutoCloseable {
     double[] val = heldOut.values();
     int s = heldOut.rowStart(row);
     int e = heldOut.rowEnd(row);
+    if (weights == null) {
+      // The model's d, not the data's: --test or --initial may make the model wider.
+      weights = arena.allocate((long) trainer.optimizer(0).dimension() * type.bytes(), 64);
+    }
     for (int c = 0; c < outputs; c++) {
       trainer.optimizer(c).readWeights(weights);
       double sum = 0;

@@ -98,4 +98,21 @@ class HoldoutTest {
     CliRun.line("train --data " + f + " --holdout-period 0").assertError(2, "--holdout-period");
     CliRun.line("train --data " + f + " --holdout-period x").assertError(2, "--holdout-period");
   }
+
+  /**
+   * A test file with a feature the training file lacks makes the model wider than the training
+   * data: the holdout's read-out is sized from the model (it used to be sized from the data, and
+   * the library refused the read-out: "into holds 52 bytes but 20 float elements need 80").
+   */
+  @Test
+  void aTestFileWiderThanTheTrainingDataIsScored() throws IOException {
+    Path f = dir.resolve("d.svm");
+    Files.writeString(f, "1 1:1 3:0.5\n-1 2:1\n1 1:0.5\n-1 2:0.5 3:1\n1 1:1\n-1 2:1\n");
+    Path test = dir.resolve("t.svm");
+    Files.writeString(test, "+1 1:0.5 20:1\n-1 2:1\n");
+    CliRun r = CliRun.line("train --data " + f + " --test " + test + " --holdout-period 2 --json");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(3, (int) r.json("\"holdout\"", "examples"));
+    assertEquals(2, (int) r.json("\"test\"", "examples"));
+  }
 }

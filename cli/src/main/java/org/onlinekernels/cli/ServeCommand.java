@@ -83,6 +83,16 @@ final class ServeCommand {
    */
   static ServeServer start(String[] args, PrintStream out, PrintStream err)
       throws UsageException, Failure {
+    return start(args, out, err, null);
+  }
+
+  /**
+   * As {@link #start(String[], PrintStream, PrintStream)}, the connections sharing {@code memory}
+   * for their lines (null: half the heap free once the model is loaded, {@link
+   * ServeMemory#ofHeap}).
+   */
+  static ServeServer start(String[] args, PrintStream out, PrintStream err, ServeMemory memory)
+      throws UsageException, Failure {
     Set<String> valued =
         new java.util.HashSet<>(
             Set.of("--model", "--initial", "--host", "--port", "--save-state", "--save-every"));
@@ -166,7 +176,9 @@ final class ServeCommand {
     }
     ServeServer server;
     try {
-      server = new ServeServer(host, (int) port, model, rows, err);
+      server =
+          new ServeServer(
+              host, (int) port, model, rows, memory != null ? memory : ServeMemory.ofHeap(), err);
     } catch (Failure e) {
       model.close();
       throw e;

@@ -110,6 +110,25 @@ final class OutputFiles {
     }
   }
 
+  /**
+   * Checks before the work that {@code file}, which is written through (not replaced: {@code
+   * predict --out}), can be written: an existing file (a device or a FIFO too) writable, or a new
+   * file's directory.
+   */
+  static void checkWritableThrough(Path file) throws Failure {
+    try {
+      if (Files.exists(file) && !Files.isDirectory(file)) {
+        if (!Files.isWritable(file)) {
+          throw new Failure("cannot write " + file + ": permission denied");
+        }
+        return;
+      }
+      AtomicFiles.checkWritable(file); // a directory, or a new file: as a replaced one
+    } catch (IOException e) {
+      throw new Failure(e.getMessage());
+    }
+  }
+
   /** Refuses an output that names an input, and one that cannot be written, before any work. */
   static void checkOutput(String flag, Path file, Object... inputs) throws UsageException, Failure {
     if (file == null) {

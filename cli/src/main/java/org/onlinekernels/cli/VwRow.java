@@ -48,6 +48,9 @@ final class VwRow {
   // The features grouped by namespace letter (stable): group L is byLetter[start[L] .. start[L +
   // 1]).
   private final int[] start = new int[257];
+  // The letters with features in the row, in byte order (after group()).
+  private final int[] present = new int[256];
+  private int presentCount;
   private int[] byLetter = new int[64];
   // The row: index and value, and the sort's second buffers and digit counts.
   private int nnz;
@@ -138,9 +141,10 @@ final class VwRow {
     if (namespaces.crosses() && n > 0) {
       group();
       if (namespaces.allPairs()) {
-        for (int a = ' '; a <= '~'; a++) {
-          for (int b = a; b <= '~' && start[a + 1] > start[a]; b++) {
-            cross(a, b);
+        // Every letter present, whatever its byte (a namespace "éa" has the letter 0xC3).
+        for (int i = 0; i < presentCount; i++) {
+          for (int j = i; j < presentCount; j++) {
+            cross(present[i], present[j]);
           }
         }
       } else {
@@ -183,6 +187,12 @@ final class VwRow {
       start[l] = start[l - 1];
     }
     start[0] = 0;
+    presentCount = 0;
+    for (int l = 0; l < 256; l++) {
+      if (start[l + 1] > start[l]) {
+        present[presentCount++] = l;
+      }
+    }
   }
 
   /**

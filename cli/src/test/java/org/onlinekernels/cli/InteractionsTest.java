@@ -121,6 +121,40 @@ class InteractionsTest {
     assertEquals(3 + 6, all.size());
   }
 
+  /**
+   * {@code ::} crosses namespaces whatever their first byte: a namespace {@code éa} (letter 0xC3)
+   * used to get no crossed features while {@code Xa} in the same line did (finding B2 of issue
+   * #41).
+   */
+  @Test
+  void allPairsCrossesNamespacesWhoseFirstByteIsNotPrintableAscii() throws Exception {
+    int s = feature("éa", "s");
+    int t = feature("Xa", "t");
+    int u = feature("b", "u");
+    // Letters in byte order: X (0x58), b (0x62), é (0xC3).
+    assertEquals(
+        row(
+            s,
+            v(1),
+            t,
+            v(1),
+            u,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ t,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ u,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ s,
+            v(1),
+            (VwRow.FNV_PRIME * u) ^ u,
+            v(1),
+            (VwRow.FNV_PRIME * u) ^ s,
+            v(1),
+            (VwRow.FNV_PRIME * s) ^ s,
+            v(1)),
+        read("1 |éa s |Xa t |b u", "::"));
+  }
+
   @Test
   void ignoreAndKeepDropNamespacesByTheirFirstLetter() throws Exception {
     Path f = dir.resolve("k.vw");

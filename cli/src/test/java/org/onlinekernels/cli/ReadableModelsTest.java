@@ -72,6 +72,47 @@ class ReadableModelsTest {
     assertTrue(byName.keySet().stream().anyMatch(n -> n.startsWith("^x")), "the default namespace");
   }
 
+  /**
+   * Names that differ only in bytes that are not UTF-8 are hashed apart, and stay apart by name: a
+   * byte that is not UTF-8 is written \xHH, a backslash \\ (finding B3 of issue #41: three such
+   * features became one U+FFFD name with one index).
+   */
+  @Test
+  void invertHashKeepsNamesApartThatDifferInBytesThatAreNotUtf8() throws IOException {
+    Path f = dir.resolve("b.vw");
+    byte[] line = "1 |a xQ xR xS y\\z \u00e9\n-1 |a xR\n".getBytes(StandardCharsets.UTF_8);
+    line[6] = (byte) 0xe9; // x\xE9, x\xE8, x\xE7: not UTF-8
+    line[9] = (byte) 0xe8;
+    line[12] = (byte) 0xe7;
+    line[line.length - 2] = (byte) 0xe8;
+    Files.write(f, line);
+    Path inv = dir.resolve("b.tsv");
+    Path state = dir.resolve("b.okst");
+    CliRun r =
+        CliRun.line(
+            "train --data " + f + " --bits 18 --invert-hash " + inv + " --save-state " + state);
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(inv);
+    assertEquals(1 + 5, lines.size(), "one line per feature: " + lines);
+    Map<String, String> index = new TreeMap<>();
+    for (String l : lines.subList(1, 6)) {
+      index.put(l.split("\t")[0], l.split("\t")[1]);
+    }
+    assertEquals(
+        List.of("a^x\\xE7", "a^x\\xE8", "a^x\\xE9", "a^y\\\\z", "a^\u00e9"),
+        List.copyOf(index.keySet()));
+    int ns = h("a", 0);
+    for (int c : new int[] {0xe7, 0xe8, 0xe9}) {
+      int hash = MurmurHash3.hash32x86(new byte[] {'x', (byte) c}, 0, 2, ns);
+      assertEquals(
+          Integer.toString(hash & ((1 << 18) - 1)),
+          index.get("a^x\\x" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)));
+    }
+    CliRun audit = CliRun.line("predict --model " + state + " --data " + f + " --audit");
+    assertEquals(0, audit.code(), audit.err());
+    assertTrue(audit.out().contains("\na^x\\xE8\t" + index.get("a^x\\xE8") + "\t"), audit.out());
+  }
+
   @Test
   void invertHashOfLibsvmDataNamesTheFeatureNumbers() throws IOException {
     Path f = dir.resolve("l.svm");

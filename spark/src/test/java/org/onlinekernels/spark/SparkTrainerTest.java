@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.cli.Main;
@@ -44,6 +45,7 @@ import org.onlinekernels.trainer.parallel.ShardWorker;
  * model is, bit for bit, the documented tree of merge summaries replayed here, on every run; the
  * job's entry point runs with {@code --master}-style options on the shared session.
  */
+@Tag("long")
 class SparkTrainerTest {
   private static final int AUSTEN_D = 12549;
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.KtParams;
 import org.onlinekernels.rules.RuleDriver;
@@ -62,36 +63,47 @@ class KtOptimizerTest {
 
   /**
    * The coin held at +1: the wealth is epsilon C(2k, k) / 2^k after k touches, past float's range
-   * after about 132 and double's after about 1,030; it saturates at 2^90 (float, from about 94
-   * touches) and 2^900 (double, about 906), and every weight stays finite, below the wealth.
+   * after about 132 and double's after about 1,030. The bet {@code k / (k + 1) W} meets the weight
+   * bound ({@code 2^56} float, {@code 2^512} double: {@link InputPolicy#weightBound}) first, at the
+   * touch the exact wealth says (about 60 and 517); from there the bet is the bound and the wealth
+   * grows by it each touch, below its cap; every weight stays finite, below the wealth.
    */
   @ParameterizedTest
   @EnumSource(ElementType.class)
-  void wealthSaturatesUnderOneSign(ElementType t) {
+  void betSaturatesAtTheWeightBoundUnderOneSign(ElementType t) {
     double cap = t == ElementType.FLOAT ? Kt.FLOAT_WEALTH_CAP : Kt.DOUBLE_WEALTH_CAP;
-    int steps = t == ElementType.FLOAT ? 3000 : 3000;
+    double bound = InputPolicy.weightBound(t);
     try (Arena a = Arena.ofConfined();
         KtOptimizer o = new KtOptimizer(1, t, KtParams.defaults())) {
       RuleDriver r = new RuleDriver(o, a);
       int reached = -1;
+      int expected = -1;
       double exact = 1;
-      for (int s = 0; s < steps; s++) {
+      for (int s = 0; s < 3000; s++) {
+        // Touch s + 1 bets with the wealth and fraction after s touches.
+        if (expected < 0 && exact * s / (s + 1) >= bound) {
+          expected = s + 1;
+        }
+        double weight = r.weights()[0];
+        if (reached < 0 && weight == bound) {
+          reached = s + 1;
+        }
+        double before = r.state("W")[0];
         o.step(r.vec(-1));
         exact *= (2.0 * s + 1) / (s + 1);
         double w = r.state("W")[0];
-        if (reached < 0 && w == cap) {
-          reached = s + 1;
-        }
-        if (reached < 0 && s < 80) {
+        if (reached < 0) {
           assertEquals(exact, w, exact * 1e-5, "wealth after " + (s + 1) + " touches");
+        } else {
+          double sum = t == ElementType.FLOAT ? (float) (before + bound) : before + bound;
+          assertEquals(sum, w, "the bet is the bound");
         }
-        double weight = r.weights()[0];
         assertTrue(
-            Double.isFinite(weight) && weight <= w && weight >= 0,
-            "weight " + weight + " at wealth " + w);
+            Double.isFinite(weight) && weight <= before && weight >= 0 && w < cap,
+            "weight " + weight + " at wealth " + before);
       }
-      assertTrue(reached > 0, "the wealth reached its cap");
-      assertEquals(t == ElementType.FLOAT ? 94 : 906, reached, 2, "touches to the cap");
+      assertTrue(reached > 0, "the bet reached the bound");
+      assertEquals(expected, reached, 2, "touches to the bound");
     }
   }
 }

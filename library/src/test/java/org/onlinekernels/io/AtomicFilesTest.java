@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -234,6 +236,37 @@ class AtomicFilesTest {
     Path loop = Files.createSymbolicLink(dir.resolve("loop"), Path.of("loop"));
     IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(loop, new byte[1]));
     assertTrue(e.getMessage().contains("symbolic links (a loop?)"), e.getMessage());
+  }
+
+  /**
+   * docs/GUARANTEES.md: errors give the system's reason, "permission denied" for a denial, and
+   * never name the temporary file, whoever runs the test (issue #41: the branch above is skipped as
+   * root, so a changed reason text built green). The reason of a denial, and a real denial that
+   * root meets too: creating a file in sysfs.
+   */
+  @Test
+  void aDenialIsReportedAsPermissionDeniedEvenAsRoot() throws IOException {
+    assertEquals(
+        "permission denied", AtomicFiles.reason(new AccessDeniedException("/d/.okw-1.tmp")));
+    assertEquals(
+        "No space left on device",
+        AtomicFiles.reason(
+            new FileSystemException("/d/.okw-1.tmp", null, "No space left on device")));
+    Path sys = Path.of("/sys/m.model");
+    boolean denied;
+    try {
+      Files.delete(Files.createTempFile(sys.getParent(), ".okw-", ".tmp"));
+      denied = false;
+    } catch (AccessDeniedException e) {
+      denied = true;
+    } catch (IOException e) {
+      denied = false;
+    }
+    assumeTrue(denied, "no directory here that denies root a new file (sysfs)");
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(sys, new byte[1]));
+    assertEquals("cannot write /sys/m.model: permission denied", e.getMessage());
+    e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(sys));
+    assertEquals("cannot write /sys/m.model: permission denied", e.getMessage());
   }
 
   private static boolean isOther(Path p) {

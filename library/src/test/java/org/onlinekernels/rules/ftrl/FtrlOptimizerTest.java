@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.StateLayout;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.rules.RuleDriver;
@@ -92,6 +93,30 @@ class FtrlOptimizerTest {
       assertEquals(0.1, w[0], tol(t));
       assertEquals(0L, Double.doubleToRawLongBits(w[1]), "w1 is +0 exactly, got " + w[1]);
       assertEquals(0.1 * 3, r.round(1, 3, 1e6), tol(t), "the zero weight ignores x_1 = 1e6");
+    }
+  }
+
+  /**
+   * docs/GUARANTEES.md: the weight is clamped (issue #41: with the clamp removed every suite stayed
+   * green). With {@code alpha = 2^100} (float) or {@code 2^600} (double) one round makes the
+   * weights {@code 2^99 / 2^599} and {@code -0.2 alpha}: the read-out and the prediction use {@code
+   * +-InputPolicy.weightBound}, as the reference with the same bound.
+   */
+  @ParameterizedTest
+  @CsvSource(textBlock = ALL)
+  void theWeightIsClampedAtTheBound(String impl, ElementType t, StateLayout layout) {
+    FtrlParams p = new FtrlParams(t == ElementType.FLOAT ? 0x1p100 : 0x1p600, 1, 0, 0);
+    double bound = InputPolicy.weightBound(t);
+    try (Arena a = Arena.ofConfined();
+        FtrlOptimizer o = create(impl, t, layout, p, a)) {
+      RuleDriver r = new RuleDriver(o, a);
+      r.round(-0.5, 2, -0.5);
+      assertArrayEquals(new double[] {bound, -bound}, r.weights());
+      assertEquals(Double.valueOf(bound / 2), Double.valueOf(r.round(0, 1, 0.5)));
+      ReferenceFtrl ref = new ReferenceFtrl(2, p, bound);
+      ref.predict(new double[] {2, -0.5});
+      ref.update(-0.5);
+      assertArrayEquals(new double[] {bound, -bound}, ref.weights());
     }
   }
 

@@ -47,10 +47,10 @@ class FreeGradOptimizerTest {
       // gradients:
       // h1 = ht = (1, 0.25); V = (0 + 1) + 1 = 2 and (0 + 0.0625) + 0.0625 = 0.125; G = (-1, 0.25).
       assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
-      assertArrayEquals(new double[] {-1, 0.25}, r.state("G"), 0.0);
-      assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"), 0.0);
-      assertArrayEquals(new double[] {1, 0.25}, r.state("h1"), 0.0);
-      assertArrayEquals(new double[] {1, 0.25}, r.state("ht"), 0.0);
+      assertArrayEquals(new double[] {-1, 0.25}, r.state("G"));
+      assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"));
+      assertArrayEquals(new double[] {1, 0.25}, r.state("h1"));
+      assertArrayEquals(new double[] {1, 0.25}, r.state("ht"));
       // Weights: coordinate 0: A = 1, D = 2 + 1 = 3, -G eps (2V + h A) h1^2 / (2 D^2 sqrt(V))
       // exp(A^2 / (2D))
       // = 5 / (18 sqrt(2)) e^(1/6); coordinate 1 saw -0.25 times coordinate 0's gradient: the
@@ -61,9 +61,9 @@ class FreeGradOptimizerTest {
       // 0.25;
       // ht = 4; G = (0, 0.5); V = (3, 0.1875).
       assertEquals(0.0, r.round(4, 1, 1), tol * w0);
-      assertArrayEquals(new double[] {0, 0.5}, r.state("G"), 0.0);
-      assertArrayEquals(new double[] {3, 0.1875}, r.state("Vsum"), 0.0);
-      assertArrayEquals(new double[] {4, 4}, r.state("ht"), 0.0);
+      assertArrayEquals(new double[] {0, 0.5}, r.state("G"));
+      assertArrayEquals(new double[] {3, 0.1875}, r.state("Vsum"));
+      assertArrayEquals(new double[] {4, 4}, r.state("ht"));
       // G_0 = +0: the weight's sign factor -G makes it -0.0.
       assertEquals(Double.valueOf(-0.0), Double.valueOf(r.weights()[0]));
     }
@@ -108,7 +108,7 @@ class FreeGradOptimizerTest {
             gs[i] = Math.scalb(g[s][i], ks[j]);
           }
           scaled[j].step(rs.vec(gs));
-          assertArrayEquals(want, rs.weights(), 0.0, "step " + s + ", gradients times 2^" + ks[j]);
+          assertArrayEquals(want, rs.weights(), "step " + s + ", gradients times 2^" + ks[j]);
         }
       }
       for (FreeGradOptimizer o : scaled) {

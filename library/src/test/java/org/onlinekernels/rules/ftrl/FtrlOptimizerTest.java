@@ -58,8 +58,8 @@ class FtrlOptimizerTest {
       // = 1.
       // Coordinate 1: gg = 0.0625, den = 0.5 * 0.25 = 0.125, sig = 0.5, z = 0.25, N = 0.0625.
       assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
-      assertArrayEquals(new double[] {-1, 0.25}, r.state("z"), 0.0);
-      assertArrayEquals(new double[] {1, 0.0625}, r.state("N"), 0.0);
+      assertArrayEquals(new double[] {-1, 0.25}, r.state("z"));
+      assertArrayEquals(new double[] {1, 0.0625}, r.state("N"));
       // Weights: w0 = (copySign(0, -1) - (-1)) / ((1 + 1) / 0.5) = 0.25; w1 = (0 - 0.25) / ((1 +
       // 0.25) / 0.5) = -0.1:
       // OGD's 0 - 0.5 (-1) / (1 + 1) and 0 - 0.5 (0.25) / (1 + 0.25).

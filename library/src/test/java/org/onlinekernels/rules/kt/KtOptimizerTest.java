@@ -40,23 +40,23 @@ class KtOptimizerTest {
       // Round 1: theta = 0, so w = 0. g = -0.5, x = (2, -0.5): g x = (-1, 0.25), coins (1, -0.25);
       // W = 1 + coin * 0 = 1; theta = (1, -0.25); k = (1, 1).
       assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
-      assertArrayEquals(new double[] {1, -0.25}, r.state("theta"), 0.0);
-      assertArrayEquals(new double[] {1, 1}, r.state("W"), 0.0);
-      assertArrayEquals(new double[] {1, 1}, r.state("k"), 0.0);
+      assertArrayEquals(new double[] {1, -0.25}, r.state("theta"));
+      assertArrayEquals(new double[] {1, 1}, r.state("W"));
+      assertArrayEquals(new double[] {1, 1}, r.state("k"));
       // Round 2, x = (1, 1): w = (1/2 * 1, -0.25/2 * 1) = (0.5, -0.125), yhat = 0.375.
       // g = 1: coins (-1, -1); W = (1 - 0.5, 1 + 0.125) = (0.5, 1.125); theta = (0, -1.25); k = (2,
       // 2).
       assertEquals(Double.valueOf(0.375), Double.valueOf(r.round(1, 1, 1)));
-      assertArrayEquals(new double[] {0.5, 1.125}, r.state("W"), 0.0);
-      assertArrayEquals(new double[] {0, -1.25}, r.state("theta"), 0.0);
-      assertArrayEquals(new double[] {0, -1.25 / 3 * 1.125}, r.weights(), 0.0);
+      assertArrayEquals(new double[] {0.5, 1.125}, r.state("W"));
+      assertArrayEquals(new double[] {0, -1.25}, r.state("theta"));
+      assertArrayEquals(new double[] {0, -1.25 / 3 * 1.125}, r.weights());
       // Round 3, x = (3, 0), g = -1: g x_0 = -3 gives the coin clamp(3, -1, 1) = 1 (clipped); w0 =
       // 0,
       // so W0 stays 0.5; theta0 = 1, k0 = 3. Coordinate 1 has x = 0: untouched.
       r.round(-1, 3, 0);
-      assertArrayEquals(new double[] {1, -1.25}, r.state("theta"), 0.0);
-      assertArrayEquals(new double[] {0.5, 1.125}, r.state("W"), 0.0);
-      assertArrayEquals(new double[] {3, 2}, r.state("k"), 0.0);
+      assertArrayEquals(new double[] {1, -1.25}, r.state("theta"));
+      assertArrayEquals(new double[] {0.5, 1.125}, r.state("W"));
+      assertArrayEquals(new double[] {3, 2}, r.state("k"));
       assertEquals(Double.valueOf(0.125), Double.valueOf(r.weights()[0]));
     }
   }

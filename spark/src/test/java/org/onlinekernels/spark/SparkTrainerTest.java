@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
@@ -211,7 +210,7 @@ class SparkTrainerTest {
     Path file = data("heart_scale.svm");
     Path out = tmp.resolve("heart.model");
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    Map<String, String> options =
+    JobOptions options =
         SparkTrain.options(
             new String[] {
               "--master",
@@ -241,7 +240,6 @@ class SparkTrainerTest {
         SparkTrainer.train(job, read(file, 13), 3).model().weights()[0],
         LinearModel.load(out).weights()[0]);
     assertThrows(
-        IllegalArgumentException.class,
-        () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
+        JobFailure.class, () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
   }
 }

@@ -78,7 +78,7 @@ class MetalStreamsSmokeTest {
                 + w
                 + " \\| \\d+\\.0 \\| "
                 + rule
-                + " \\| float \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\dx \\| \\d\\.\\d\\dx \\| ";
+                + " \\| float \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+\\.\\d\\dx \\| \\d+\\.\\d\\dx \\| ";
         assertTrue(Pattern.compile(line).matcher(md).find(), "no trainer / C ratios " + line);
       }
     }

@@ -64,7 +64,7 @@ final class ServeCommand {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  int code = stop(server, err);
+                  int code = stop(server, out, err);
                   out.flush();
                   err.flush();
                   Runtime.getRuntime().halt(code);
@@ -189,12 +189,16 @@ final class ServeCommand {
   }
 
   /**
-   * Shuts {@code server} down (the state saved with {@code --save-state}); returns the exit code:
-   * 0, or 1 with the error on {@code err} when the state could not be saved.
+   * Shuts {@code server} down (the state saved with {@code --save-state}) and says on {@code out}
+   * what was saved, for a learning model; returns the exit code: 0, or 1 with the error on {@code
+   * err} when the state could not be saved.
    */
-  static int stop(ServeServer server, PrintStream err) {
+  static int stop(ServeServer server, PrintStream out, PrintStream err) {
     try {
-      server.shutdown();
+      String summary = server.shutdown();
+      if (summary != null) {
+        out.println(summary);
+      }
       return 0;
     } catch (Failure e) {
       err.println("error: " + e.getMessage());

@@ -166,16 +166,18 @@ final class ServeServer {
    * Stops accepting, closes every connection, saves the state (with {@code --save-state}) and frees
    * the model; a second call waits for the first.
    *
+   * @return what was saved, for the user ({@link ServedModel#summary}), or null (a model that does
+   *     not learn, or a second call)
    * @throws Failure when the state cannot be saved (the old file is then intact)
    */
-  void shutdown() throws Failure {
+  String shutdown() throws Failure {
     if (!stopping.compareAndSet(false, true)) {
       try {
         stopped.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      return;
+      return null;
     }
     try {
       closeQuietly(socket);
@@ -188,6 +190,7 @@ final class ServeServer {
         Thread.currentThread().interrupt();
       }
       model.close();
+      return model.summary();
     } finally {
       stopped.countDown();
     }

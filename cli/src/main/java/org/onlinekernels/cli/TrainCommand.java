@@ -126,7 +126,7 @@ final class TrainCommand {
     saveState = path(o, "--save-state");
     initial = path(o, "--initial");
     invertHash = path(o, "--invert-hash");
-    holdoutPeriod = o.positiveInt("--holdout-period", 0);
+    holdoutPeriod = o.wholeNumber("--holdout-period", 0);
     dense = o.has("--dense");
     normalize = o.has("--normalize");
     dimension = o.positiveInt("--dimension", 0);
@@ -229,6 +229,17 @@ final class TrainCommand {
     SparseDataset train = format.read(data, d, VwReader.DEFAULT_BITS, limits, names);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
+    }
+    if (holdoutPeriod > train.size()) {
+      throw new UsageException(
+          "--holdout-period "
+              + holdoutPeriod
+              + " holds out no row: "
+              + data
+              + " has "
+              + train.size()
+              + " examples; give at most "
+              + train.size());
     }
     if (labels == null) {
       labels = LabelMap.auto(train, true);

@@ -90,7 +90,7 @@ class ReadableModelsTest {
     Path state = dir.resolve("b.okst");
     CliRun r =
         CliRun.line(
-            "train --data " + f + " --bits 18 --invert-hash " + inv + " --save-state " + state);
+            "train --data " + f + " --bits 12 --invert-hash " + inv + " --save-state " + state);
     assertEquals(0, r.code(), r.err());
     List<String> lines = Files.readAllLines(inv);
     assertEquals(1 + 5, lines.size(), "one line per feature: " + lines);
@@ -105,7 +105,7 @@ class ReadableModelsTest {
     for (int c : new int[] {0xe7, 0xe8, 0xe9}) {
       int hash = MurmurHash3.hash32x86(new byte[] {'x', (byte) c}, 0, 2, ns);
       assertEquals(
-          Integer.toString(hash & ((1 << 18) - 1)),
+          Integer.toString(hash & ((1 << 12) - 1)),
           index.get("a^x\\x" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)));
     }
     CliRun audit = CliRun.line("predict --model " + state + " --data " + f + " --audit");

@@ -218,8 +218,10 @@ class CheckpointTest {
    * docs/GUARANTEES.md: "a checkpoint resumes on either provider" (issue #41: a claim inferred from
    * the providers' bit identity, never run). Half of heart_scale, as dense rows, on the scalar
    * kernels, saved, resumed on the vector kernels (and the reverse): the predictions and the whole
-   * state of one run straight through on the resuming provider, bit for bit.
+   * state of one run straight through on the resuming provider, bit for bit. Long stage: the cold
+   * vector kernels make it about 40 s on the loaded CI machine.
    */
+  @org.junit.jupiter.api.Tag("long")
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void resumeOnTheOtherProviderIsBitIdentical(AllOptimizers.Named n, ElementType t)

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -30,8 +29,8 @@ final class OutputFiles {
     if (t instanceof NoSuchFileException) {
       return "no such directory";
     }
-    if (t instanceof AccessDeniedException) {
-      return "permission denied";
+    if (t instanceof IOException io) {
+      return AtomicFiles.reason(io); // without the path ("cannot write .: .: Is a directory")
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }

@@ -225,7 +225,7 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     } catch (ParameterRangeException e) {
       // Keeps its type, so that callers can name the flag and the element type.
       ParameterRangeException renamed =
-          new ParameterRangeException(e.parameter(), ownNames(e.getMessage()));
+          new ParameterRangeException(ownName(e.parameter()), ownNames(e.getMessage()));
       renamed.initCause(e);
       throw renamed;
     } catch (IllegalArgumentException e) {
@@ -234,19 +234,36 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   }
 
   /**
-   * The parameter records' names where they differ from this class's keys ({@code epsilon} is
-   * {@code eps} here).
+   * The parameter records' names that this class's keys (the command line's {@code --param} names)
+   * spell otherwise.
    */
-  private static String ownNames(String message) {
+  private static final Map<String, String> OWN_NAMES =
+      Map.of("epsilon", "eps", "Q0", "q0", "lambda1", "l1", "lambda2", "l2");
+
+  /**
+   * A parameter the library names {@code name}, as this class names it: AdaGrad's {@code rate} is
+   * {@code eta}, or {@code alpha} with a box; global AdaGrad's rate numerator {@code alpha * D} is
+   * refused through {@code alpha}.
+   */
+  private String ownName(String parameter) {
+    return switch (parameter) {
+      case "rate" -> params.containsKey("alpha") ? "alpha" : "eta";
+      case "alpha * D" -> "alpha";
+      default -> OWN_NAMES.getOrDefault(parameter, parameter);
+    };
+  }
+
+  /** A library message with every parameter named as this class names it ({@link #ownName}). */
+  private String ownNames(String message) {
     if (message == null) {
       return null;
     }
-    for (String[] r : new String[][] {{"epsilon", "eps"}, {"Q0", "q0"}}) {
-      if (message.startsWith(r[0] + " ")) {
-        return r[1] + message.substring(r[0].length());
-      }
+    String m = message;
+    for (Map.Entry<String, String> e : OWN_NAMES.entrySet()) {
+      m = m.replaceAll("\\b" + e.getKey() + "\\b", e.getValue());
     }
-    return message;
+    // AdaGrad's "rate = v ... |rate| must be", not the prose's "the rate would overflow".
+    return name.equals("adagrad") ? m.replaceAll("\\brate( =|\\|)", ownName("rate") + "$1") : m;
   }
 
   private LinearModelOptimizer createChecked(

@@ -101,6 +101,7 @@ class MainTest {
         "predict --data BIN                    | --model is required",
         "predict --model m --data BIN --y      | unknown option '--y'",
         "demo --n 0                            | --n must be at least 1, got 0",
+        "train --data BIN --threads 2 --algorithm ogd | --threads trains one of the rules in parallel; ogd (the baseline) has no merge rule (docs/MERGING.md)",
         "demo --data BIN --seed 3              | --seed only applies to the synthetic problem, not to --data",
         "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
         "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",

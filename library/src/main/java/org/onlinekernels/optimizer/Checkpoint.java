@@ -365,6 +365,14 @@ public final class Checkpoint {
   }
 
   /**
+   * The parameters of {@code o} as text, every one given or default (as {@link #load} compares
+   * them), or "" for an optimizer without a {@code params()}.
+   */
+  public static String parameters(LinearModelOptimizer o) {
+    return o instanceof StatefulOptimizer s ? paramsOf(s) : "";
+  }
+
+  /**
    * The parameters as text, compared by {@link #load}: {@code params()} of the concrete optimizer
    * (every one has a public {@code params()}), with the arrays of a record spelled out (a record's
    * {@code toString} prints them by identity).

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.Checkpoint;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.Precision;
@@ -151,6 +152,26 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
           sb.append(k).append('=').append(num(v));
         });
     return sb.toString();
+  }
+
+  /**
+   * Whether {@code other} is this algorithm with the same value of every parameter, given or
+   * default ({@code eps=1} is scinol2 with its defaults), as optimizers of {@code precision}.
+   */
+  public boolean sameParameters(AlgorithmSpec other, Precision precision) {
+    if (!name.equals(other.name)) {
+      return false;
+    }
+    if (params.equals(other.params)) {
+      return true;
+    }
+    try (LinearModelOptimizer a = create(1, precision, StateLayout.PLANAR, null, null);
+        LinearModelOptimizer b = other.create(1, precision, StateLayout.PLANAR, null, null)) {
+      String pa = Checkpoint.parameters(a);
+      return !pa.isEmpty() && pa.equals(Checkpoint.parameters(b));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** {@code name} or {@code name(k=v,...)}: a short label for tables. */

@@ -48,6 +48,14 @@ class StateFaultsTest {
         .assertError(1, model + ": not an online-kernels state file");
     CliRun.line("train --initial " + dir + " --data " + svm.b())
         .assertError(1, "cannot read " + dir + ": it is a directory");
+    // A device that never ends: refused at its header (it was read whole: out of memory).
+    Path zero = Path.of("/dev/zero");
+    if (Files.isReadable(zero)) {
+      CliRun.line("train --initial " + zero + " --data " + svm.b())
+          .assertError(1, zero + ": not an online-kernels state file");
+      CliRun.line("serve --initial " + zero + " --port 0")
+          .assertError(1, zero + ": not an online-kernels state file");
+    }
   }
 
   @Test

@@ -314,6 +314,11 @@ class MainTest {
             new String[] {
               "experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata",
               "error: data directory " + dir.resolve("nodata") + " not found"
+            },
+            new String[] {
+              // It said "cannot write to F: F", after running.
+              "experiment dfeg-synthetic --quick --out " + bad,
+              "error: cannot write to " + bad + ": it is a file; --out names a directory"
             });
     for (String[] c : cases) {
       assertEquals(1, run(args(c[0])), c[0] + ": " + err);

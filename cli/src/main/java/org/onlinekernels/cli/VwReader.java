@@ -212,7 +212,12 @@ final class VwReader {
         int end = next < 0 ? e : next;
         pos = namespace(pos + 1, end);
       }
-      int nnz = row.finish();
+      int nnz;
+      try {
+        nnz = row.finish();
+      } catch (IllegalArgumentException ex) {
+        throw error(ex.getMessage());
+      }
       int[] idx = row.indices();
       double[] val = row.values();
       for (int k = 0; k < nnz; k++) {

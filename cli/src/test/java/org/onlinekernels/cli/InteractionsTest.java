@@ -251,6 +251,34 @@ class InteractionsTest {
    * The crossing runs in the row builder's own arrays: no allocation per row once they are large
    * enough.
    */
+  /**
+   * A row whose interactions would make more than 2^24 entries is refused before any is made,
+   * naming its line (a 10^5 x 10^5 {@code -q ab} row ran out of memory after 42 s).
+   */
+  @Test
+  void aRowWithTooManyCrossedEntriesIsRefusedNamingItsLine() throws Exception {
+    StringBuilder big = new StringBuilder("1 |a");
+    for (int k = 0; k < 5000; k++) {
+      big.append(" x").append(k);
+    }
+    big.append(" |b");
+    for (int k = 0; k < 5000; k++) {
+      big.append(" y").append(k);
+    }
+    Path f = dir.resolve("big.vw");
+    Files.writeString(f, "1 |a x |b y\n" + big + "\n");
+    Namespaces ns = Namespaces.parse(List.of("ab"), null, null);
+    VwReader.FormatException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            VwReader.FormatException.class,
+            () -> VwReader.read(f, BITS, new VwRow(BITS, true, ns, null)));
+    assertEquals(
+        f
+            + ":2: the row's 10000 features and their interactions make 25010000 entries; a row"
+            + " holds at most 16777216 (fewer features, or fewer -q pairs)",
+        e.getMessage());
+  }
+
   @Test
   void buildingARowWithInteractionsAllocatesNothing() throws UsageException {
     VwRow row = new VwRow(BITS, true, Namespaces.parse(List.of("ab", "aa"), null, null), null);

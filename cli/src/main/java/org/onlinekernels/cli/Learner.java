@@ -170,8 +170,8 @@ final class Learner implements AutoCloseable {
         prog.examples(),
         rows.totalNonZeros() * config.epochs(),
         (t1 - t0) / 1e9,
-        total - steadyStart[0],
-        (t1 - steadyStart[1]) / 1e9,
+        steadyStart[0] == 0 ? 0 : total - steadyStart[0], // 0: no call fell in the second half
+        steadyStart[0] == 0 ? 0 : (t1 - steadyStart[1]) / 1e9,
         trainer.handoverAt(),
         trainer.kernels());
   }

@@ -87,11 +87,14 @@ final class TrainCommand {
     precision = Choices.precision(o.get("--type"));
     type = precision.inputType();
     loss = Choices.loss(o.get("--loss"));
+    // With --initial and no --algorithm, --param belongs to the state's rule: read with the state.
     spec =
-        Choices.algorithm(
-            o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
-            o.all("--param"),
-            precision);
+        o.get("--algorithm") == null && o.get("--initial") != null
+            ? null
+            : Choices.algorithm(
+                o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
+                o.all("--param"),
+                precision);
     format = InputFormat.parse(o);
     labels = LabelMap.parse(o.get("--labels"));
     ties = Scoring.Ties.parse(o.get("--ties"));
@@ -126,7 +129,7 @@ final class TrainCommand {
     saveState = path(o, "--save-state");
     initial = path(o, "--initial");
     invertHash = path(o, "--invert-hash");
-    holdoutPeriod = o.positiveInt("--holdout-period", 0);
+    holdoutPeriod = o.wholeNumber("--holdout-period", 0);
     dense = o.has("--dense");
     normalize = o.has("--normalize");
     dimension = o.positiveInt("--dimension", 0);
@@ -139,7 +142,16 @@ final class TrainCommand {
       throw new UsageException(
           "--save-state, --initial and --holdout-period train on one thread; drop --threads");
     }
-    if ((saveState != null || initial != null) && !Rules.names().contains(spec.name())) {
+    if (threads > 1 && spec != null && !Rules.names().contains(spec.name())) {
+      // A usage error, before any data is read (the parallel trainer refused it: exit 1).
+      throw new UsageException(
+          "--threads trains one of the rules in parallel; "
+              + spec.name()
+              + " (the baseline) has no merge rule (docs/MERGING.md)");
+    }
+    if ((saveState != null || initial != null)
+        && spec != null
+        && !Rules.names().contains(spec.name())) {
       throw new UsageException(
           spec.name()
               + " (the baseline) keeps no resumable state; --save-state and --initial"
@@ -185,9 +197,13 @@ final class TrainCommand {
     }
     state = TrainingState.load(initial);
     resumed = RunSettings.of(state, initial);
+    AlgorithmSpec requested =
+        spec != null
+            ? spec
+            : Choices.algorithm(resumed.spec().name(), o.all("--param"), resumed.precision());
     ResumeChecks.requireSame(
         o,
-        new ResumeChecks.Requested(spec, precision, loss, labels, dimension, format),
+        new ResumeChecks.Requested(requested, precision, loss, labels, dimension, format),
         resumed,
         initial);
     precision = resumed.precision();
@@ -229,6 +245,17 @@ final class TrainCommand {
     SparseDataset train = format.read(data, d, VwReader.DEFAULT_BITS, limits, names);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
+    }
+    if (holdoutPeriod > train.size()) {
+      throw new UsageException(
+          "--holdout-period "
+              + holdoutPeriod
+              + " holds out no row: "
+              + data
+              + " has "
+              + train.size()
+              + " examples; give at most "
+              + train.size());
     }
     if (labels == null) {
       labels = LabelMap.auto(train, true);

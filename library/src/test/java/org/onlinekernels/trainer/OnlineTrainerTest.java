@@ -110,7 +110,7 @@ class OnlineTrainerTest {
     assertTrue(multi.model().multiclass());
     for (int k = 0; k < 3; k++) {
       TrainResult bin = OnlineTrainer.train(cfg, Datasets.oneVsRest(data, k), null, null);
-      assertArrayEquals(bin.model().weights()[0], multi.model().weights()[k], 0.0, "class " + k);
+      assertArrayEquals(bin.model().weights()[0], multi.model().weights()[k], "class " + k);
     }
     // Separable enough: one pass learns it.
     Metrics m = Metrics.evaluate(multi.model(), threeClasses(1000, 8));
@@ -129,7 +129,7 @@ class OnlineTrainerTest {
         OnlineTrainer.train(cfg.withShuffle(true, 43), data, null, null).model().weights()[0];
     double[] fileOrder =
         OnlineTrainer.train(cfg.withShuffle(false, 42), data, null, null).model().weights()[0];
-    assertArrayEquals(a, b, 0.0);
+    assertArrayEquals(a, b);
     assertNotEquals(a[20], c[20]);
     assertNotEquals(a[20], fileOrder[20]);
   }
@@ -144,7 +144,7 @@ class OnlineTrainerTest {
     Path f = dir.resolve("m.model");
     r.model().save(f);
     LinearModel back = LinearModel.load(f);
-    assertArrayEquals(r.model().weights()[0], back.weights()[0], 0.0);
+    assertArrayEquals(r.model().weights()[0], back.weights()[0]);
     assertEquals(r.test(), Metrics.evaluate(back, test));
     assertTrue(r.test().meanLoss() < 0.45, "ScInOL2 learns the synthetic problem: " + r.test());
   }

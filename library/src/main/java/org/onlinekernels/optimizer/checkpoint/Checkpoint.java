@@ -20,6 +20,8 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.StatefulOptimizer;
 import org.onlinekernels.optimizer.state.Precision;
 
 /**
@@ -366,6 +368,39 @@ public final class Checkpoint {
       throw new CheckpointException(where + "is truncated inside its header or data");
     } catch (IOException e) {
       throw new CheckpointException(where + "cannot be parsed: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The parameters of {@code o} as text, every one given or default (as {@link #load} compares
+   * them), or "" for an optimizer without a {@code params()}.
+   */
+  public static String parameters(LinearModelOptimizer o) {
+    return o instanceof StatefulOptimizer s ? paramsOf(s) : "";
+  }
+
+  /**
+   * The parameters as text, compared by {@link #load}: {@code params()} of the concrete optimizer
+   * (every one has a public {@code params()}), with the arrays of a record spelled out (a record's
+   * {@code toString} prints them by identity).
+   */
+  static String paramsOf(StatefulOptimizer o) {
+    try {
+      Object p = o.getClass().getMethod("params").invoke(o);
+      if (p instanceof Record r) {
+        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
+        for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+          Object v = c.getAccessor().invoke(r);
+          sb.append(c.getName())
+              .append('=')
+              .append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v))
+              .append(';');
+        }
+        return sb.append(']').toString();
+      }
+      return String.valueOf(p);
+    } catch (ReflectiveOperationException e) {
+      return "";
     }
   }
 }

@@ -74,6 +74,12 @@ public final class KernelHandover {
    */
   public static final long AHEAD_AFTER_NANOS = 1_000_000_000L;
 
+  /**
+   * The shortest run, in seconds, that a race can start in ({@link #RACE_IF_AHEAD_NANOS}): a
+   * shorter run ends on the scalar kernels by design, which is nothing to explain to its user.
+   */
+  public static final double SHORTEST_RACED_RUN_SECONDS = RACE_IF_AHEAD_NANOS / 1e9;
+
   private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
   private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
 

@@ -125,7 +125,7 @@ class FreeGradEquation9Test {
         double[] h = r.state("ht");
         for (int i = 0; i < d; i++) {
           if (h1[i] == 0) {
-            assertEquals(0.0, w[i], 0.0, "no gradient yet at coordinate " + i);
+            assertEquals(0.0, w[i], "no gradient yet at coordinate " + i);
             continue;
           }
           if (h[i] > h1[i]) {

@@ -38,15 +38,18 @@ public final class OnlineLinearClassificationModel
 
   /** A model of {@code model}'s weights. */
   public OnlineLinearClassificationModel(String uid, LinearModel model) {
-    // Before super(): the super constructor creates the Params, which read uid().
-    this.uid = uid;
+    this(ConstructingUid.set(uid), model);
+  }
+
+  private OnlineLinearClassificationModel(ConstructingUid.Token uid, LinearModel model) {
+    super(); // creates the Params, which read uid(): ConstructingUid answers
+    this.uid = uid.take();
     this.model = new ShippedModel(model);
-    super();
   }
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : ConstructingUid.current();
   }
 
   /** The linear model (weights, rule, element type, loss, classes). */

@@ -7,14 +7,14 @@ import java.util.List;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Checkpoint;
-import org.onlinekernels.optimizer.CheckpointException;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.CheckpointException;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * One single-thread learner of the command line: the library's {@link OnlineTrainer}, used through

@@ -16,8 +16,8 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The {@code predict} subcommand: a saved model applied to a data file, predictions and metrics.

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**

@@ -10,8 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The model {@code serve} answers with, shared by every connection.

@@ -23,7 +23,7 @@ import org.onlinekernels.io.AtomicFiles;
  * --initial}, {@code predict} and {@code serve} read: the run's settings ({@link #settings()}:
  * rule, parameters, precision, loss, layout, dimension, outputs, label map, input format, hashing
  * and namespaces, examples trained) and each output's optimizer state as a library checkpoint image
- * ({@link org.onlinekernels.optimizer.Checkpoint#toBytes}), bit for bit.
+ * ({@link org.onlinekernels.optimizer.checkpoint.Checkpoint#toBytes}), bit for bit.
  *
  * <p>Format (docs/CLI.md, "State files"): magic {@code "OKST"}, format version, the settings as
  * {@code key, value} pairs of strings (Java's modified UTF-8), the number of outputs and each

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /** {@code train --invert-hash} and {@code predict --audit}. */
 class ReadableModelsTest {

@@ -51,6 +51,8 @@ public final class AtomicFiles {
    * before it replaces the target: a seam for tests that simulate a crash there ({@code null}
    * normally). An exception from the hook propagates; the target is then unchanged.
    */
+  // The file lock is a resource held for the write and never referenced: javac's "try" lint.
+  @SuppressWarnings("try")
   public static void write(Path target, byte[] content, Runnable beforeRename) throws IOException {
     Path abs = target.toAbsolutePath();
     Path dir = abs.getParent();

@@ -14,10 +14,11 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.ParameterRangeException;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.rules.Rules;
+import org.onlinekernels.rules.ogd.OgdOptimizer;
 
 /**
  * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with {@code

@@ -2,6 +2,7 @@ package org.onlinekernels.trainer;
 
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Mean loss and error rate over {@code n} examples.

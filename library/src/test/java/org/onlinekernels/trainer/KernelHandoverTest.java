@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A run's results never depend on when (or whether) its optimizers move from the scalar to the

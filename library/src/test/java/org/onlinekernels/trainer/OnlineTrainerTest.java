@@ -24,6 +24,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
+import org.onlinekernels.trainer.model.LinearModel;
 
 class OnlineTrainerTest {
   /** Three well separated classes in 3 features plus a bias, labels 0..2. */

@@ -1,11 +1,11 @@
 package org.onlinekernels.rules.freegrad;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
 import org.onlinekernels.kernel.lanes.FloatLaneMath;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * FreeGrad per coordinate (Mhammedi and Koolen 2020, "Diagonal FreeGrad" as its first author

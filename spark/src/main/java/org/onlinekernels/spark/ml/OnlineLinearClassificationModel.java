@@ -15,7 +15,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.onlinekernels.spark.ShippedModel;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 import scala.Option;
 import scala.Tuple3;
 
@@ -101,10 +101,11 @@ public final class OnlineLinearClassificationModel
 
   /**
    * Spark's training-summary lookup, declared by two superclasses with Scala's covariant tuple,
-   * which Java generics cannot express: the raw type satisfies both.
+   * which Java generics cannot express: the raw type satisfies both (and overriding with it is the
+   * unchecked conversion javac reports).
    */
   @Override
-  @SuppressWarnings("rawtypes")
+  @SuppressWarnings({"rawtypes", "unchecked"})
   public Tuple3 findSummaryModel() {
     return super.findSummaryModel();
   }

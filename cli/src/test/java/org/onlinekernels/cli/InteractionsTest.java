@@ -248,10 +248,6 @@ class InteractionsTest {
   }
 
   /**
-   * The crossing runs in the row builder's own arrays: no allocation per row once they are large
-   * enough.
-   */
-  /**
    * A row whose interactions would make more than 2^24 entries is refused before any is made,
    * naming its line (a 10^5 x 10^5 {@code -q ab} row ran out of memory after 42 s).
    */
@@ -279,6 +275,10 @@ class InteractionsTest {
         e.getMessage());
   }
 
+  /**
+   * The crossing runs in the row builder's own arrays: no allocation per row once they are large
+   * enough.
+   */
   @Test
   void buildingARowWithInteractionsAllocatesNothing() throws UsageException {
     VwRow row = new VwRow(BITS, true, Namespaces.parse(List.of("ab", "aa"), null, null), null);

@@ -88,7 +88,7 @@ final class Holdout implements AutoCloseable {
   }
 
   /** The file row (0-based) of row {@code r} of {@link #training()}. */
-  int fileRow(int r) {
+  long fileRow(long r) {
     return r + r / (period - 1);
   }
 

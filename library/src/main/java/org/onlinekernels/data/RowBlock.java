@@ -217,15 +217,24 @@ public final class RowBlock {
   }
 
   /**
+   * Gives the rows the ids {@code first, first + 1, ...} in their order: a reader that parses a
+   * chunk of its input before it knows how many rows came before numbers them afterwards.
+   */
+  public void renumber(long first) {
+    for (int r = 0; r < rows; r++) {
+      ids[r] = first + r;
+    }
+  }
+
+  /**
    * Swaps the contents and buffers of this block and {@code other}: a pipelined feed hands a filled
-   * block to its consumer without copying. Both must have the same {@link #rowCapacity()}.
+   * block to its consumer without copying. The {@link #rowCapacity()} of each stays its own.
    *
-   * @throws IllegalArgumentException if {@code other} is null, this block, or of another capacity
+   * @throws IllegalArgumentException if {@code other} is null or this block
    */
   public void exchange(RowBlock other) {
-    if (other == null || other == this || other.capacity != capacity) {
-      throw new IllegalArgumentException(
-          "exchange needs another block of the same row capacity " + capacity);
+    if (other == null || other == this) {
+      throw new IllegalArgumentException("exchange needs another block");
     }
     int r = rows;
     rows = other.rows;

@@ -49,7 +49,7 @@ public final class ShuffleFeed implements RowFeed {
     this.source = source;
     this.capacity = bufferRows;
     this.random = random;
-    this.in = new RowBlock();
+    this.in = new RowBlock(Math.min(RowBlock.DEFAULT_ROWS, bufferRows));
   }
 
   /** The most rows held at once. */

@@ -126,6 +126,12 @@ public final class RowBlock {
     start[rows] = entries;
   }
 
+  /** Appends row {@code r} of {@code other} (checked when it was added there), id and all. */
+  public void append(RowBlock other, int r) {
+    other.check(r);
+    put(other, r);
+  }
+
   /** Appends row {@code r} of {@code other} (already checked there). */
   void put(RowBlock other, int r) {
     int s = other.start[r];

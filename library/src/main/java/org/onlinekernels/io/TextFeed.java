@@ -219,6 +219,19 @@ public final class TextFeed implements RowFeed {
           s.end = lim == 0;
           return;
         }
+        // A line longer than the chunk: what is not text of lines is refused before it grows.
+        for (int i = 0; i < lim; i++) {
+          if (s.buf[i] == 0) {
+            s.problem = ByteLines.nulByte(i + 1, format);
+          } else if (s.buf[i] == '\r' && i + 1 < lim && s.buf[i + 1] != '\n') {
+            s.problem = ByteLines.CR_INSIDE;
+          }
+          if (s.problem != null) {
+            s.problemLine = 1;
+            s.length = 0;
+            return;
+          }
+        }
         if (s.buf.length > maxLineBytes) {
           s.problem = ByteLines.tooLong(maxLineBytes, format);
           s.problemLine = 1;

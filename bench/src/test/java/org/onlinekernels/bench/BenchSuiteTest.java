@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * hand-written loop, double reference, Tribuo), so the suite can neither rot nor time a broken
  * kernel. Takes a few seconds.
  */
+@Tag("long")
 class BenchSuiteTest {
   static final int D = 1003;
   static final int CALLS = 6;

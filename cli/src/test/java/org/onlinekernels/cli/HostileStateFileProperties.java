@@ -26,7 +26,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.Coverage;
 import org.onlinekernels.trainer.LinearModel;
 
 /**
@@ -44,6 +44,16 @@ import org.onlinekernels.trainer.LinearModel;
  * kind of damage and both outcomes are reached in a stated share.
  */
 class HostileStateFileProperties {
+  /*
+   * The least shares of the outcomes that the coverage checks hold (Coverage): 0.8 of those
+   * measured over 5,000 tries (scored 35 %, refused 65 %; one hostile buffer element scored 20 %,
+   * refused 13 %), more than ten standard errors of that measurement below it.
+   */
+  private static final double SHARE_SCORED = 0.28;
+  private static final double SHARE_REFUSED = 0.52;
+  private static final double SHARE_ONE_SCORED = 0.16;
+  private static final double SHARE_ONE_REFUSED = 0.10;
+
   enum Damage {
     BUFFER_ONE,
     BUFFER_ALL,
@@ -143,7 +153,6 @@ class HostileStateFileProperties {
   }
 
   @Property
-  @FuzzTries(divisor = 2)
   void aSealedHostileStatePredictsAndTrainsFinitelyOrIsRefusedNamingTheFile(@ForAll("cases") Case c)
       throws Exception {
     Random rnd = new Random(c.seed());
@@ -162,26 +171,28 @@ class HostileStateFileProperties {
     Statistics.label("damage").collect(c.damage());
     Statistics.label("predict").collect(p.code() == 0 ? "scored" : "refused");
     Statistics.label("predict by damage").collect(c.damage(), p.code() == 0 ? "scored" : "refused");
+    // Shares (Coverage): one hostile buffer element 3/9, every other damage 1/9 (the generator's
+    // weights, no edge cases); the outcomes at SHARE_SCORED etc., measured.
     Statistics.label("damage")
         .coverage(
             cov -> {
               for (Damage d : Damage.values()) {
-                cov.check(d).count(x -> x >= 1);
+                cov.check(d).count(Coverage.share(d == Damage.BUFFER_ONE ? 3.0 / 9 : 1.0 / 9));
               }
             });
     Statistics.label("predict")
         .coverage(
             cov -> {
-              cov.check("scored").percentage(x -> x >= 10);
-              cov.check("refused").percentage(x -> x >= 10);
+              cov.check("scored").count(Coverage.share(SHARE_SCORED));
+              cov.check("refused").count(Coverage.share(SHARE_REFUSED));
             });
     // Hostile values must reach the loader and also get through it: a state buffer with one
     // hostile element is scored in a share of tries (an accepted value) and refused in another.
     Statistics.label("predict by damage")
         .coverage(
             cov -> {
-              cov.check(Damage.BUFFER_ONE, "scored").count(x -> x >= 1);
-              cov.check(Damage.BUFFER_ONE, "refused").count(x -> x >= 1);
+              cov.check(Damage.BUFFER_ONE, "scored").count(Coverage.share(SHARE_ONE_SCORED));
+              cov.check(Damage.BUFFER_ONE, "refused").count(Coverage.share(SHARE_ONE_REFUSED));
             });
     if (p.code() == 0) {
       List<String> lines = Files.readAllLines(out);

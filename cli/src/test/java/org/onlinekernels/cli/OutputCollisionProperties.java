@@ -22,7 +22,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.Coverage;
 
 /**
  * Issue 26, generalised: every output of {@code train} ({@code --progressive-out}, {@code --model},
@@ -40,6 +40,12 @@ import org.onlinekernels.testkit.FuzzTries;
  * tries.
  */
 class OutputCollisionProperties {
+  /**
+   * The least share of refused calls the coverage check holds (Coverage): 0.8 of the 84 % measured
+   * over 5,000 tries, more than ten standard errors below it.
+   */
+  private static final double SHARE_REFUSED = 0.67;
+
   private static final List<String> TRAIN_OUTPUTS =
       List.of("--progressive-out", "--model", "--save-state", "--invert-hash");
 
@@ -111,7 +117,6 @@ class OutputCollisionProperties {
   }
 
   @Property
-  @FuzzTries(divisor = 2)
   void anOutputNamingAnotherFileIsRefusedBeforeAnyByteChanges(@ForAll("calls") Call c)
       throws IOException {
     Path t = Files.createDirectory(dir.resolve("t" + tryNumber++));
@@ -148,15 +153,18 @@ class OutputCollisionProperties {
     Statistics.label("collision").collect(target == null ? "none" : out + " -> " + target);
     Statistics.label("spelling").collect(spelling);
     Statistics.label("outcome").collect(allowed ? "allowed" : "refused");
+    // Shares (Coverage), from the generator's weights: no collision 1/7, each of the nine
+    // spellings 6/7 * 1/9; refused at SHARE_REFUSED, measured.
     Statistics.label("spelling")
         .coverage(
             cov -> {
-              cov.check("none").count(n -> n >= 1);
+              cov.check("none").count(Coverage.share(1.0 / 7));
               for (int s = 0; s <= 8; s++) {
-                cov.check(spellings(s)).count(n -> n >= 1);
+                cov.check(spellings(s)).count(Coverage.share(6.0 / 7 / 9));
               }
             });
-    Statistics.label("outcome").coverage(cov -> cov.check("refused").percentage(p -> p >= 50));
+    Statistics.label("outcome")
+        .coverage(cov -> cov.check("refused").count(Coverage.share(SHARE_REFUSED)));
 
     Map<Path, byte[]> before = contents(t);
     List<String> args = new ArrayList<>(List.of(c.train() ? "train" : "predict"));

@@ -19,7 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.FuzzTries;
 import org.onlinekernels.trainer.LinearModel;
 
 /**

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
@@ -23,6 +24,7 @@ import org.onlinekernels.trainer.LinearModel;
  * models, complete. (Truncation at every offset is the other half of this, in {@code ModelFileTest}
  * and {@link FileFaultProperties}.)
  */
+@Tag("long")
 class KilledWriterTest {
   static LinearModel model(double v) {
     double[][] w = new double[1][200_000];

@@ -9,11 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.dfeg.DfegKernel;
 
 /** The provider's choice, its fallback warning and the forcing property, each in a fresh JVM. */
+@Tag("long")
 class KernelProviderTest {
 
   record Run(int exit, String out, String err) {}

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.vector.VectorWidthTest;
@@ -25,6 +26,8 @@ import org.onlinekernels.rules.scinol2.ScInOL2Kernel;
  * the state as they found it ({@code M} and {@code beta} are already at their fixed point after the
  * first call; DFEG steps with {@code g = 0}).
  */
+@Tag("long")
+@Tag("width")
 class ReductionDeterminismTest {
   /** The width executions of pom.xml may run this test alone: it checks their width too. */
   @BeforeAll

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * already run other tests in some order, so each order gets a fresh JVM running {@link
  * AllocationProbeMain}.
  */
+@Tag("long")
 class AllocationFreeTest {
   /** Bytes per call tolerated: well below one boxed vector (a header plus its lane array). */
   private static final double LIMIT = 16;

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,6 +35,7 @@ import org.onlinekernels.optimizer.Precision;
  * use vector code that gives the scalar kernels' bits only with the branch {@code bits} (issue 11,
  * part 1): those tests are disabled until it is merged.
  */
+@Tag("long")
 class KernelHandoverTest {
   private static final int N = 240;
   private static final int EPOCHS = 2;

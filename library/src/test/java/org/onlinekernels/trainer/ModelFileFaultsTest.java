@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.data.SparseDataset;
@@ -126,6 +127,7 @@ class ModelFileFaultsTest {
   }
 
   /** 2^22 weights (32 MiB as doubles, a 16 MiB file) load in a 96 MiB heap. */
+  @Tag("long")
   @Test
   void aLargeModelLoadsInLittleMoreMemoryThanItsWeights() throws Exception {
     Path f = dir.resolve("large.model");

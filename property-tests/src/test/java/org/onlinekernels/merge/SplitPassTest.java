@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,6 +49,7 @@ import org.onlinekernels.trainer.Datasets;
  * {@link #aMergeThatDropsAVariableFails} plants a merge that forgets one state variable in each of
  * these cases.
  */
+@Tag("long")
 class SplitPassTest {
   private static final double SLACK = 0.035;
 

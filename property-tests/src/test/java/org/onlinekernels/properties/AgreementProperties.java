@@ -15,16 +15,18 @@ import org.onlinekernels.testkit.OptimizerLearner;
 import org.onlinekernels.testkit.Subject;
 import org.onlinekernels.testkit.Subjects;
 import org.onlinekernels.testkit.Tolerance;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * Every rule of the registry ({@link Subjects}) against the reference, on both implementations
  * (vector and scalar fallback), float and double, dense and sparse, from single steps to
  * trajectories of hundreds of rounds. Bounds: {@link Tolerance}. Each try runs every rule on its
  * case (with the parameters the case's seed draws for that rule), so every rule gets the tries of
- * {@code jqwik.tries.default} (the build's {@code jqwik.tries} property; the README gives the
- * long-campaign command). Vector against scalar is no longer a bound but equality: {@link
- * BitEqualityProperties}.
+ * the class: a quarter of {@code jqwik.tries.default} (the build's {@code jqwik.tries} property),
+ * which the long stage's campaign raises fourfold (the README gives the commands). Vector against
+ * scalar is no longer a bound but equality: {@link BitEqualityProperties}.
  */
+@FuzzTries(divisor = 4)
 class AgreementProperties {
 
   @Provide

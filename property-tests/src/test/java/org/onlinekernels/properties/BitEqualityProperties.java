@@ -9,6 +9,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
@@ -17,6 +18,7 @@ import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
 import org.onlinekernels.testkit.Subject;
 import org.onlinekernels.testkit.Subjects;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * Vector and scalar kernels return the same bits: every optimizer (so every kernel, dense and
@@ -28,6 +30,9 @@ import org.onlinekernels.testkit.Subjects;
  * -Donlinekernels.vectorBits=256}, {@code 128}; pom.xml, {@code VectorWidthTest} checks the width
  * took effect): each width equals the scalar kernels, so all widths equal each other.
  */
+// A quarter of the configured tries: the long stage's campaign configures four times as many.
+@FuzzTries(divisor = 4)
+@Tag("width")
 class BitEqualityProperties {
   /** Every rule of the registry, and the mixed-precision forms. */
   private static final java.util.List<String> ALGORITHMS =

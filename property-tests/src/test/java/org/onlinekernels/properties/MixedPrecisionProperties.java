@@ -22,6 +22,7 @@ import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * {@link Precision#MIXED} AdaGrad and ScInOL2 against the double reference (fed the same float
@@ -29,6 +30,8 @@ import org.onlinekernels.testkit.Cases;
  * everything: {@link BitEqualityProperties}), and the long-run stall that mixed precision removes.
  * Bounds: {@link MixedSubject}, {@link MixedAgreement}.
  */
+// A quarter of the configured tries: the long stage's campaign configures four times as many.
+@FuzzTries(divisor = 4)
 class MixedPrecisionProperties {
 
   @Provide

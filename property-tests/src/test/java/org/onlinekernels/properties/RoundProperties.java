@@ -15,6 +15,7 @@ import org.onlinekernels.testkit.Cases;
 import org.onlinekernels.testkit.Subject;
 import org.onlinekernels.testkit.Subjects;
 import org.onlinekernels.testkit.Tolerance;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * The fused round ({@code round(rows, r, y, loss)}) of every algorithm, in both state layouts:
@@ -22,6 +23,8 @@ import org.onlinekernels.testkit.Tolerance;
  * the round took), and bit for bit against the other ways of computing the same thing: the other
  * layout, the other kernel implementation, and a separate predictSparse then update.
  */
+// A quarter of the configured tries: the long stage's campaign configures four times as many.
+@FuzzTries(divisor = 4)
 class RoundProperties {
 
   @Provide

@@ -10,9 +10,16 @@ import org.onlinekernels.optimizer.MergeSummary;
  *
  * @param partition the lowest partition of the group
  * @param outputs one summary per output
+ * @param trainNanos the longest time a partition of the group spent in its learners' pass over its
+ *     rows (the part of a round that is training, not merging)
  */
 record RoundResult(
-    int partition, MergeSummary[] outputs, long examples, double lossSum, double errSum)
+    int partition,
+    MergeSummary[] outputs,
+    long examples,
+    double lossSum,
+    double errSum,
+    long trainNanos)
     implements Serializable {
 
   /** This group followed by {@code later} (a group of higher partitions). */
@@ -22,6 +29,11 @@ record RoundResult(
       s[c] = outputs[c].then(later.outputs[c]);
     }
     return new RoundResult(
-        partition, s, examples + later.examples, lossSum + later.lossSum, errSum + later.errSum);
+        partition,
+        s,
+        examples + later.examples,
+        lossSum + later.lossSum,
+        errSum + later.errSum,
+        Math.max(trainNanos, later.trainNanos));
   }
 }

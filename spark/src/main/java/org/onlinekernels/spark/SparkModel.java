@@ -25,10 +25,17 @@ import org.onlinekernels.trainer.Metrics;
 public final class SparkModel {
   private final LinearModel model;
   private final Metrics[] epochs;
+  private final JobTiming timing;
 
-  SparkModel(LinearModel model, Metrics[] epochs) {
+  SparkModel(LinearModel model, Metrics[] epochs, JobTiming timing) {
     this.model = model;
     this.epochs = epochs.clone();
+    this.timing = timing;
+  }
+
+  /** Where the job's time went: partitioning, training, merging. */
+  public JobTiming timing() {
+    return timing;
   }
 
   /** The merged linear model. */

@@ -3,12 +3,10 @@ package org.onlinekernels.spark;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -16,10 +14,11 @@ import org.onlinekernels.trainer.Metrics;
 
 /**
  * The Spark job's entry point (docs/spark/README.md): trains on a LIBSVM file read by Spark's
- * reader, prints the progressive metrics of each epoch, the test metrics and the wall time of
- * training, and writes the model (driver's file system) in the format the command line's {@code
- * predict} reads. Run it with {@code spark-submit}, or on this machine with {@code --master
- * local[N]}.
+ * reader, prints the progressive metrics of each epoch and where the time went, writes the model
+ * (driver's file system) in the format the command line's {@code predict} reads, then scores the
+ * test file with it. Run it with {@code spark-submit}, or on this machine with {@code --master
+ * local[N]}. Options are checked before Spark starts; every failure is one line on stderr with the
+ * command line's exit codes ({@link JobFailure}).
  */
 public final class SparkTrain {
   static final String USAGE =
@@ -29,7 +28,7 @@ public final class SparkTrain {
           "",
           "  --master URL        Spark master, e.g. local[2] (default: the one spark-submit gives)",
           "  --train FILE        training data, LIBSVM (labels +1/-1 or 0/1: binary; 0..K-1: K classes one-vs-rest)",
-          "  --test FILE         test data, scored with the final model",
+          "  --test FILE         test data, scored with the final model (features beyond its dimension count 0)",
           "  --num-features D    dimension (default: the largest index in the training file)",
           "  --partitions P      partitions, each training its own learners (default 2)",
           "  --merge-every N     merge the partitions' learners every N examples (default 0: once per epoch)",
@@ -39,67 +38,76 @@ public final class SparkTrain {
           "  --type T            float (default), double or mixed",
           "  --loss L            logistic (default), hinge, absolute, squared",
           "  --seed S            seed of the partitions' shuffles (default 1)",
-          "  --model FILE        write the model there (on the driver)",
+          "  --model FILE        write the model there (on the driver), before the test file is scored",
+          "",
+          "A local master binds to 127.0.0.1 with no web UI and Spark's logging off (-Dspark.log.level=WARN",
+          "turns it on). Exit codes: 0 success, 1 a file or the data, 2 usage, 3 internal error.",
           "");
 
-  private static final Set<String> OPTIONS =
-      Set.of(
-          "master",
-          "train",
-          "test",
-          "num-features",
-          "partitions",
-          "merge-every",
-          "epochs",
-          "algorithm",
-          "params",
-          "type",
-          "loss",
-          "seed",
-          "model");
+  private static final Set<String> OPTIONS = new HashSet<>(JobOptions.JOB);
+
+  static {
+    OPTIONS.addAll(List.of("train", "test", "num-features", "epochs", "model"));
+  }
 
   private SparkTrain() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> a = options(args);
-    if (a == null) {
-      System.out.print(USAGE);
-      return;
-    }
-    SparkSession.Builder b = SparkSession.builder().appName("online-kernels");
-    if (a.containsKey("master")) {
-      b = b.master(a.get("master"));
-    } else if (!new SparkConf().contains("spark.master")) {
-      throw new IllegalArgumentException(
-          "no Spark master: give --master local[N] to run here, or run the job with"
-              + " spark-submit --master URL");
-    }
-    SparkSession spark = b.getOrCreate();
-    try {
-      run(spark, a, System.out);
-    } finally {
-      spark.stop();
+  public static void main(String[] args) {
+    int code = run(args, System.out, System.err);
+    if (code != 0) {
+      System.exit(code);
     }
   }
 
+  /** Parses {@code args}, runs the job in a session of its own and returns the exit code. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    return JobFailure.run(
+        () -> {
+          JobOptions a = options(args);
+          if (a == null) {
+            out.print(USAGE);
+            return;
+          }
+          SparkSession spark = a.session("online-kernels");
+          try {
+            run(spark, a, out);
+          } finally {
+            spark.stop();
+          }
+        },
+        err);
+  }
+
+  /**
+   * The options of {@code args}, checked (the job's rule and parameters, the numbers, the model
+   * path: writable, and not an input); null for {@code --help}.
+   */
+  static JobOptions options(String[] args) {
+    JobOptions a = JobOptions.parse(args, OPTIONS, List.of("train"));
+    if (a == null) {
+      return null;
+    }
+    a.job(a.number("epochs", 1, 1));
+    a.number("partitions", 2, 1);
+    if (a.has("num-features")) {
+      a.number("num-features", 1, 1);
+    }
+    a.checkOutput("model", "train", "test");
+    return a;
+  }
+
   /** Runs the job with options {@code a} in {@code spark}, reporting to {@code out}. */
-  static void run(SparkSession spark, Map<String, String> a, PrintStream out) throws IOException {
-    JobSpec job =
-        new JobSpec(
-            a.getOrDefault("algorithm", "scinol2"),
-            a.getOrDefault("params", ""),
-            a.getOrDefault("type", "float"),
-            a.getOrDefault("loss", "logistic"),
-            Integer.parseInt(a.getOrDefault("epochs", "1")),
-            Long.parseLong(a.getOrDefault("seed", "1")),
-            true,
-            Integer.parseInt(a.getOrDefault("merge-every", "0")));
-    Dataset<Row> train = read(spark, a.get("train"), a.get("num-features")).cache();
+  static void run(SparkSession spark, JobOptions a, PrintStream out) throws IOException {
+    JobSpec job = a.job(a.number("epochs", 1, 1));
+    String trainFile = a.get("train");
+    Dataset<Row> train =
+        JobFailure.reading(trainFile, () -> read(spark, trainFile, a.get("num-features")).cache());
     try {
-      long n = train.count();
+      long n = JobFailure.reading(trainFile, train::count);
       long t0 = System.nanoTime();
       SparkModel model =
-          SparkTrainer.train(job, train, Integer.parseInt(a.getOrDefault("partitions", "2")));
+          JobFailure.reading(
+              trainFile, () -> SparkTrainer.train(job, train, a.number("partitions", 2, 1)));
       double seconds = (System.nanoTime() - t0) / 1e9;
       Metrics[] epochs = model.epochs();
       for (int e = 0; e < epochs.length; e++) {
@@ -112,13 +120,19 @@ public final class SparkTrain {
       }
       out.printf(
           Locale.ROOT,
-          "trained on %d rows in %.2f s (%.0f examples/s)%n",
+          "trained on %d rows in %.2f s (%.0f examples/s; %s)%n",
           n,
           seconds,
-          n * job.epochs() / seconds);
-      if (a.containsKey("test")) {
-        Metrics m =
-            model.evaluate(read(spark, a.get("test"), Integer.toString(model.model().dimension())));
+          n * job.epochs() / seconds,
+          model.timing());
+      if (a.has("model")) {
+        model.save(Path.of(a.get("model")));
+        out.println("model written to " + a.get("model"));
+      }
+      if (a.has("test")) {
+        String testFile = a.get("test");
+        // Read at its own width: the model scores features beyond its dimension as 0.
+        Metrics m = JobFailure.reading(testFile, () -> model.evaluate(read(spark, testFile, null)));
         out.printf(
             Locale.ROOT,
             "test: loss %.4f, error %.4f on %d rows%n",
@@ -126,40 +140,9 @@ public final class SparkTrain {
             m.errorRate(),
             m.examples());
       }
-      if (a.containsKey("model")) {
-        model.save(Path.of(a.get("model")));
-        out.println("model written to " + a.get("model"));
-      }
     } finally {
       train.unpersist();
     }
-  }
-
-  /** {@code --name value} pairs, or null for {@code --help}. */
-  static Map<String, String> options(String[] args) {
-    Map<String, String> a = new HashMap<>();
-    for (int i = 0; i < args.length; i += 2) {
-      if (List.of("--help", "-h").contains(args[i])) {
-        return null;
-      }
-      String name = args[i].startsWith("--") ? args[i].substring(2) : null;
-      if (name == null || !OPTIONS.contains(name)) {
-        throw new IllegalArgumentException(
-            "unknown option '"
-                + args[i]
-                + "'; options: --"
-                + String.join(", --", OPTIONS.stream().sorted().toList())
-                + " (--help)");
-      }
-      if (i + 1 == args.length) {
-        throw new IllegalArgumentException(args[i] + " needs a value");
-      }
-      a.put(name, args[i + 1]);
-    }
-    if (!a.containsKey("train")) {
-      throw new IllegalArgumentException("--train FILE is required (--help)");
-    }
-    return a;
   }
 
   /** Spark's LIBSVM reader, with {@code numFeatures} when given. */

@@ -54,15 +54,23 @@ public final class SparkTrainer {
    */
   public static SparkModel train(
       JobSpec job, Dataset<?> data, String labelCol, String featuresCol, int partitions) {
+    JobTiming timing = new JobTiming();
+    long t0 = System.nanoTime();
     try (PartitionedRows rows = PartitionedRows.of(data, labelCol, featuresCol, partitions);
         MergedState state =
             new MergedState(job.config(), Math.max(1, rows.size), Labels.seen(rows.labels))) {
+      timing.addPartitioning(System.nanoTime() - t0);
       Metrics[] epochs = new Metrics[job.epochs()];
       for (int e = 0; e < epochs.length; e++) {
-        epochs[e] = pass(job, rows, state, e);
+        epochs[e] = pass(job, rows, state, e, timing);
       }
-      return new SparkModel(state.model(), epochs);
+      return new SparkModel(state.model(), epochs, timing);
     }
+  }
+
+  /** {@link #pass(JobSpec, PartitionedRows, MergedState, long, JobTiming)}, untimed. */
+  static Metrics pass(JobSpec job, PartitionedRows rows, MergedState state, long pass) {
+    return pass(job, rows, state, pass, new JobTiming());
   }
 
   /**
@@ -70,9 +78,11 @@ public final class SparkTrainer {
    * examples and at the end.
    *
    * @param pass the pass's number, which seeds the partitions' shuffles
+   * @param timing adds each round's wall time and its slowest partition's training time
    * @return the pass's progressive metrics
    */
-  static Metrics pass(JobSpec job, PartitionedRows rows, MergedState state, long pass) {
+  static Metrics pass(
+      JobSpec job, PartitionedRows rows, MergedState state, long pass, JobTiming timing) {
     if (rows.size > state.d) {
       throw new IllegalArgumentException(
           "the feature vectors have size " + rows.size + "; the model's dimension is " + state.d);
@@ -86,6 +96,7 @@ public final class SparkTrainer {
     double loss = 0;
     double err = 0;
     for (int r = 0; r < rounds; r++) {
+      long t0 = System.nanoTime();
       Broadcast<StateSnapshot> start = jsc.broadcast(state.snapshot());
       try {
         int d = state.d;
@@ -102,6 +113,7 @@ public final class SparkTrainer {
           loss += root.lossSum();
           err += root.errSum();
         }
+        timing.addRound(System.nanoTime() - t0, root == null ? 0 : root.trainNanos());
       } finally {
         start.destroy();
       }
@@ -167,13 +179,17 @@ public final class SparkTrainer {
         w.learners[c].copyStateFrom(from[c]);
       }
       int[] identity = java.util.stream.IntStream.range(0, rows.size()).toArray();
+      long t0 = System.nanoTime();
       w.run(new Rows(rows), identity, 0, rows.size());
+      long trainNanos = System.nanoTime() - t0;
       for (int c = 0; c < k; c++) {
         summaries[c] = MergeSummary.of(from[c], List.of(w.learners[c]));
         w.learners[c].close();
         from[c].close();
       }
-      return List.of(new RoundResult(part.partition, summaries, rows.size(), w.lossSum, w.errSum))
+      return List.of(
+              new RoundResult(
+                  part.partition, summaries, rows.size(), w.lossSum, w.errSum, trainNanos))
           .iterator();
     }
   }

@@ -18,14 +18,16 @@ public final class SparkTestSession {
   /** The shared session. */
   public static synchronized SparkSession get() {
     if (spark == null) {
-      spark =
+      SparkSession.Builder b =
           SparkSession.builder()
               .master("local[2]")
               .appName("online-kernels-test")
-              .config("spark.ui.enabled", "false")
-              .config("spark.sql.shuffle.partitions", "2")
-              .config("spark.driver.host", "127.0.0.1")
-              .getOrCreate();
+              .config("spark.sql.shuffle.partitions", "2");
+      // The entry points' local settings: on the loopback address only, no web UI.
+      for (var e : JobOptions.LOOPBACK.entrySet()) {
+        b = b.config(e.getKey(), e.getValue());
+      }
+      spark = b.getOrCreate();
       spark.sparkContext().setLogLevel("WARN");
       SparkSession s = spark;
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop));

@@ -14,9 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.cli.Main;
@@ -44,6 +44,7 @@ import org.onlinekernels.trainer.parallel.ShardWorker;
  * model is, bit for bit, the documented tree of merge summaries replayed here, on every run; the
  * job's entry point runs with {@code --master}-style options on the shared session.
  */
+@Tag("long")
 class SparkTrainerTest {
   private static final int AUSTEN_D = 12549;
 
@@ -209,7 +210,7 @@ class SparkTrainerTest {
     Path file = data("heart_scale.svm");
     Path out = tmp.resolve("heart.model");
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    Map<String, String> options =
+    JobOptions options =
         SparkTrain.options(
             new String[] {
               "--master",
@@ -239,7 +240,6 @@ class SparkTrainerTest {
         SparkTrainer.train(job, read(file, 13), 3).model().weights()[0],
         LinearModel.load(out).weights()[0]);
     assertThrows(
-        IllegalArgumentException.class,
-        () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
+        JobFailure.class, () -> SparkTrain.options(new String[] {"--train", "x", "--bogus", "1"}));
   }
 }

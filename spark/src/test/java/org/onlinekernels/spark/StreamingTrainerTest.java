@@ -14,6 +14,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -27,6 +28,7 @@ import org.onlinekernels.trainer.TrainerConfig;
  * between; a batch replayed after its state was committed changes nothing; a state directory of
  * another model is refused.
  */
+@Tag("long")
 class StreamingTrainerTest {
   private static final int D = 13;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,6 +21,7 @@ import org.onlinekernels.kernel.ElementType;
  * every training file of data/ and on synthetic streams, and free-running stays within the bound
  * derived in {@link HandLoop} wherever the trajectory is not chaotic.
  */
+@Tag("long")
 class HandLoopAgreementTest {
   static final String[] ALGOS = {"scinol2", "adagrad"};
   static final String[] LIBRARY = {

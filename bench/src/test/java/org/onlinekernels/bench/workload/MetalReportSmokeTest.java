@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.rules.Rules;
@@ -20,6 +21,7 @@ import org.onlinekernels.rules.Rules;
  * have a checked (bit-identical) C time in both types on both workloads, none differing and none
  * missing. Without gcc the report must say {@value CContender#NO_GCC}. A minute or two on 2 cores.
  */
+@Tag("long")
 class MetalReportSmokeTest {
   @Test
   void metalQuickRunsTheCLoopAndEveryRulesRoundPaths(@TempDir Path out) throws Exception {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.bench.workload.hand.HandLoop;
@@ -22,6 +23,7 @@ import org.onlinekernels.bench.workload.hand.HandLoop;
  * stream, and a verdict line per target. With gcc every case must have a checked C time (none
  * differing); without it the report must say {@value CContender#NO_GCC}.
  */
+@Tag("long")
 class MetalStreamsSmokeTest {
   /** A signed figure of the fit table, e.g. {@code +12.3}. */
   private static final String SIGNED = "[+-]\\d+\\.\\d";
@@ -76,7 +78,7 @@ class MetalStreamsSmokeTest {
                 + w
                 + " \\| \\d+\\.0 \\| "
                 + rule
-                + " \\| float \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d\\.\\d\\dx \\| \\d\\.\\d\\dx \\| ";
+                + " \\| float \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+\\.\\d\\dx \\| \\d+\\.\\d\\dx \\| ";
         assertTrue(Pattern.compile(line).matcher(md).find(), "no trainer / C ratios " + line);
       }
     }

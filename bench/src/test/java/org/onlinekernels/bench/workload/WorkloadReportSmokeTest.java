@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failed, and the page, its fit table and its charts are written. So the benchmark and its report
  * cannot rot. Takes seconds.
  */
+@Tag("long")
 class WorkloadReportSmokeTest {
   /**
    * Runs {@code p} into {@code out} and returns the run's properties, after checking that nothing

@@ -16,7 +16,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import org.onlinekernels.testkit.FuzzTries;
+import net.jqwik.api.Tag;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * Issue 26, the launcher's environment generated: JVM options in {@code ONLINE_KERNELS_JAVA_OPTS},
@@ -34,6 +35,7 @@ import org.onlinekernels.testkit.FuzzTries;
  * exits with code 4 and one {@code error:} line. Never a crash report. Tries: {@code jqwik.tries} /
  * 40 (each is a process start, some make the cache again).
  */
+@Tag("long")
 class LauncherEnvironmentProperties {
   private static final String[] LOCALES = {
     "C",

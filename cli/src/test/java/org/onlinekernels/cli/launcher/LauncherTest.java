@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and pointed to a log it could not write; without {@code target/} (jars built) the cache was
  * written into a missing directory; an unset {@code HOME} stopped the launcher.
  */
+@Tag("long")
 class LauncherTest {
   private LauncherHome h;
 

@@ -3,6 +3,7 @@ package org.onlinekernels.kernel.vector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.kernel.lanes.DoubleVirtualLanes;
 import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
@@ -15,6 +16,7 @@ import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
  * ReductionDeterminismTest} makes the same check, so each execution checks its width whichever of
  * the two it runs. Each virtual vector is a whole number of hardware vectors.
  */
+@Tag("width")
 public class VectorWidthTest {
   @Test
   void forcedWidthIsInEffect() {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -173,6 +174,7 @@ class SharedStateTrainerTest {
     }
   }
 
+  @Tag("long")
   @Test
   void twoThreadsLearnASparseStreamWithinTheStatedMargin() {
     // docs/parallel/README.md states the margins on this stream: two threads' test loss within

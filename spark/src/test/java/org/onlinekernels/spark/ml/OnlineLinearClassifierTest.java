@@ -18,6 +18,7 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.cli.Main;
@@ -33,6 +34,7 @@ import org.onlinekernels.trainer.LinearModel;
  * probability and the class, a saved pipeline and a saved estimator load back equal, and the
  * command line's {@code predict} reads the saved model file; binary (labels 0/1) and multiclass.
  */
+@Tag("long")
 class OnlineLinearClassifierTest {
   private static Dataset<Row> read(String file, int d) {
     return SparkTestSession.get()

@@ -25,7 +25,7 @@ import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.optimizer.StateSnapshot;
 import org.onlinekernels.rules.aogd.AdaptiveOgdOptimizer;
 import org.onlinekernels.rules.scinol1.ScInOL1Kernel;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.FuzzTries;
 
 /**
  * Issue 6, fuzzing: adversarial values (+-0, subnormals, huge, beyond the input limit, NaN,

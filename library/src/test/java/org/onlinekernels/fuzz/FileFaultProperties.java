@@ -39,7 +39,7 @@ import org.onlinekernels.optimizer.AllOptimizers;
 import org.onlinekernels.optimizer.Checkpoint;
 import org.onlinekernels.optimizer.CheckpointException;
 import org.onlinekernels.optimizer.StateSnapshot;
-import org.onlinekernels.testkit.FuzzTries;
+import org.onlinekernels.testsupport.FuzzTries;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.LinearModel;
 

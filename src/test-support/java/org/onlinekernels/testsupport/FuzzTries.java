@@ -1,4 +1,4 @@
-package org.onlinekernels.testkit;
+package org.onlinekernels.testsupport;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -6,6 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
 import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
@@ -20,7 +21,7 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
  * printed with a failure. The library's own fuzz suites and the command line's use it too.
  */
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.TYPE})
 @AddLifecycleHook(FuzzTries.Hook.class)
 public @interface FuzzTries {
   /** The configured tries are divided by this. */
@@ -31,11 +32,20 @@ public @interface FuzzTries {
 
   /** Sets the property's tries from the annotation and {@code jqwik.tries.default}. */
   final class Hook implements AroundPropertyHook {
+    /** On a class, the hook reaches each of its properties. */
+    @Override
+    public PropagationMode propagateTo() {
+      return PropagationMode.ALL_DESCENDANTS;
+    }
+
     @Override
     public PropertyExecutionResult aroundProperty(
         PropertyLifecycleContext context, PropertyExecutor property) {
       int configured = Integer.getInteger("jqwik.tries.default", 200);
-      FuzzTries scale = context.findAnnotation(FuzzTries.class).orElseThrow();
+      FuzzTries scale =
+          context
+              .findAnnotation(FuzzTries.class)
+              .orElseGet(() -> context.findAnnotationsInContainer(FuzzTries.class).getFirst());
       long tries = (long) configured * scale.multiplier() / scale.divisor();
       context.attributes().setTries((int) Math.max(1, Math.min(Integer.MAX_VALUE, tries)));
       return property.execute();

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,9 +63,21 @@ class StreamTrainTest {
     assertEquals(m.json("progressive", "loss"), s.json("progressive", "loss"), what);
   }
 
+  /** The default rule in the default stage; every rule in the long one (about 2 s per rule). */
+  @Test
+  void theDefaultRuleStreamedInFileOrderGivesTheInMemoryRunsFilesBitForBit() throws IOException {
+    streamedInFileOrderGivesTheInMemoryRunsFilesBitForBit("scinol2");
+  }
+
+  @Tag("long")
   @ParameterizedTest
   @MethodSource("rules")
   void everyRuleStreamedInFileOrderGivesTheInMemoryRunsFilesBitForBit(String rule)
+      throws IOException {
+    streamedInFileOrderGivesTheInMemoryRunsFilesBitForBit(rule);
+  }
+
+  private void streamedInFileOrderGivesTheInMemoryRunsFilesBitForBit(String rule)
       throws IOException {
     StreamFiles.Parts vw = StreamFiles.vw(dir, "v", 150, 150, 0, 3);
     List<String> args =
@@ -203,6 +216,7 @@ class StreamTrainTest {
     return all;
   }
 
+  @Tag("long") // 30,000 rows, about 4 s
   @Test
   void aLabelTheFirstRowsDidNotShowIsRefusedNamingItsLineAndWhatToGive() throws IOException {
     // More than one chunk of text (256 KiB): the labels are decided from the first block read.

@@ -62,7 +62,10 @@ public final class TextFeed implements RowFeed {
     String problem;
     int problemLine;
     IOException failure;
-    RuntimeException crash;
+
+    /** A parser's or the reader's unexpected failure (a bug, or an Error such as OOM). */
+    Throwable crash;
+
     boolean end;
     boolean ready;
     long seq;
@@ -151,14 +154,20 @@ public final class TextFeed implements RowFeed {
           s = slots[(int) (nextSeq % slots.length)];
           s.seq = nextSeq++;
           s.crash = null;
-          read(s);
+          try {
+            read(s);
+          } catch (RuntimeException | Error e) {
+            s.crash = e;
+          }
         }
         try {
-          if (!s.end && s.failure == null && s.problem == null) {
+          if (!s.end && s.failure == null && s.problem == null && s.crash == null) {
             parse(s, parser);
           }
-        } catch (RuntimeException e) {
-          s.crash = e; // a bug in a parser: the consumer rethrows it
+        } catch (RuntimeException | Error e) {
+          // A bug in a parser, or an Error (a missing class, no memory): the consumer rethrows
+          // it; a parser thread that died silently would leave the consumer waiting forever.
+          s.crash = e;
         }
         synchronized (s) {
           s.ready = true;
@@ -322,7 +331,10 @@ public final class TextFeed implements RowFeed {
       }
       if (s.crash != null) {
         done = true;
-        throw s.crash;
+        if (s.crash instanceof Error e) {
+          throw e;
+        }
+        throw (RuntimeException) s.crash;
       }
       if (s.problem != null) {
         done = true;

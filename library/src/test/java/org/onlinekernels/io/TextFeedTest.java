@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.onlinekernels.data.RowBlock;
@@ -70,6 +71,36 @@ class TextFeedTest {
       }
     }
     return out;
+  }
+
+  /** A parser thread that dies of an Error fails the consumer with it instead of hanging it. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  @Timeout(60)
+  void aParserThatDiesOfAnErrorFailsTheConsumerInsteadOfHangingIt(int threads) throws IOException {
+    int[] calls = new int[1];
+    try (TextFeed f =
+        new TextFeed(
+            new ByteArrayInputStream(text(7)),
+            "t.svm",
+            LibSvmLine.FORMAT,
+            LibSvmReader.Limits.DEFAULT_MAX_LINE_BYTES,
+            threads,
+            () -> {
+              LibSvmLine line = new LibSvmLine(LibSvmReader.Limits.NONE);
+              return (b, s, e, block) -> {
+                synchronized (calls) {
+                  if (++calls[0] == 5000) {
+                    throw new NoClassDefFoundError("planted");
+                  }
+                }
+                line.parse(b, s, e, block);
+              };
+            },
+            null)) {
+      NoClassDefFoundError e = assertThrows(NoClassDefFoundError.class, () -> rows(f));
+      assertEquals("planted", e.getMessage());
+    }
   }
 
   @ParameterizedTest

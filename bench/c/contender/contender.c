@@ -3,26 +3,30 @@
  * validation, as `online-kernels train --data F --no-shuffle --epochs 1 --algorithm A --type T`
  * runs it (OnlineTrainer's sparse path: per row and output predict, logistic loss and derivative
  * from the prediction, update; binary labels one output, classes 0..K-1 K one-vs-rest outputs),
- * as a fused C loop per rule in the library's operation order (rules.h), with the next row's
- * state records prefetched. Prints one line of JSON: the mean progressive loss (17 significant
+ * as a fused C loop per rule, generated from the rule's source as the library's Java forms are
+ * (rules.h, written by online-kernels-codegen's CRuleGenerator), with the next row's state records
+ * prefetched. Prints one line of JSON: the mean progressive loss (17 significant
  * digits and its bits), rows, seconds of the pass and steady-state nanoseconds per row (the
  * second half of the rows, the CLI's "steady state").
  *
  * Build: gcc -O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off \
- *          -o contender contender.c libsvm_read.c -lm          (run.sh does it)
+ *          -I bench/target/generated-sources/c -I bench/c/contender \
+ *          -o contender contender.c libsvm_read.c -lm          (CContender does it)
  * Usage: contender --data FILE [--algorithm scinol2|adagrad|scinol1|dfeg|adagrad-global|aogd-coord|aogd-ball|
  *          ftrl|kt|freegrad]
  *          [--type float|double] [--prefetch ROWS] [--repeat R] [--dimension N] [--hugepages]
  *        contender --check-libm FILE   (fdlibm.h against a file of Java's StrictMath results)
  *        contender --bits DECIMAL      (the bits of the nearest double, e.g. of the CLI's printed loss)
  *        contender --rules             (the rules it has, one per line)
+ *        contender --unported          (the library's rules it has not, with why)
  *
  * The mean progressive loss is summed as OnlineTrainer sums it (per row the outputs' losses in
  * double, in output order, starting from 0; rows in file order into one double; divided by n) and
  * passed through Metrics.combine ((0 + (sum / n) * n) / n), which is what `train --json` prints as
  * progressive.loss ("loss", "loss_bits"); "pass_loss" is sum / n before the combine, what
- * OnlineTrainer.fit(...)[0].meanLoss() returns (the workload benchmark's TrainerContender.pass()). Its exp and log1p are fdlibm's (fdlibm.h): bit-identical to the library on a
- * JVM whose Math.exp is fdlibm's (-XX:+UnlockDiagnosticVMOptions -XX:-UseLibmIntrinsic), see
+ * OnlineTrainer.fit(...)[0].meanLoss() returns (the workload benchmark's
+ * TrainerContender.pass()). Its exp and log1p are fdlibm's (fdlibm.h): bit-identical to the
+ * library on a JVM whose Math.exp is fdlibm's (-XX:+UnlockDiagnosticVMOptions -XX:-UseLibmIntrinsic), see
  * README.md for the default JVM.
  */
 #define _GNU_SOURCE
@@ -34,7 +38,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <immintrin.h>
 
 #include "fdlibm.h"
 #include "libsvm_read.h"
@@ -75,13 +78,6 @@ static inline double logistic_dv(double y, double yhat, double *loss) {
   return z >= 0 ? -y * e / (1 + e) : -y / (1 + e);
 }
 
-#define CONTENDER_FLOAT 1
-#include "rules.h"
-#undef CONTENDER_FLOAT
-#define CONTENDER_FLOAT 0
-#include "rules.h"
-#undef CONTENDER_FLOAT
-
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -100,6 +96,7 @@ typedef struct {
   double seconds;
   double steady_seconds;
   double steady_cpu_seconds;
+  double cpu_seconds; /* the whole pass in thread CPU time */
   int steady_rows;
   int failed_row; /* 1-based; 0: none */
   int fail_code;  /* 1: refused gradient (CLI exit 1), 3: arithmetic overflow (CLI exit 3), 2: memory */
@@ -113,17 +110,17 @@ typedef struct {
  * the K losses, independent, overlap in the pipeline. The row's loss is the outputs' losses
  * summed in output order from 0, added to the pass's sum. The clock starts before the first row
  * and stops after the last; the steady span starts at row n / 2, as OnlineTrainer's second half.
+ * Defined for each generated rule and type P (P##model, P##init, P##predict, ... in rules.h).
  */
-#define DEFINE_TRAIN(rule, sfx, T)                                                               \
-  static void train_##rule##_##sfx(const dataset *ds, const T *val, int prefetch, result *res) { \
+#define DEFINE_TRAIN(P, T)                                                                       \
+  static void P##train(const dataset *ds, const T *val, int prefetch, result *res) {             \
     int K = ds->outputs, n = ds->n;                                                             \
-    rule##_model_##sfx *mods = calloc((size_t) K, sizeof *mods);                                 \
-    void **scratch = calloc((size_t) K, sizeof *scratch);                                       \
+    P##model *mods = calloc((size_t) K, sizeof *mods);                                          \
     double *yh = malloc((size_t) K * sizeof *yh), *gk = malloc((size_t) K * sizeof *gk);         \
     double *lk = malloc((size_t) K * sizeof *lk);                                               \
     memset(res, 0, sizeof *res);                                                                \
     for (int k = 0; k < K; k++) {                                                               \
-      if (rule##_init_##sfx(&mods[k], ds->d, &scratch[k], ds->max_nnz)) {                       \
+      if (P##init(&mods[k], ds->d, ds->max_nnz)) {                                              \
         res->fail_code = 2;                                                                     \
         return;                                                                                 \
       }                                                                                         \
@@ -133,7 +130,7 @@ typedef struct {
     const double *label = ds->label;                                                            \
     const int half = n / 2;                                                                     \
     double loss_sum = 0;                                                                        \
-    double t0 = now(), th = t0, ch = cpu_now();                                                 \
+    double t0 = now(), th = t0, c0 = cpu_now(), ch = c0;                                        \
     for (int r = 0; r < n; r++) {                                                               \
       if (r == half) {                                                                          \
         th = now();                                                                             \
@@ -144,10 +141,10 @@ typedef struct {
       if (prefetch > 0 && r + prefetch < n) {                                                   \
         const int64_t ps = start[r + prefetch];                                                 \
         const int pn = (int) (start[r + prefetch + 1] - ps);                                    \
-        for (int k = 0; k < K; k++) rule##_prefetch_##sfx(&mods[k], idx + ps, pn);              \
+        for (int k = 0; k < K; k++) P##prefetch(&mods[k], idx + ps, pn);                        \
       }                                                                                         \
       int rc = 0, k;                                                                            \
-      for (k = 0; k < K && !rc; k++) rc = rule##_predict_##sfx(&mods[k], scratch[k], idx + s, val + s, nnz, &yh[k]); \
+      for (k = 0; k < K && !rc; k++) rc = P##predict(&mods[k], idx + s, val + s, nnz, &yh[k]);   \
       if (!rc) {                                                                                \
         if (K == 1) {                                                                           \
           gk[0] = logistic_dv(label[r], yh[0], &lk[0]);                                         \
@@ -164,7 +161,7 @@ typedef struct {
         }                                                                                       \
         loss_sum += row_loss;                                                                   \
       }                                                                                         \
-      for (k = 0; k < K && !rc; k++) rc = rule##_update_##sfx(&mods[k], scratch[k], idx + s, val + s, nnz, gk[k]); \
+      for (k = 0; k < K && !rc; k++) rc = P##update(&mods[k], idx + s, val + s, nnz, gk[k]);     \
       if (rc) {                                                                                 \
         res->failed_row = r + 1;                                                                \
         res->fail_code = rc;                                                                    \
@@ -173,48 +170,33 @@ typedef struct {
     }                                                                                           \
     double t1 = now(), c1 = cpu_now();                                                          \
     res->steady_cpu_seconds = c1 - ch;                                                          \
+    res->cpu_seconds = c1 - c0;                                                                 \
     res->loss_sum = loss_sum;                                                                   \
     res->seconds = t1 - t0;                                                                     \
     res->steady_seconds = t1 - th;                                                              \
     res->steady_rows = n - half;                                                                \
-    for (int k = 0; k < K; k++) free(*(void **) &mods[k]); /* every model's first member is its state */ \
+    for (int k = 0; k < K; k++) P##free(&mods[k]);                                              \
     free(mods);                                                                                 \
     free(yh);                                                                                   \
     free(gk);                                                                                   \
     free(lk);                                                                                   \
   }
 
-#define DEFINE_BOTH(rule) DEFINE_TRAIN(rule, f, float) DEFINE_TRAIN(rule, d, double)
-DEFINE_BOTH(scinol2)
-DEFINE_BOTH(adagrad)
-DEFINE_BOTH(scinol1)
-DEFINE_BOTH(dfeg)
-DEFINE_BOTH(aglobal)
-DEFINE_BOTH(aogdc)
-DEFINE_BOTH(aogdb)
-DEFINE_BOTH(ftrl)
-DEFINE_BOTH(kt)
-DEFINE_BOTH(freegrad)
-
 typedef void (*train_f)(const dataset *, const float *, int, result *);
 typedef void (*train_d)(const dataset *, const double *, int, result *);
 
-static const struct {
+/* A rule as the command line names it, and its pass in float and in double. */
+typedef struct {
   const char *name;
   train_f f;
   train_d d;
-} RULES[] = {
-    {"scinol2", train_scinol2_f, train_scinol2_d},
-    {"adagrad", train_adagrad_f, train_adagrad_d},
-    {"scinol1", train_scinol1_f, train_scinol1_d},
-    {"dfeg", train_dfeg_f, train_dfeg_d},
-    {"adagrad-global", train_aglobal_f, train_aglobal_d},
-    {"aogd-coord", train_aogdc_f, train_aogdc_d},
-    {"aogd-ball", train_aogdb_f, train_aogdb_d},
-    {"ftrl", train_ftrl_f, train_ftrl_d},
-    {"kt", train_kt_f, train_kt_d},
-    {"freegrad", train_freegrad_f, train_freegrad_d},
-};
+} rule_entry;
+
+/*
+ * The rules, generated from the library's rule sources (bench/target/generated-sources/c/rules.h,
+ * written by online-kernels-codegen's CRuleGenerator): RULES, and UNPORTED with why.
+ */
+#include "rules.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *) a, y = *(const double *) b;
@@ -256,7 +238,7 @@ static void usage(void) {
   fprintf(stderr,
       "usage: contender --data FILE [--algorithm A] [--type float|double] [--prefetch ROWS] [--repeat R]\n"
       "                 [--dimension N] [--hugepages]\n"
-      "       contender --check-libm FILE | --bits DECIMAL | --rules\n"
+      "       contender --check-libm FILE | --bits DECIMAL | --rules | --unported\n"
       "  A: scinol2 (default), adagrad, scinol1, dfeg, adagrad-global, aogd-coord, aogd-ball, ftrl, kt,\n"
       "     freegrad (default parameters)\n");
 }
@@ -276,7 +258,11 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (!strcmp(a, "--rules")) { /* the rules this program has, one per line (the Java harness asks) */
-      for (size_t k = 0; k < sizeof RULES / sizeof RULES[0]; k++) puts(RULES[k].name);
+      for (size_t k = 0; RULES[k].name; k++) puts(RULES[k].name);
+      return 0;
+    }
+    if (!strcmp(a, "--unported")) { /* the library's rules it has not: "Rule: why", one per line */
+      for (size_t k = 0; UNPORTED[k][0]; k++) printf("%s: %s\n", UNPORTED[k][0], UNPORTED[k][1]);
       return 0;
     }
     if (!strcmp(a, "--hugepages")) {
@@ -301,15 +287,15 @@ int main(int argc, char **argv) {
   }
   int is_float = !strcmp(type, "float");
   int rule = -1;
-  for (size_t k = 0; k < sizeof RULES / sizeof RULES[0]; k++) {
+  for (size_t k = 0; RULES[k].name; k++) {
     if (!strcmp(RULES[k].name, algorithm)) rule = (int) k;
   }
   if (!data || rule < 0 || (!is_float && strcmp(type, "double")) || repeat < 1 || prefetch < 0 || dimension < 0) {
     usage();
     return 2;
   }
-  expm1_setup_f();
-  expm1_setup_d();
+  expm1_setup_float();
+  expm1_setup_double();
 
   dataset ds;
   double p0 = now();
@@ -321,6 +307,7 @@ int main(int argc, char **argv) {
   double *steady = malloc((size_t) repeat * sizeof *steady);
   double *steady_sorted = malloc((size_t) repeat * sizeof *steady_sorted);
   double *steady_cpu = malloc((size_t) repeat * sizeof *steady_cpu);
+  double *cpu = malloc((size_t) repeat * sizeof *cpu);
   double loss_sum = 0;
   int steady_rows = 0;
   for (int t = 0; t < repeat; t++) {
@@ -344,6 +331,7 @@ int main(int argc, char **argv) {
     secs[t] = res.seconds;
     steady[t] = res.steady_seconds / res.steady_rows * 1e9;
     steady_cpu[t] = res.steady_cpu_seconds / res.steady_rows * 1e9;
+    cpu[t] = res.cpu_seconds;
     steady_rows = res.steady_rows;
   }
   /* OnlineTrainer: lossSum / n; Metrics.combine: (0 + mean * n) / n. */
@@ -373,6 +361,8 @@ int main(int argc, char **argv) {
   for (int t = 0; t < repeat; t++) printf("%s%.2f", t ? ", " : "", steady[t]);
   printf("], \"seconds_all\": [");
   for (int t = 0; t < repeat; t++) printf("%s%.9f", t ? ", " : "", secs[t]);
+  printf("], \"cpu_seconds_all\": [");
+  for (int t = 0; t < repeat; t++) printf("%s%.9f", t ? ", " : "", cpu[t]);
   printf("], \"parse_seconds\": %.3f, \"prefetch_rows\": %d, \"hugepages\": %s, \"exp\": \"fdlibm\"}\n", parse_seconds,
       prefetch, use_hugepages ? "true" : "false");
   return 0;

@@ -1,8 +1,7 @@
 package org.onlinekernels.codegen;
 
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
@@ -14,335 +13,443 @@ import org.onlinekernels.codegen.LaneRule.Phase;
  * every new value) and gathered (records into arrays, computed there, changed fields back).
  */
 final class BlockForms extends PlainForms {
-  BlockForms(LaneRule rule, Flavor flavor, JavaWriter out) {
-    super(rule, flavor, out);
+  private static final String STATE = "MemorySegment st, long step, long stride";
+
+  BlockForms(LaneRule rule, Flavor flavor) {
+    super(rule, flavor);
   }
 
-  /** Writes the block forms. */
-  void write() {
-    blockRows();
-    gathered();
+  /** The block forms, in class order. */
+  List<String> write() {
+    List<String> out = new ArrayList<>();
+    out.add(predictBlock());
+    out.add(predictBlockSeparate());
+    out.add(predictBlockEntry());
+    if (!rule.predictFieldOutputs().isEmpty()) {
+      out.add(commitBlock());
+    }
+    out.add(updateBlock());
+    out.add(updateBlockRecompute());
+    out.add(weightsBlock());
+    out.add(gather());
+    out.add(predictGathered());
+    out.add(updateGathered());
+    out.add(scatter());
+    return out;
   }
 
-  void blockRows() {
-    String state = "MemorySegment st, long step, long stride";
-    String row = "int[] idx, " + t + "[] val, int from, int nnz";
-    List<LaneRule.Function> predict = predictForContribution();
+  private String row() {
+    return "int[] idx, " + t + "[] val, int from, int nnz";
+  }
 
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * Predict half of a fused round over entries {@code [from, from + nnz)} on block state: returns");
-    out.line(
-        " * {@code yhat}; writes only the per-entry scratch ("
-            + (kept.isEmpty() ? "none" : keptNames())
-            + ").");
-    out.line(" */");
-    out.line(
-        "static "
-            + t
-            + " predictBlock("
-            + state
-            + ", "
-            + row
-            + scratchParams()
-            + uniformParams(false)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
+  /** The call of {@code predictBlockEntry} for entry {@code j}. */
+  private String entry(String j) {
     String derived =
         rule.phase(Phase.UNIFORM).stream().map(f -> ", " + f.name()).reduce("", String::concat);
-    partialSums(
-        j ->
-            "predictBlockEntry(st, step, stride, idx, val, from, "
-                + j
-                + scratchArgs()
-                + uniformArgs(false)
-                + derived
-                + ")");
-    out.line("}");
+    return "predictBlockEntry(st, step, stride, idx, val, from, "
+        + j
+        + scratchArgs()
+        + uniformArgs(false)
+        + derived
+        + ")";
+  }
 
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * {@link #predictBlock} summed as a separate sparse predict always was: two partial sums, entry");
-    out.line(" * {@code j} into sum {@code j mod 2}, combined as {@code s0 + s1}.");
-    out.line(" */");
-    out.line(
-        "static "
-            + t
-            + " predictBlockSeparate("
-            + state
-            + ", "
-            + row
-            + scratchParams()
-            + uniformParams(false)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    out.line(t + " a0 = 0, a1 = 0;");
-    out.line("int j = 0;");
-    out.line("for (; j + 1 < nnz; j += 2) {");
-    out.line(
-        "a0 += predictBlockEntry(st, step, stride, idx, val, from, j"
-            + scratchArgs()
-            + uniformArgs(false)
-            + derived
-            + ");");
-    out.line(
-        "a1 += predictBlockEntry(st, step, stride, idx, val, from, j + 1"
-            + scratchArgs()
-            + uniformArgs(false)
-            + derived
-            + ");");
-    out.line("}");
-    out.line("if (j < nnz) {");
-    out.line(
-        "a0 += predictBlockEntry(st, step, stride, idx, val, from, j"
-            + scratchArgs()
-            + uniformArgs(false)
-            + derived
-            + ");");
-    out.line("}");
-    out.line("return a0 + a1;");
-    out.line("}");
+  private String predictBlock() {
+    return Template.fill(
+        """
+        /**
+         * Predict half of a fused round over entries {@code [from, from + nnz)} on block state:
+         * returns {@code yhat}; writes only the per-entry scratch (${kept}).
+         */
+        static ${t} predictBlock(${state}, ${row}${scratch}${uniforms}) {
+          ${derived}
+          ${sums}
+        }""",
+        "kept",
+        kept.isEmpty() ? "none" : keptNames(),
+        "t",
+        t,
+        "state",
+        STATE,
+        "row",
+        row(),
+        "scratch",
+        scratchParams(),
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "sums",
+        partialSums(this::entry));
+  }
 
-    out.blank();
-    out.line(
-        "private static "
-            + t
-            + " predictBlockEntry("
-            + state
-            + ", "
-            + row.replace("int nnz", "int j")
-            + scratchParams()
-            + uniformParams(false)
-            + derivedParams()
-            + ") {");
-    out.line("long b = idx[from + j] * stride;");
-    out.line(t + " x = val[from + j];");
-    CoordinateCode c = new CoordinateCode(rule, flavor, out, blockLoad()).bind("x", "x");
+  private String predictBlockSeparate() {
+    return Template.fill(
+        """
+        /**
+         * {@link #predictBlock} summed as a separate sparse predict always was: two partial sums,
+         * entry {@code j} into sum {@code j mod 2}, combined as {@code s0 + s1}.
+         */
+        static ${t} predictBlockSeparate(${state}, ${row}${scratch}${uniforms}) {
+          ${derived}
+          ${t} a0 = 0, a1 = 0;
+          int j = 0;
+          for (; j + 1 < nnz; j += 2) {
+            a0 += ${j};
+            a1 += ${j1};
+          }
+          if (j < nnz) {
+            a0 += ${j};
+          }
+          return a0 + a1;
+        }""",
+        "t",
+        t,
+        "state",
+        STATE,
+        "row",
+        row(),
+        "scratch",
+        scratchParams(),
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "j",
+        entry("j"),
+        "j1",
+        entry("j + 1"));
+  }
+
+  private String predictBlockEntry() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = new CoordinateCode(rule, flavor, body, blockLoad()).bind("x", "x");
     bindDerived(c);
-    c.calls(predict);
+    c.calls(predictForContribution());
     for (LaneRule.Function f : kept) {
-      out.line(scratch(f.name()) + "[j] = " + c.value(f.name()) + ";");
+      body.line(scratch(f.name()) + "[j] = " + c.value(f.name()) + ";");
     }
-    out.line("return " + contribution(c) + ";");
-    out.line("}");
+    body.line("return " + contribution(c) + ";");
+    return Template.fill(
+        """
+        private static ${t} predictBlockEntry(${state}, ${row}${scratch}${uniforms}${derived}) {
+          long b = idx[from + j] * stride;
+          ${t} x = val[from + j];
+          ${body}
+        }""",
+        "t",
+        t,
+        "state",
+        STATE,
+        "row",
+        row().replace("int nnz", "int j"),
+        "scratch",
+        scratchParams(),
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedParams(),
+        "body",
+        body);
+  }
 
-    if (!rule.predictFieldOutputs().isEmpty()) {
-      out.blank();
-      out.doc(
-          "Writes the predict's new field values from the scratch: a predict whose update comes as a separate call.");
-      out.line(
-          "static void commitBlock("
-              + state
-              + ", int[] idx, int from, int nnz"
-              + scratchParams()
-              + ") {");
-      out.line("for (int j = 0; j < nnz; j++) {");
-      out.line("long b = idx[from + j] * stride;");
-      for (String f : rule.predictFieldOutputs()) {
-        out.line(blockStore(f, scratch(f) + "[j]"));
-      }
-      out.line("}");
-      out.line("}");
+  private String commitBlock() {
+    List<String> stores = new ArrayList<>();
+    for (String f : rule.predictFieldOutputs()) {
+      stores.add(blockStore(f, scratch(f) + "[j]"));
     }
+    return Template.fill(
+        """
+        /**
+         * Writes the predict's new field values from the scratch: a predict whose update comes as a
+         * separate call.
+         */
+        static void commitBlock(${state}, int[] idx, int from, int nnz${scratch}) {
+          for (int j = 0; j < nnz; j++) {
+            long b = idx[from + j] * stride;
+            ${stores}
+          }
+        }""",
+        "state",
+        STATE,
+        "scratch",
+        scratchParams(),
+        "stores",
+        String.join("\n", stores));
+  }
 
-    out.blank();
-    out.doc(
-        "Update half of the fused round {@link #predictBlock} began, with the loss derivative {@code g}.");
-    out.line(
-        "static "
-            + updateReturns()
-            + " updateBlock("
-            + state
-            + ", "
-            + row
-            + scratchParams()
-            + ", "
-            + t
-            + " g"
-            + uniformParams(false)
-            + ") {");
-    c = openUpdateLoop();
-    bindDerived(c);
+  private String updateBlock() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = updateEntry(body);
     for (LaneRule.Function f : kept) {
       c.bind(f.name(), scratch(f.name()) + "[j]");
     }
     c.calls(rule.phase(Phase.UPDATE));
-    sumAdd(c);
-    storeBlock(c, rule.predictFieldOutputs());
-    out.line("}");
-    sumReturn();
-    out.line("}");
+    body.code(sumAdd(c));
+    body.code(storeBlock(c, rule.predictFieldOutputs()));
+    return updateLoop(
+        """
+        /**
+         * Update half of the fused round {@link #predictBlock} began, with the loss derivative
+         * {@code g}.
+         */""",
+        "updateBlock",
+        scratchParams(),
+        body);
+  }
 
-    out.blank();
-    out.doc(
-        "Update after a separate predict that committed its field values: the values the update reads are recomputed from the state.");
-    out.line(
-        "static "
-            + updateReturns()
-            + " updateBlockRecompute("
-            + state
-            + ", "
-            + row
-            + ", "
-            + t
-            + " g"
-            + uniformParams(false)
-            + ") {");
-    c = openUpdateLoop();
-    bindDerived(c);
+  private String updateBlockRecompute() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = updateEntry(body);
     recompute(c);
     c.calls(rule.phase(Phase.UPDATE));
-    sumAdd(c);
-    storeBlock(c, List.of());
-    out.line("}");
-    sumReturn();
-    out.line("}");
+    body.code(sumAdd(c));
+    body.code(storeBlock(c, List.of()));
+    return updateLoop(
+        """
+        /**
+         * Update after a separate predict that committed its field values: the values the update
+         * reads are recomputed from the state.
+         */""",
+        "updateBlockRecompute",
+        "",
+        body);
+  }
 
-    out.blank();
-    out.doc("Weight read-out of coordinates {@code [0, n)} into {@code out} (contiguous).");
-    out.line(
-        "static void weightsBlock("
-            + state
-            + ", MemorySegment out, int n"
-            + uniformParams(false)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    out.line("for (int i = 0; i < n; i++) {");
-    out.line("long b = i * stride;");
-    c = new CoordinateCode(rule, flavor, out, blockLoad());
+  /** An update's per-entry code on block state, {@code x}, {@code g} and {@code gx} bound. */
+  private CoordinateCode updateEntry(JavaWriter body) {
+    CoordinateCode c =
+        new CoordinateCode(rule, flavor, body, blockLoad())
+            .bind("x", "x")
+            .bind("g", "g")
+            .bind("gx", "gx");
     bindDerived(c);
-    out.line("out.setAtIndex(" + Flavor.layout(flavor.in) + ", i, " + readOut(c) + ");");
-    out.line("}");
-    out.line("}");
+    return c;
+  }
+
+  /** An update form's loop over entries {@code [from, from + nnz)} of block state. */
+  private String updateLoop(String doc, String name, String scratch, JavaWriter body) {
+    return Template.fill(
+        """
+        ${doc}
+        static ${returns} ${name}(${state}, ${row}${scratch}, ${t} g${uniforms}) {
+          ${derived}
+          ${sumInit}
+          for (int j = 0; j < nnz; j++) {
+            long b = idx[from + j] * stride;
+            ${t} x = val[from + j];
+            ${t} gx = g * x;
+            ${body}
+          }
+          ${sumReturn}
+        }""",
+        "doc",
+        doc,
+        "returns",
+        updateReturns(),
+        "name",
+        name,
+        "state",
+        STATE,
+        "row",
+        row(),
+        "scratch",
+        scratch,
+        "t",
+        t,
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "sumInit",
+        sumInit(),
+        "body",
+        body,
+        "sumReturn",
+        sumReturn());
+  }
+
+  private String weightsBlock() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = new CoordinateCode(rule, flavor, body, blockLoad());
+    bindDerived(c);
+    body.line("out.setAtIndex(" + Flavor.layout(flavor.in) + ", i, " + readOut(c) + ");");
+    return Template.fill(
+        """
+        /** Weight read-out of coordinates {@code [0, n)} into {@code out} (contiguous). */
+        static void weightsBlock(${state}, MemorySegment out, int n${uniforms}) {
+          ${derived}
+          for (int i = 0; i < n; i++) {
+            long b = i * stride;
+            ${body}
+          }
+        }""",
+        "state",
+        STATE,
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "body",
+        body);
   }
 
   /**
    * The fused round in three steps: gather a row's records into one array per field, compute on
    * those arrays (a loop the vector forms can run lane-wise), scatter the changed fields back. Each
-   * entry runs the same lane calls on the same values as {@link #blockRows}' forms, and the
+   * entry runs the same lane calls on the same values as the entry-by-entry forms, and the
    * contributions are summed in the same four partial sums, so the bits are theirs.
    */
-  void gathered() {
-    String state = "MemorySegment st, long step, long stride";
-    String recs = String.join(", ", rule.fields.stream().map(f -> t + "[] " + record(f)).toList());
-    String recArgs = String.join(", ", rule.fields.stream().map(ScalarForms::record).toList());
-
-    out.blank();
-    out.doc(
-        "Loads the records of entries {@code [from, from + nnz)}: field {@code f} of entry {@code j} into {@code rec<f>[j]}.");
-    out.line("static void gather(" + state + ", int[] idx, int from, int nnz, " + recs + ") {");
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("long b = idx[from + j] * stride;");
+  private String gather() {
+    List<String> loads = new ArrayList<>();
     for (String f : rule.fields) {
-      out.line(record(f) + "[j] = " + blockLoad().apply(f) + ";");
+      loads.add(record(f) + "[j] = " + blockLoad().apply(f) + ";");
     }
-    out.line("}");
-    out.line("}");
+    return Template.fill(
+        """
+        /**
+         * Loads the records of entries {@code [from, from + nnz)}: field {@code f} of entry {@code
+         * j} into {@code rec<f>[j]}.
+         */
+        static void gather(${state}, int[] idx, int from, int nnz, ${recs}) {
+          for (int j = 0; j < nnz; j++) {
+            long b = idx[from + j] * stride;
+            ${loads}
+          }
+        }""",
+        "state",
+        STATE,
+        "recs",
+        recordParams(),
+        "loads",
+        String.join("\n", loads));
+  }
 
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * Predict half of a gathered round over entries {@code [jFrom, jTo)}: the kept values into their");
-    out.line(
-        " * scratch, each entry's contribution {@code x w} into {@code contrib} (summed by the caller).");
-    out.line(" */");
-    out.line(
-        "static void predictGathered("
-            + recs
-            + ", "
-            + t
-            + "[] val, int from, int jFrom, int jTo"
-            + scratchParams()
-            + ", "
-            + t
-            + "[] contrib"
-            + uniformParams(false)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    out.line("for (int j = jFrom; j < jTo; j++) {");
-    out.line(t + " x = val[from + j];");
-    CoordinateCode cc =
-        new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]").bind("x", "x");
-    bindDerived(cc);
-    cc.calls(predictForContribution());
+  private String recordParams() {
+    return String.join(", ", rule.fields.stream().map(f -> t + "[] " + record(f)).toList());
+  }
+
+  private String predictGathered() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c =
+        new CoordinateCode(rule, flavor, body, f -> record(f) + "[j]").bind("x", "x");
+    bindDerived(c);
+    c.calls(predictForContribution());
     for (LaneRule.Function f : kept) {
-      out.line(scratch(f.name()) + "[j] = " + cc.value(f.name()) + ";");
+      body.line(scratch(f.name()) + "[j] = " + c.value(f.name()) + ";");
     }
-    out.line("contrib[j] = " + contribution(cc) + ";");
-    out.line("}");
-    out.line("}");
+    body.line("contrib[j] = " + contribution(c) + ";");
+    return Template.fill(
+        """
+        /**
+         * Predict half of a gathered round over entries {@code [jFrom, jTo)}: the kept values into
+         * their scratch, each entry's contribution {@code x w} into {@code contrib} (summed by the
+         * caller).
+         */
+        static void predictGathered(${recs}, ${t}[] val, int from, int jFrom, int jTo${scratch}, \
+        ${t}[] contrib${uniforms}) {
+          ${derived}
+          for (int j = jFrom; j < jTo; j++) {
+            ${t} x = val[from + j];
+            ${body}
+          }
+        }""",
+        "recs",
+        recordParams(),
+        "t",
+        t,
+        "scratch",
+        scratchParams(),
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "body",
+        body);
+  }
 
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * Update half of a gathered round over entries {@code [jFrom, jTo)}, with the loss derivative");
-    out.line(
-        " * {@code g}: the fields the update changes get their new values in their record arrays.");
-    out.line(" */");
-    out.line(
-        "static "
-            + updateReturns()
-            + " updateGathered("
-            + recs
-            + ", "
-            + t
-            + "[] val, int from, int jFrom, int jTo"
-            + scratchParams()
-            + ", "
-            + t
-            + " g"
-            + uniformParams(false)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    sumInit();
-    out.line("for (int j = jFrom; j < jTo; j++) {");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    cc =
-        new CoordinateCode(rule, flavor, out, f -> record(f) + "[j]")
+  private String updateGathered() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c =
+        new CoordinateCode(rule, flavor, body, f -> record(f) + "[j]")
             .bind("x", "x")
             .bind("g", "g")
             .bind("gx", "gx");
-    bindDerived(cc);
+    bindDerived(c);
     for (LaneRule.Function f : kept) {
-      cc.bind(f.name(), scratch(f.name()) + "[j]");
+      c.bind(f.name(), scratch(f.name()) + "[j]");
     }
-    cc.calls(rule.phase(Phase.UPDATE));
-    sumAdd(cc);
+    c.calls(rule.phase(Phase.UPDATE));
+    body.code(sumAdd(c));
     for (String f : rule.fields) {
-      if (cc.written().contains(f)) {
-        out.line(record(f) + "[j] = " + cc.value(f) + ";");
+      if (c.written().contains(f)) {
+        body.line(record(f) + "[j] = " + c.value(f) + ";");
       }
     }
-    out.line("}");
-    sumReturn();
-    out.line("}");
+    return Template.fill(
+        """
+        /**
+         * Update half of a gathered round over entries {@code [jFrom, jTo)}, with the loss
+         * derivative {@code g}: the fields the update changes get their new values in their record
+         * arrays.
+         */
+        static ${returns} updateGathered(${recs}, ${t}[] val, int from, int jFrom, int jTo\
+        ${scratch}, ${t} g${uniforms}) {
+          ${derived}
+          ${sumInit}
+          for (int j = jFrom; j < jTo; j++) {
+            ${t} x = val[from + j];
+            ${t} gx = g * x;
+            ${body}
+          }
+          ${sumReturn}
+        }""",
+        "returns",
+        updateReturns(),
+        "recs",
+        recordParams(),
+        "t",
+        t,
+        "scratch",
+        scratchParams(),
+        "uniforms",
+        uniformParams(false),
+        "derived",
+        derivedUniforms(false),
+        "sumInit",
+        sumInit(),
+        "body",
+        body,
+        "sumReturn",
+        sumReturn());
+  }
 
+  private String scatter() {
     List<String> changed = changedFields(rule);
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * Writes a gathered round's changed fields back to the records of entries {@code [from, from + nnz)}:");
-    out.line(
-        " * "
-            + String.join(", ", changed.stream().map(f -> "{@code " + f + "}").toList())
-            + " (an update's new value, else the predict's).");
-    out.line(" */");
-    out.line(
-        "static void scatter("
-            + state
-            + ", int[] idx, int from, int nnz"
-            + changed.stream().map(f -> ", " + t + "[] " + f + "New").reduce("", String::concat)
-            + ") {");
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("long b = idx[from + j] * stride;");
+    List<String> stores = new ArrayList<>();
     for (String f : changed) {
-      out.line(blockStore(f, f + "New[j]"));
+      stores.add(blockStore(f, f + "New[j]"));
     }
-    out.line("}");
-    out.line("}");
+    return Template.fill(
+        """
+        /**
+         * Writes a gathered round's changed fields back to the records of entries {@code [from,
+         * from + nnz)}: ${changed} (an update's new value, else the predict's).
+         */
+        static void scatter(${state}, int[] idx, int from, int nnz${params}) {
+          for (int j = 0; j < nnz; j++) {
+            long b = idx[from + j] * stride;
+            ${stores}
+          }
+        }""",
+        "changed",
+        String.join(", ", changed.stream().map(f -> "{@code " + f + "}").toList()),
+        "state",
+        STATE,
+        "params",
+        changed.stream().map(f -> ", " + t + "[] " + f + "New").reduce("", String::concat),
+        "stores",
+        String.join("\n", stores));
   }
 
   Function<String, String> blockLoad() {
@@ -359,32 +466,16 @@ final class BlockForms extends PlainForms {
   }
 
   /**
-   * Stores every field written by the update, and the predict's kept field values not overwritten.
+   * The stores of every field written by the update, and of the predict's kept field values not
+   * overwritten.
    */
-  void storeBlock(CoordinateCode c, List<String> fromPredict) {
-    Set<String> store = new LinkedHashSet<>(fromPredict);
-    store.addAll(c.written());
+  String storeBlock(CoordinateCode c, List<String> fromPredict) {
+    List<String> lines = new ArrayList<>();
     for (String f : rule.fields) {
-      if (store.contains(f)) {
-        out.line(blockStore(f, c.value(f)));
+      if (fromPredict.contains(f) || c.written().contains(f)) {
+        lines.add(blockStore(f, c.value(f)));
       }
     }
-  }
-
-  /**
-   * Opens an update's loop over entries {@code [from, from + nnz)} of interleaved records: the
-   * uniforms, the sum, then per entry the record offset {@code b}, {@code x} and {@code gx}.
-   */
-  private CoordinateCode openUpdateLoop() {
-    CoordinateCode.uniforms(rule, flavor, out, false);
-    sumInit();
-    out.line("for (int j = 0; j < nnz; j++) {");
-    out.line("long b = idx[from + j] * stride;");
-    out.line(t + " x = val[from + j];");
-    out.line(t + " gx = g * x;");
-    return new CoordinateCode(rule, flavor, out, blockLoad())
-        .bind("x", "x")
-        .bind("g", "g")
-        .bind("gx", "gx");
+    return String.join("\n", lines);
   }
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
 /**
@@ -15,20 +16,46 @@ import org.onlinekernels.codegen.LaneRule.Phase;
  */
 final class CoordinateCode {
   private final LaneRule rule;
-  private final Flavor flavor;
   private final JavaWriter out;
 
   /** How to load a field (or a per-coordinate uniform): its Java expression. */
   private final Function<String, String> load;
 
+  /** What a lane function's name is called with: {@code FloatXLanes.} in Java, a C prefix. */
+  private final String callPrefix;
+
+  /** The declared type of a value of a lane function's type ({@code float} is the flavor's). */
+  private final UnaryOperator<String> typeOf;
+
   private final Map<String, String> bound = new LinkedHashMap<>();
   private final List<String> written = new ArrayList<>();
 
   CoordinateCode(LaneRule rule, Flavor flavor, JavaWriter out, Function<String, String> load) {
+    this(
+        rule,
+        flavor,
+        out,
+        load,
+        flavor.lanesClass(rule) + ".",
+        type -> type.equals("float") ? flavor.t : type);
+  }
+
+  /**
+   * Code in another language with Java's expressions and statements (C): lane function {@code f} is
+   * called as {@code callPrefix + f}, a value of Java type {@code t} declared as {@code typeOf(t)}.
+   */
+  CoordinateCode(
+      LaneRule rule,
+      Flavor flavor,
+      JavaWriter out,
+      Function<String, String> load,
+      String callPrefix,
+      UnaryOperator<String> typeOf) {
     this.rule = rule;
-    this.flavor = flavor;
     this.out = out;
     this.load = load;
+    this.callPrefix = callPrefix;
+    this.typeOf = typeOf;
   }
 
   /**
@@ -53,7 +80,7 @@ final class CoordinateCode {
     }
     if (rule.fields.contains(name) || rule.perCoordinate.contains(name)) {
       String local = name + "0";
-      out.line(flavor.t + " " + local + " = " + load.apply(name) + ";");
+      out.line(typeOf.apply("float") + " " + local + " = " + load.apply(name) + ";");
       bound.put(name, local);
       return local;
     }
@@ -71,14 +98,12 @@ final class CoordinateCode {
       throw new GeneratorException(
           rule.where() + ": " + f.name() + " is computed twice in one pass");
     }
-    String type = f.type().equals("float") ? flavor.t : f.type();
     out.line(
-        type
+        typeOf.apply(f.type())
             + " "
             + local
             + " = "
-            + flavor.lanesClass(rule)
-            + "."
+            + callPrefix
             + f.name()
             + "("
             + String.join(", ", args)

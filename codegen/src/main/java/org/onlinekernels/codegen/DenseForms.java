@@ -1,5 +1,6 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.onlinekernels.codegen.LaneRule.Phase;
 
@@ -8,141 +9,172 @@ import org.onlinekernels.codegen.LaneRule.Phase;
  * sums in the virtual lanes' order, so the vector forms give the same bits.
  */
 final class DenseForms extends PlainForms {
-  DenseForms(LaneRule rule, Flavor flavor, JavaWriter out) {
-    super(rule, flavor, out);
+  private final boolean perCoordinate;
+  private final String sfx;
+  private final String segs;
+  private final String xLoad;
+
+  DenseForms(LaneRule rule, Flavor flavor, boolean perCoordinate) {
+    super(rule, flavor);
+    this.perCoordinate = perCoordinate;
+    this.sfx = suffix(perCoordinate);
+    this.segs = fieldSegments(perCoordinate);
+    this.xLoad = "xs.getAtIndex(" + Flavor.layout(flavor.in) + ", i)";
   }
 
-  /** Writes the dense forms of the variant. */
-  void write(boolean perCoordinate) {
-    dense(perCoordinate);
-  }
-
-  void dense(boolean perCoordinate) {
-    String sfx = suffix(perCoordinate);
-    String segs = fieldSegments(perCoordinate);
-    String x = "MemorySegment xs";
-    String xLoad = "xs.getAtIndex(" + Flavor.layout(flavor.in) + ", i)";
-
+  /** The dense forms of the variant, in class order. */
+  List<String> write() {
+    List<String> out = new ArrayList<>();
     if (rule.computesWeight()) {
-      out.blank();
-      out.line("/**");
-      out.line(
-          " * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code V}): commits the");
-      out.line(
-          " * predict's field values, writes {@code w_i} to {@code wOut} unless null, and fuses each");
-      out.line(
-          " * {@code x_i w_i} (0 where {@code x_i == 0}) into lane {@code p[i mod V]}: the virtual lanes' order");
-      out.line(" * with one accumulator, the vector forms' bits; also their tail.");
-      out.line(" */");
-      out.line(
-          "static void predictDense"
-              + sfx
-              + "("
-              + segs
-              + ", "
-              + x
-              + ", int from, int to, MemorySegment wOut, "
-              + t
-              + "[] p"
-              + uniformParams(perCoordinate)
-              + ") {");
-      CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-      out.line("for (int i = from; i < to; i++) {");
-      out.line(t + " x = " + xLoad + ";");
-      CoordinateCode c = new CoordinateCode(rule, flavor, out, fieldLoad("i")).bind("x", "x");
-      bindDerived(c, perCoordinate);
-      c.calls(rule.phase(Phase.PREDICT));
-      for (String f : c.written()) {
-        out.line(fieldStore(f, "i", c.value(f)));
-      }
-      out.line("if (wOut != null) {");
-      out.line("wOut.setAtIndex(" + Flavor.layout(t) + ", i, " + c.value("w") + ");");
-      out.line("}");
-      out.line("p[i % V] = Math.fma(x, x != 0 ? " + c.value("w") + " : 0, p[i % V]);");
-      out.line("}");
-      out.line("}");
+      out.add(predictDense());
     }
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = updateEntry(body);
+    recompute(c);
+    c.calls(rule.updatesWithoutSums());
+    body.code(storeFields(c, List.of(), "i"));
+    out.add(
+        update(
+            "/** Dense update over {@code [from, to)}, recomputing the predict values it reads from"
+                + " the state; also the vector forms' tail. */",
+            "updateDense",
+            "",
+            body));
+    if (storedWeight()) {
+      body = new JavaWriter();
+      c = updateEntry(body).bind("w", "wIn.getAtIndex(" + Flavor.layout(t) + ", i)");
+      c.calls(rule.updatesWithoutSums());
+      body.code(storeFields(c, List.of(), "i"));
+      out.add(
+          update(
+              "/** Dense update over {@code [from, to)} with the weights a storing predict wrote"
+                  + " to {@code w}; also the vector forms' tail. */",
+              "updateDenseStored",
+              "MemorySegment wIn, ",
+              body));
+    }
+    out.add(weights());
+    return out;
+  }
 
-    out.blank();
-    out.doc(
-        "Dense update over {@code [from, to)}, recomputing the predict values it reads from the state; also the vector forms' tail.");
-    out.line(
-        "static void updateDense"
-            + sfx
-            + "("
-            + segs
-            + ", "
-            + x
-            + ", int from, int to, "
-            + t
-            + " g"
-            + uniformParams(perCoordinate)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    out.line("for (int i = from; i < to; i++) {");
-    out.line(t + " x = " + xLoad + ";");
-    out.line(t + " gx = g * x;");
+  private String predictDense() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = new CoordinateCode(rule, flavor, body, fieldLoad("i")).bind("x", "x");
+    bindDerived(c, perCoordinate);
+    c.calls(rule.phase(Phase.PREDICT));
+    for (String f : c.written()) {
+      body.line(fieldStore(f, "i", c.value(f)));
+    }
+    String w = c.value("w");
+    return Template.fill(
+        """
+        /**
+         * Dense predict over {@code [from, to)} ({@code from} a multiple of {@code V}): commits the
+         * predict's field values, writes {@code w_i} to {@code wOut} unless null, and fuses each
+         * {@code x_i w_i} (0 where {@code x_i == 0}) into lane {@code p[i mod V]}: the virtual
+         * lanes' order with one accumulator, the vector forms' bits; also their tail.
+         */
+        static void predictDense${sfx}(${segs}, MemorySegment xs, int from, int to, \
+        MemorySegment wOut, ${t}[] p${uniforms}) {
+          ${derived}
+          for (int i = from; i < to; i++) {
+            ${t} x = ${xLoad};
+            ${body}
+            if (wOut != null) {
+              wOut.setAtIndex(${layout}, i, ${w});
+            }
+            p[i % V] = Math.fma(x, x != 0 ? ${w} : 0, p[i % V]);
+          }
+        }""",
+        "sfx",
+        sfx,
+        "segs",
+        segs,
+        "t",
+        t,
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "xLoad",
+        xLoad,
+        "body",
+        body,
+        "layout",
+        Flavor.layout(t),
+        "w",
+        w);
+  }
+
+  /** A dense update's per-coordinate code: {@code x}, {@code g}, {@code gx}, uniforms bound. */
+  private CoordinateCode updateEntry(JavaWriter body) {
     CoordinateCode c =
-        new CoordinateCode(rule, flavor, out, fieldLoad("i"))
+        new CoordinateCode(rule, flavor, body, fieldLoad("i"))
             .bind("x", "x")
             .bind("g", "g")
             .bind("gx", "gx");
     bindDerived(c, perCoordinate);
-    recompute(c);
-    c.calls(rule.updatesWithoutSums());
-    storeFields(c, List.of(), "i");
-    out.line("}");
-    out.line("}");
+    return c;
+  }
 
-    if (storedWeight()) {
-      out.blank();
-      out.doc(
-          "Dense update over {@code [from, to)} with the weights a storing predict wrote to {@code w}; also the vector forms' tail.");
-      out.line(
-          "static void updateDenseStored"
-              + sfx
-              + "("
-              + segs
-              + ", MemorySegment wIn, "
-              + x
-              + ", int from, int to, "
-              + t
-              + " g"
-              + uniformParams(perCoordinate)
-              + ") {");
-      CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-      out.line("for (int i = from; i < to; i++) {");
-      out.line(t + " x = " + xLoad + ";");
-      out.line(t + " gx = g * x;");
-      c =
-          new CoordinateCode(rule, flavor, out, fieldLoad("i"))
-              .bind("x", "x")
-              .bind("g", "g")
-              .bind("gx", "gx")
-              .bind("w", "wIn.getAtIndex(" + Flavor.layout(t) + ", i)");
-      bindDerived(c, perCoordinate);
-      c.calls(rule.updatesWithoutSums());
-      storeFields(c, List.of(), "i");
-      out.line("}");
-      out.line("}");
-    }
+  private String update(String doc, String name, String before, JavaWriter body) {
+    return Template.fill(
+        """
+        ${doc}
+        static void ${name}${sfx}(${segs}, ${before}MemorySegment xs, int from, int to, ${t} g\
+        ${uniforms}) {
+          ${derived}
+          for (int i = from; i < to; i++) {
+            ${t} x = ${xLoad};
+            ${t} gx = g * x;
+            ${body}
+          }
+        }""",
+        "doc",
+        doc,
+        "name",
+        name,
+        "sfx",
+        sfx,
+        "segs",
+        segs,
+        "before",
+        before,
+        "t",
+        t,
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "xLoad",
+        xLoad,
+        "body",
+        body);
+  }
 
-    out.blank();
-    out.doc("Weight read-out over {@code [from, to)}; also the vector forms' tail.");
-    out.line(
-        "static void weights"
-            + sfx
-            + "("
-            + segs
-            + ", MemorySegment out, int from, int to"
-            + uniformParams(perCoordinate)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    out.line("for (int i = from; i < to; i++) {");
-    c = new CoordinateCode(rule, flavor, out, fieldLoad("i"));
+  private String weights() {
+    JavaWriter body = new JavaWriter();
+    CoordinateCode c = new CoordinateCode(rule, flavor, body, fieldLoad("i"));
     bindDerived(c, perCoordinate);
-    out.line("out.setAtIndex(" + Flavor.layout(flavor.in) + ", i, " + readOut(c) + ");");
-    out.line("}");
-    out.line("}");
+    body.line("out.setAtIndex(" + Flavor.layout(flavor.in) + ", i, " + readOut(c) + ");");
+    return Template.fill(
+        """
+        /** Weight read-out over {@code [from, to)}; also the vector forms' tail. */
+        static void weights${sfx}(${segs}, MemorySegment out, int from, int to${uniforms}) {
+          ${derived}
+          for (int i = from; i < to; i++) {
+            ${body}
+          }
+        }""",
+        "sfx",
+        sfx,
+        "segs",
+        segs,
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "body",
+        body);
   }
 }

@@ -2,6 +2,7 @@ package org.onlinekernels.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Writes the methods of {@code <Rule>RuleForms} that dispatch on the element type (and the variant
@@ -9,7 +10,6 @@ import java.util.List;
  */
 final class DispatchWriter {
   private final LaneRule rule;
-  private final JavaWriter out;
 
   /** The row arguments of the block and row forms. */
   static final String ROWS = "int[] idx, float[] vf, double[] vd, int from, int nnz";
@@ -17,9 +17,8 @@ final class DispatchWriter {
   /** Predict values a fused round keeps per entry. */
   final int kept;
 
-  DispatchWriter(LaneRule rule, JavaWriter out, int kept) {
+  DispatchWriter(LaneRule rule, int kept) {
     this.rule = rule;
-    this.out = out;
     this.kept = kept;
   }
 
@@ -29,20 +28,23 @@ final class DispatchWriter {
         : List.of(Flavor.FLOAT, Flavor.DOUBLE);
   }
 
-  void simple(String signature, String value) {
-    out.blank();
-    out.line("@Override");
-    out.line("public " + signature + " {");
-    out.line("return " + value + ";");
-    out.line("}");
+  /** A method that returns one value. */
+  String simple(String signature, String value) {
+    return "@Override\npublic " + signature + " {\n  return " + value + ";\n}";
   }
 
-  void unsupported(String signature) {
-    out.blank();
-    out.line("@Override");
-    out.line("public " + signature + " {");
-    out.line("throw new UnsupportedOperationException(\"" + rule.name + " has no such form\");");
-    out.line("}");
+  /** A method the rule has no form for. */
+  String unsupported(String signature) {
+    return Template.fill(
+        """
+        @Override
+        public ${signature} {
+          throw new UnsupportedOperationException("${name} has no such form");
+        }""",
+        "signature",
+        signature,
+        "name",
+        rule.name);
   }
 
   interface Body {
@@ -53,47 +55,49 @@ final class DispatchWriter {
     String of(Flavor f, boolean perCoordinate, boolean vector);
   }
 
-  void method(
-      String signature,
-      boolean blockOnly,
-      boolean variants,
-      java.util.function.Function<Flavor, String> body) {
-    method(signature, blockOnly, variants, (f, pc) -> body.apply(f));
+  String method(
+      String signature, boolean blockOnly, boolean variants, Function<Flavor, String> body) {
+    return method(signature, blockOnly, variants, (f, pc) -> body.apply(f));
   }
 
   /** A method that switches on the flavor (and, for field forms, the variant). */
-  void method(String signature, boolean blockOnly, boolean variants, Body body) {
-    out.blank();
-    out.line("@Override");
-    out.line("public " + signature + " {");
+  String method(String signature, boolean blockOnly, boolean variants, Body body) {
     List<Flavor> fl = new ArrayList<>(flavors());
     if (blockOnly) {
       fl.remove(Flavor.MIXED);
     }
-    out.line("switch (flavor) {");
+    List<String> cases = new ArrayList<>();
     for (Flavor f : fl) {
-      out.line("case " + f.name() + " -> {");
-      if (variants && !rule.perCoordinate.isEmpty()) {
-        out.line("if (perCoordinate) {");
-        out.line(body.of(f, true));
-        out.line("} else {");
-        out.line(body.of(f, false));
-        out.line("}");
-      } else {
-        out.line(body.of(f, false));
-      }
-      out.line("}");
+      String branch =
+          variants && !rule.perCoordinate.isEmpty()
+              ? "if (perCoordinate) {\n"
+                  + body.of(f, true)
+                  + "\n} else {\n"
+                  + body.of(f, false)
+                  + "\n}"
+              : body.of(f, false);
+      cases.add("case " + f.name() + " -> {\n" + branch + "\n}");
     }
-    out.line(
-        "default -> throw new UnsupportedOperationException(\""
-            + rule.name
-            + ": no block form in mixed precision\");");
-    out.line("}");
-    out.line("}");
+    return Template.fill(
+        """
+        @Override
+        public ${signature} {
+          switch (flavor) {
+            ${cases}
+            default ->
+                throw new UnsupportedOperationException("${name}: no block form in mixed precision");
+          }
+        }""",
+        "signature",
+        signature,
+        "cases",
+        String.join("\n", cases),
+        "name",
+        rule.name);
   }
 
-  void denseMethod(String signature, DenseBody body) {
-    method(
+  String denseMethod(String signature, DenseBody body) {
+    return method(
         signature,
         false,
         true,
@@ -103,12 +107,6 @@ final class DispatchWriter {
                 + "\n} else {\n"
                 + body.of(f, pc, false)
                 + "\n}");
-  }
-
-  static Object[] repeat(String a, int n) {
-    Object[] o = new Object[n];
-    java.util.Arrays.fill(o, a);
-    return o;
   }
 
   String sum(String call) {

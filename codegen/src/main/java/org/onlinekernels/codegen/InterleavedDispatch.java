@@ -1,12 +1,17 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The adapter methods over interleaved state ({@code <Rule>RuleForms}' block and gathered forms):
  * each switches on the element type and calls the generated block forms.
  */
 final class InterleavedDispatch {
+  private static final String ROWS = DispatchWriter.ROWS;
+  private static final String BLOCK = "MemorySegment st, long step, long stride";
+
   private final LaneRule rule;
   private final DispatchWriter w;
   private final int kept;
@@ -17,159 +22,182 @@ final class InterleavedDispatch {
     this.kept = w.kept;
   }
 
-  void write() {
-    String rows = DispatchWriter.ROWS;
-    String block = "MemorySegment st, long step, long stride";
+  /** The methods over interleaved state, in class order. */
+  List<String> write() {
+    List<String> out = new ArrayList<>();
     // The fused round's predict and a separate sparse predict: the same arguments.
     for (String predict : List.of("predictBlock", "predictBlockSeparate")) {
-      w.method(
-          "double " + predict + "(" + block + ", " + rows + ", RoundScratch s, double[] u)",
-          true,
-          false,
-          f ->
-              "return "
-                  + w.forms(f)
-                  + "."
-                  + predict
-                  + "(st, step, stride, idx, "
-                  + w.vals(f)
-                  + ", from, nnz"
-                  + w.scratch(f)
-                  + w.uniforms(f, false)
-                  + ");");
+      out.add(
+          w.method(
+              "double " + predict + "(" + BLOCK + ", " + ROWS + ", RoundScratch s, double[] u)",
+              true,
+              false,
+              f ->
+                  "return "
+                      + w.forms(f)
+                      + "."
+                      + predict
+                      + "(st, step, stride, idx, "
+                      + w.vals(f)
+                      + ", from, nnz"
+                      + w.scratch(f)
+                      + w.uniforms(f, false)
+                      + ");"));
     }
-    w.method(
-        "void commitBlock(" + block + ", int[] idx, int from, int nnz, RoundScratch s)",
-        true,
-        false,
-        f ->
-            rule.predictFieldOutputs().isEmpty()
-                ? "return;"
-                : w.forms(f)
-                    + ".commitBlock(st, step, stride, idx, from, nnz"
-                    + w.scratch(f)
-                    + ");");
-    w.method(
-        "double updateBlock(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)",
-        true,
-        false,
-        f ->
-            w.sum(
+    out.add(
+        w.method(
+            "void commitBlock(" + BLOCK + ", int[] idx, int from, int nnz, RoundScratch s)",
+            true,
+            false,
+            f ->
+                rule.predictFieldOutputs().isEmpty()
+                    ? "return;"
+                    : w.forms(f)
+                        + ".commitBlock(st, step, stride, idx, from, nnz"
+                        + w.scratch(f)
+                        + ");"));
+    out.add(update("updateBlock", "RoundScratch s, double g", true));
+    out.add(update("updateBlockRecompute", "double g", false));
+    out.add(
+        w.method(
+            "void weightsBlock(" + BLOCK + ", MemorySegment out, int n, double[] u)",
+            true,
+            false,
+            f ->
                 w.forms(f)
-                    + ".updateBlock(st, step, stride, idx, "
-                    + w.updateArgs(f, false, true)
-                    + ")"));
-    w.method(
-        "double updateBlockRecompute(" + block + ", " + rows + ", double g, double[] u)",
-        true,
-        false,
-        f ->
-            w.sum(
-                w.forms(f)
-                    + ".updateBlockRecompute(st, step, stride, idx, "
-                    + w.updateArgs(f, false, false)
-                    + ")"));
-    w.method(
-        "void weightsBlock(" + block + ", MemorySegment out, int n, double[] u)",
-        true,
-        false,
-        f -> w.forms(f) + ".weightsBlock(st, step, stride, out, n" + w.uniforms(f, false) + ");");
+                    + ".weightsBlock(st, step, stride, out, n"
+                    + w.uniforms(f, false)
+                    + ");"));
+    out.add(predictGathered());
+    out.add(updateGathered());
+    return out;
+  }
 
-    String recs =
-        String.join(
-            "",
-            java.util.stream.IntStream.range(0, rule.fields.size())
-                .mapToObj(k -> ", s.%s(" + (kept + k) + ")")
-                .toList());
-    String contributions = ", s.%s(" + (kept + rule.fields.size()) + ")";
-    w.method(
-        "double predictGathered(" + block + ", " + rows + ", RoundScratch s, double[] u)",
+  private String update(String name, String params, boolean withKept) {
+    return w.method(
+        "double " + name + "(" + BLOCK + ", " + ROWS + ", " + params + ", double[] u)",
+        true,
+        false,
+        f ->
+            w.sum(
+                w.forms(f)
+                    + "."
+                    + name
+                    + "(st, step, stride, idx, "
+                    + w.updateArgs(f, false, withKept)
+                    + ")"));
+  }
+
+  /** The scratch's record arrays ({@code s.f(k)} or {@code s.d(k)}), one per field. */
+  private String records(Flavor f) {
+    String a = f.t.equals("float") ? "f" : "d";
+    return String.join(
+        ", ",
+        IntStream.range(0, rule.fields.size())
+            .mapToObj(k -> "s." + a + "(" + (kept + k) + ")")
+            .toList());
+  }
+
+  /** The scratch's contribution array. */
+  private String contributions(Flavor f) {
+    return "s." + (f.t.equals("float") ? "f" : "d") + "(" + (kept + rule.fields.size()) + ")";
+  }
+
+  private String predictGathered() {
+    return w.method(
+        "double predictGathered(" + BLOCK + ", " + ROWS + ", RoundScratch s, double[] u)",
+        true,
+        false,
+        f ->
+            Template.fill(
+                """
+                ${forms}.gather(st, step, stride, idx, from, nnz, ${recs});
+                if (vector) {
+                  ${vectors}.predictGathered(${recs}, ${vals}, from, nnz${scratch}, ${contrib}\
+                ${uniforms});
+                } else {
+                  ${forms}.predictGathered(${recs}, ${vals}, from, 0, nnz${scratch}, ${contrib}\
+                ${uniforms});
+                }
+                return org.onlinekernels.kernel.lanes.${L}RowSums.sum4(${contrib}, nnz);""",
+                "forms",
+                w.forms(f),
+                "recs",
+                records(f),
+                "vectors",
+                VectorForms.className(rule, f),
+                "vals",
+                DispatchWriter.vals(f),
+                "scratch",
+                w.scratch(f),
+                "contrib",
+                contributions(f),
+                "uniforms",
+                w.uniforms(f, false),
+                "L",
+                f.lanes));
+  }
+
+  private String updateGathered() {
+    return w.method(
+        "double updateGathered(" + BLOCK + ", " + ROWS + ", RoundScratch s, double g, double[] u)",
         true,
         false,
         f -> {
-          String a = f.t.equals("float") ? "f" : "d";
-          String r = recs.formatted(w.repeat(a, rule.fields.size()));
-          return w.forms(f)
-              + ".gather(st, step, stride, idx, from, nnz"
-              + r
-              + ");\n"
-              + "if (vector) {\n"
-              + VectorForms.className(rule, f)
-              + ".predictGathered("
-              + r.substring(2)
-              + ", "
-              + w.vals(f)
-              + ", from, nnz"
-              + w.scratch(f)
-              + contributions.formatted(a)
-              + w.uniforms(f, false)
-              + ");\n} else {\n"
-              + w.forms(f)
-              + ".predictGathered("
-              + r.substring(2)
-              + ", "
-              + w.vals(f)
-              + ", from, 0, nnz"
-              + w.scratch(f)
-              + contributions.formatted(a)
-              + w.uniforms(f, false)
-              + ");\n}\n"
-              + "return org.onlinekernels.kernel.lanes."
-              + f.lanes
-              + "RowSums.sum4(s."
-              + a
-              + "("
-              + (kept + rule.fields.size())
-              + "), nnz);";
-        });
-    w.method(
-        "double updateGathered(" + block + ", " + rows + ", RoundScratch s, double g, double[] u)",
-        true,
-        false,
-        f -> {
-          String a = f.t.equals("float") ? "f" : "d";
-          String r = recs.formatted(w.repeat(a, rule.fields.size()));
           String scalar =
               w.forms(f)
                   + ".updateGathered("
-                  + r.substring(2)
+                  + records(f)
                   + ", "
-                  + w.vals(f)
+                  + DispatchWriter.vals(f)
                   + ", from, 0, nnz"
                   + w.scratch(f)
                   + ", "
-                  + w.cast(f)
+                  + DispatchWriter.cast(f)
                   + "g"
                   + w.uniforms(f, false)
                   + ")";
           String update =
               rule.sums().isEmpty()
-                  ? "if (vector) {\n"
-                      + VectorForms.className(rule, f)
-                      + ".updateGathered("
-                      + r.substring(2)
-                      + ", "
-                      + w.updateArgs(f, false, true)
-                      + ");\n} else {\n"
-                      + scalar
-                      + ";\n}\n"
-                  : f.t + " sum = " + scalar + ";\n";
-          StringBuilder changed = new StringBuilder();
-          List<String> updated = rule.updateFieldOutputs();
-          List<String> keptNames = ScalarForms.kept(rule);
-          for (String field : ScalarForms.changedFields(rule)) {
-            int k =
-                updated.contains(field)
-                    ? kept + rule.fields.indexOf(field)
-                    : keptNames.indexOf(field);
-            changed.append(", s.").append(a).append('(').append(k).append(')');
-          }
+                  ? Template.fill(
+                      """
+                      if (vector) {
+                        ${vectors}.updateGathered(${recs}, ${args});
+                      } else {
+                        ${scalar};
+                      }""",
+                      "vectors",
+                      VectorForms.className(rule, f),
+                      "recs",
+                      records(f),
+                      "args",
+                      w.updateArgs(f, false, true),
+                      "scalar",
+                      scalar)
+                  : f.t + " sum = " + scalar + ";";
           return update
+              + "\n"
               + w.forms(f)
               + ".scatter(st, step, stride, idx, from, nnz"
-              + changed
+              + changed(f)
               + ");\n"
               + (rule.sums().isEmpty() ? "return 0;" : "return sum;");
         });
+  }
+
+  /**
+   * The scatter's sources: an update's new values (record arrays), else the predict's kept ones.
+   */
+  private String changed(Flavor f) {
+    String a = f.t.equals("float") ? "f" : "d";
+    StringBuilder changed = new StringBuilder();
+    List<String> updated = rule.updateFieldOutputs();
+    List<String> keptNames = ScalarForms.kept(rule);
+    for (String field : ScalarForms.changedFields(rule)) {
+      int k =
+          updated.contains(field) ? kept + rule.fields.indexOf(field) : keptNames.indexOf(field);
+      changed.append(", s.").append(a).append('(').append(k).append(')');
+    }
+    return changed.toString();
   }
 }

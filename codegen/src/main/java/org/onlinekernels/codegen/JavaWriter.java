@@ -1,6 +1,10 @@
 package org.onlinekernels.codegen;
 
-/** Java text with two-space indentation, a line at a time. */
+/**
+ * Statements of one generated body, a line at a time ({@link CoordinateCode} writes them as it
+ * binds values), with two-space indentation; the templates ({@link Template}) hold everything
+ * around them.
+ */
 final class JavaWriter {
   private final StringBuilder sb = new StringBuilder();
   private int depth;
@@ -29,14 +33,9 @@ final class JavaWriter {
     return this;
   }
 
-  JavaWriter blank() {
-    sb.append('\n');
-    return this;
-  }
-
-  /** A one-line javadoc. */
-  JavaWriter doc(String s) {
-    return line("/** " + s + " */");
+  /** Lines of code (none if {@code s} is empty). */
+  JavaWriter code(String s) {
+    return s.isEmpty() ? this : line(s);
   }
 
   @Override

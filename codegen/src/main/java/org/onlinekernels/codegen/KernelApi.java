@@ -1,5 +1,6 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.onlinekernels.codegen.KernelEntries.Entry;
 
@@ -13,73 +14,148 @@ import org.onlinekernels.codegen.KernelEntries.Entry;
  */
 final class KernelApi {
   private final LaneRule rule;
-  private final JavaWriter out = new JavaWriter();
   private final String name;
+  private final List<Entry> entries;
 
   KernelApi(LaneRule rule) {
     this.rule = rule;
-    this.name = rule.name + "Kernel";
+    this.name = className(rule);
+    this.entries = new KernelEntries(rule).all();
   }
 
   static String className(LaneRule rule) {
     return rule.name + "Kernel";
   }
 
-  String source() {
-    List<Entry> es = new KernelEntries(rule).all();
-    out.line("package " + rule.packageName + ";");
-    out.blank();
-    out.line("import java.lang.foreign.MemorySegment;");
-    out.line("import java.lang.invoke.MethodHandle;");
-    out.line("import java.lang.invoke.MethodHandles;");
-    out.line("import java.lang.invoke.MethodType;");
-    out.line("import org.onlinekernels.kernel.ElementType;");
-    out.line("import org.onlinekernels.kernel.KernelBarrier;");
-    out.line("import org.onlinekernels.kernel.KernelChecks;");
-    out.line("import org.onlinekernels.kernel.KernelProvider;");
-    out.line("import org.onlinekernels.kernel.lanes.RowScratch;");
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * Stateless "
-            + rule.name
-            + " kernel over caller-owned buffers, one segment per state field ("
-            + String.join(", ", rule.fields)
-            + "),");
-    out.line(
-        " * each of {@code n} elements of the kernel's element type, native byte order, any offset; the rule");
-    out.line(
-        " * is {@link "
-            + rule.ruleClass
-            + "}. Every entry checks all its arguments before it writes anything.");
-    out.line(" * Obtain one with {@link #of}.");
-    out.line(" */");
-    out.line(
-        "public abstract sealed class "
-            + name
-            + " permits "
-            + name
-            + ".Scalar, "
-            + name
-            + ".Vector {");
-    out.line("private final ElementType type;");
-    if (rule.hasMixed()) {
-      out.line("/** Whether this is the mixed-precision kernel. */");
-      out.line("final boolean mixed;");
-      for (String f : rule.fields) {
-        out.line("private final ElementType " + KernelEntries.typeOf(rule, f) + ";");
+  /** The class the source is: its shape, the holes filled by {@link #source}. */
+  private static final String TEMPLATE =
+      """
+      ${header}
+      package ${package};
+
+      import java.lang.foreign.MemorySegment;
+      import java.lang.invoke.MethodHandle;
+      import java.lang.invoke.MethodHandles;
+      import java.lang.invoke.MethodType;
+      import org.onlinekernels.kernel.ElementType;
+      import org.onlinekernels.kernel.KernelBarrier;
+      import org.onlinekernels.kernel.KernelChecks;
+      import org.onlinekernels.kernel.KernelProvider;
+      import org.onlinekernels.kernel.lanes.RowScratch;
+
+      /**
+       * Stateless ${name} kernel over caller-owned buffers, one segment per state field
+       * (${fields}), each of {@code n} elements of the kernel's element type, native byte order,
+       * any offset; the rule is {@link ${ruleClass}}. Every entry checks all its arguments before
+       * it writes anything. Obtain one with {@link #of}.
+       */
+      public abstract sealed class ${class} permits ${class}.Scalar, ${class}.Vector {
+        private final ElementType type;
+        ${typeFields}
+        ${handles}
+
+        ${constructor}
+
+        /**
+         * The kernel for buffers of {@code type} on {@code provider}'s implementation (Vector API
+         * or plain Java).
+         */
+        public static ${class} of(KernelProvider provider, ElementType type) {
+          if (type == null) {
+            throw new IllegalArgumentException("type must be FLOAT or DOUBLE, got null");
+          }
+          return provider.isVector() ? Vector.of(type) : Scalar.of(type);
+        }
+
+        ${mixedFactory}
+
+        /**
+         * Element type of the inputs and weights (under mixed precision, of the float fields too).
+         */
+        public final ElementType elementType() {
+          return type;
+        }
+
+        ${entries}
+
+        ${impls}
+
+        ${scalar}
+
+        ${vector}
       }
+      """;
+
+  String source() {
+    KernelBodies bodies = new KernelBodies(rule, name);
+    return Template.fill(
+        TEMPLATE,
+        "header",
+        Generated.header(rule, "the public stateless kernel"),
+        "package",
+        rule.packageName,
+        "name",
+        rule.name,
+        "fields",
+        String.join(", ", rule.fields),
+        "ruleClass",
+        rule.ruleClass,
+        "class",
+        name,
+        "typeFields",
+        typeFields(),
+        "handles",
+        String.join(
+            "\n",
+            entries.stream().map(e -> "private final MethodHandle " + e.name() + "Body;").toList()),
+        "constructor",
+        constructor(),
+        "mixedFactory",
+        rule.hasMixed() ? mixedFactory() : "",
+        "entries",
+        String.join("\n\n", entries.stream().map(this::entry).toList()),
+        "impls",
+        String.join(
+            "\n\n",
+            entries.stream()
+                .map(
+                    e ->
+                        "/** Unchecked body of {@link #"
+                            + e.name()
+                            + "}. */\nabstract "
+                            + e.returns()
+                            + " "
+                            + e.name()
+                            + "Impl("
+                            + e.signature()
+                            + ");")
+                .toList()),
+        "scalar",
+        bodies.write("Scalar", false, entries),
+        "vector",
+        bodies.write("Vector", true, entries));
+  }
+
+  /** Under mixed precision: whether this kernel is mixed, and each field's element type. */
+  private String typeFields() {
+    if (!rule.hasMixed()) {
+      return "";
     }
-    for (Entry e : es) {
-      out.line("private final MethodHandle " + e.name() + "Body;");
+    List<String> out = new ArrayList<>();
+    out.add("/** Whether this is the mixed-precision kernel. */");
+    out.add("final boolean mixed;");
+    for (String f : rule.fields) {
+      out.add("private final ElementType " + KernelEntries.typeOf(rule, f) + ";");
     }
-    out.blank();
-    out.line("private " + name + "(ElementType type, boolean mixed) {");
-    out.line("this.type = type;");
+    return String.join("\n", out);
+  }
+
+  private String constructor() {
+    List<String> body = new ArrayList<>(List.of("this.type = type;"));
     if (rule.hasMixed()) {
-      out.line("this.mixed = mixed;");
+      body.add("this.mixed = mixed;");
       for (String f : rule.fields) {
-        out.line(
+        body.add(
             "this."
                 + KernelEntries.typeOf(rule, f)
                 + " = "
@@ -87,8 +163,8 @@ final class KernelApi {
                 + ";");
       }
     }
-    for (Entry e : es) {
-      out.line(
+    for (Entry e : entries) {
+      body.add(
           e.name()
               + "Body = KernelBarrier.bind(MethodHandles.lookup(), this, "
               + name
@@ -98,64 +174,56 @@ final class KernelApi {
               + e.methodType()
               + ");");
     }
-    out.line("}");
-    out.blank();
-    out.doc(
-        "The kernel for buffers of {@code type} on {@code provider}'s implementation (Vector API or plain Java).");
-    out.line("public static " + name + " of(KernelProvider provider, ElementType type) {");
-    out.line("if (type == null) {");
-    out.line("throw new IllegalArgumentException(\"type must be FLOAT or DOUBLE, got null\");");
-    out.line("}");
-    out.line("return provider.isVector() ? Vector.of(type) : Scalar.of(type);");
-    out.line("}");
-    if (rule.hasMixed()) {
-      out.blank();
-      out.line("/**");
-      out.line(
-          " * The mixed-precision kernel on {@code provider}'s implementation: float inputs, weights and fields "
-              + String.join(", ", rule.mixedFloatFields)
-              + ";");
-      out.line(
-          " * the other fields double, and the arithmetic in double (bit-identical to the double rule fed the same float inputs).");
-      out.line(" */");
-      out.line("public static " + name + " mixed(KernelProvider provider) {");
-      out.line("return provider.isVector() ? Vector.MIXED_KERNEL : Scalar.MIXED_KERNEL;");
-      out.line("}");
-    }
-    out.blank();
-    out.doc(
-        "Element type of the inputs and weights (under mixed precision, of the float fields too).");
-    out.line("public final ElementType elementType() {");
-    out.line("return type;");
-    out.line("}");
-    for (Entry e : es) {
-      out.blank();
-      out.doc(e.doc());
-      out.line("public final " + e.returns() + " " + e.name() + "(" + e.signature() + ") {");
-      for (String c : e.checks()) {
-        out.line(c);
-      }
-      out.line("try {");
-      out.line(
-          (e.returns().equals("void") ? "" : "return (" + e.returns() + ") ")
-              + e.name()
-              + "Body.invokeExact("
-              + e.args()
-              + ");");
-      out.line("} catch (Throwable thrown) {");
-      out.line("throw KernelBarrier.rethrow(thrown);");
-      out.line("}");
-      out.line("}");
-    }
-    for (Entry e : es) {
-      out.blank();
-      out.doc("Unchecked body of {@link #" + e.name() + "}.");
-      out.line("abstract " + e.returns() + " " + e.name() + "Impl(" + e.signature() + ");");
-    }
-    KernelBodies bodies = new KernelBodies(rule, out, name);
-    bodies.write("Scalar", false, es);
-    bodies.write("Vector", true, es);
-    out.line("}");
-    return Generated.header(rule, "the public stateless kernel") + out;
+    return "private "
+        + name
+        + "(ElementType type, boolean mixed) {\n  "
+        + String.join("\n  ", body)
+        + "\n}";
+  }
+
+  private String mixedFactory() {
+    return Template.fill(
+        """
+        /**
+         * The mixed-precision kernel on {@code provider}'s implementation: float inputs, weights
+         * and fields ${floatFields}; the other fields double, and the arithmetic in double
+         * (bit-identical to the double rule fed the same float inputs).
+         */
+        public static ${class} mixed(KernelProvider provider) {
+          return provider.isVector() ? Vector.MIXED_KERNEL : Scalar.MIXED_KERNEL;
+        }""",
+        "floatFields",
+        String.join(", ", rule.mixedFloatFields),
+        "class",
+        name);
+  }
+
+  /** A checked entry: its checks, then its body through the method handle. */
+  private String entry(Entry e) {
+    return Template.fill(
+        """
+        /** ${doc} */
+        public final ${returns} ${name}(${signature}) {
+          ${checks}
+          try {
+            ${ret}${name}Body.invokeExact(${args});
+          } catch (Throwable thrown) {
+            throw KernelBarrier.rethrow(thrown);
+          }
+        }""",
+        "doc",
+        e.doc(),
+        "returns",
+        e.returns(),
+        "name",
+        e.name(),
+        "signature",
+        e.signature(),
+        "checks",
+        String.join("\n", e.checks()),
+        "ret",
+        e.returns().equals("void") ? "" : "return (" + e.returns() + ") ",
+        "args",
+        e.args());
   }
 }

@@ -49,140 +49,131 @@ final class KernelEntries {
     }
   }
 
+  /** What an entry is: its name (without the variant's suffix), and how it reads and writes. */
+  private record Kind(
+      String name,
+      String returns,
+      boolean dense,
+      boolean sparse,
+      boolean update,
+      boolean storedW) {}
+
   /** Every entry of the kernel, in the order the class declares them. */
   List<Entry> all() {
     List<Entry> es = new ArrayList<>();
     for (boolean pc :
         rule.perCoordinate.isEmpty() ? new boolean[] {false} : new boolean[] {false, true}) {
-      String sfx = pc ? "PerCoordinate" : "";
-      String pcDoc = pc ? " with per-coordinate " + String.join(", ", rule.perCoordinate) : "";
       if (rule.computesWeight()) {
-        es.add(
-            entry(
-                "predictDense" + sfx,
-                "double",
-                pc,
-                true,
-                false,
-                false,
-                false,
-                "Dense predict"
-                    + pcDoc
-                    + ": commits the predict's new field values and returns {@code yhat = <w, x>}."));
-        if (stored) {
-          es.add(
-              entry(
-                  "predictDenseStoring" + sfx,
-                  "double",
-                  pc,
-                  true,
-                  false,
-                  false,
-                  true,
-                  "{@link #predictDense"
-                      + sfx
-                      + "} that also writes the round's weights into {@code wOut} ({@code n} elements)."));
-        }
-        es.add(
-            entry(
-                "predictSparse" + sfx,
-                "double",
-                pc,
-                false,
-                true,
-                false,
-                false,
-                "Sparse predict"
-                    + pcDoc
-                    + " of {@code nnz} entries of a model of dimension {@code n}; O(nnz)."));
-        if (stored) {
-          es.add(
-              entry(
-                  "predictSparseStoring" + sfx,
-                  "double",
-                  pc,
-                  false,
-                  true,
-                  false,
-                  true,
-                  "{@link #predictSparse"
-                      + sfx
-                      + "} that also writes the round's weights into {@code wOut}, compact: entry {@code j}'s"
-                      + " weight at {@code j} ({@code nnz} elements)."));
-        }
+        predicts(es, pc);
       }
-      es.add(
-          entry(
-              "updateDense" + sfx,
-              "void",
-              pc,
-              true,
-              false,
-              true,
-              false,
-              "Dense update"
-                  + pcDoc
-                  + " with the loss derivative (or gradient scale) {@code g}; the predict values it reads are"
-                  + " recomputed from the state the predict left."));
-      if (stored) {
-        es.add(
-            entry(
-                "updateDenseStored" + sfx,
-                "void",
-                pc,
-                true,
-                false,
-                true,
-                true,
-                "Dense update with the weights {@link #predictDenseStoring"
-                    + sfx
-                    + "} wrote to {@code w}."));
-      }
-      if (stored) {
-        es.add(
-            entry(
-                "updateSparseStored" + sfx,
-                rule.sums().isEmpty() ? "void" : "double",
-                pc,
-                false,
-                true,
-                true,
-                true,
-                "Sparse update with the compact weights {@link #predictSparseStoring"
-                    + sfx
-                    + "} wrote to {@code w}."));
-      }
-      es.add(
-          entry(
-              "updateSparse" + sfx,
-              rule.sums().isEmpty() ? "void" : "double",
-              pc,
-              false,
-              true,
-              true,
-              false,
-              "Sparse update"
-                  + pcDoc
-                  + " of {@code nnz} entries; O(nnz)."
-                  + (rule.sums().isEmpty()
-                      ? ""
-                      : " Returns the sum over the entries of "
-                          + rule.sums().get(0).name()
-                          + ".")));
-      es.add(
-          entry(
-              "weights" + sfx,
-              "void",
-              pc,
-              false,
-              false,
-              false,
-              false,
-              "Weight read-out"
-                  + pcDoc
-                  + " into {@code out} ({@code n} elements): the predict's weight with {@code x = 0}."));
+      updates(es, pc);
     }
     return es;
+  }
+
+  private static String pcDoc(LaneRule rule, boolean pc) {
+    return pc ? " with per-coordinate " + String.join(", ", rule.perCoordinate) : "";
+  }
+
+  /** The predict entries of a rule that computes its weight. */
+  private void predicts(List<Entry> es, boolean pc) {
+    String sfx = pc ? "PerCoordinate" : "";
+    add(
+        es,
+        new Kind("predictDense", "double", true, false, false, false),
+        pc,
+        "Dense predict"
+            + pcDoc(rule, pc)
+            + ": commits the predict's new field values and returns {@code yhat = <w, x>}.");
+    if (stored) {
+      add(
+          es,
+          new Kind("predictDenseStoring", "double", true, false, false, true),
+          pc,
+          "{@link #predictDense"
+              + sfx
+              + "} that also writes the round's weights into {@code"
+              + " wOut} ({@code n} elements).");
+    }
+    add(
+        es,
+        new Kind("predictSparse", "double", false, true, false, false),
+        pc,
+        "Sparse predict"
+            + pcDoc(rule, pc)
+            + " of {@code nnz} entries of a model of dimension {@code n}; O(nnz).");
+    if (stored) {
+      add(
+          es,
+          new Kind("predictSparseStoring", "double", false, true, false, true),
+          pc,
+          "{@link #predictSparse"
+              + sfx
+              + "} that also writes the round's weights into {@code"
+              + " wOut}, compact: entry {@code j}'s weight at {@code j} ({@code nnz} elements).");
+    }
+  }
+
+  /** The update and read-out entries. */
+  private void updates(List<Entry> es, boolean pc) {
+    String sfx = pc ? "PerCoordinate" : "";
+    String sparseReturns = rule.sums().isEmpty() ? "void" : "double";
+    add(
+        es,
+        new Kind("updateDense", "void", true, false, true, false),
+        pc,
+        "Dense update"
+            + pcDoc(rule, pc)
+            + " with the loss derivative (or gradient scale) {@code"
+            + " g}; the predict values it reads are recomputed from the state the predict left.");
+    if (stored) {
+      add(
+          es,
+          new Kind("updateDenseStored", "void", true, false, true, true),
+          pc,
+          "Dense update with the weights {@link #predictDenseStoring"
+              + sfx
+              + "} wrote to {@code"
+              + " w}.");
+      add(
+          es,
+          new Kind("updateSparseStored", sparseReturns, false, true, true, true),
+          pc,
+          "Sparse update with the compact weights {@link #predictSparseStoring"
+              + sfx
+              + "} wrote"
+              + " to {@code w}.");
+    }
+    add(
+        es,
+        new Kind("updateSparse", sparseReturns, false, true, true, false),
+        pc,
+        "Sparse update"
+            + pcDoc(rule, pc)
+            + " of {@code nnz} entries; O(nnz)."
+            + (rule.sums().isEmpty()
+                ? ""
+                : " Returns the sum over the entries of " + rule.sums().get(0).name() + "."));
+    add(
+        es,
+        new Kind("weights", "void", false, false, false, false),
+        pc,
+        "Weight read-out"
+            + pcDoc(rule, pc)
+            + " into {@code out} ({@code n} elements): the predict's weight with {@code x = 0}.");
+  }
+
+  private void add(List<Entry> es, Kind k, boolean pc, String doc) {
+    es.add(
+        entry(
+            k.name() + (pc ? "PerCoordinate" : ""),
+            k.returns(),
+            pc,
+            k.dense(),
+            k.sparse(),
+            k.update(),
+            k.storedW(),
+            doc));
   }
 
   /** The lane functions an entry evaluates. */
@@ -241,6 +232,28 @@ final class KernelEntries {
       usedFields.add(rule.weightField);
     }
     Set<String> usedUniforms = uniformsOf(fs);
+    fieldParams(ps, checks, usedFields, update, predict, weights);
+    if (pc) {
+      perCoordinateParams(ps, checks, usedUniforms);
+    }
+    rowParams(ps, checks, dense, sparse, update, storedW, weights);
+    for (Map.Entry<String, String> u : rule.uniforms().entrySet()) {
+      if (usedUniforms.contains(u.getKey()) && !(pc && rule.perCoordinate.contains(u.getKey()))) {
+        ps.add(new String[] {u.getValue().equals("float") ? "double" : u.getValue(), u.getKey()});
+      }
+    }
+    uniformChecks(checks, usedUniforms, pc);
+    return new Entry(method, returns, ps, doc, checks, pc, usedFields, usedUniforms);
+  }
+
+  /** The state fields an entry takes, each checked as state it writes or input it reads. */
+  private void fieldParams(
+      List<String[]> ps,
+      List<String> checks,
+      Set<String> usedFields,
+      boolean update,
+      boolean predict,
+      boolean weights) {
     for (String f : rule.fields) {
       if (!usedFields.contains(f)) {
         continue;
@@ -248,7 +261,7 @@ final class KernelEntries {
       ps.add(new String[] {"MemorySegment", f});
       boolean written =
           update
-              ? rule.updateFieldOutputs().contains(f) || false
+              ? rule.updateFieldOutputs().contains(f)
               : predict && rule.predictFieldOutputs().contains(f);
       checks.add(
           "KernelChecks."
@@ -261,22 +274,36 @@ final class KernelEntries {
               + typeOf(rule, f)
               + ");");
     }
-    if (pc) {
-      for (String u : rule.perCoordinate) {
-        if (!usedUniforms.contains(u)) {
-          continue;
-        }
-        ps.add(new String[] {"MemorySegment", u});
-        checks.add(
-            "KernelChecks.input(\""
-                + u
-                + "\", "
-                + u
-                + ", n, "
-                + (rule.hasMixed() ? "mixed ? ElementType.DOUBLE : type" : "type")
-                + ");");
+  }
+
+  /** The per-coordinate uniforms' buffers an entry takes. */
+  private void perCoordinateParams(
+      List<String[]> ps, List<String> checks, Set<String> usedUniforms) {
+    for (String u : rule.perCoordinate) {
+      if (!usedUniforms.contains(u)) {
+        continue;
       }
+      ps.add(new String[] {"MemorySegment", u});
+      checks.add(
+          "KernelChecks.input(\""
+              + u
+              + "\", "
+              + u
+              + ", n, "
+              + (rule.hasMixed() ? "mixed ? ElementType.DOUBLE : type" : "type")
+              + ");");
     }
+  }
+
+  /** The stored weights, the dense or sparse row, the read-out and the derivative. */
+  private static void rowParams(
+      List<String[]> ps,
+      List<String> checks,
+      boolean dense,
+      boolean sparse,
+      boolean update,
+      boolean storedW,
+      boolean weights) {
     if (storedW && update) {
       ps.add(new String[] {"MemorySegment", "w"});
       checks.add("KernelChecks.input(\"w\", w, " + (sparse ? "nnz" : "n") + ", type);");
@@ -304,11 +331,10 @@ final class KernelEntries {
       ps.add(new String[] {"double", "g"});
       checks.add("KernelChecks.finite(\"g (the loss derivative, or the gradient scale)\", g);");
     }
-    for (Map.Entry<String, String> u : rule.uniforms().entrySet()) {
-      if (usedUniforms.contains(u.getKey()) && !(pc && rule.perCoordinate.contains(u.getKey()))) {
-        ps.add(new String[] {u.getValue().equals("float") ? "double" : u.getValue(), u.getKey()});
-      }
-    }
+  }
+
+  /** The rule's {@code @Check}s an entry runs: those whose every uniform it takes. */
+  private void uniformChecks(List<String> checks, Set<String> usedUniforms, boolean pc) {
     for (LaneRule.Function c : rule.phase(Phase.CHECK)) {
       // A check runs where the entry takes every uniform it reads (not one kept per coordinate).
       boolean all =
@@ -326,7 +352,6 @@ final class KernelEntries {
                 + ");");
       }
     }
-    return new Entry(method, returns, ps, doc, checks, pc, usedFields, usedUniforms);
   }
 
   /** The Java name of the element type of field {@code f}'s buffer in the generated class. */

@@ -18,15 +18,13 @@ import org.onlinekernels.codegen.VectorTranslator.Value;
 abstract class LaneForms {
   final LaneRule rule;
   final Flavor flavor;
-  final JavaWriter out;
   final String v;
   final String forms;
   final boolean mixed;
 
-  LaneForms(LaneRule rule, Flavor flavor, JavaWriter out) {
+  LaneForms(LaneRule rule, Flavor flavor) {
     this.rule = rule;
     this.flavor = flavor;
-    this.out = out;
     this.v = flavor.vector();
     this.forms = ScalarForms.className(rule, flavor);
     this.mixed = flavor == Flavor.MIXED;
@@ -103,7 +101,8 @@ abstract class LaneForms {
     return mixed ? "loadFloat(xs, of)" : "load(xs, o)";
   }
 
-  void offsets() {
+  /** The loop's byte offsets at coordinate {@code i}, written into {@code out}. */
+  void offsets(JavaWriter out) {
     if (mixed) {
       out.line("long of = (long) i * Float.BYTES, od = (long) i * Double.BYTES;");
     } else {
@@ -111,11 +110,24 @@ abstract class LaneForms {
     }
   }
 
-  /** Lane values by name while one loop body is written. */
+  /** The derived uniforms ({@code @Uniform} functions), computed once per call. */
+  String derivedUniforms(boolean perCoordinate) {
+    JavaWriter w = new JavaWriter();
+    CoordinateCode.uniforms(rule, flavor, w, perCoordinate);
+    return w.toString();
+  }
+
+  /** Lane values by name while one loop body is written (into {@code out}). */
   final class Coordinate {
-    final VectorTranslator tr = new VectorTranslator(rule, flavor, out, "S");
+    final JavaWriter out;
+    final VectorTranslator tr;
     final Map<String, Value> bound = new LinkedHashMap<>();
     final Set<String> written = new LinkedHashSet<>();
+
+    Coordinate(JavaWriter out) {
+      this.out = out;
+      this.tr = new VectorTranslator(rule, flavor, out, "S");
+    }
 
     /**
      * How a field's lanes are loaded: from its segment at the loop's offset, unless set otherwise.

@@ -138,82 +138,55 @@ final class LaneOps {
    * same order).
    */
   Value expm1(String fn, Value h) {
-    String p = flavor.lanes + "LaneMath";
     String k = fn + "_expm1_" + next();
     Value hv = declare(k + "_h", h);
-    out.line(v() + " " + k + "_kr = " + hv.code() + ".fma(" + p + ".LOG2E, " + p + ".ROUNDER);");
-    out.line(v() + " " + k + "_nk = " + k + "_kr.sub(" + p + ".ROUNDER).neg();");
-    out.line(
-        v()
-            + " "
-            + k
-            + "_r = "
-            + k
-            + "_nk.fma("
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".LN2_LO), "
-            + k
-            + "_nk.fma("
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".LN2_HI), "
-            + hv.code()
-            + "));");
-    out.line(v() + " " + k + "_p = " + v() + ".broadcast(" + species + ", " + p + ".COEFFS[0]);");
-    out.line("for (int c = 1; c < " + p + ".COEFFS.length; c++) {");
-    out.line(
-        k
-            + "_p = "
-            + k
-            + "_p.fma("
-            + k
-            + "_r, "
-            + v()
-            + ".broadcast("
-            + species
-            + ", "
-            + p
-            + ".COEFFS[c]));");
-    out.line("}");
     boolean f = flavor.t.equals("float");
-    String c = "org.onlinekernels.kernel.lanes.Expm1Constants." + (f ? "FLOAT" : "DOUBLE");
     out.line(
-        v()
-            + " "
-            + k
-            + "_twoK = "
-            + k
-            + "_kr."
-            + (f ? "reinterpretAsInts()" : "reinterpretAsLongs()")
-            + ".add("
-            + c
-            + "_BITS_OFFSET).lanewise(VectorOperators.LSHL, "
-            + c
-            + "_SIGNIFICAND_BITS)."
-            + (f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()")
-            + ";");
+        Template.fill(
+            """
+            ${V} ${k}_kr = ${h}.fma(${P}.LOG2E, ${P}.ROUNDER);
+            ${V} ${k}_nk = ${k}_kr.sub(${P}.ROUNDER).neg();
+            ${V} ${k}_r = ${k}_nk.fma(${V}.broadcast(${S}, ${P}.LN2_LO), \
+            ${k}_nk.fma(${V}.broadcast(${S}, ${P}.LN2_HI), ${h}));
+            ${V} ${k}_p = ${V}.broadcast(${S}, ${P}.COEFFS[0]);
+            for (int c = 1; c < ${P}.COEFFS.length; c++) {
+              ${k}_p = ${k}_p.fma(${k}_r, ${V}.broadcast(${S}, ${P}.COEFFS[c]));
+            }
+            ${V} ${k}_twoK = ${k}_kr.${bits}.add(${C}_BITS_OFFSET)\
+            .lanewise(VectorOperators.LSHL, ${C}_SIGNIFICAND_BITS).${back};""",
+            "V",
+            v(),
+            "k",
+            k,
+            "h",
+            hv.code(),
+            "P",
+            flavor.lanes + "LaneMath",
+            "S",
+            species,
+            "bits",
+            f ? "reinterpretAsInts()" : "reinterpretAsLongs()",
+            "C",
+            "org.onlinekernels.kernel.lanes.Expm1Constants." + (f ? "FLOAT" : "DOUBLE"),
+            "back",
+            f ? "reinterpretAsFloats()" : "reinterpretAsDoubles()"));
+    String r = k + "_r";
+    String twoK = k + "_twoK";
     return declare(
         k,
         new Value(
-            k
-                + "_r.mul("
-                + k
-                + "_r).fma("
+            r
+                + ".mul("
+                + r
+                + ").fma("
                 + k
                 + "_p, "
-                + k
-                + "_r).fma("
-                + k
-                + "_twoK, "
-                + k
-                + "_twoK.sub("
+                + r
+                + ").fma("
+                + twoK
+                + ", "
+                + twoK
+                + ".sub("
                 + number("1")
                 + "))",
             Kind.LANE));

@@ -17,7 +17,6 @@ import org.onlinekernels.codegen.LaneRule.Phase;
 abstract class PlainForms {
   final LaneRule rule;
   final Flavor flavor;
-  final JavaWriter out;
   final String t;
   final String lanes;
 
@@ -26,10 +25,9 @@ abstract class PlainForms {
    */
   final List<LaneRule.Function> kept;
 
-  PlainForms(LaneRule rule, Flavor flavor, JavaWriter out) {
+  PlainForms(LaneRule rule, Flavor flavor) {
     this.rule = rule;
     this.flavor = flavor;
-    this.out = out;
     this.t = flavor.t;
     this.lanes = flavor.lanesClass(rule);
     Set<String> keep = new LinkedHashSet<>(rule.predictFieldOutputs());
@@ -74,14 +72,6 @@ abstract class PlainForms {
       for (String u : rule.perCoordinate) {
         s.add("MemorySegment " + u);
       }
-    }
-    return String.join(", ", s);
-  }
-
-  String fieldArgs(boolean perCoordinate) {
-    List<String> s = new ArrayList<>(rule.fields);
-    if (perCoordinate) {
-      s.addAll(rule.perCoordinate);
     }
     return String.join(", ", s);
   }
@@ -202,26 +192,38 @@ abstract class PlainForms {
 
   /**
    * The four partial sums of a row, entry {@code j}'s contribution given by {@code
-   * entry.apply("j")}.
+   * entry.apply("j")}, and the return of their sum.
    */
-  void partialSums(Function<String, String> entry) {
-    out.line(t + " a0 = 0, a1 = 0, a2 = 0, a3 = 0;");
-    out.line("int j = 0;");
-    out.line("for (; j + 3 < nnz; j += 4) {");
-    out.line("a0 += " + entry.apply("j") + ";");
-    out.line("a1 += " + entry.apply("j + 1") + ";");
-    out.line("a2 += " + entry.apply("j + 2") + ";");
-    out.line("a3 += " + entry.apply("j + 3") + ";");
-    out.line("}");
-    out.line("for (; j < nnz; j++) {");
-    out.line(t + " c = " + entry.apply("j") + ";");
-    out.line("switch (j & 3) {");
-    out.line("case 0 -> a0 += c;");
-    out.line("case 1 -> a1 += c;");
-    out.line("default -> a2 += c;");
-    out.line("}");
-    out.line("}");
-    out.line("return (a0 + a1) + (a2 + a3);");
+  String partialSums(Function<String, String> entry) {
+    return Template.fill(
+        """
+        ${t} a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        int j = 0;
+        for (; j + 3 < nnz; j += 4) {
+          a0 += ${j};
+          a1 += ${j1};
+          a2 += ${j2};
+          a3 += ${j3};
+        }
+        for (; j < nnz; j++) {
+          ${t} c = ${j};
+          switch (j & 3) {
+            case 0 -> a0 += c;
+            case 1 -> a1 += c;
+            default -> a2 += c;
+          }
+        }
+        return (a0 + a1) + (a2 + a3);""",
+        "t",
+        t,
+        "j",
+        entry.apply("j"),
+        "j1",
+        entry.apply("j + 1"),
+        "j2",
+        entry.apply("j + 2"),
+        "j3",
+        entry.apply("j + 3"));
   }
 
   String updateReturns() {
@@ -230,34 +232,41 @@ abstract class PlainForms {
 
   /**
    * Row update forms of a rule with a {@code @Sum} function return that sum, one sum in entry
-   * order.
+   * order: its declaration (empty without one).
    */
-  void sumInit() {
-    if (!rule.sums().isEmpty()) {
-      out.line(t + " sum = 0;");
-    }
+  String sumInit() {
+    return rule.sums().isEmpty() ? "" : t + " sum = 0;";
   }
 
-  void sumAdd(CoordinateCode c) {
-    for (LaneRule.Function f : rule.sums()) {
-      out.line("sum += " + c.value(f.name()) + ";");
-    }
+  /** The entry's summed values added to the row's sum. */
+  String sumAdd(CoordinateCode c) {
+    return String.join(
+        "\n", rule.sums().stream().map(f -> "sum += " + c.value(f.name()) + ";").toList());
   }
 
-  void sumReturn() {
-    if (!rule.sums().isEmpty()) {
-      out.line("return sum;");
-    }
+  /** The return of the row's sum (empty without one). */
+  String sumReturn() {
+    return rule.sums().isEmpty() ? "" : "return sum;";
   }
 
-  void storeFields(CoordinateCode c, List<String> fromPredict, String index) {
+  /** The stores of the fields written by {@code c}'s calls and of {@code fromPredict}. */
+  String storeFields(CoordinateCode c, List<String> fromPredict, String index) {
     Set<String> store = new LinkedHashSet<>(fromPredict);
     store.addAll(c.written());
+    List<String> lines = new ArrayList<>();
     for (String f : rule.fields) {
       if (store.contains(f)) {
-        out.line(fieldStore(f, index, c.value(f)));
+        lines.add(fieldStore(f, index, c.value(f)));
       }
     }
+    return String.join("\n", lines);
+  }
+
+  /** The derived uniforms ({@code @Uniform} functions), computed once per call. */
+  String derivedUniforms(boolean perCoordinate) {
+    JavaWriter w = new JavaWriter();
+    CoordinateCode.uniforms(rule, flavor, w, perCoordinate);
+    return w.toString();
   }
 
   Function<String, String> fieldLoad(String index) {

@@ -1,10 +1,16 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The adapter methods over planar state, one segment a field ({@code <Rule>RuleForms}' row and
  * dense forms): each switches on the element type, the variant and (dense) the provider.
  */
 final class PlanarDispatch {
+  private static final String ROWS = DispatchWriter.ROWS;
+  private static final String FS = "MemorySegment[] f";
+
   private final LaneRule rule;
   private final DispatchWriter w;
   private final boolean stored;
@@ -18,109 +24,114 @@ final class PlanarDispatch {
     this.stored = stored;
   }
 
-  void write() {
-    String rows = DispatchWriter.ROWS;
-    String fs = "MemorySegment[] f";
-    w.method(
-        "double predictRows(" + fs + ", " + rows + ", RoundScratch s, double[] u)",
-        false,
-        true,
-        (f, pc) ->
-            "return "
-                + w.forms(f)
-                + ".predictRows"
-                + w.sfx(pc)
-                + "("
-                + w.segs(pc)
-                + ", idx, "
-                + w.vals(f)
-                + ", from, nnz"
-                + w.scratch(f)
-                + w.uniforms(f, pc)
-                + ");");
-    w.method(
-        "void commitRows(" + fs + ", int[] idx, int from, int nnz, RoundScratch s)",
-        false,
-        true,
-        (f, pc) ->
-            rule.predictFieldOutputs().isEmpty()
-                ? "return;"
-                : w.forms(f)
-                    + ".commitRows"
-                    + w.sfx(pc)
-                    + "("
-                    + w.segs(pc)
-                    + ", idx, from, nnz"
-                    + w.scratch(f)
-                    + ");");
-    w.method(
-        "double updateRows(" + fs + ", " + rows + ", RoundScratch s, double g, double[] u)",
-        false,
-        true,
-        (f, pc) ->
-            w.sum(
-                w.forms(f)
-                    + ".updateRows"
-                    + w.sfx(pc)
-                    + "("
-                    + w.segs(pc)
-                    + ", idx, "
-                    + w.updateArgs(f, pc, true)
-                    + ")"));
-    w.method(
-        "double updateRowsRecompute(" + fs + ", " + rows + ", double g, double[] u)",
-        false,
-        true,
-        (f, pc) ->
-            w.sum(
-                w.forms(f)
-                    + ".updateRowsRecompute"
-                    + w.sfx(pc)
-                    + "("
-                    + w.segs(pc)
-                    + ", idx, "
-                    + w.updateArgs(f, pc, false)
-                    + ")"));
-    if (rule.computesWeight()) {
-      w.denseMethod(
-          "double predictDense(" + fs + ", MemorySegment x, int n, MemorySegment wOut, double[] u)",
-          (f, pc, vec) ->
-              vec
-                  ? "return "
-                      + VectorForms.className(rule, f)
-                      + ".predictDense"
-                      + w.sfx(pc)
-                      + "("
-                      + w.segs(pc)
-                      + ", x, n, wOut"
-                      + w.uniforms(f, pc)
-                      + ");"
-                  : scalarPredict(f, pc));
-    } else {
-      w.unsupported(
-          "double predictDense("
-              + fs
-              + ", MemorySegment x, int n, MemorySegment wOut, double[] u)");
-    }
-    w.denseMethod(
-        "void updateDense(" + fs + ", MemorySegment x, int n, double g, double[] u)",
-        (f, pc, vec) -> denseCall(f, pc, vec, "updateDense", "x, ", ", " + w.cast(f) + "g"));
-    if (stored) {
-      w.denseMethod(
-          "void updateDenseStored("
-              + fs
-              + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)",
-          (f, pc, vec) ->
-              denseCall(f, pc, vec, "updateDenseStored", "w, x, ", ", " + w.cast(f) + "g"));
-    } else {
-      w.unsupported(
-          "void updateDenseStored("
-              + fs
-              + ", MemorySegment w, MemorySegment x, int n, double g, double[] u)");
-    }
-    w.denseMethod(
-        "void weightsDense(" + fs + ", MemorySegment out, int n, double[] u)",
-        (f, pc, vec) -> denseCall(f, pc, vec, "weights", "out, ", ""));
+  /** The methods over planar state, in class order. */
+  List<String> write() {
+    List<String> out = new ArrayList<>(rows());
+    out.addAll(dense());
+    return out;
+  }
+
+  /** A row form's call: {@code form(segments, idx, rest)}. */
+  private String rowCall(Flavor f, boolean pc, String form, String rest) {
+    return w.forms(f)
+        + "."
+        + form
+        + DispatchWriter.sfx(pc)
+        + "("
+        + w.segs(pc)
+        + ", idx, "
+        + rest
+        + ")";
+  }
+
+  private List<String> rows() {
+    List<String> out = new ArrayList<>();
+    out.add(
+        w.method(
+            "double predictRows(" + FS + ", " + ROWS + ", RoundScratch s, double[] u)",
+            false,
+            true,
+            (f, pc) ->
+                "return "
+                    + rowCall(
+                        f,
+                        pc,
+                        "predictRows",
+                        DispatchWriter.vals(f) + ", from, nnz" + w.scratch(f) + w.uniforms(f, pc))
+                    + ";"));
+    out.add(
+        w.method(
+            "void commitRows(" + FS + ", int[] idx, int from, int nnz, RoundScratch s)",
+            false,
+            true,
+            (f, pc) ->
+                rule.predictFieldOutputs().isEmpty()
+                    ? "return;"
+                    : rowCall(f, pc, "commitRows", "from, nnz" + w.scratch(f)) + ";"));
+    out.add(
+        w.method(
+            "double updateRows(" + FS + ", " + ROWS + ", RoundScratch s, double g, double[] u)",
+            false,
+            true,
+            (f, pc) -> w.sum(rowCall(f, pc, "updateRows", w.updateArgs(f, pc, true)))));
+    out.add(
+        w.method(
+            "double updateRowsRecompute(" + FS + ", " + ROWS + ", double g, double[] u)",
+            false,
+            true,
+            (f, pc) -> w.sum(rowCall(f, pc, "updateRowsRecompute", w.updateArgs(f, pc, false)))));
+    return out;
+  }
+
+  private List<String> dense() {
+    List<String> out = new ArrayList<>();
+    String predict =
+        "double predictDense(" + FS + ", MemorySegment x, int n, MemorySegment wOut, double[] u)";
+    out.add(
+        rule.computesWeight()
+            ? w.denseMethod(
+                predict,
+                (f, pc, vec) ->
+                    vec
+                        ? "return "
+                            + VectorForms.className(rule, f)
+                            + ".predictDense"
+                            + DispatchWriter.sfx(pc)
+                            + "("
+                            + w.segs(pc)
+                            + ", x, n, wOut"
+                            + w.uniforms(f, pc)
+                            + ");"
+                        : scalarPredict(f, pc))
+            : w.unsupported(predict));
+    out.add(
+        w.denseMethod(
+            "void updateDense(" + FS + ", MemorySegment x, int n, double g, double[] u)",
+            (f, pc, vec) ->
+                denseCall(f, pc, vec, "updateDense", "x, ", ", " + DispatchWriter.cast(f) + "g")));
+    String storedSignature =
+        "void updateDenseStored("
+            + FS
+            + ", MemorySegment w, MemorySegment x, int n, double g,"
+            + " double[] u)";
+    out.add(
+        stored
+            ? w.denseMethod(
+                storedSignature,
+                (f, pc, vec) ->
+                    denseCall(
+                        f,
+                        pc,
+                        vec,
+                        "updateDenseStored",
+                        "w, x, ",
+                        ", " + DispatchWriter.cast(f) + "g"))
+            : w.unsupported(storedSignature));
+    out.add(
+        w.denseMethod(
+            "void weightsDense(" + FS + ", MemorySegment out, int n, double[] u)",
+            (f, pc, vec) -> denseCall(f, pc, vec, "weights", "out, ", "")));
+    return out;
   }
 
   /**
@@ -132,7 +143,7 @@ final class PlanarDispatch {
     return (vec ? VectorForms.className(rule, f) : w.forms(f))
         + "."
         + method
-        + w.sfx(pc)
+        + DispatchWriter.sfx(pc)
         + "("
         + w.segs(pc)
         + ", "
@@ -145,22 +156,23 @@ final class PlanarDispatch {
   }
 
   private String scalarPredict(Flavor f, boolean pc) {
-    String vl = "org.onlinekernels.kernel.lanes." + f.lanes + "VirtualLanes";
-    return f.t
-        + "[] p = "
-        + vl
-        + ".scratch();\n"
-        + vl
-        + ".clear(p, 1);\n"
-        + w.forms(f)
-        + ".predictDense"
-        + w.sfx(pc)
-        + "("
-        + w.segs(pc)
-        + ", x, 0, n, wOut, p"
-        + w.uniforms(f, pc)
-        + ");\nreturn "
-        + vl
-        + ".sum(p);";
+    return Template.fill(
+        """
+        ${t}[] p = ${vl}.scratch();
+        ${vl}.clear(p, 1);
+        ${forms}.predictDense${sfx}(${segs}, x, 0, n, wOut, p${uniforms});
+        return ${vl}.sum(p);""",
+        "t",
+        f.t,
+        "vl",
+        "org.onlinekernels.kernel.lanes." + f.lanes + "VirtualLanes",
+        "forms",
+        w.forms(f),
+        "sfx",
+        DispatchWriter.sfx(pc),
+        "segs",
+        w.segs(pc),
+        "uniforms",
+        w.uniforms(f, pc));
   }
 }

@@ -41,13 +41,29 @@ public final class RuleGenerator {
 
   /** Generates every rule under {@code sources} into {@code output}; returns how many rules. */
   public static int generate(Path sources, Path output) throws IOException {
+    List<LaneRule> rules = rules(sources);
+    for (LaneRule rule : rules) {
+      for (GeneratedFile g : filesOf(rule)) {
+        JavaFormat.write(
+            output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java"),
+            g.text());
+      }
+    }
+    return rules.size();
+  }
+
+  /**
+   * Every rule under {@code sources}: each class annotated {@code @Lanes} nested in a top-level
+   * class, in the order of the files' paths.
+   */
+  static List<LaneRule> rules(Path sources) throws IOException {
     StaticJavaParser.getParserConfiguration()
         .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_21);
     List<Path> files;
     try (Stream<Path> s = Files.walk(sources)) {
       files = s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
     }
-    int rules = 0;
+    List<LaneRule> rules = new ArrayList<>();
     for (Path f : files) {
       String text = Files.readString(f, StandardCharsets.UTF_8);
       if (!text.contains("@Lanes")) {
@@ -60,25 +76,14 @@ public final class RuleGenerator {
             outer.findAll(
                 ClassOrInterfaceDeclaration.class,
                 c -> c != outer && c.isAnnotationPresent("Lanes"))) {
-          LaneRule rule = new LaneRule(cu, outer, inner);
-          for (GeneratedFile g : filesOf(rule)) {
-            Path target =
-                output.resolve(rule.packageName.replace('.', '/')).resolve(g.name() + ".java");
-            Files.createDirectories(target.getParent());
-            // Unchanged files keep their time stamp, so incremental compilation stays incremental.
-            if (!Files.exists(target)
-                || !Files.readString(target, StandardCharsets.UTF_8).equals(g.text())) {
-              Files.writeString(target, g.text(), StandardCharsets.UTF_8);
-            }
-          }
-          rules++;
+          rules.add(new LaneRule(cu, outer, inner));
         }
       }
     }
     return rules;
   }
 
-  /** One generated source file. */
+  /** One generated source file, as the templates write it (before {@link JavaFormat}). */
   record GeneratedFile(String name, String text) {}
 
   /** Every file generated for {@code rule}. */

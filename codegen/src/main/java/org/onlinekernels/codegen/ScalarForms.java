@@ -1,5 +1,6 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,7 +23,7 @@ import java.util.List;
  */
 final class ScalarForms extends PlainForms {
   ScalarForms(LaneRule rule, Flavor flavor) {
-    super(rule, flavor, new JavaWriter());
+    super(rule, flavor);
   }
 
   /** The predict values kept per entry by a fused round, in predict order. */
@@ -35,49 +36,65 @@ final class ScalarForms extends PlainForms {
   }
 
   String source() {
-    out.line("package " + rule.packageName + ";");
-    out.blank();
-    out.line("import java.lang.foreign.MemorySegment;");
-    out.line("import java.lang.foreign.ValueLayout;");
-    out.line("import org.onlinekernels.kernel.lanes." + flavor.lanes + "VirtualLanes;");
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * "
-            + rule.name
-            + "'s plain-Java forms in "
-            + (flavor == Flavor.MIXED
-                ? "mixed precision (float inputs and "
-                    + String.join(", ", rule.mixedFloatFields)
-                    + "; double arithmetic)"
-                : t)
-            + ":");
-    out.line(" * every loop calls the lane functions of {@link " + lanes + "}; see ScalarForms in");
-    out.line(" * online-kernels-codegen for what each form is.");
-    out.line(" */");
-    out.line("final class " + className(rule, flavor) + " {");
-    out.line("private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;");
-    out.line("private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;");
-    out.line("private static final int V = " + flavor.lanes + "VirtualLanes.LANES;");
-    out.blank();
-    out.doc("Number of state fields per coordinate.");
-    out.line("static final int FIELDS = " + rule.fields.size() + ";");
-    out.blank();
-    out.line("private " + className(rule, flavor) + "() {}");
+    List<String> members = new ArrayList<>();
     if (flavor != Flavor.MIXED) {
-      new BlockForms(rule, flavor, out).write();
+      members.addAll(new BlockForms(rule, flavor).write());
     }
-    FieldForms fields = new FieldForms(rule, flavor, out);
-    DenseForms dense = new DenseForms(rule, flavor, out);
-    fields.write(false);
+    members.addAll(new FieldForms(rule, flavor, false).write());
     if (!rule.perCoordinate.isEmpty()) {
-      fields.write(true);
+      members.addAll(new FieldForms(rule, flavor, true).write());
     }
-    dense.write(false);
+    members.addAll(new DenseForms(rule, flavor, false).write());
     if (!rule.perCoordinate.isEmpty()) {
-      dense.write(true);
+      members.addAll(new DenseForms(rule, flavor, true).write());
     }
-    out.line("}");
-    return Generated.header(rule, className(rule, flavor) + ", the plain-Java forms") + out;
+    return Template.fill(
+        """
+        ${header}
+        package ${package};
+
+        import java.lang.foreign.MemorySegment;
+        import java.lang.foreign.ValueLayout;
+        import org.onlinekernels.kernel.lanes.${L}VirtualLanes;
+
+        /**
+         * ${name}'s plain-Java forms in ${precision}: every loop calls the lane functions of {@link
+         * ${lanes}}; see ScalarForms in online-kernels-codegen for what each form is.
+         */
+        final class ${class} {
+          private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+          private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+          private static final int V = ${L}VirtualLanes.LANES;
+
+          /** Number of state fields per coordinate. */
+          static final int FIELDS = ${fields};
+
+          private ${class}() {}
+
+          ${members}
+        }
+        """,
+        "header",
+        Generated.header(rule, className(rule, flavor) + ", the plain-Java forms"),
+        "package",
+        rule.packageName,
+        "L",
+        flavor.lanes,
+        "name",
+        rule.name,
+        "precision",
+        flavor == Flavor.MIXED
+            ? "mixed precision (float inputs and "
+                + String.join(", ", rule.mixedFloatFields)
+                + "; double arithmetic)"
+            : t,
+        "lanes",
+        lanes,
+        "class",
+        className(rule, flavor),
+        "fields",
+        rule.fields.size(),
+        "members",
+        String.join("\n\n", members));
   }
 }

@@ -1,5 +1,7 @@
 package org.onlinekernels.codegen;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.onlinekernels.codegen.LaneRule.Phase;
 import org.onlinekernels.codegen.VectorTranslator.Kind;
 import org.onlinekernels.codegen.VectorTranslator.Value;
@@ -16,7 +18,7 @@ import org.onlinekernels.codegen.VectorTranslator.Value;
  */
 final class VectorForms extends LaneForms {
   VectorForms(LaneRule rule, Flavor flavor) {
-    super(rule, flavor, new JavaWriter());
+    super(rule, flavor);
   }
 
   static String className(LaneRule rule, Flavor flavor) {
@@ -24,257 +26,276 @@ final class VectorForms extends LaneForms {
   }
 
   String source() {
-    out.line("package " + rule.packageName + ";");
-    out.blank();
-    out.line("import java.lang.foreign.MemorySegment;");
-    if (flavor != Flavor.FLOAT) {
-      out.line("import jdk.incubator.vector.DoubleVector;");
-    }
-    out.line("import jdk.incubator.vector.FloatVector;");
-    out.line("import jdk.incubator.vector.VectorMask;");
-    out.line("import jdk.incubator.vector.VectorOperators;");
-    if (mixed) {
-      out.line("import jdk.incubator.vector.VectorShape;");
-    }
-    out.line("import jdk.incubator.vector.VectorSpecies;");
-    out.line("import org.onlinekernels.kernel.lanes." + flavor.lanes + "LaneMath;");
-    out.line("import org.onlinekernels.kernel.lanes." + flavor.lanes + "VirtualLanes;");
-    out.line("import org.onlinekernels.kernel.vector.VectorConstants;");
-    out.blank();
-    out.line("/**");
-    out.line(
-        " * "
-            + rule.name
-            + "'s Vector API forms in "
-            + (mixed ? "mixed precision" : flavor.t)
-            + ": the lane functions of {@link "
-            + flavor.lanesClass(rule)
-            + "}");
-    out.line(
-        " * written out lane-wise; tails and sparse rows run {@link "
-            + forms
-            + "}. See VectorForms in");
-    out.line(" * online-kernels-codegen for the summation order.");
-    out.line(" */");
-    out.line("final class " + className(rule, flavor) + " {");
-    if (mixed) {
-      out.line("private static final VectorSpecies<Double> S = VectorConstants.DOUBLE_SPECIES;");
-      out.line("private static final int L = S.length();");
-      out.doc(
-          "Float lanes as many as S has doubles: a float field or input is loaded at half width and widened.");
-      out.line(
-          "private static final VectorSpecies<Float> FS = VectorSpecies.of(float.class, VectorShape.forBitSize(L * Float.SIZE));");
-    } else {
-      out.line(
-          "private static final VectorSpecies<"
-              + flavor.boxed()
-              + "> S = VectorConstants."
-              + flavor.t.toUpperCase()
-              + "_SPECIES;");
-      out.line("private static final int L = S.length();");
-    }
-    out.line("private static final int P = VectorConstants.PARTS;");
-    out.line("private static final int V = " + flavor.lanes + "VirtualLanes.LANES;");
-    out.blank();
-    out.line("private " + className(rule, flavor) + "() {}");
-    out.blank();
-    out.line("private static " + v + " load(MemorySegment m, long byteOffset) {");
-    out.line("return " + v + ".fromMemorySegment(S, m, byteOffset, VectorConstants.ORDER);");
-    out.line("}");
-    if (mixed) {
-      out.blank();
-      out.line("private static DoubleVector loadFloat(MemorySegment m, long byteOffset) {");
-      out.line(
-          "return (DoubleVector) FloatVector.fromMemorySegment(FS, m, byteOffset, VectorConstants.ORDER)"
-              + ".convertShape(VectorOperators.F2D, S, 0);");
-      out.line("}");
-      out.blank();
-      out.line(
-          "private static void storeFloat(DoubleVector v, MemorySegment m, long byteOffset) {");
-      out.line(
-          "((FloatVector) v.convertShape(VectorOperators.D2F, FS, 0)).intoMemorySegment(m, byteOffset, VectorConstants.ORDER);");
-      out.line("}");
-    }
-    dense(false);
+    List<String> members = new ArrayList<>();
+    members.addAll(dense(false));
     if (!rule.perCoordinate.isEmpty()) {
-      dense(true);
+      members.addAll(dense(true));
     }
     if (!mixed) {
-      new VectorGathered(rule, flavor, out).write();
+      members.addAll(new VectorGathered(rule, flavor).write());
     }
-    out.line("}");
-    return Generated.header(rule, className(rule, flavor) + ", the Vector API forms") + out;
+    return Template.fill(
+        """
+        ${header}
+        package ${package};
+
+        import java.lang.foreign.MemorySegment;
+        import jdk.incubator.vector.DoubleVector;
+        import jdk.incubator.vector.FloatVector;
+        import jdk.incubator.vector.VectorMask;
+        import jdk.incubator.vector.VectorOperators;
+        import jdk.incubator.vector.VectorShape;
+        import jdk.incubator.vector.VectorSpecies;
+        import org.onlinekernels.kernel.lanes.${L}LaneMath;
+        import org.onlinekernels.kernel.lanes.${L}VirtualLanes;
+        import org.onlinekernels.kernel.vector.VectorConstants;
+
+        /**
+         * ${name}'s Vector API forms in ${precision}: the lane functions of {@link ${lanes}} written
+         * out lane-wise; tails and sparse rows run {@link ${forms}}. See VectorForms in
+         * online-kernels-codegen for the summation order.
+         */
+        final class ${class} {
+          ${species}
+          private static final int P = VectorConstants.PARTS;
+          private static final int V = ${L}VirtualLanes.LANES;
+
+          private ${class}() {}
+
+          private static ${v} load(MemorySegment m, long byteOffset) {
+            return ${v}.fromMemorySegment(S, m, byteOffset, VectorConstants.ORDER);
+          }
+
+          ${mixedLoads}
+
+          ${members}
+        }
+        """,
+        "header",
+        Generated.header(rule, className(rule, flavor) + ", the Vector API forms"),
+        "package",
+        rule.packageName,
+        "L",
+        flavor.lanes,
+        "name",
+        rule.name,
+        "precision",
+        mixed ? "mixed precision" : flavor.t,
+        "lanes",
+        flavor.lanesClass(rule),
+        "forms",
+        forms,
+        "class",
+        className(rule, flavor),
+        "species",
+        species(),
+        "v",
+        v,
+        "mixedLoads",
+        mixed ? MIXED_LOADS : "",
+        "members",
+        String.join("\n\n", members));
   }
+
+  private String species() {
+    if (mixed) {
+      return """
+          private static final VectorSpecies<Double> S = VectorConstants.DOUBLE_SPECIES;
+          private static final int L = S.length();
+
+          /**
+           * Float lanes as many as S has doubles: a float field or input is loaded at half width
+           * and widened.
+           */
+          private static final VectorSpecies<Float> FS =
+              VectorSpecies.of(float.class, VectorShape.forBitSize(L * Float.SIZE));""";
+    }
+    return "private static final VectorSpecies<"
+        + flavor.boxed()
+        + "> S = VectorConstants."
+        + flavor.t.toUpperCase()
+        + "_SPECIES;\nprivate static final int L = S.length();";
+  }
+
+  private static final String MIXED_LOADS =
+      """
+      private static DoubleVector loadFloat(MemorySegment m, long byteOffset) {
+        return (DoubleVector)
+            FloatVector.fromMemorySegment(FS, m, byteOffset, VectorConstants.ORDER)
+                .convertShape(VectorOperators.F2D, S, 0);
+      }
+
+      private static void storeFloat(DoubleVector v, MemorySegment m, long byteOffset) {
+        ((FloatVector) v.convertShape(VectorOperators.D2F, FS, 0))
+            .intoMemorySegment(m, byteOffset, VectorConstants.ORDER);
+      }""";
 
   // ---------------------------------------------------------------- dense
 
-  void dense(boolean perCoordinate) {
-    String sfx = perCoordinate ? "PerCoordinate" : "";
-    String segs = segmentParams(perCoordinate);
-    String vl = flavor.lanes + "VirtualLanes";
-    String bound = mixed ? "n - n % V" : "S.loopBound(n)";
-
+  /** The dense forms of the variant, in class order. */
+  List<String> dense(boolean perCoordinate) {
+    List<String> out = new ArrayList<>();
     if (rule.computesWeight()) {
-      out.blank();
-      out.line("/**");
-      out.line(
-          " * Dense predict over {@code [0, n)}: commits the predict's field values, writes {@code w} to");
-      out.line(
-          " * {@code wOut} unless null, returns {@code yhat} in the virtual lanes' order (one accumulator).");
-      out.line(" */");
-      out.line(
-          "static "
-              + flavor.t
-              + " predictDense"
-              + sfx
-              + "("
-              + segs
-              + ", MemorySegment xs, int n, MemorySegment wOut"
-              + uniformParams(perCoordinate)
-              + ") {");
-      CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-      out.line(flavor.t + "[] p = " + vl + ".scratch();");
-      out.line(vl + ".clear(p, 1);");
-      out.line(v + " acc = " + v + ".zero(S);");
-      out.line("int bound1 = n - n % V;");
-      out.line("for (int i = 0; i < bound1; i += L) {");
-      offsets();
-      Coordinate c = new Coordinate();
-      c.bindUniforms(perCoordinate);
-      Value x = c.tr.declare("xv", new Value(xLoad(), Kind.LANE));
-      c.bound.put("x", x);
-      c.calls(rule.phase(Phase.PREDICT));
-      c.store(c.written);
-      Value w = c.bound.get("w");
-      out.line("if (wOut != null) {");
-      out.line(
-          w.code() + ".intoMemorySegment(wOut, " + offset("double") + ", VectorConstants.ORDER);");
-      out.line("}");
-      String masked =
-          w.code()
-              + ".blend("
-              + (flavor.t.equals("float") ? "0f" : "0.0")
-              + ", xv.compare(VectorOperators.EQ, "
-              + (flavor.t.equals("float") ? "0f" : "0.0")
-              + "))";
-      out.line("if (P == 1) {");
-      out.line("acc = xv.fma(" + masked + ", acc);");
-      out.line("} else {");
-      out.line("int lane = i % V;");
-      out.line("xv.fma(" + masked + ", " + v + ".fromArray(S, p, lane)).intoArray(p, lane);");
-      out.line("}");
-      out.line("}");
-      out.line("if (P == 1) {");
-      out.line("acc.intoArray(p, 0);");
-      out.line("}");
-      out.line(
-          forms
-              + ".predictDense"
-              + sfx
-              + "("
-              + segmentArgs(perCoordinate)
-              + ", xs, bound1, n, wOut, p"
-              + uniformArgs(perCoordinate)
-              + ");");
-      out.line("return " + vl + ".sum(p);");
-      out.line("}");
+      out.add(predictDense(perCoordinate));
     }
+    out.add(updateDense(perCoordinate, false));
+    if (new ScalarForms(rule, flavor).storedWeight()) {
+      out.add(updateDense(perCoordinate, true));
+    }
+    out.add(weights(perCoordinate));
+    return out;
+  }
 
-    out.blank();
-    out.doc(
-        "Dense update over {@code [0, n)}, recomputing the predict values it reads from the state.");
-    out.line(
-        "static void updateDense"
-            + sfx
-            + "("
-            + segs
-            + ", MemorySegment xs, int n, "
-            + flavor.t
-            + " g"
-            + uniformParams(perCoordinate)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    out.line("int bound = " + bound + ";");
-    out.line("for (int i = 0; i < bound; i += L) {");
-    offsets();
-    Coordinate c = new Coordinate();
+  private String sfx(boolean perCoordinate) {
+    return perCoordinate ? "PerCoordinate" : "";
+  }
+
+  private String bound() {
+    return mixed ? "n - n % V" : "S.loopBound(n)";
+  }
+
+  private String predictDense(boolean perCoordinate) {
+    JavaWriter body = new JavaWriter();
+    offsets(body);
+    Coordinate c = new Coordinate(body);
+    c.bindUniforms(perCoordinate);
+    Value x = c.tr.declare("xv", new Value(xLoad(), Kind.LANE));
+    c.bound.put("x", x);
+    c.calls(rule.phase(Phase.PREDICT));
+    c.store(c.written);
+    String w = c.bound.get("w").code();
+    String zero = flavor.t.equals("float") ? "0f" : "0.0";
+    String masked = w + ".blend(" + zero + ", xv.compare(VectorOperators.EQ, " + zero + "))";
+    return Template.fill(
+        """
+        /**
+         * Dense predict over {@code [0, n)}: commits the predict's field values, writes {@code w}
+         * to {@code wOut} unless null, returns {@code yhat} in the virtual lanes' order (one
+         * accumulator).
+         */
+        static ${t} predictDense${sfx}(${segs}, MemorySegment xs, int n, MemorySegment wOut\
+        ${uniforms}) {
+          ${derived}
+          ${t}[] p = ${L}VirtualLanes.scratch();
+          ${L}VirtualLanes.clear(p, 1);
+          ${v} acc = ${v}.zero(S);
+          int bound1 = n - n % V;
+          for (int i = 0; i < bound1; i += L) {
+            ${body}
+            if (wOut != null) {
+              ${w}.intoMemorySegment(wOut, ${offset}, VectorConstants.ORDER);
+            }
+            if (P == 1) {
+              acc = xv.fma(${masked}, acc);
+            } else {
+              int lane = i % V;
+              xv.fma(${masked}, ${v}.fromArray(S, p, lane)).intoArray(p, lane);
+            }
+          }
+          if (P == 1) {
+            acc.intoArray(p, 0);
+          }
+          ${forms}.predictDense${sfx}(${segArgs}, xs, bound1, n, wOut, p${uniformArgs});
+          return ${L}VirtualLanes.sum(p);
+        }""",
+        "t",
+        flavor.t,
+        "sfx",
+        sfx(perCoordinate),
+        "segs",
+        segmentParams(perCoordinate),
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "L",
+        flavor.lanes,
+        "v",
+        v,
+        "body",
+        body,
+        "w",
+        w,
+        "offset",
+        offset("double"),
+        "masked",
+        masked,
+        "forms",
+        forms,
+        "segArgs",
+        segmentArgs(perCoordinate),
+        "uniformArgs",
+        uniformArgs(perCoordinate));
+  }
+
+  /** The dense update, recomputing the predict values it reads or ({@code stored}) reading w. */
+  private String updateDense(boolean perCoordinate, boolean stored) {
+    JavaWriter body = new JavaWriter();
+    offsets(body);
+    Coordinate c = new Coordinate(body);
     c.bindUniforms(perCoordinate);
     c.bound.put("g", new Value("g", Kind.NUMBER));
     Value x = c.tr.declare("xv", new Value(xLoad(), Kind.LANE));
     c.bound.put("x", x);
     c.bound.put("gx", c.tr.declare("gx", new Value(x.code() + ".mul(g)", Kind.LANE)));
-    c.calls(rule.predictValuesForUpdate());
-    c.written.clear();
-    c.calls(rule.updatesWithoutSums());
-    c.store(c.written);
-    out.line("}");
-    out.line(
-        forms
-            + ".updateDense"
-            + sfx
-            + "("
-            + segmentArgs(perCoordinate)
-            + ", xs, bound, n, g"
-            + uniformArgs(perCoordinate)
-            + ");");
-    out.line("}");
-
-    if (new ScalarForms(rule, flavor).storedWeight()) {
-      out.blank();
-      out.doc(
-          "Dense update over {@code [0, n)} with the weights a storing predict wrote to {@code wIn}.");
-      out.line(
-          "static void updateDenseStored"
-              + sfx
-              + "("
-              + segs
-              + ", MemorySegment wIn, MemorySegment xs, int n, "
-              + flavor.t
-              + " g"
-              + uniformParams(perCoordinate)
-              + ") {");
-      CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-      out.line("int bound = " + bound + ";");
-      out.line("for (int i = 0; i < bound; i += L) {");
-      offsets();
-      c = new Coordinate();
-      c.bindUniforms(perCoordinate);
-      c.bound.put("g", new Value("g", Kind.NUMBER));
-      x = c.tr.declare("xv", new Value(xLoad(), Kind.LANE));
-      c.bound.put("x", x);
-      c.bound.put("gx", c.tr.declare("gx", new Value(x.code() + ".mul(g)", Kind.LANE)));
+    if (stored) {
       c.bound.put(
           "w", c.tr.declare("w", new Value("load(wIn, " + offset("double") + ")", Kind.LANE)));
-      c.calls(rule.updatesWithoutSums());
-      c.store(c.written);
-      out.line("}");
-      out.line(
-          forms
-              + ".updateDenseStored"
-              + sfx
-              + "("
-              + segmentArgs(perCoordinate)
-              + ", wIn, xs, bound, n, g"
-              + uniformArgs(perCoordinate)
-              + ");");
-      out.line("}");
+    } else {
+      c.calls(rule.predictValuesForUpdate());
+      c.written.clear();
     }
+    c.calls(rule.updatesWithoutSums());
+    c.store(c.written);
+    return Template.fill(
+        """
+        /** ${doc} */
+        static void ${name}${sfx}(${segs}, ${w}MemorySegment xs, int n, ${t} g${uniforms}) {
+          ${derived}
+          int bound = ${bound};
+          for (int i = 0; i < bound; i += L) {
+            ${body}
+          }
+          ${forms}.${name}${sfx}(${segArgs}, ${wArg}xs, bound, n, g${uniformArgs});
+        }""",
+        "doc",
+        stored
+            ? "Dense update over {@code [0, n)} with the weights a storing predict wrote to {@code"
+                + " wIn}."
+            : "Dense update over {@code [0, n)}, recomputing the predict values it reads from the"
+                + " state.",
+        "name",
+        stored ? "updateDenseStored" : "updateDense",
+        "sfx",
+        sfx(perCoordinate),
+        "segs",
+        segmentParams(perCoordinate),
+        "w",
+        stored ? "MemorySegment wIn, " : "",
+        "t",
+        flavor.t,
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "bound",
+        bound(),
+        "body",
+        body,
+        "forms",
+        forms,
+        "segArgs",
+        segmentArgs(perCoordinate),
+        "wArg",
+        stored ? "wIn, " : "",
+        "uniformArgs",
+        uniformArgs(perCoordinate));
+  }
 
-    out.blank();
-    out.doc("Weight read-out over {@code [0, n)}.");
-    out.line(
-        "static void weights"
-            + sfx
-            + "("
-            + segs
-            + ", MemorySegment out, int n"
-            + uniformParams(perCoordinate)
-            + ") {");
-    CoordinateCode.uniforms(rule, flavor, out, perCoordinate);
-    out.line("int bound = " + bound + ";");
-    out.line("for (int i = 0; i < bound; i += L) {");
-    offsets();
-    c = new Coordinate();
+  private String weights(boolean perCoordinate) {
+    JavaWriter body = new JavaWriter();
+    offsets(body);
+    Coordinate c = new Coordinate(body);
     c.bindUniforms(perCoordinate);
     String w;
     if (rule.computesWeight()) {
@@ -285,24 +306,41 @@ final class VectorForms extends LaneForms {
       w = c.value(rule.weightField).code();
     }
     if (mixed) {
-      if (rule.computesWeight()) {
-        out.line("storeFloat(" + w + ".max(-Float.MAX_VALUE).min(Float.MAX_VALUE), out, of);");
-      } else {
-        out.line("storeFloat(" + w + ", out, of);");
-      }
+      body.line(
+          rule.computesWeight()
+              ? "storeFloat(" + w + ".max(-Float.MAX_VALUE).min(Float.MAX_VALUE), out, of);"
+              : "storeFloat(" + w + ", out, of);");
     } else {
-      out.line(w + ".intoMemorySegment(out, o, VectorConstants.ORDER);");
+      body.line(w + ".intoMemorySegment(out, o, VectorConstants.ORDER);");
     }
-    out.line("}");
-    out.line(
-        forms
-            + ".weights"
-            + sfx
-            + "("
-            + segmentArgs(perCoordinate)
-            + ", out, bound, n"
-            + uniformArgs(perCoordinate)
-            + ");");
-    out.line("}");
+    return Template.fill(
+        """
+        /** Weight read-out over {@code [0, n)}. */
+        static void weights${sfx}(${segs}, MemorySegment out, int n${uniforms}) {
+          ${derived}
+          int bound = ${bound};
+          for (int i = 0; i < bound; i += L) {
+            ${body}
+          }
+          ${forms}.weights${sfx}(${segArgs}, out, bound, n${uniformArgs});
+        }""",
+        "sfx",
+        sfx(perCoordinate),
+        "segs",
+        segmentParams(perCoordinate),
+        "uniforms",
+        uniformParams(perCoordinate),
+        "derived",
+        derivedUniforms(perCoordinate),
+        "bound",
+        bound(),
+        "body",
+        body,
+        "forms",
+        forms,
+        "segArgs",
+        segmentArgs(perCoordinate),
+        "uniformArgs",
+        uniformArgs(perCoordinate));
   }
 }

@@ -177,7 +177,7 @@ final class VectorTranslator {
     }
     if (e instanceof FieldAccessExpr fa) {
       String s = fa.toString();
-      return new Value(flavor == Flavor.FLOAT ? s : LanesTwins.toDouble(s), Kind.NUMBER);
+      return new Value(flavor == Flavor.FLOAT ? s : Twins.toDouble(s), Kind.NUMBER);
     }
     if (e instanceof IntegerLiteralExpr i) {
       return new Value(ops.number(i.getValue()), Kind.NUMBER);

@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.StructType;
  * Lays rows out as a file stream source's input: one parquet file per micro-batch, named {@code
  * <k>.parquet} and dated one minute apart in {@code k}, so that a query reading the folder with
  * {@code maxFilesPerTrigger} 1 sees them as batches {@code 0, 1, ...} in that order. For the
- * streaming tests and the streaming figures of {@link SparkScaling}.
+ * streaming tests and the streaming figures of docs/spark/README.md (lab/'s {@code SparkScaling}).
  */
 public final class ParquetBatches {
   private ParquetBatches() {}

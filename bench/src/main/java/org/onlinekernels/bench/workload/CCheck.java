@@ -57,7 +57,7 @@ public final class CCheck {
         plan.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f);
       }
     }
-    CContender c = new CContender(bin, "", List.of());
+    CContender c = new CContender(bin, "", List.of(), List.of());
     List<String> lines = new ArrayList<>(List.of("workload,rule,type,library_bits,c_bits"));
     for (var e : plan.entrySet()) {
       Workload wl = Workload.load(e.getKey(), nonzeros, Workload.dataFolder());

@@ -14,15 +14,18 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The C contender of the workload benchmark ({@code bench/c/contender}: a fused C loop per rule in
- * the library's operation order, see its README), built here with the machine's C compiler and run
- * as a process per workload, rule and type; its one-line JSON result is read with Gson.
+ * The C contender of the workload benchmark ({@code bench/c/contender}: a fused C loop per rule,
+ * generated from the rule's source as the library's Java forms are, see its README), built here
+ * with the machine's C compiler and run as a process per workload, rule and type; its one-line JSON
+ * result is read with Gson.
  *
  * @param binary the built program
  * @param compiler the compiler's first {@code --version} line
  * @param rules the rules the program has ({@code contender --rules})
+ * @param unported the library's rules it has not, each with why ({@code contender --unported}:
+ *     "Rule: why")
  */
-public record CContender(Path binary, String compiler, List<String> rules) {
+public record CContender(Path binary, String compiler, List<String> rules, List<String> unported) {
   /**
    * The flags of issue #21: {@code -ffp-contract=off} because a contracted multiply-add changes
    * bits.
@@ -40,7 +43,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
 
   /**
    * One run's result, as the program prints it (README: {@code pass_loss_bits} is {@code
-   * OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions).
+   * OnlineTrainer.fit(...)[0].meanLoss()}'s bits; times are medians over the repetitions, {@code
+   * secondsAll} and {@code cpuSecondsAll} each repetition's pass in wall and thread CPU time).
    */
   public record Result(
       String algorithm,
@@ -55,7 +59,8 @@ public record CContender(Path binary, String compiler, List<String> rules) {
       double nsPerRow,
       double steadyNsPerRow,
       int repeat,
-      double[] secondsAll) {
+      double[] secondsAll,
+      double[] cpuSecondsAll) {
     /** The bits as {@link #passLossBits} writes them ({@code 0x%016x}). */
     public static String bits(double loss) {
       return String.format("0x%016x", Double.doubleToRawLongBits(loss));
@@ -63,25 +68,35 @@ public record CContender(Path binary, String compiler, List<String> rules) {
   }
 
   /**
-   * Builds the program from {@code sources} into {@code buildDir} with {@code cc} (only when a
-   * source is newer than the program), or returns empty when {@code cc} is not on the {@code PATH}
-   * (or, given as a path, not executable).
+   * Builds the program from {@code sources} and the generated rules in {@code generated} (the
+   * benchmark module's build writes them) into {@code buildDir} with {@code cc} (only when a source
+   * is newer than the program), or returns empty when {@code cc} is not on the {@code PATH} (or,
+   * given as a path, not executable).
    *
    * @throws IOException if the compiler is there but the build fails (its output in the message)
    */
-  public static Optional<CContender> build(String cc, Path sources, Path buildDir)
+  public static Optional<CContender> build(String cc, Path sources, Path generated, Path buildDir)
       throws IOException {
     Optional<Path> compiler = onPath(cc);
     if (compiler.isEmpty()) {
       return Optional.empty();
     }
+    if (!Files.exists(generated.resolve("rules.h"))) {
+      throw new IOException(
+          generated.resolve("rules.h")
+              + " is missing: build the benchmark module (mvn -pl bench -am compile) first");
+    }
     Path bin = buildDir.resolve("contender");
     Files.createDirectories(buildDir);
-    if (stale(bin, sources)) {
+    if (stale(bin, List.of(sources, sources.resolve("hooks"), generated))) {
       List<String> cmd = new ArrayList<>(List.of(compiler.get().toString()));
       cmd.addAll(CFLAGS);
       cmd.addAll(
           List.of(
+              "-I",
+              generated.toString(),
+              "-I",
+              sources.toString(),
               "-o",
               bin.toString(),
               sources.resolve("contender.c").toString(),
@@ -94,13 +109,17 @@ public record CContender(Path binary, String compiler, List<String> rules) {
             .lines()
             .findFirst()
             .orElse(cc);
-    List<String> rules =
-        run(List.of(bin.toString(), "--rules"), "asking the C contender's rules")
-            .lines()
-            .map(String::strip)
-            .filter(l -> !l.isEmpty())
-            .toList();
-    return Optional.of(new CContender(bin, version, rules));
+    return Optional.of(
+        new CContender(
+            bin, version, lines(bin, "--rules", "rules"), lines(bin, "--unported", "unported")));
+  }
+
+  private static List<String> lines(Path bin, String option, String what) throws IOException {
+    return run(List.of(bin.toString(), option), "asking the C contender's " + what)
+        .lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty())
+        .toList();
   }
 
   /**
@@ -136,6 +155,19 @@ public record CContender(Path binary, String compiler, List<String> rules) {
   }
 
   /**
+   * The program's own check of its {@code exp} and {@code log1p} ({@code fdlibm.h}) against a file
+   * of records {@code (x, StrictMath.exp(x), y, StrictMath.log1p(y))} of little-endian doubles: its
+   * one-line JSON result, {@code {"check": "libm", "n": ..., "exp_mismatches": ...,
+   * "log1p_mismatches": ...}} (the program exits non-zero, and this throws, on any mismatch).
+   *
+   * @throws IOException if the program fails or finds a mismatch (its output in the message)
+   */
+  public String checkLibm(Path records) throws IOException {
+    return run(List.of(binary.toString(), "--check-libm", records.toString()), "the libm check")
+        .strip();
+  }
+
+  /**
    * Where {@code cc} is: itself if it names an executable file, else the first match on the {@code
    * PATH}.
    */
@@ -152,16 +184,18 @@ public record CContender(Path binary, String compiler, List<String> rules) {
         .findFirst();
   }
 
-  private static boolean stale(Path bin, Path sources) throws IOException {
+  private static boolean stale(Path bin, List<Path> sources) throws IOException {
     if (!Files.isExecutable(bin)) {
       return true;
     }
     long built = Files.getLastModifiedTime(bin).toMillis();
-    try (Stream<Path> s = Files.list(sources)) {
-      for (Path f :
-          s.filter(f -> f.toString().endsWith(".c") || f.toString().endsWith(".h")).toList()) {
-        if (Files.getLastModifiedTime(f).toMillis() > built) {
-          return true;
+    for (Path dir : sources) {
+      try (Stream<Path> s = Files.list(dir)) {
+        for (Path f :
+            s.filter(f -> f.toString().endsWith(".c") || f.toString().endsWith(".h")).toList()) {
+          if (Files.getLastModifiedTime(f).toMillis() > built) {
+            return true;
+          }
         }
       }
     }

@@ -39,13 +39,15 @@ final class CSide {
 
   /**
    * Builds the program with {@code cc} (the {@code workload.cc} system property, default {@code
-   * gcc}) from {@code ROOT/bench/c/contender} into {@code ROOT/bench/target/c-contender}; empty
-   * when there is no compiler.
+   * gcc}) from {@code ROOT/bench/c/contender} and the rules generated into {@code
+   * ROOT/bench/target/generated-sources/c} into {@code ROOT/bench/target/c-contender}; empty when
+   * there is no compiler.
    */
   static Optional<CContender> build(Path root) throws IOException {
     return CContender.build(
         System.getProperty("workload.cc", "gcc"),
         root.resolve("bench/c/contender"),
+        root.resolve("bench/target/generated-sources/c"),
         root.resolve("bench/target/c-contender"));
   }
 
@@ -212,7 +214,8 @@ final class CSide {
                 ms[0],
                 r.seconds() * 1e3,
                 ms[ms.length - 1],
-                r.repeat()));
+                r.repeat(),
+                Arrays.stream(r.cpuSecondsAll()).average().orElse(Double.NaN) * 1e3));
       }
     }
     return out;

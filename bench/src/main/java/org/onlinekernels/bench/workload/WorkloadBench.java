@@ -1,10 +1,13 @@
 package org.onlinekernels.bench.workload;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.bench.workload.hand.HandLoop;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.InputPolicy;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.CompilerControl;
@@ -39,6 +42,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * derived bound wherever the trajectory is stable ({@link #stable}). Every timed pass must then
  * reproduce that first loss exactly ({@code @TearDown(Level.Iteration)}). The trainer is also
  * checked against the C contender, bit for bit, by {@link CCheck} (a JVM of its own: see there).
+ *
+ * <p>Two clocks per pass: JMH's wall clock, and this thread's CPU time ({@link Cpu}, read in the
+ * untimed set-up and tear-down around each pass), for a machine so loaded that other jobs take the
+ * core away mid-pass; the report takes either ({@code -Dworkload.clock=cpu}, {@link
+ * WorkloadReport}).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -120,10 +128,18 @@ public class WorkloadBench {
       }
     }
 
-    /** A fresh model before every pass. */
+    Cpu cpu;
+
+    /** A fresh model before every pass ({@link Cpu#reset}). */
     @Setup(Level.Invocation)
-    public void reset() {
-      c.reset();
+    public void reset(Cpu k) {
+      cpu = k.reset(c);
+    }
+
+    /** The CPU clock stops. */
+    @TearDown(Level.Invocation)
+    public void stop() {
+      cpu.stop();
     }
 
     /** The last pass's mean loss must equal the expected one exactly. */
@@ -175,10 +191,18 @@ public class WorkloadBench {
       warm(c, wl, warmRows, PEER_WARM_NONZEROS);
     }
 
-    /** A fresh model before every pass. */
+    Cpu cpu;
+
+    /** A fresh model before every pass ({@link Cpu#reset}). */
     @Setup(Level.Invocation)
-    public void reset() {
-      c.reset();
+    public void reset(Cpu k) {
+      cpu = k.reset(c);
+    }
+
+    /** The CPU clock stops. */
+    @TearDown(Level.Invocation)
+    public void stop() {
+      cpu.stop();
     }
 
     /** The pass produced a model (Tribuo) or a finite loss (MOA). */
@@ -187,6 +211,46 @@ public class WorkloadBench {
       if (last == null || (last instanceof Double d && !Double.isFinite(d))) {
         throw new IllegalStateException(peer + " on " + workload + " produced " + last);
       }
+    }
+  }
+
+  /**
+   * This thread's CPU time over the timed passes of an iteration, as JMH's secondary results {@code
+   * cpuMs} and {@code cpuPasses} (sums; the report divides them). Started by the contender's state
+   * after its untimed reset, stopped before anything else runs: CPU time counts only what this
+   * thread ran, so a pass stalled by another job costs no more than a pass that was not (the caches
+   * and the memory bus are still shared).
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Cpu {
+    private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+
+    /** Milliseconds of thread CPU time in this iteration's timed passes. */
+    public double cpuMs;
+
+    /** Timed passes in this iteration. */
+    public long cpuPasses;
+
+    private long started;
+
+    /** Zero at the start of each iteration. */
+    @Setup(Level.Iteration)
+    public void clear() {
+      cpuMs = 0;
+      cpuPasses = 0;
+    }
+
+    /** Resets {@code c} to a fresh model, untimed, then starts the clock; returns this clock. */
+    Cpu reset(Contender c) {
+      c.reset();
+      started = MX.getCurrentThreadCpuTime();
+      return this;
+    }
+
+    void stop() {
+      cpuMs += (MX.getCurrentThreadCpuTime() - started) / 1e6;
+      cpuPasses++;
     }
   }
 

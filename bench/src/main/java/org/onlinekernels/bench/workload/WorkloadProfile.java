@@ -21,8 +21,8 @@ import org.onlinekernels.rules.Rules;
  *       {@code zipf:20:40}, the C loop everywhere, one fork per combination.
  *   <li>{@code metal} (issues #21 and #19): the C loop, the trainer (both policies), the block
  *       rounds, the caller's-buffers round and the per-call path for every rule, side by side, on
- *       {@code zipf:20:40} at 8,000,000 nonzeros per pass (the 200,000 rows of
- *       bench/c/contender/SyntheticSvm.java) and on {@code austen_lines.train.svm}; no peers.
+ *       {@code zipf:20:40} at 8,000,000 nonzeros per pass (200,000 rows) and on {@code
+ *       austen_lines.train.svm}; no peers.
  *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and {@code
  *       heart_scale.svm}, C check included, in the report's own JVM: what MetalReportSmokeTest
  *       runs.

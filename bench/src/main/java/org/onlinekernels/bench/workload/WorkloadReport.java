@@ -22,6 +22,7 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -89,6 +90,7 @@ public final class WorkloadReport {
     props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("pages", PagePolicy.describe());
+    props.setProperty("clock", clock());
     props.setProperty("every.rule", String.join(",", p.everyRule()));
     props.setProperty(
         "jmh.settings",
@@ -134,6 +136,8 @@ public final class WorkloadReport {
             .filter(r -> built.isPresent() && !built.get().rules().contains(r))
             .toList();
     props.setProperty("c.missing", String.join(",", noC));
+    props.setProperty(
+        "c.unported", String.join("; ", built.map(CContender::unported).orElse(List.of())));
     List<WorkloadResult> results = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     int wi = 0;
@@ -190,6 +194,19 @@ public final class WorkloadReport {
       props.store(wr, "circumstances of the run that produced workload-results.csv");
     }
     System.out.printf("[%s] %d results%n", elapsed(start), results.size());
+  }
+
+  /**
+   * The report's clock, the system property {@code workload.clock}: {@code wall} (JMH's median
+   * pass, the default) or {@code cpu} (the mean thread CPU time per pass, {@link
+   * WorkloadBench.Cpu}, for a loaded machine). Both are measured and stored either way.
+   */
+  static String clock() {
+    String c = System.getProperty("workload.clock", "wall");
+    if (!c.equals("wall") && !c.equals("cpu")) {
+      throw new IllegalArgumentException("workload.clock must be wall or cpu, got " + c);
+    }
+    return c;
   }
 
   /**
@@ -271,6 +288,12 @@ public final class WorkloadReport {
     String algo = peer != null ? (peer.equals("moa") ? "sgd" : "adagrad") : bp.getParam("algo");
     String type = peer != null ? "double" : bp.getParam("type");
     Statistics st = r.getPrimaryResult().getStatistics();
+    Result<?> cpuMs = r.getSecondaryResults().get("cpuMs");
+    Result<?> passes = r.getSecondaryResults().get("cpuPasses");
+    double cpu =
+        cpuMs == null || passes == null
+            ? Double.NaN
+            : cpuMs.getStatistics().getSum() / passes.getStatistics().getSum();
     return new WorkloadResult(
         bp.getParam("workload"),
         contender,
@@ -284,7 +307,8 @@ public final class WorkloadReport {
         st.getMin(),
         st.getPercentile(50),
         st.getMax(),
-        (int) st.getN());
+        (int) st.getN(),
+        cpu);
   }
 
   private static String elapsed(long start) {

@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * One measured contender on one workload, as stored in {@code bench-report/workload-results.csv}:
  * milliseconds per pass (JMH's mean with its 99.9 % error, and min/median/max over the timed
- * passes; {@code iterations} is the number of passes timed) and the workload's shape, from which
- * rates are derived.
+ * passes; {@code iterations} is the number of passes timed), the mean thread CPU time per pass, and
+ * the workload's shape, from which rates are derived.
  *
  * @param workload workload spec
  * @param contender {@code hand}, one of {@code WorkloadBench.LIBRARY}, {@code c}, {@code tribuo} or
@@ -16,6 +16,8 @@ import java.util.Locale;
  * @param rows rows per pass
  * @param nonzeros nonzeros per pass
  * @param outputs model outputs (1, or K one-vs-rest)
+ * @param cpuMs mean thread CPU milliseconds per timed pass ({@code WorkloadBench.Cpu}; NaN in a
+ *     table written before it was measured)
  */
 public record WorkloadResult(
     String workload,
@@ -30,10 +32,12 @@ public record WorkloadResult(
     double msMin,
     double msMedian,
     double msMax,
-    int iterations) {
+    int iterations,
+    double cpuMs) {
 
   static final String HEADER =
-      "workload,contender,algo,type,rows,nonzeros,outputs,ms_mean,ms_error,ms_min,ms_median,ms_max,iterations";
+      "workload,contender,algo,type,rows,nonzeros,outputs,ms_mean,ms_error,ms_min,ms_median,ms_max,"
+          + "iterations,cpu_ms";
 
   String csv() {
     return String.join(
@@ -50,7 +54,8 @@ public record WorkloadResult(
         fmt(msMin),
         fmt(msMedian),
         fmt(msMax),
-        Integer.toString(iterations));
+        Integer.toString(iterations),
+        fmt(cpuMs));
   }
 
   static WorkloadResult parse(String line) {
@@ -68,7 +73,30 @@ public record WorkloadResult(
         Double.parseDouble(f[9]),
         Double.parseDouble(f[10]),
         Double.parseDouble(f[11]),
-        Integer.parseInt(f[12]));
+        Integer.parseInt(f[12]),
+        f.length > 13 ? Double.parseDouble(f[13]) : Double.NaN);
+  }
+
+  /**
+   * This result with its thread CPU time as its figure (the median's place; the wall clock's spread
+   * cleared), for a report in CPU time.
+   */
+  WorkloadResult onCpuClock() {
+    return new WorkloadResult(
+        workload,
+        contender,
+        algo,
+        type,
+        rows,
+        nonzeros,
+        outputs,
+        cpuMs,
+        Double.NaN,
+        Double.NaN,
+        cpuMs,
+        Double.NaN,
+        iterations,
+        cpuMs);
   }
 
   private static String fmt(double v) {

@@ -60,6 +60,9 @@ class WorkloadReportSmokeTest {
     for (String l : csv.subList(1, csv.size())) {
       WorkloadResult r = WorkloadResult.parse(l);
       assertTrue(r.msMedian() > 0 && Double.isFinite(r.examplesPerSecond()), l);
+      // Thread CPU time of the same passes: measured, and never more than the slowest wall pass
+      // (plus the clock reads' own cost).
+      assertTrue(r.cpuMs() > 0 && r.cpuMs() <= r.msMax() + 0.05, "cpu_ms: " + l);
     }
     WorkloadReportWriter.write(out);
     String md = Files.readString(out.resolve("workload.md"));
@@ -73,5 +76,19 @@ class WorkloadReportSmokeTest {
       assertTrue(md.contains(s), "workload.md lacks " + s);
     }
     assertTrue(Files.size(out.resolve("workload-zipf-14.png")) > 1000);
+    // The same results on the CPU clock: the page says so and shows the CPU figures.
+    Path run = out.resolve("workload-run.properties");
+    Files.writeString(run, Files.readString(run) + "clock=cpu\n");
+    WorkloadReportWriter.write(out);
+    String cpu = Files.readString(out.resolve("workload.md"));
+    assertTrue(cpu.contains("**thread CPU time**"), "the CPU-clock page does not say so");
+    assertTrue(!cpu.equals(md), "the CPU-clock page shows the wall-clock figures");
+    // A rule the C generator could not port is listed with why, not failed.
+    Files.writeString(run, Files.readString(run) + "c.unported=Odd\\: no hooks file\n");
+    WorkloadReportWriter.write(out);
+    assertTrue(
+        Files.readString(out.resolve("workload.md"))
+            .contains("| Rules the C generator could not port | Odd: no hooks file |"),
+        "the page does not list the rule the C generator could not port");
   }
 }

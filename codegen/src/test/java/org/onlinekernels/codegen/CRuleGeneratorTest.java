@@ -1,0 +1,83 @@
+package org.onlinekernels.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A rule the C generator cannot follow is listed as not ported, with why, and the rules it can
+ * follow are still written: the metal report then says so instead of failing.
+ */
+class CRuleGeneratorTest {
+  private static final String SOURCE =
+      """
+      package org.example.rules;
+
+      import org.onlinekernels.kernel.lanes.Lanes;
+      import org.onlinekernels.kernel.lanes.Predict;
+      import org.onlinekernels.kernel.lanes.Update;
+
+      final class Odd {
+        @Lanes(fields = {"w"}, weight = "w")
+        static final class Rule {
+          @Update
+          static float w(float w, float gx) {
+            return w - %s;
+          }
+        }
+      }
+      """;
+
+  private static LaneRule rule(Path dir, String step) throws IOException {
+    Path src = dir.resolve("src/org/example/rules/Odd.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, SOURCE.formatted(step));
+    return RuleGenerator.rules(dir.resolve("src")).get(0);
+  }
+
+  private static Path hooks(Path dir) throws IOException {
+    Path hooks = dir.resolve("hooks");
+    Files.createDirectories(hooks);
+    Files.writeString(
+        hooks.resolve("Odd.h"),
+        "#define RULE_NAME \"odd\"\nstatic void RULE(reset)(MODEL *m) { (void) m; }\n");
+    return hooks;
+  }
+
+  @Test
+  void aRuleWithoutHooksIsListedNotPorted(@TempDir Path dir) throws IOException {
+    List<String> unported = new ArrayList<>();
+    String h = CRuleGenerator.header(List.of(rule(dir, "gx")), dir.resolve("none"), unported);
+    assertEquals(List.of("Odd: no hooks file"), unported);
+    assertTrue(h.contains("{\"Odd\", \"no hooks file hooks/Odd.h\"},"), h);
+    assertTrue(!h.contains("Odd_float_train"), h);
+  }
+
+  @Test
+  void aRuleTheTranslationCannotFollowIsListedNotPorted(@TempDir Path dir) throws IOException {
+    List<String> unported = new ArrayList<>();
+    String h =
+        CRuleGenerator.header(List.of(rule(dir, "(float) Math.log(gx)")), hooks(dir), unported);
+    assertEquals(1, unported.size(), unported.toString());
+    assertTrue(unported.get(0).contains("Math.log not translated to C"), unported.toString());
+    assertTrue(h.contains("{\"Odd\", \"org.example.rules.Odd.Rule.w:"), h);
+    assertTrue(!h.contains("Odd_float_train"), h);
+  }
+
+  @Test
+  void aRuleItCanFollowIsInTheTable(@TempDir Path dir) throws IOException {
+    List<String> unported = new ArrayList<>();
+    String h = CRuleGenerator.header(List.of(rule(dir, "gx")), hooks(dir), unported);
+    assertEquals(List.of(), unported);
+    assertTrue(h.contains("{\"odd\", Odd_float_train, Odd_double_train},"), h);
+    assertTrue(h.contains("static inline float Odd_float_w(float w, float gx) {"), h);
+    assertTrue(h.contains("static inline double Odd_double_w(double w, double gx) {"), h);
+  }
+}

@@ -6,6 +6,7 @@ package org.onlinekernels.rules.scinol2;
 import static org.onlinekernels.rules.scinol2.ScInOL2.*;
 
 /** The per-coordinate math, in double: the source of every generated form. */
+@SuppressWarnings("cast")
 final class DoubleScInOL2Lanes {
 
   private DoubleScInOL2Lanes() {}

@@ -18,8 +18,9 @@ import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
- * The README's trainer-loop example, compiled and run: the code between the markers below must
- * appear verbatim in README.md, so the documented example cannot drift from a working one.
+ * The documented examples, compiled and run: the code between each pair of markers below must
+ * appear verbatim in its page (the manual's first loop in docs/USING.md, the front page's few lines
+ * in README.md), so a documented example cannot drift from a working one.
  */
 class ReadmeExampleTest {
 
@@ -65,6 +66,41 @@ class ReadmeExampleTest {
     return new double[] {sparseLoss / data.size(), denseLoss / data.size()};
   }
 
+  static double frontPageExample(Path file) throws IOException {
+    // README-FRONT-BEGIN
+    SparseDataset data = LibSvmReader.read(file);
+    MemorySegment indices = MemorySegment.ofArray(data.indices());
+    MemorySegment values = MemorySegment.ofArray(data.values());
+    double loss = 0;
+    try (ScInOL2Optimizer opt =
+        new ScInOL2Optimizer(data.dimension(), ElementType.DOUBLE, ScInOLParams.defaults())) {
+      for (int r = 0; r < data.size(); r++) {
+        long from = data.rowStart(r);
+        double y = data.label(r);
+        MemorySegment rowIndices = indices.asSlice(4 * from);
+        MemorySegment rowValues = values.asSlice(8 * from);
+        double yhat = opt.round(rowIndices, rowValues, data.nnz(r), y, Loss.LOGISTIC);
+        loss += Loss.LOGISTIC.value(y, yhat); // progressive: yhat was taken before the update
+      }
+    }
+    // README-FRONT-END
+    return loss / data.size();
+  }
+
+  @Test
+  void theFrontPageExampleRunsAndLearns() throws IOException {
+    Path file = Path.of(System.getProperty("onlinekernels.data", "../data"), "breast_cancer.svm");
+    double front = frontPageExample(file);
+    // The same pass as the manual's sparse loop, in double: the same data, a loss well below ln 2.
+    assertTrue(front < 0.5, "mean loss " + front);
+    assertEquals(example(file)[0], front, 1e-3 * front, "float and double passes agree closely");
+  }
+
+  @Test
+  void theFrontPageQuotesItsExampleVerbatim() throws IOException {
+    assertQuoted("README-FRONT", "../README.md");
+  }
+
   @Test
   void theExampleRunsAndLearns() throws IOException {
     Path file = Path.of(System.getProperty("onlinekernels.data", "../data"), "breast_cancer.svm");
@@ -76,27 +112,38 @@ class ReadmeExampleTest {
   }
 
   @Test
-  void theReadmeQuotesTheExampleVerbatim() throws IOException {
+  void theManualQuotesTheExampleVerbatim() throws IOException {
+    assertQuoted("README-EXAMPLE", MANUAL);
+  }
+
+  /** The manual that quotes the first loop ({@code README-EXAMPLE}). */
+  private static final String MANUAL = "../docs/USING.md";
+
+  /**
+   * The code between {@code // MARKER-BEGIN} and {@code // MARKER-END}, dedented, is in {@code
+   * page}.
+   */
+  private static void assertQuoted(String marker, String page) throws IOException {
     String src =
         Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
-    String begin = "// README-EXAMPLE-BEGIN\n", end = "    // README-EXAMPLE-END";
+    String begin = "// " + marker + "-BEGIN\n", end = "    // " + marker + "-END";
     String body = src.substring(src.indexOf(begin) + begin.length(), src.indexOf(end));
-    String readme = Files.readString(Path.of("../README.md"));
+    String text = Files.readString(Path.of(page));
     String dedented =
         body.lines()
             .map(l -> l.length() >= 4 ? l.substring(4) : l.strip())
             .reduce("", (a, b) -> a + b + "\n");
     assertTrue(
-        readme.contains(dedented),
-        "README.md must contain the example exactly as in this test:\n" + dedented);
+        text.contains(dedented),
+        page + " must contain the example exactly as in this test:\n" + dedented);
   }
 
   /**
-   * The README lists, right before the example, exactly the imports it needs: this file's, less the
+   * The manual lists, right before the example, exactly the imports it needs: this file's, less the
    * test's own (JUnit, static imports, {@code Files}).
    */
   @Test
-  void theReadmeListsTheExamplesImports() throws IOException {
+  void theManualListsTheExamplesImports() throws IOException {
     String src =
         Files.readString(Path.of("src/test/java/org/onlinekernels/ReadmeExampleTest.java"));
     String needed =
@@ -109,7 +156,7 @@ class ReadmeExampleTest {
                         && !l.equals("import java.nio.file.Files;"))
             .sorted()
             .reduce("", (a, b) -> a + b + "\n");
-    String readme = Files.readString(Path.of("../README.md"));
+    String readme = Files.readString(Path.of(MANUAL));
     String begin = "// README-EXAMPLE-BEGIN\n";
     String firstLine =
         src.substring(src.indexOf(begin) + begin.length())
@@ -118,7 +165,7 @@ class ReadmeExampleTest {
             .orElseThrow()
             .strip();
     int example = readme.indexOf(firstLine);
-    assertTrue(example > 0, "README.md has the example");
+    assertTrue(example > 0, MANUAL + " has the example");
     int block = readme.lastIndexOf("```java\n", example) + "```java\n".length();
     String listed =
         readme
@@ -128,6 +175,6 @@ class ReadmeExampleTest {
             .sorted()
             .reduce("", (a, b) -> a + b + "\n");
     assertEquals(
-        needed, listed, "imports of the README's example (its ```java block before the code)");
+        needed, listed, "imports of the manual's example (its ```java block before the code)");
   }
 }

@@ -3,7 +3,7 @@ package org.onlinekernels.bench;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.adagrad.AdaGradOptimizer;

@@ -2,7 +2,7 @@ package org.onlinekernels.bench;
 
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.params.KtParams;

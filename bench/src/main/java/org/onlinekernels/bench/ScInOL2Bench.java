@@ -3,7 +3,7 @@ package org.onlinekernels.bench;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;

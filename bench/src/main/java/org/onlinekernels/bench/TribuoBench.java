@@ -45,6 +45,8 @@ import org.tribuo.math.optimisers.AdaGrad;
 public class TribuoBench {
   /** One dense weight vector as Tribuo {@link Parameters}. */
   static final class OneVector implements Parameters {
+    private static final long serialVersionUID = 1L;
+
     final DenseVector w;
 
     OneVector(int d) {

@@ -24,7 +24,7 @@ class BenchSuiteTest {
   static double tol(String type) {
     // A hand-written loop and the double reference sum yhat in their own orders, so g, and then the
     // state, differ from the kernels' by rounding. The vector and scalar kernels give the same bits
-    // (README, "Both providers return the same bits"): those are compared with same().
+    // (docs/USING.md, "Both providers return the same bits"): those are compared with same().
     return type.equals("float") ? 2e-3 : 1e-9;
   }
 

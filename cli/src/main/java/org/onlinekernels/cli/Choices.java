@@ -6,8 +6,8 @@ import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.ParameterRangeException;
-import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**

@@ -10,17 +10,17 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
+import org.onlinekernels.experiments.Table;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
-import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The {@code demo} subcommand: one online pass of every algorithm with progressive validation, on
@@ -161,16 +161,33 @@ final class DemoCommand {
     return list;
   }
 
-  private static String describe(AlgorithmSpec spec) {
+  /**
+   * The parameters column of {@code spec}'s row: its defaults as {@code train --help} lists them
+   * ({@link AlgorithmSpec#HELP}), where that list is not the plain {@code name=value} column.
+   */
+  static String describe(AlgorithmSpec spec) {
     return switch (spec.name()) {
       case "adagrad" -> "eta=1";
       case "adagrad-global" -> "D=1";
-      case "aogd-ball", "aogd-coord" -> "R=100";
-      case "scinol1", "scinol2" -> "eps=1";
-      case "dfeg" -> "a=0.882 L=1 delta=1";
       case "ogd" -> "eta=1 (eta/sqrt(t))";
-      default -> spec.paramString();
+      default -> helpDefaults(spec.name());
     };
+  }
+
+  /**
+   * The defaults column of {@code name}'s first line in {@link AlgorithmSpec#HELP} (the text after
+   * the name up to the next run of spaces), or "" when there is no such line.
+   */
+  static String helpDefaults(String name) {
+    for (String line : AlgorithmSpec.HELP.split("\n")) {
+      String s = line.strip();
+      if (s.startsWith(name + " ")) {
+        String rest = s.substring(name.length()).strip();
+        int gap = rest.indexOf("   ");
+        return gap < 0 ? rest : rest.substring(0, gap);
+      }
+    }
+    return "";
   }
 
   private static void fixedRow(

@@ -14,6 +14,7 @@ import org.onlinekernels.experiments.FtrlSparsity;
 import org.onlinekernels.experiments.KtRegret;
 import org.onlinekernels.experiments.ScInOLSynthetic;
 import org.onlinekernels.experiments.StreeterMcMahan;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.DataFileException;
 
 /** The {@code experiment} subcommand: runs one of the papers' experiments into a directory. */
@@ -95,6 +96,11 @@ final class ExperimentCommand {
     Path dir = o.get("--out") == null ? defaultOutDir(name) : Path.of(o.get("--out"));
     Path dataDir = o.get("--data-dir") == null ? defaultDataDir() : Path.of(o.get("--data-dir"));
     boolean quick = o.has("--quick");
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      // Checked before the run (the run failed at its first file with "cannot write to F: F").
+      throw new Main.Failure(
+          "cannot write to " + dir + ": it is a file; --out names a directory (made if missing)");
+    }
     if ((name.equals("streeter-mcmahan")
             || name.equals("all-datasets")
             || name.equals("ftrl-sparsity"))
@@ -125,7 +131,7 @@ final class ExperimentCommand {
     } catch (DataFileException e) {
       throw new Main.Failure(e.getMessage());
     } catch (java.io.IOException e) {
-      throw new Main.Failure("cannot write to " + dir + ": " + e.getMessage());
+      throw new Main.Failure("cannot write to " + dir + ": " + AtomicFiles.reason(e));
     } catch (Exception e) {
       throw new Main.Failure("experiment " + name + " failed: " + e);
     }

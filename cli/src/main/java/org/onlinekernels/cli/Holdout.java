@@ -34,11 +34,16 @@ final class Holdout implements AutoCloseable {
   private final int outputs;
   private final Scoring scoring;
   private final Arena arena = Arena.ofConfined();
-  private final MemorySegment weights;
+
+  /** The read-out weights, sized from the model at the first score (it may be wider than data). */
+  private MemorySegment weights;
+
   private final ElementType type;
   private final double[] yhat;
   private double lossSum;
   private long scored;
+  private long readOuts;
+  private long readOutNanos;
   private long epochOfLastScore = -1;
   private int nextInEpoch;
 
@@ -73,7 +78,6 @@ final class Holdout implements AutoCloseable {
     this.multiclass = multiclass;
     this.outputs = outputs;
     this.scoring = new Scoring(ties, multiclass, null);
-    this.weights = arena.allocate((long) data.dimension() * type.bytes(), 64);
     this.yhat = new double[outputs];
   }
 
@@ -158,8 +162,15 @@ final class Holdout implements AutoCloseable {
    */
   void score(
       OnlineTrainer trainer, int[] idx, double[] val, int s, int e, double y, int epoch, long row) {
+    if (weights == null) {
+      // The model's d, not the data's: --test or --initial may make the model wider.
+      weights = arena.allocate((long) trainer.optimizer(0).dimension() * type.bytes(), 64);
+    }
     for (int c = 0; c < outputs; c++) {
+      long t0 = System.nanoTime();
       trainer.optimizer(c).readWeights(weights);
+      readOutNanos += System.nanoTime() - t0;
+      readOuts++;
       double sum = 0;
       for (int j = s; j < e; j++) {
         sum +=
@@ -178,6 +189,21 @@ final class Holdout implements AutoCloseable {
   /** Loss and error (the trainer's tie rule) of the scored held-out examples. */
   Metrics metrics() {
     return new Metrics(scored, scored == 0 ? Double.NaN : lossSum / scored, scoring.errorRate());
+  }
+
+  /**
+   * What scoring cost, for the report: {@code K read-outs of D weights (O(d) each): S s of the
+   * pass}, the time the trainer spent in them (the holdout's cost is paid there, and grows with
+   * {@code --bits}, not with the rows scored).
+   */
+  String cost() {
+    long d = weights == null ? 0 : weights.byteSize() / type.bytes();
+    return String.format(
+        java.util.Locale.ROOT,
+        "%d read-outs of %d weights (O(d) each, d = the model's dimension): %.3f s of the pass",
+        readOuts,
+        d,
+        readOutNanos / 1e9);
   }
 
   /** The scoring under the command line's tie rule (error, softmax log loss). */

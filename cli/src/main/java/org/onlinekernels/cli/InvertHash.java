@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * {@code train --invert-hash FILE}: a readable model. Collects every feature name the reader meets

@@ -9,14 +9,14 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.RowSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Checkpoint;
-import org.onlinekernels.optimizer.CheckpointException;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.CheckpointException;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * One single-thread learner of the command line: the library's {@link OnlineTrainer}, used through
@@ -172,8 +172,8 @@ final class Learner implements AutoCloseable {
         prog.examples(),
         rows.totalNonZeros() * config.epochs(),
         (t1 - t0) / 1e9,
-        total - steadyStart[0],
-        (t1 - steadyStart[1]) / 1e9,
+        steadyStart[0] == 0 ? 0 : total - steadyStart[0], // 0: no call fell in the second half
+        steadyStart[0] == 0 ? 0 : (t1 - steadyStart[1]) / 1e9,
         trainer.handoverAt(),
         trainer.kernels());
   }

@@ -6,7 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.io.AtomicFiles;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The models {@code predict} and {@code serve} apply: a model file ({@code train --model}) or a

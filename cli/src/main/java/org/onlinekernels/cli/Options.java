@@ -106,16 +106,24 @@ final class Options {
   }
 
   int positiveInt(String name, int dflt) throws UsageException {
+    int x = wholeNumber(name, dflt);
+    if (has(name) && x < 1) {
+      throw new UsageException(name + " must be at least 1, got " + get(name));
+    }
+    return x;
+  }
+
+  /**
+   * The value of {@code name} as an int of any sign ({@code dflt} when absent), for a flag whose
+   * caller states its own least value.
+   */
+  int wholeNumber(String name, int dflt) throws UsageException {
     String v = get(name);
     if (v == null) {
       return dflt;
     }
     try {
-      int x = Integer.parseInt(v.replace("_", ""));
-      if (x < 1) {
-        throw new UsageException(name + " must be at least 1, got " + v);
-      }
-      return x;
+      return Integer.parseInt(v.replace("_", ""));
     } catch (NumberFormatException e) {
       throw new UsageException(name + " must be a whole number, got '" + v + "'");
     }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -30,8 +29,8 @@ final class OutputFiles {
     if (t instanceof NoSuchFileException) {
       return "no such directory";
     }
-    if (t instanceof AccessDeniedException) {
-      return "permission denied";
+    if (t instanceof IOException io) {
+      return AtomicFiles.reason(io); // without the path ("cannot write .: .: Is a directory")
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }
@@ -107,6 +106,25 @@ final class OutputFiles {
               + ": the "
               + what
               + " would replace the predictions; choose two paths");
+    }
+  }
+
+  /**
+   * Checks before the work that {@code file}, which is written through (not replaced: {@code
+   * predict --out}), can be written: an existing file (a device or a FIFO too) writable, or a new
+   * file's directory.
+   */
+  static void checkWritableThrough(Path file) throws Failure {
+    try {
+      if (Files.exists(file) && !Files.isDirectory(file)) {
+        if (!Files.isWritable(file)) {
+          throw new Failure("cannot write " + file + ": permission denied");
+        }
+        return;
+      }
+      AtomicFiles.checkWritable(file); // a directory, or a new file: as a replaced one
+    } catch (IOException e) {
+      throw new Failure(e.getMessage());
     }
   }
 

@@ -4,19 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * {@code predict --audit}: per example its prediction, then every feature with its index, its
- * value, its weight and its contribution {@code weight * value} (per output), one tab-separated
- * line each. For VW data the features are those of the line as read (plain and crossed, by name,
- * before colliding ones are summed); for LIBSVM data the stored entries, named by their feature
- * number (1-based). With {@code --normalize} the contribution includes the row's scale. The
- * contributions sum to the score, up to the order of the sum.
+ * value, the sign its hash gives it ({@code +} or {@code -}; always {@code +} for LIBSVM data and
+ * unsigned hashing), its weight and its contribution {@code sign * value * weight} (per output),
+ * one tab-separated line each. For VW data the features are those of the line as read (plain and
+ * crossed, by name, before colliding ones are summed); for LIBSVM data the stored entries, named by
+ * their feature number (1-based). With {@code --normalize} the value is the row's normalized value
+ * (the header says so), the one scored. A LIBSVM feature beyond the model's dimension, which
+ * scoring ignores, shows the weight {@code -} and the contribution 0. The contributions sum to the
+ * score, up to the order of the sum.
  */
 final class PredictAudit implements VwRow.NameSink {
-  /** One entry of a row as read. */
-  private record Entry(String name, int index, double value) {}
+  /** One entry of a row as read: its value as in the file, and the sign its hash gives it. */
+  private record Entry(String name, int index, boolean negated, double value) {}
 
   private final List<List<Entry>> rows = new ArrayList<>();
   private List<Entry> current = new ArrayList<>();
@@ -40,7 +43,8 @@ final class PredictAudit implements VwRow.NameSink {
 
   @Override
   public void entry(String name, int index, boolean negated, double value) {
-    current.add(new Entry(name, index, value));
+    // The sink gets the value after the hash's sign: the value as written is its magnitude's sign.
+    current.add(new Entry(name, index, negated, negated ? -value : value));
   }
 
   @Override
@@ -49,11 +53,14 @@ final class PredictAudit implements VwRow.NameSink {
     current = new ArrayList<>();
   }
 
-  /** The column header. */
-  static String header(LinearModel model) {
+  /** The column header; {@code normalized}: the values shown are the normalized ones. */
+  static String header(LinearModel model, boolean normalized) {
+    String value = normalized ? "value (normalized)" : "value";
     return model.outputs() == 1
-        ? "# feature\tindex\tvalue\tweight\tcontribution"
-        : "# feature\tindex\tvalue\tweight per output ("
+        ? "# feature\tindex\t" + value + "\tsign\tweight\tcontribution"
+        : "# feature\tindex\t"
+            + value
+            + "\tsign\tweight per output ("
             + model.outputs()
             + ")\tcontribution per output";
   }
@@ -67,25 +74,45 @@ final class PredictAudit implements VwRow.NameSink {
         .append(fmt(label))
         .append("): prediction ");
     PredictionText.append(b, model.multiclass(), yhat, model.outputs()).append('\n');
-    double scale = scale(row);
-    List<Entry> entries = rows.isEmpty() ? libsvm(row) : rows.get(row);
+    List<Entry> entries = rows.isEmpty() ? libsvm(row) : scaled(rows.get(row), scale(row));
+    int d = model.dimension();
     for (Entry e : entries) {
-      b.append(e.name()).append('\t').append(e.index()).append('\t').append(fmt(e.value()));
+      b.append(e.name())
+          .append('\t')
+          .append(e.index())
+          .append('\t')
+          .append(fmt(e.value()))
+          .append('\t')
+          .append(e.negated() ? '-' : '+');
+      boolean inModel = e.index() < d; // scoring ignores a LIBSVM feature beyond d
+      double signed = e.negated() ? -e.value() : e.value();
       for (double[] w : model.weights()) {
-        b.append('\t').append(InvertHash.weight(model, w[e.index()]));
+        b.append('\t').append(inModel ? InvertHash.weight(model, w[e.index()]) : "-");
       }
       for (double[] w : model.weights()) {
-        b.append('\t').append(w[e.index()] * e.value() * scale);
+        b.append('\t').append(inModel ? w[e.index()] * signed : 0.0);
       }
       b.append('\n');
     }
     return b.toString();
   }
 
+  /** A LIBSVM row's stored entries, with the values as scored. */
   private List<Entry> libsvm(int row) {
     List<Entry> l = new ArrayList<>();
     for (int j = raw.rowStart(row); j < raw.rowEnd(row); j++) {
-      l.add(new Entry(Integer.toString(rawIdx[j] + 1), rawIdx[j], rawVal[j]));
+      l.add(new Entry(Integer.toString(rawIdx[j] + 1), rawIdx[j], false, scoredVal[j]));
+    }
+    return l;
+  }
+
+  private static List<Entry> scaled(List<Entry> entries, double scale) {
+    if (scale == 1) {
+      return entries;
+    }
+    List<Entry> l = new ArrayList<>(entries.size());
+    for (Entry e : entries) {
+      l.add(new Entry(e.name(), e.index(), e.negated(), e.value() * scale));
     }
     return l;
   }

@@ -16,8 +16,8 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The {@code predict} subcommand: a saved model applied to a data file, predictions and metrics.
@@ -82,11 +82,7 @@ final class PredictCommand {
     if (outArg != null && !outArg.equals("-")) {
       OutputFiles.refuseOverwritingAnInput(
           "--out", Path.of(outArg), "--model", modelFile, "--data", data);
-      try {
-        AtomicFiles.checkWritable(Path.of(outArg)); // before scoring, not after it
-      } catch (IOException e) {
-        throw new Failure(e.getMessage());
-      }
+      OutputFiles.checkWritableThrough(Path.of(outArg)); // before scoring, not after it
     }
     ModelFiles.Loaded loaded = ModelFiles.load(modelFile);
     LinearModel model = loaded.model();
@@ -111,7 +107,7 @@ final class PredictCommand {
     }
     if (audit != null) {
       audit.data(scored, rows);
-      out.println(PredictAudit.header(model));
+      out.println(PredictAudit.header(model, normalize));
     }
     boolean toStdout = "-".equals(outArg) || audit != null;
     PrintStream report = toStdout ? err : out;

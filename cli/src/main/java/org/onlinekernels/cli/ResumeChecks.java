@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.trainer.AlgorithmSpec;
 
 /**
@@ -45,7 +45,13 @@ final class ResumeChecks {
     String algorithm =
         s.spec().name() + (s.spec().params().isEmpty() ? "" : " " + s.spec().paramString());
     same(o, file, c.spec().name().equals(s.spec().name()), algorithm, "--algorithm");
-    same(o, file, c.spec().params().equals(s.spec().params()), algorithm, "--param", "--algorithm");
+    same(
+        o,
+        file,
+        c.spec().sameParameters(s.spec(), s.precision()),
+        algorithm,
+        "--param",
+        "--algorithm");
     same(o, file, c.precision() == s.precision(), lower(s.precision().name()), "--type");
     same(o, file, c.loss() == s.loss(), lower(s.loss().name()), "--loss");
     same(
@@ -64,7 +70,12 @@ final class ResumeChecks {
         Objects.equals(c.format().format(), in.format()),
         in.format() + " input",
         "--format");
-    same(o, file, c.format().bits() == in.bits(), "--bits " + in.bits(), "--bits");
+    same(
+        o,
+        file,
+        c.format().bits() == in.bits(),
+        in.bits() == 0 ? in.format() + " input (not hashed)" : "--bits " + in.bits(),
+        "--bits");
     same(
         o,
         file,

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.TrainerConfig;
 

@@ -7,9 +7,9 @@ import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Scores a stream of (label, scores) pairs by the command line's rules: the error under the chosen

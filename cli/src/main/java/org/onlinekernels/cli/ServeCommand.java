@@ -64,7 +64,7 @@ final class ServeCommand {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  int code = stop(server, err);
+                  int code = stop(server, out, err);
                   out.flush();
                   err.flush();
                   Runtime.getRuntime().halt(code);
@@ -82,6 +82,16 @@ final class ServeCommand {
    * server (null after {@code --help}). The caller stops it with {@link ServeServer#shutdown}.
    */
   static ServeServer start(String[] args, PrintStream out, PrintStream err)
+      throws UsageException, Failure {
+    return start(args, out, err, null);
+  }
+
+  /**
+   * As {@link #start(String[], PrintStream, PrintStream)}, the connections sharing {@code memory}
+   * for their lines (null: half the heap free once the model is loaded, {@link
+   * ServeMemory#ofHeap}).
+   */
+  static ServeServer start(String[] args, PrintStream out, PrintStream err, ServeMemory memory)
       throws UsageException, Failure {
     Set<String> valued =
         new java.util.HashSet<>(
@@ -166,7 +176,9 @@ final class ServeCommand {
     }
     ServeServer server;
     try {
-      server = new ServeServer(host, (int) port, model, rows, err);
+      server =
+          new ServeServer(
+              host, (int) port, model, rows, memory != null ? memory : ServeMemory.ofHeap(), err);
     } catch (Failure e) {
       model.close();
       throw e;
@@ -177,12 +189,16 @@ final class ServeCommand {
   }
 
   /**
-   * Shuts {@code server} down (the state saved with {@code --save-state}); returns the exit code:
-   * 0, or 1 with the error on {@code err} when the state could not be saved.
+   * Shuts {@code server} down (the state saved with {@code --save-state}) and says on {@code out}
+   * what was saved, for a learning model; returns the exit code: 0, or 1 with the error on {@code
+   * err} when the state could not be saved.
    */
-  static int stop(ServeServer server, PrintStream err) {
+  static int stop(ServeServer server, PrintStream out, PrintStream err) {
     try {
-      server.shutdown();
+      String summary = server.shutdown();
+      if (summary != null) {
+        out.println(summary);
+      }
       return 0;
     } catch (Failure e) {
       err.println("error: " + e.getMessage());

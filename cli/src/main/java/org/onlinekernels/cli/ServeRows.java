@@ -23,6 +23,7 @@ final class ServeRows {
     }
   }
 
+  private final InputFormat format;
   private final boolean vw;
   private final int bits;
   private final VwRow row;
@@ -47,18 +48,28 @@ final class ServeRows {
       LabelMap labels,
       boolean normalize,
       int classes) {
+    this.format = format;
     this.vw = vw;
     this.bits = bits;
-    this.row = vw ? new VwRow(bits, format.signed(), format.namespaces(), null) : null;
+    this.row = vw ? newRow() : null;
     this.limits = limits;
     this.labels = labels;
     this.normalize = normalize;
     this.classes = classes;
   }
 
+  private VwRow newRow() {
+    return new VwRow(bits, format.signed(), format.namespaces(), null);
+  }
+
   /** The longest line accepted, in bytes. */
   int maxLineBytes() {
     return limits.maxLineBytes();
+  }
+
+  /** Whether the lines are Vowpal Wabbit text. */
+  boolean vw() {
+    return vw;
   }
 
   /** The format's name, for messages. */
@@ -76,9 +87,12 @@ final class ServeRows {
     SparseDataset one;
     try {
       ByteArrayInputStream in = new ByteArrayInputStream(b, s, e - s);
+      // A long line gets a row builder of its own, dropped after it: the connection's builder
+      // keeps its arrays from row to row, and would keep a long row's for the connection's life.
       one =
           vw
-              ? VwReader.read(in, "line", bits, row, limits)
+              ? VwReader.read(
+                  in, "line", bits, e - s > ServeMemory.SHORT_LINE ? newRow() : row, limits)
               : LibSvmReader.read(in, "line", 0, limits);
     } catch (VwReader.FormatException ex) {
       throw new BadLine(ex.problem());

@@ -10,8 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The model {@code serve} answers with, shared by every connection.
@@ -36,6 +36,7 @@ final class ServedModel implements AutoCloseable {
   private final RunSettings settings;
   private final Path saveState;
   private final long saveEvery;
+  private volatile String summary;
   private final PrintStream err;
   private long learned;
 
@@ -141,6 +142,15 @@ final class ServedModel implements AutoCloseable {
     }
   }
 
+  /**
+   * What {@link #close} did, for the user: {@code state: FILE (T examples trained in all; N learned
+   * while serving)}, or that the N examples learned were not saved (no {@code --save-state}); null
+   * for a model that does not learn or is not closed yet.
+   */
+  String summary() {
+    return summary;
+  }
+
   /** Number of examples trained on since the start. */
   long learned() throws Failure {
     return owner == null ? 0 : onOwner(() -> learned);
@@ -160,6 +170,16 @@ final class ServedModel implements AutoCloseable {
           () -> {
             try {
               save();
+              summary =
+                  saveState != null
+                      ? "state: "
+                          + saveState
+                          + " ("
+                          + settings.plus(learned).examples()
+                          + " examples trained in all; "
+                          + learned
+                          + " learned while serving)"
+                      : learned + " examples learned while serving, not saved (no --save-state)";
             } finally {
               learner[0].close();
             }

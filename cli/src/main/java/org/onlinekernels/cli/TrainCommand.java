@@ -16,7 +16,7 @@ import org.onlinekernels.io.RowCache;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
@@ -117,11 +117,14 @@ final class TrainCommand {
     precision = Choices.precision(o.get("--type"));
     type = precision.inputType();
     loss = Choices.loss(o.get("--loss"));
+    // With --initial and no --algorithm, --param belongs to the state's rule: read with the state.
     spec =
-        Choices.algorithm(
-            o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
-            o.all("--param"),
-            precision);
+        o.get("--algorithm") == null && o.get("--initial") != null
+            ? null
+            : Choices.algorithm(
+                o.get("--algorithm") == null ? DEFAULT_ALGORITHM : o.get("--algorithm"),
+                o.all("--param"),
+                precision);
     format = InputFormat.parse(o);
     labels = LabelMap.parse(o.get("--labels"));
     ties = Scoring.Ties.parse(o.get("--ties"));
@@ -156,7 +159,7 @@ final class TrainCommand {
     saveState = path(o, "--save-state");
     initial = path(o, "--initial");
     invertHash = path(o, "--invert-hash");
-    holdoutPeriod = o.positiveInt("--holdout-period", 0);
+    holdoutPeriod = o.wholeNumber("--holdout-period", 0);
     shuffle = !o.has("--no-shuffle");
     shuffleBuffer = o.positiveInt("--shuffle-buffer", DEFAULT_SHUFFLE_BUFFER);
     parserThreads =
@@ -185,7 +188,16 @@ final class TrainCommand {
       throw new UsageException(
           "--save-state, --initial and --holdout-period train on one thread; drop --threads");
     }
-    if ((saveState != null || initial != null) && !Rules.names().contains(spec.name())) {
+    if (threads > 1 && spec != null && !Rules.names().contains(spec.name())) {
+      // A usage error, before any data is read (the parallel trainer refused it: exit 1).
+      throw new UsageException(
+          "--threads trains one of the rules in parallel; "
+              + spec.name()
+              + " (the baseline) has no merge rule (docs/MERGING.md)");
+    }
+    if ((saveState != null || initial != null)
+        && spec != null
+        && !Rules.names().contains(spec.name())) {
       throw new UsageException(
           spec.name()
               + " (the baseline) keeps no resumable state; --save-state and --initial"
@@ -244,9 +256,13 @@ final class TrainCommand {
     }
     state = TrainingState.load(initial);
     resumed = RunSettings.of(state, initial);
+    AlgorithmSpec requested =
+        spec != null
+            ? spec
+            : Choices.algorithm(resumed.spec().name(), o.all("--param"), resumed.precision());
     ResumeChecks.requireSame(
         o,
-        new ResumeChecks.Requested(spec, precision, loss, labels, dimension, format),
+        new ResumeChecks.Requested(requested, precision, loss, labels, dimension, format),
         resumed,
         initial);
     precision = resumed.precision();
@@ -381,6 +397,17 @@ final class TrainCommand {
     LibSvmReader.Limits limits = limitsForRun(d);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
+    }
+    if (holdoutPeriod > train.size()) {
+      throw new UsageException(
+          "--holdout-period "
+              + holdoutPeriod
+              + " holds out no row: "
+              + data
+              + " has "
+              + train.size()
+              + " examples; give at most "
+              + train.size());
     }
     if (labels == null) {
       labels = LabelMap.auto(train, true);

@@ -7,6 +7,7 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * What {@code train} prints: the text report or the one-line JSON summary of a finished run.
@@ -155,6 +156,7 @@ record TrainReport(
             2 * c.holdoutPeriod,
             h.examples(),
             Scoring.line(lossName, h, h.errorRate(), holdout.scoring(), c.ties));
+        out.println("holdout cost: " + holdout.cost());
       }
       if (r.test() != null) {
         out.printf(
@@ -186,7 +188,8 @@ record TrainReport(
 
   /**
    * The kernels of a {@code train} run: the JVM's choice, and when the trainer started on the
-   * scalar kernels (docs/CLI.md, "Cold start"), where it handed over or that it did not.
+   * scalar kernels (docs/CLI.md, "Cold start"), where it handed over, or that it did not in a run
+   * long enough to race; a shorter run names the kernels it ran on and nothing more.
    */
   static String kernelsLine(TrainResult r) {
     String chosen = KernelProvider.get().name();
@@ -197,6 +200,9 @@ record TrainReport(
           + " examples, while the vector ones compiled)";
     }
     if (r.kernels() != null && !r.kernels().equals(chosen) && !r.kernels().equals("none")) {
+      if (r.seconds() < KernelHandover.SHORTEST_RACED_RUN_SECONDS) {
+        return r.kernels() + " kernels"; // a short run: the scalar kernels by design
+      }
       return chosen
           + " kernels chosen, "
           + r.kernels()
@@ -220,20 +226,25 @@ record TrainReport(
                 r.nonzerosPerSecond())
             : "no rate";
     String steady =
-        r.steadyRateMeasured()
-            ? String.format(Locale.ROOT, "%.0f examples/s", r.steadyExamplesPerSecond())
-            : "no rate";
+        r.steadyExamples() == 0
+            // e.g. a holdout period longer than half the run: no call fell in the second half
+            ? "not measured"
+            : String.format(
+                Locale.ROOT,
+                "%s (second half: %d examples in %.3f s)",
+                r.steadyRateMeasured()
+                    ? String.format(Locale.ROOT, "%.0f examples/s", r.steadyExamplesPerSecond())
+                    : "no rate",
+                r.steadyExamples(),
+                r.steadySeconds());
     return String.format(
         Locale.ROOT,
-        "throughput: whole pass %s (%d examples in %.3f s); steady state %s"
-            + " (second half: %d examples in %.3f s)%s",
+        "throughput: whole pass %s (%d examples in %.3f s); steady state %s%s",
         whole,
         r.examples(),
         r.seconds(),
         steady,
-        r.steadyExamples(),
-        r.steadySeconds(),
-        r.rateMeasured() && r.steadyRateMeasured()
+        r.rateMeasured() && (r.steadyRateMeasured() || r.steadyExamples() == 0)
             ? ""
             : String.format(
                 Locale.ROOT,

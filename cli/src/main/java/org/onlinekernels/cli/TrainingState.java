@@ -23,7 +23,7 @@ import org.onlinekernels.io.AtomicFiles;
  * --initial}, {@code predict} and {@code serve} read: the run's settings ({@link #settings()}:
  * rule, parameters, precision, loss, layout, dimension, outputs, label map, input format, hashing
  * and namespaces, examples trained) and each output's optimizer state as a library checkpoint image
- * ({@link org.onlinekernels.optimizer.Checkpoint#toBytes}), bit for bit.
+ * ({@link org.onlinekernels.optimizer.checkpoint.Checkpoint#toBytes}), bit for bit.
  *
  * <p>Format (docs/CLI.md, "State files"): magic {@code "OKST"}, format version, the settings as
  * {@code key, value} pairs of strings (Java's modified UTF-8), the number of outputs and each
@@ -127,6 +127,12 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
   }
 
+  /** The bytes read before anything is trusted: the magic, the version and more. */
+  private static final int HEADER_BYTES = 16;
+
+  /** The largest state file: the largest Java array. */
+  private static final int MAX_BYTES = Integer.MAX_VALUE - 8;
+
   /**
    * Reads and verifies {@code file}.
    *
@@ -139,25 +145,28 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       if (Files.isDirectory(file)) {
         throw new Failure("cannot read " + file + ": it is a directory");
       }
-      long size = Files.size(file);
-      if (size > Integer.MAX_VALUE - 8) {
-        throw new Failure(
-            file
-                + ": is "
-                + size
-                + " bytes; a state file holds at most "
-                + (Integer.MAX_VALUE - 8));
+      // Read through a stream, the header first: a device or FIFO (/dev/zero) reports size 0 and
+      // never ends, so neither the size nor reading it whole may be trusted before the magic.
+      try (java.io.InputStream in = Files.newInputStream(file)) {
+        byte[] head = in.readNBytes(HEADER_BYTES);
+        if (head.length < HEADER_BYTES || ByteBuffer.wrap(head).getInt(0) != MAGIC) {
+          throw new Failure(
+              file + ": not an online-kernels state file (written by train --save-state)");
+        }
+        byte[] rest = in.readNBytes(MAX_BYTES - HEADER_BYTES);
+        if (in.read() >= 0) {
+          throw new Failure(file + ": a state file holds at most " + MAX_BYTES + " bytes");
+        }
+        bytes = new byte[HEADER_BYTES + rest.length];
+        System.arraycopy(head, 0, bytes, 0, HEADER_BYTES);
+        System.arraycopy(rest, 0, bytes, HEADER_BYTES, rest.length);
       }
-      bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new Failure("cannot read " + file + ": no such file");
     } catch (IOException e) {
       throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
     String where = file + ": ";
-    if (bytes.length < 16 || ByteBuffer.wrap(bytes).getInt(0) != MAGIC) {
-      throw new Failure(where + "not an online-kernels state file (written by train --save-state)");
-    }
     int version = ByteBuffer.wrap(bytes).getInt(4);
     if (version != FORMAT_VERSION) {
       throw new Failure(

@@ -70,7 +70,11 @@ final class VwLine implements TextFeed.LineParser {
       int end = next < 0 ? e : next;
       pos = namespace(pos + 1, end);
     }
-    nnz = row.finish();
+    try {
+      nnz = row.finish();
+    } catch (IllegalArgumentException ex) {
+      throw new TextFeed.LineProblem(ex.getMessage()); // a row beyond VwRow's limits
+    }
     int[] idx = row.indices();
     double[] val = row.values();
     for (int k = 0; k < nnz; k++) {
@@ -251,11 +255,10 @@ final class VwLine implements TextFeed.LineParser {
   }
 
   /**
-   * Bytes for a feature or namespace name of {@link VwRow.NameSink}: as UTF-8 (other bytes shown as
-   * U+FFFD).
+   * Bytes for a feature or namespace name of {@link VwRow.NameSink}: {@link VwReader#readableName}.
    */
   private String name(int from, int to) {
-    return new String(b, from, to - from, StandardCharsets.UTF_8);
+    return VwReader.readableName(b, from, to);
   }
 
   /** Bytes for a message: as UTF-8 (other bytes shown as U+FFFD), shortened. */

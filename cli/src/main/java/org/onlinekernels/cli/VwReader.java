@@ -2,8 +2,15 @@ package org.onlinekernels.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.ByteLines;
 import org.onlinekernels.io.GzipInput;
@@ -176,6 +183,41 @@ final class VwReader {
         return builder.build();
       } catch (IllegalArgumentException e) {
         throw new FormatException(name, e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * A feature or namespace name as text, one name per byte string: the bytes as UTF-8, except that
+   * a byte that is not part of valid UTF-8 is written {@code \xHH} (two hex digits) and a backslash
+   * {@code \\}. Names that differ only in such bytes (hashed apart) stay apart; they used to become
+   * one U+FFFD name.
+   */
+  static String readableName(byte[] b, int from, int to) {
+    boolean plain = true;
+    for (int i = from; i < to && plain; i++) {
+      plain = b[i] >= 0 && b[i] != '\\';
+    }
+    if (plain) {
+      return new String(b, from, to - from, StandardCharsets.US_ASCII);
+    }
+    CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(b, from, to - from);
+    CharBuffer out = CharBuffer.allocate(to - from);
+    StringBuilder name = new StringBuilder(to - from + 8);
+    while (true) {
+      CoderResult r = utf8.decode(in, out, true);
+      name.append(out.flip().toString().replace("\\", "\\\\"));
+      out.clear();
+      if (r.isUnderflow()) {
+        return name.toString();
+      }
+      for (int k = 0; k < r.length(); k++) {
+        name.append(String.format(Locale.ROOT, "\\x%02X", in.get() & 0xff));
       }
     }
   }

@@ -11,7 +11,6 @@ import java.util.Random;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.trainer.Table;
 
 /**
  * Experiment 4, Bartlett, Hazan and Rakhlin (2007): regret of Adaptive OGD (Algorithm 2, ball of

@@ -9,7 +9,6 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.OnlineTrainer;
-import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 

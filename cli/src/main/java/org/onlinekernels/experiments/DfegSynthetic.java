@@ -11,7 +11,6 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.Table;
 
 /**
  * Experiment 2, Orabona (2013) section 5: the synthetic sequence of the proof of Theorem 2 —

@@ -10,7 +10,6 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.GradientOptimizer;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
-import org.onlinekernels.trainer.Table;
 
 /**
  * Mhammedi and Koolen (2020), "parameter-free and scale-free": FreeGrad's iterates do not change

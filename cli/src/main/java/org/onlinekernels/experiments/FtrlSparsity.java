@@ -8,7 +8,6 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.DataFiles;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.OnlineTrainer;
-import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 

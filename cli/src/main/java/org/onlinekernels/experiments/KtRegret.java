@@ -13,7 +13,6 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.rules.kt.Kt;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.Table;
 
 /**
  * Orabona and Pál (2016), the regret bound of the KT bettor (section 7.1's corollary for Algorithm

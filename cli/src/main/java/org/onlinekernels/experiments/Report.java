@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.onlinekernels.trainer.Table;
 
 /**
  * Writes an experiment's outputs into its directory: {@code README.md} (the command that made it,

@@ -13,12 +13,11 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
-import org.onlinekernels.trainer.Table;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingData;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Experiment 1, Kempka, Kotlowski and Warmuth (2019) section 4.1: average test cross-entropy on the

@@ -95,7 +95,69 @@ class HoldoutTest {
     CliRun.line("train --data " + f + " --holdout-period 1")
         .assertError(
             2, "--holdout-period must be at least 2 (1 would hold out every example), got 1");
-    CliRun.line("train --data " + f + " --holdout-period 0").assertError(2, "--holdout-period");
+    // 0 and -3 get the same least value as 1 (0 used to be told "at least 1").
+    CliRun.line("train --data " + f + " --holdout-period 0")
+        .assertError(
+            2, "--holdout-period must be at least 2 (1 would hold out every example), got 0");
+    CliRun.line("train --data " + f + " --holdout-period -3")
+        .assertError(
+            2, "--holdout-period must be at least 2 (1 would hold out every example), got -3");
     CliRun.line("train --data " + f + " --holdout-period x").assertError(2, "--holdout-period");
+  }
+
+  /** A period longer than the data holds nothing out: refused (its holdout loss was NaN). */
+  @Test
+  void aPeriodLongerThanTheDataIsRefused() throws IOException {
+    Path f = dir.resolve("d.svm");
+    Files.writeString(f, "1 1:1\n-1 2:1\n1 1:0.5\n");
+    CliRun.line("train --data " + f + " --holdout-period 4")
+        .assertError(
+            2, "--holdout-period 4 holds out no row: " + f + " has 3 examples; give at most 3");
+    assertEquals(0, CliRun.line("train --data " + f + " --holdout-period 3").code());
+  }
+
+  /**
+   * The holdout's cost, one read-out of all d weights per scored row, is said where it is paid
+   * (--holdout-period 10 at --bits 18 made training 14x slower with no word of why); and a period
+   * too long for a call in the second half leaves the steady state unmeasured rather than calling
+   * the whole pass "the second half".
+   */
+  @Test
+  void theCostOfScoringIsReported() throws IOException {
+    Path f = dir.resolve("d.vw");
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 20; i++) {
+      sb.append(i % 2 == 0 ? "1" : "-1").append(" |a x").append(i % 5).append('\n');
+    }
+    Files.writeString(f, sb.toString());
+    CliRun r = CliRun.line("train --data " + f + " --bits 12 --holdout-period 4 --epochs 1");
+    assertEquals(0, r.code(), r.err());
+    String cost =
+        r.out().lines().filter(l -> l.startsWith("holdout cost: ")).findFirst().orElse("");
+    assertTrue(
+        cost.startsWith(
+            "holdout cost: 5 read-outs of 4096 weights (O(d) each, d = the model's dimension): "),
+        r.out());
+    CliRun longPeriod = CliRun.line("train --data " + f + " --bits 12 --holdout-period 20");
+    assertEquals(0, longPeriod.code(), longPeriod.err());
+    assertTrue(longPeriod.out().contains("steady state not measured"), longPeriod.out());
+    assertTrue(!longPeriod.out().contains("second half: 19 examples"), longPeriod.out());
+  }
+
+  /**
+   * A test file with a feature the training file lacks makes the model wider than the training
+   * data: the holdout's read-out is sized from the model (it used to be sized from the data, and
+   * the library refused the read-out: "into holds 52 bytes but 20 float elements need 80").
+   */
+  @Test
+  void aTestFileWiderThanTheTrainingDataIsScored() throws IOException {
+    Path f = dir.resolve("d.svm");
+    Files.writeString(f, "1 1:1 3:0.5\n-1 2:1\n1 1:0.5\n-1 2:0.5 3:1\n1 1:1\n-1 2:1\n");
+    Path test = dir.resolve("t.svm");
+    Files.writeString(test, "+1 1:0.5 20:1\n-1 2:1\n");
+    CliRun r = CliRun.line("train --data " + f + " --test " + test + " --holdout-period 2 --json");
+    assertEquals(0, r.code(), r.err());
+    assertEquals(3, (int) r.json("\"holdout\"", "examples"));
+    assertEquals(2, (int) r.json("\"test\"", "examples"));
   }
 }

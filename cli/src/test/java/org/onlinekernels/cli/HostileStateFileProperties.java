@@ -27,7 +27,7 @@ import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
 import org.onlinekernels.testsupport.Coverage;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 26, generalised: state files ({@code train --save-state}) whose checksums are all valid

@@ -121,6 +121,40 @@ class InteractionsTest {
     assertEquals(3 + 6, all.size());
   }
 
+  /**
+   * {@code ::} crosses namespaces whatever their first byte: a namespace {@code éa} (letter 0xC3)
+   * used to get no crossed features while {@code Xa} in the same line did (finding B2 of issue
+   * #41).
+   */
+  @Test
+  void allPairsCrossesNamespacesWhoseFirstByteIsNotPrintableAscii() throws Exception {
+    int s = feature("éa", "s");
+    int t = feature("Xa", "t");
+    int u = feature("b", "u");
+    // Letters in byte order: X (0x58), b (0x62), é (0xC3).
+    assertEquals(
+        row(
+            s,
+            v(1),
+            t,
+            v(1),
+            u,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ t,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ u,
+            v(1),
+            (VwRow.FNV_PRIME * t) ^ s,
+            v(1),
+            (VwRow.FNV_PRIME * u) ^ u,
+            v(1),
+            (VwRow.FNV_PRIME * u) ^ s,
+            v(1),
+            (VwRow.FNV_PRIME * s) ^ s,
+            v(1)),
+        read("1 |éa s |Xa t |b u", "::"));
+  }
+
   @Test
   void ignoreAndKeepDropNamespacesByTheirFirstLetter() throws Exception {
     Path f = dir.resolve("k.vw");
@@ -214,9 +248,33 @@ class InteractionsTest {
   }
 
   /**
-   * The crossing runs in the row builder's own arrays: no allocation per row once they are large
-   * enough.
+   * A row whose interactions would make more than 2^24 entries is refused before any is made,
+   * naming its line (a 10^5 x 10^5 {@code -q ab} row ran out of memory after 42 s).
    */
+  @Test
+  void aRowWithTooManyCrossedEntriesIsRefusedNamingItsLine() throws Exception {
+    StringBuilder big = new StringBuilder("1 |a");
+    for (int k = 0; k < 5000; k++) {
+      big.append(" x").append(k);
+    }
+    big.append(" |b");
+    for (int k = 0; k < 5000; k++) {
+      big.append(" y").append(k);
+    }
+    Path f = dir.resolve("big.vw");
+    Files.writeString(f, "1 |a x |b y\n" + big + "\n");
+    Namespaces ns = Namespaces.parse(List.of("ab"), null, null);
+    VwReader.FormatException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            VwReader.FormatException.class,
+            () -> VwReader.read(f, BITS, new VwRow(BITS, true, ns, null)));
+    assertEquals(
+        f
+            + ":2: the row's 10000 features and their interactions make 25010000 entries; a row"
+            + " holds at most 16777216 (fewer features, or fewer -q pairs)",
+        e.getMessage());
+  }
+
   @Test
   void buildingARowWithInteractionsAllocatesNothing() throws UsageException {
     VwRow row = new VwRow(BITS, true, Namespaces.parse(List.of("ab", "aa"), null, null), null);

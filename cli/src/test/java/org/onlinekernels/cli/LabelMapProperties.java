@@ -21,7 +21,7 @@ import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
 import org.onlinekernels.testsupport.Coverage;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 26, generalised: {@code --labels} lists generated against the classes of the data (+1/-1 or

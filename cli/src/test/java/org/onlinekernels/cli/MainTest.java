@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.model.LinearModel;
 
 class MainTest {
   @TempDir Path dir;
@@ -101,6 +101,7 @@ class MainTest {
         "predict --data BIN                    | --model is required",
         "predict --model m --data BIN --y      | unknown option '--y'",
         "demo --n 0                            | --n must be at least 1, got 0",
+        "train --data BIN --threads 2 --algorithm ogd | --threads trains one of the rules in parallel; ogd (the baseline) has no merge rule (docs/MERGING.md)",
         "demo --data BIN --seed 3              | --seed only applies to the synthetic problem, not to --data",
         "experiment                            | experiment needs a name: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
         "experiment nope --out DIR             | unknown experiment 'nope'; experiments: scinol-synthetic, dfeg-synthetic, streeter-mcmahan, aogd-regret, all-datasets, ftrl-sparsity, kt-regret, freegrad-scale-free",
@@ -220,6 +221,41 @@ class MainTest {
         0, run(args("train --data BIN --algorithm aogd-coord --param R=1e20 --type double")), err);
   }
 
+  /**
+   * A refused parameter is named as --param takes it: the library's own names (lambda1, lambda2,
+   * epsilon, AdaGrad's rate, global AdaGrad's alpha * D) used to reach the user.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--algorithm ftrl --param l1=-1              | l1 must",
+        "--algorithm ftrl --param l2=-1              | l2 must",
+        "--algorithm kt --param eps=-1               | eps must",
+        "--algorithm freegrad --param eps=1e39       | --param eps with --type float: freegrad: eps = ",
+        "--algorithm scinol1 --param eps=1e39        | --param eps with --type float: scinol1: eps = ",
+        "--algorithm adagrad --param eta=1e39        | --param eta with --type float: adagrad: eta = ",
+        "--algorithm adagrad --param alpha=1e39,R=1  | --param alpha with --type float: adagrad: alpha = ",
+        "--algorithm adagrad-global --param alpha=1e39 | --param alpha with --type float: global-adagrad: alpha * D = ",
+        "--algorithm adagrad --param q0=-1           | q0 must",
+      })
+  void refusedParametersAreNamedAsTheCommandLineNamesThem(String line, String start) {
+    assertEquals(2, run(args("train --data BIN " + line)), line + ": " + err);
+    assertTrue(err.startsWith("error: " + start), err);
+    for (String libraryName : new String[] {"lambda1", "lambda2", "epsilon", "Q0", "|rate|"}) {
+      assertFalse(err.contains(libraryName), err);
+    }
+  }
+
+  /** An output that is a directory is named once ("cannot write .: .: Is a directory"). */
+  @Test
+  void aProgressiveOutThatIsADirectoryIsNamedOnce() {
+    assertEquals(1, run(args("train --data BIN --progressive-out DIR")), err);
+    assertTrue(err.startsWith("error: cannot write " + dir + ": "), err);
+    assertFalse(err.contains(dir + ": " + dir), err);
+    assertEquals(1, err.lines().count(), err);
+  }
+
   @Test
   void fileErrorsAreOneLineAndExitCode1() throws IOException {
     Path bad = dir.resolve("bad.svm");
@@ -278,6 +314,11 @@ class MainTest {
             new String[] {
               "experiment streeter-mcmahan --out DIR/x --data-dir DIR/nodata",
               "error: data directory " + dir.resolve("nodata") + " not found"
+            },
+            new String[] {
+              // It said "cannot write to F: F", after running.
+              "experiment dfeg-synthetic --quick --out " + bad,
+              "error: cannot write to " + bad + ": it is a file; --out names a directory"
             });
     for (String[] c : cases) {
       assertEquals(1, run(args(c[0])), c[0] + ": " + err);

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.data.SyntheticScInOL;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * {@code train --threads T|auto [--deterministic] [--merge-every N]}: runs in the mode asked for

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /** {@code train --invert-hash} and {@code predict --audit}. */
 class ReadableModelsTest {
@@ -72,6 +72,47 @@ class ReadableModelsTest {
     assertTrue(byName.keySet().stream().anyMatch(n -> n.startsWith("^x")), "the default namespace");
   }
 
+  /**
+   * Names that differ only in bytes that are not UTF-8 are hashed apart, and stay apart by name: a
+   * byte that is not UTF-8 is written \xHH, a backslash \\ (finding B3 of issue #41: three such
+   * features became one U+FFFD name with one index).
+   */
+  @Test
+  void invertHashKeepsNamesApartThatDifferInBytesThatAreNotUtf8() throws IOException {
+    Path f = dir.resolve("b.vw");
+    byte[] line = "1 |a xQ xR xS y\\z \u00e9\n-1 |a xR\n".getBytes(StandardCharsets.UTF_8);
+    line[6] = (byte) 0xe9; // x\xE9, x\xE8, x\xE7: not UTF-8
+    line[9] = (byte) 0xe8;
+    line[12] = (byte) 0xe7;
+    line[line.length - 2] = (byte) 0xe8;
+    Files.write(f, line);
+    Path inv = dir.resolve("b.tsv");
+    Path state = dir.resolve("b.okst");
+    CliRun r =
+        CliRun.line(
+            "train --data " + f + " --bits 12 --invert-hash " + inv + " --save-state " + state);
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(inv);
+    assertEquals(1 + 5, lines.size(), "one line per feature: " + lines);
+    Map<String, String> index = new TreeMap<>();
+    for (String l : lines.subList(1, 6)) {
+      index.put(l.split("\t")[0], l.split("\t")[1]);
+    }
+    assertEquals(
+        List.of("a^x\\xE7", "a^x\\xE8", "a^x\\xE9", "a^y\\\\z", "a^\u00e9"),
+        List.copyOf(index.keySet()));
+    int ns = h("a", 0);
+    for (int c : new int[] {0xe7, 0xe8, 0xe9}) {
+      int hash = MurmurHash3.hash32x86(new byte[] {'x', (byte) c}, 0, 2, ns);
+      assertEquals(
+          Integer.toString(hash & ((1 << 12) - 1)),
+          index.get("a^x\\x" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)));
+    }
+    CliRun audit = CliRun.line("predict --model " + state + " --data " + f + " --audit");
+    assertEquals(0, audit.code(), audit.err());
+    assertTrue(audit.out().contains("\na^x\\xE8\t" + index.get("a^x\\xE8") + "\t"), audit.out());
+  }
+
   @Test
   void invertHashOfLibsvmDataNamesTheFeatureNumbers() throws IOException {
     Path f = dir.resolve("l.svm");
@@ -115,7 +156,8 @@ class ReadableModelsTest {
     List<String> predictions = Files.readAllLines(dir.resolve("p.txt"));
     List<String> lines = audit.out().lines().toList();
     assertTrue(
-        lines.get(0).startsWith("# feature\tindex\tvalue\tweight\tcontribution"), lines.get(0));
+        lines.get(0).startsWith("# feature\tindex\tvalue\tsign\tweight\tcontribution"),
+        lines.get(0));
     int example = -1;
     Map<Integer, double[]> entries = new TreeMap<>();
     List<Double> sums = new ArrayList<>();
@@ -131,8 +173,13 @@ class ReadableModelsTest {
       }
       String[] f = line.split("\t");
       double value = Double.parseDouble(f[2]);
-      double weight = Float.parseFloat(f[3]); // a float model: its weights printed as floats
-      assertEquals(Double.valueOf(weight * value), Double.valueOf(Double.parseDouble(f[4])), line);
+      if (f[3].equals("-")) {
+        value = -value;
+      } else {
+        assertEquals("+", f[3], line);
+      }
+      double weight = Float.parseFloat(f[4]); // a float model: its weights printed as floats
+      assertEquals(Double.valueOf(weight * value), Double.valueOf(Double.parseDouble(f[5])), line);
       // Summed per index in reading order first, as the reader sums colliding features.
       entries.merge(
           Integer.parseInt(f[1]),
@@ -165,10 +212,101 @@ class ReadableModelsTest {
     assertEquals(0, CliRun.line("train --data " + f + " --model " + model).code());
     CliRun a = CliRun.line("predict --model " + model + " --data " + f + " --audit");
     assertEquals(0, a.code(), a.err());
-    assertTrue(a.out().contains("\n2\t1\t1\t"), a.out());
-    assertTrue(a.out().contains("\n5\t4\t2\t"), a.out());
+    assertTrue(a.out().contains("\n2\t1\t1\t+\t"), a.out());
+    assertTrue(a.out().contains("\n5\t4\t2\t+\t"), a.out());
     CliRun.line("predict --model " + model + " --data " + f + " --audit --out -")
         .assertError(2, "--audit and --out - both write to standard output");
     assertFalse(a.out().isEmpty());
+  }
+
+  /**
+   * A LIBSVM feature beyond the model's dimension, which scoring ignores, is listed with no weight
+   * and a zero contribution (it used to end the run with an ArrayIndexOutOfBoundsException).
+   */
+  @Test
+  void auditListsAFeatureBeyondTheModelAsIgnored() throws IOException {
+    Path f = dir.resolve("l.svm");
+    Files.writeString(f, "1 2:1 5:2\n-1 5:1\n");
+    Path model = dir.resolve("l.model");
+    assertEquals(0, CliRun.line("train --data " + f + " --model " + model).code());
+    Path beyond = dir.resolve("beyond.svm");
+    Files.writeString(beyond, "+1 2:0.5 20:1\n");
+    CliRun a = CliRun.line("predict --model " + model + " --data " + beyond + " --audit");
+    assertEquals(0, a.code(), a.err());
+    assertTrue(a.out().contains("\n20\t19\t1\t+\t-\t0.0\n"), a.out());
+    CliRun plain = CliRun.line("predict --model " + model + " --data " + beyond + " --out -");
+    assertEquals(0, plain.code(), plain.err());
+    double weight = LinearModel.load(model).weights()[0][1];
+    assertTrue(a.out().contains("prediction " + plain.out().strip() + "\n2\t1\t0.5\t+\t"), a.out());
+    assertTrue(a.out().contains("\t" + (weight * 0.5) + "\n"), a.out());
+  }
+
+  /**
+   * With signed hashing the value column is the value as written and the hash's sign has its own
+   * column (a feature of value 1 used to show "value -1"); the contribution is sign * value *
+   * weight.
+   */
+  @Test
+  void auditShowsTheValueAndTheHashSignApart() throws IOException {
+    // Names whose hashes in namespace a have either sign.
+    int ns = h("a", 0);
+    String neg = null;
+    String pos = null;
+    for (int k = 0; neg == null || pos == null; k++) {
+      String n = "f" + k;
+      if (h(n, ns) < 0) {
+        neg = neg == null ? n : neg;
+      } else {
+        pos = pos == null ? n : pos;
+      }
+    }
+    Path f = dir.resolve("s.vw");
+    Files.writeString(f, "1 |a " + neg + " " + pos + ":2\n-1 |a " + pos + "\n");
+    Path model = dir.resolve("s.okst");
+    assertEquals(0, CliRun.line("train --data " + f + " --bits 12 --save-state " + model).code());
+    CliRun a = CliRun.line("predict --model " + model + " --data " + f + " --audit");
+    assertEquals(0, a.code(), a.err());
+    String[] n = line(a.out(), "a^" + neg + "\t");
+    String[] p = line(a.out(), "a^" + pos + "\t");
+    assertEquals("1", n[2], "the value as written");
+    assertEquals("-", n[3], "the hash's sign");
+    assertEquals("2", p[2]);
+    assertEquals("+", p[3]);
+    assertEquals(
+        Double.valueOf(-Float.parseFloat(n[4])),
+        Double.valueOf(Double.parseDouble(n[5])),
+        "-1 * w");
+    assertEquals(
+        Double.valueOf(2 * Float.parseFloat(p[4])), Double.valueOf(Double.parseDouble(p[5])));
+  }
+
+  /**
+   * Under normalization the value column is the normalized value that was scored (it used to be the
+   * raw value beside the normalized contribution), and the header says so.
+   */
+  @Test
+  void auditUnderNormalizationShowsTheScoredValue() throws IOException {
+    Path f = dir.resolve("n.svm");
+    Files.writeString(f, "1 2:3 5:4\n-1 5:1\n");
+    Path model = dir.resolve("n.model");
+    assertEquals(0, CliRun.line("train --data " + f + " --model " + model).code());
+    CliRun a = CliRun.line("predict --model " + model + " --data " + f + " --audit --normalize");
+    assertEquals(0, a.code(), a.err());
+    assertTrue(a.out().startsWith("# feature\tindex\tvalue (normalized)\tsign\t"), a.out());
+    String[] two = line(a.out(), "2\t1\t");
+    double scored = 3 * (1 / Math.sqrt(3 * 3 + 4 * 4)); // Datasets.normalizeRows' product
+    assertEquals(Double.valueOf(scored), Double.valueOf(Double.parseDouble(two[2])), "3 / 5");
+    assertEquals(
+        Double.valueOf(Float.parseFloat(two[4]) * scored),
+        Double.valueOf(Double.parseDouble(two[5])));
+  }
+
+  /** The tab-separated fields of the first audit line starting with {@code start}. */
+  private static String[] line(String out, String start) {
+    return out.lines()
+        .filter(l -> l.startsWith(start))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line " + start + " in " + out))
+        .split("\t");
   }
 }

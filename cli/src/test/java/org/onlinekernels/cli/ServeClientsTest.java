@@ -151,9 +151,14 @@ class ServeClientsTest {
           assertNotNull(c.ask(line));
         }
       }
-      proc.destroy(); // SIGTERM
+      proc.toHandle().destroy(); // SIGTERM; Process.destroy would also close our end of stdout
+      String said = out.readLine();
       assertTrue(proc.waitFor(60, TimeUnit.SECONDS), "no exit after SIGTERM");
       assertEquals(0, proc.exitValue(), () -> read(dir.resolve("serve.err")));
+      assertEquals(
+          "state: " + served + " (80 examples trained in all; 30 learned while serving)",
+          said,
+          "what the shutdown saved, said");
     } finally {
       proc.destroyForcibly();
     }

@@ -96,6 +96,37 @@ class ServeTest {
     assertEquals(progressive, answers, "served answers are not the progressive predictions");
   }
 
+  /**
+   * At shutdown (SIGTERM's path) a learning serve says what it saved, as train does: the state file
+   * and the examples in it, or that what it learned was not saved (it used to say nothing).
+   */
+  @Test
+  void shutdownSaysWhatItSaved() throws Exception {
+    StreamFiles.Parts p = StreamFiles.libsvm(dir, "w", 40, 3, 10, 0, 6);
+    Path initial = dir.resolve("w.okst");
+    assertEquals(0, CliRun.line("train --data " + p.a() + " --save-state " + initial).code());
+    Path served = dir.resolve("w-served.okst");
+    for (boolean save : new boolean[] {true, false}) {
+      ServedProcess s =
+          new ServedProcess(
+              "--initial " + initial + " --learn" + (save ? " --save-state " + served : ""));
+      s.ask(Files.readAllLines(p.b()));
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      int code =
+          ServeCommand.stop(
+              s.server,
+              new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+              new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals(0, code, err.toString());
+      assertEquals(
+          save
+              ? "state: " + served + " (43 examples trained in all; 3 learned while serving)\n"
+              : "3 examples learned while serving, not saved (no --save-state)\n",
+          out.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
   @Test
   void stateIsSavedEveryNExamplesBeforeTheAnswer() throws Exception {
     StreamFiles.Parts p = StreamFiles.libsvm(dir, "e", 50, 30, 10, 0, 9);

@@ -58,7 +58,7 @@ final class ServedProcess implements AutoCloseable {
 
   /** Shuts the server down: the shutdown hook's path. */
   @Override
-  public void close() throws Exception {
+  public void close() throws Main.Failure {
     server.shutdown();
   }
 

@@ -48,6 +48,14 @@ class StateFaultsTest {
         .assertError(1, model + ": not an online-kernels state file");
     CliRun.line("train --initial " + dir + " --data " + svm.b())
         .assertError(1, "cannot read " + dir + ": it is a directory");
+    // A device that never ends: refused at its header (it was read whole: out of memory).
+    Path zero = Path.of("/dev/zero");
+    if (Files.isReadable(zero)) {
+      CliRun.line("train --initial " + zero + " --data " + svm.b())
+          .assertError(1, zero + ": not an online-kernels state file");
+      CliRun.line("serve --initial " + zero + " --port 0")
+          .assertError(1, zero + ": not an online-kernels state file");
+    }
   }
 
   @Test
@@ -81,7 +89,11 @@ class StateFaultsTest {
         "--dense|--dense: the state in STATE was trained with sparse rows",
         "--dimension 50|--dimension 50: the state in STATE was trained with d = 20",
         "--normalize|--normalize: the state in STATE was trained with rows as they are",
-        "--format vw|--format vw: the state in STATE was trained with libsvm input"
+        "--format vw|--format vw: the state in STATE was trained with libsvm input",
+        // A LIBSVM state has no hashing: it was said to be "trained with --bits 0".
+        "--bits 16|--bits 16: the state in STATE was trained with libsvm input (not hashed)",
+        // --param without --algorithm is the state's rule's (it was checked against scinol2).
+        "--param eta=2|--param eta=2: the state in STATE was trained with adagrad"
       })
   void aStateOfAnotherRuleTypeOrLabelMapIsRefusedNamingTheFlag(String flags, String message) {
     resume(" " + flags).assertError(2, message.replace("STATE", state.toString()));
@@ -91,6 +103,12 @@ class StateFaultsTest {
   void theSameSettingsAreAccepted() {
     CliRun r = resume(" --algorithm adagrad --type double --loss logistic --dimension 20");
     assertEquals(0, r.code(), r.err());
+    // The state's own parameter values, given: its defaults (eta = 1), with or without the rule.
+    for (String same :
+        new String[] {" --algorithm adagrad --param eta=1", " --param eta=1,delta=0"}) {
+      r = resume(same);
+      assertEquals(0, r.code(), same + ": " + r.err());
+    }
   }
 
   @Test

@@ -11,14 +11,15 @@ final class Generated {
   static final Set<String> LANE_ANNOTATIONS =
       Set.of("Lanes", "Predict", "Update", "Uniform", "Sum", "Check");
 
-  /** The package of the lane annotations and lane math. */
-  static final String ENGINE = "org.onlinekernels.kernel.lanes";
+  /** The package of the annotations a rule's source is written with. */
+  static final String ANNOTATIONS = "org.onlinekernels.kernel.annotations";
 
+  /** Whether {@code i} imports a lane annotation (or all of them), which generated code drops. */
   static boolean isLaneAnnotationImport(ImportDeclaration i) {
     String n = i.getNameAsString();
-    return n.startsWith(ENGINE + ".")
+    return n.startsWith(ANNOTATIONS + ".")
             && LANE_ANNOTATIONS.contains(n.substring(n.lastIndexOf('.') + 1))
-        || i.isAsterisk() && n.equals(ENGINE);
+        || i.isAsterisk() && n.equals(ANNOTATIONS);
   }
 
   /** A header that says what a file is and where it comes from. */

@@ -11,12 +11,15 @@ final class GeneratedFiles {
 
   /**
    * Writes {@code text} to {@code target} (creating its folder) unless the file already holds it:
-   * an unchanged file keeps its time stamp, so incremental compilation stays incremental.
+   * an unchanged file keeps its time stamp, so incremental compilation stays incremental. Returns
+   * whether it wrote.
    */
-  static void write(Path target, String text) throws IOException {
+  static boolean write(Path target, String text) throws IOException {
     Files.createDirectories(target.toAbsolutePath().getParent());
-    if (!Files.exists(target) || !Files.readString(target, StandardCharsets.UTF_8).equals(text)) {
-      Files.writeString(target, text, StandardCharsets.UTF_8);
+    if (Files.exists(target) && Files.readString(target, StandardCharsets.UTF_8).equals(text)) {
+      return false;
     }
+    Files.writeString(target, text, StandardCharsets.UTF_8);
+    return true;
   }
 }

@@ -38,7 +38,7 @@ final class InterleavedDispatch {
                       + "."
                       + predict
                       + "(st, step, stride, idx, "
-                      + w.vals(f)
+                      + DispatchWriter.vals(f)
                       + ", from, nnz"
                       + w.scratch(f)
                       + w.uniforms(f, false)

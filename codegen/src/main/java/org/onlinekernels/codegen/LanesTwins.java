@@ -31,8 +31,14 @@ final class LanesTwins {
   }
 
   static String doubleSource(LaneRule rule) {
+    // The rule is written in float: its (float) casts become casts of doubles to double here,
+    // which javac's "cast" lint reports.
+    String lanesClass = Flavor.DOUBLE.lanesClass(rule);
     return Twins.toDouble(source(rule, Flavor.FLOAT))
-        .replace(Flavor.FLOAT.lanesClass(rule), Flavor.DOUBLE.lanesClass(rule));
+        .replace(Flavor.FLOAT.lanesClass(rule), lanesClass)
+        .replace(
+            "\nfinal class " + lanesClass + " {",
+            "\n@SuppressWarnings(\"cast\")\nfinal class " + lanesClass + " {");
   }
 
   private static String source(LaneRule rule, Flavor flavor) {

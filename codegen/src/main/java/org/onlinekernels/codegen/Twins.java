@@ -56,17 +56,20 @@ public final class Twins {
     }
     Path sources = Path.of(args[0]);
     Path output = Path.of(args[1]);
-    int n = 0;
+    int[] n = new int[2];
     for (String dir : List.of(args).subList(2, args.length)) {
-      n += twin(sources.resolve(dir), output.resolve(dir));
+      twin(sources.resolve(dir), output.resolve(dir), n);
     }
-    System.out.println("online-kernels-codegen: " + n + " double twin(s) written into " + output);
+    System.out.printf(
+        "online-kernels-codegen: %d double twin(s) in %s, %d rewritten (the rest unchanged)%n",
+        n[0], output, n[1]);
   }
 
   /**
-   * Writes the twins of the {@code Float*.java} files directly in {@code from}; returns how many.
+   * Writes the twins of the {@code Float*.java} files directly in {@code from} where their text
+   * changed; adds to {@code count} how many twins there are (0) and how many were written (1).
    */
-  static int twin(Path from, Path to) throws IOException {
+  static void twin(Path from, Path to, int[] count) throws IOException {
     List<Path> floats;
     try (Stream<Path> s = Files.list(from)) {
       floats =
@@ -75,8 +78,11 @@ public final class Twins {
     Files.createDirectories(to);
     for (Path f : floats) {
       String name = f.getFileName().toString().replaceFirst("^Float", "Double");
-      GeneratedFiles.write(to.resolve(name), toDouble(Files.readString(f, StandardCharsets.UTF_8)));
+      String twin = toDouble(Files.readString(f, StandardCharsets.UTF_8));
+      count[0]++;
+      if (GeneratedFiles.write(to.resolve(name), twin)) {
+        count[1]++;
+      }
     }
-    return floats.size();
   }
 }

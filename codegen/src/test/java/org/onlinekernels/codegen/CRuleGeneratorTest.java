@@ -20,9 +20,9 @@ class CRuleGeneratorTest {
       """
       package org.example.rules;
 
-      import org.onlinekernels.kernel.lanes.Lanes;
-      import org.onlinekernels.kernel.lanes.Predict;
-      import org.onlinekernels.kernel.lanes.Update;
+      import org.onlinekernels.kernel.annotations.Lanes;
+      import org.onlinekernels.kernel.annotations.Predict;
+      import org.onlinekernels.kernel.annotations.Update;
 
       final class Odd {
         @Lanes(fields = {"w"}, weight = "w")

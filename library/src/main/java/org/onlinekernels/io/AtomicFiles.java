@@ -9,10 +9,12 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Crash-safe whole-file writes, shared by model files and checkpoints: the content goes to a
@@ -27,6 +29,10 @@ import java.nio.file.StandardOpenOption;
  * recognisable: their lock is free. Each write removes such leftovers (unlocked and older than ten
  * seconds) from its directory. Errors name the target, never the temporary file, and give the
  * operating system's reason.
+ *
+ * <p>A symbolic link is followed: the file it leads to is replaced (in that file's directory), the
+ * link stays. A target that is neither a regular file nor a directory (a device such as {@code
+ * /dev/null}, a FIFO, a socket) is refused: renaming over it would replace it by a regular file.
  */
 public final class AtomicFiles {
   private static final String TEMP_PREFIX = ".okw-";
@@ -34,6 +40,9 @@ public final class AtomicFiles {
 
   /** A temporary file is only removed when unlocked and at least this old. */
   static final long ABANDONED_AFTER_MILLIS = 10_000;
+
+  /** Follows at most this many symbolic links, as Linux does. */
+  private static final int MAX_LINKS = 40;
 
   private AtomicFiles() {}
 
@@ -51,12 +60,11 @@ public final class AtomicFiles {
    * before it replaces the target: a seam for tests that simulate a crash there ({@code null}
    * normally). An exception from the hook propagates; the target is then unchanged.
    */
+  // The file lock is a resource held for the write and never referenced: javac's "try" lint.
+  @SuppressWarnings("try")
   public static void write(Path target, byte[] content, Runnable beforeRename) throws IOException {
-    Path abs = target.toAbsolutePath();
+    Path abs = replaced(target);
     Path dir = abs.getParent();
-    if (Files.isDirectory(abs)) {
-      throw new IOException("cannot write " + target + ": it is a directory");
-    }
     removeAbandonedTemporaries(dir);
     Path tmp;
     try {
@@ -97,10 +105,7 @@ public final class AtomicFiles {
    * @throws IOException naming {@code target} and the reason
    */
   public static void checkWritable(Path target) throws IOException {
-    Path abs = target.toAbsolutePath();
-    if (Files.isDirectory(abs)) {
-      throw new IOException("cannot write " + target + ": it is a directory");
-    }
+    Path abs = replaced(target);
     Path dir = abs.getParent();
     if (!Files.isDirectory(dir)) {
       throw new IOException("cannot write " + target + ": no such directory " + dir);
@@ -113,6 +118,71 @@ public final class AtomicFiles {
     if (Files.exists(abs) && !Files.isWritable(abs) && !Files.isWritable(dir)) {
       throw new IOException("cannot write " + target + ": permission denied");
     }
+  }
+
+  /**
+   * The absolute path a write to {@code target} replaces: {@code target}, or the file its symbolic
+   * links lead to.
+   *
+   * @throws IOException naming {@code target} when it is a directory, a device, a FIFO or a socket,
+   *     or its links do not end
+   */
+  private static Path replaced(Path target) throws IOException {
+    Path p = target.toAbsolutePath();
+    for (int links = 0; Files.isSymbolicLink(p); links++) {
+      if (links == MAX_LINKS) {
+        throw new IOException(
+            "cannot write " + target + ": more than " + MAX_LINKS + " symbolic links (a loop?)");
+      }
+      try {
+        p = p.resolveSibling(Files.readSymbolicLink(p));
+      } catch (IOException e) {
+        throw failure(target, e);
+      }
+    }
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return p; // a new file (a dangling link: the file it names is created)
+    } catch (IOException e) {
+      throw failure(target, e);
+    }
+    if (a.isDirectory()) {
+      throw new IOException("cannot write " + target + ": it is a directory");
+    }
+    if (!a.isRegularFile()) {
+      throw new IOException(
+          "cannot write "
+              + target
+              + ": it is "
+              + kind(p)
+              + ", not a regular file (the file is written whole and renamed over the old one,"
+              + " which would replace it); give the path of a regular file");
+    }
+    return p;
+  }
+
+  /** What kind of special file {@code p} is, as far as the platform tells. */
+  private static String kind(Path p) {
+    try {
+      int type = ((Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)) & 0xF000;
+      switch (type) {
+        case 0x2000:
+          return "a character device";
+        case 0x6000:
+          return "a block device";
+        case 0x1000:
+          return "a FIFO (named pipe)";
+        case 0xC000:
+          return "a socket";
+        default:
+          break;
+      }
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      // not a Unix file system: the generic word below
+    }
+    return "a special file (a device, a FIFO or a socket)";
   }
 
   /** The operating system's reason for {@code e}, without the paths it names. */

@@ -36,10 +36,28 @@ public final class ByteLines {
     }
   }
 
+  /**
+   * Memory shared by several readers for their line buffers, e.g. a server's connections: a reader
+   * takes from it every byte its buffer grows beyond the first {@link #FIRST_BUFFER_BYTES}, and
+   * gives them back when its buffer shrinks again (after a long line) or at {@link #release()}.
+   * Must be thread-safe when readers on several threads share it.
+   */
+  public interface Budget {
+    /** Takes {@code bytes} from the budget; false, taking nothing, when they are not free. */
+    boolean take(long bytes);
+
+    /** Gives back {@code bytes} taken before. */
+    void give(long bytes);
+  }
+
+  /** The size of a reader's buffer at first, and after a long line when it has a budget. */
+  public static final int FIRST_BUFFER_BYTES = 1 << 16;
+
   private final InputStream in;
   private final int maxLineBytes;
   private final String format;
-  private byte[] buf = new byte[1 << 16];
+  private final Budget budget;
+  private byte[] buf = new byte[FIRST_BUFFER_BYTES];
 
   /** Start of the unread part (the next line). */
   private int pos;
@@ -61,9 +79,36 @@ public final class ByteLines {
    * @param format the format's name for messages, e.g. {@code "LIBSVM"}
    */
   public ByteLines(InputStream in, int maxLineBytes, String format) {
+    this(in, maxLineBytes, format, null);
+  }
+
+  /**
+   * Lines whose buffer grows beyond {@link #FIRST_BUFFER_BYTES} only with memory taken from {@code
+   * budget}: a line that needs more than the budget has free is an error naming the line (as a line
+   * beyond the limit is), and the buffer shrinks back to its first size once a long line is read.
+   * Give the memory back with {@link #release()} when done.
+   *
+   * @param budget the shared memory, or null for none (the buffer grows up to the limit)
+   */
+  public ByteLines(InputStream in, int maxLineBytes, String format, Budget budget) {
     this.in = in;
     this.maxLineBytes = maxLineBytes;
     this.format = format;
+    this.budget = budget;
+  }
+
+  /**
+   * Gives back to the budget what the buffer took beyond its first size (nothing without a budget);
+   * the reader must not be used afterwards.
+   */
+  public void release() {
+    if (budget != null && buf.length > FIRST_BUFFER_BYTES) {
+      budget.give(buf.length - FIRST_BUFFER_BYTES);
+    }
+    buf = new byte[0];
+    pos = 0;
+    lim = 0;
+    scan = 0;
   }
 
   /**
@@ -73,6 +118,9 @@ public final class ByteLines {
    * @throws IOException if the input cannot be read
    */
   public boolean next() throws IOException {
+    if (budget != null && buf.length > FIRST_BUFFER_BYTES && lim - pos <= FIRST_BUFFER_BYTES / 2) {
+      shrink(); // the long line was read: its memory goes back to the budget
+    }
     while (true) {
       int nl = -1;
       int i = scan;
@@ -127,7 +175,17 @@ public final class ByteLines {
           throw new LineException(line + 1, tooLong(maxLineBytes, format));
         }
         // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
-        buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, maxLineBytes + 1L));
+        int grown = (int) Math.min((long) buf.length * 2, maxLineBytes + 1L);
+        if (budget != null && !budget.take(grown - buf.length)) {
+          throw new LineException(
+              line + 1,
+              "line longer than "
+                  + lim
+                  + " bytes, and the memory shared by the lines being read has no "
+                  + (grown - buf.length)
+                  + " bytes free for more of it; send it again later, or shorter lines");
+        }
+        buf = Arrays.copyOf(buf, grown);
       }
       int r = in.read(buf, lim, buf.length - lim);
       if (r < 0) {
@@ -163,6 +221,17 @@ public final class ByteLines {
         && (b[s] & 0xff) == 0xef
         && (b[s + 1] & 0xff) == 0xbb
         && (b[s + 2] & 0xff) == 0xbf;
+  }
+
+  /** Back to the first buffer size, keeping the unread bytes; gives the rest to the budget. */
+  private void shrink() {
+    byte[] small = new byte[FIRST_BUFFER_BYTES];
+    System.arraycopy(buf, pos, small, 0, lim - pos);
+    budget.give(buf.length - FIRST_BUFFER_BYTES);
+    buf = small;
+    lim -= pos;
+    scan -= pos;
+    pos = 0;
   }
 
   private void deliver(int s, int e) {

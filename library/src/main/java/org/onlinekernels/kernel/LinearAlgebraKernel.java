@@ -7,7 +7,8 @@ import java.lang.invoke.MethodType;
 /**
  * Reductions shared by the predict steps: dot products and squared norms over dense or sparse
  * input. Results are returned in {@code double}; float kernels accumulate in {@code float} (several
- * independent partial sums, then a tree), which the tolerance table in the README accounts for.
+ * independent partial sums, then a tree), which the tolerance table in docs/TESTKIT.md accounts
+ * for.
  */
 public abstract class LinearAlgebraKernel {
   private final ElementType type;
@@ -22,7 +23,11 @@ public abstract class LinearAlgebraKernel {
   private final MethodHandle dotMixedBody;
   private final MethodHandle scaleBody;
 
-  /** For implementations. */
+  /**
+   * For implementations. Binds each body's handle to this instance (the "this-escape" javac
+   * reports); the handles are called only once the instance is built.
+   */
+  @SuppressWarnings("this-escape")
   protected LinearAlgebraKernel(ElementType type) {
     this.type = type;
     dotBody =

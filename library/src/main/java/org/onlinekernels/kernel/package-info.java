@@ -1,12 +1,12 @@
 /**
- * Stateless kernels over caller-owned {@link java.lang.foreign.MemorySegment} buffers and the
- * provider that picks their implementation.
+ * The kernels' public face: {@link org.onlinekernels.kernel.KernelProvider} picks the
+ * implementation once per JVM (the Vector API's when {@code jdk.incubator.vector} is readable, else
+ * the plain-Java scalar one, with the same bits), {@link org.onlinekernels.kernel.ElementType}
+ * names the buffers' type, {@link org.onlinekernels.kernel.KernelChecks} validates every public
+ * entry once, and {@link org.onlinekernels.kernel.LinearAlgebraKernel} holds the shared reductions.
  *
- * <p>Each algorithm has one public abstract kernel class ({@code AdaGradKernel}, ...) whose public
- * methods validate every argument once and then call the implementation: {@code vector} (the Vector
- * API, {@code org.onlinekernels.kernel.vector}) or {@code scalar} (plain Java, {@code
- * org.onlinekernels.kernel.scalar}), chosen by {@link org.onlinekernels.kernel.KernelProvider}.
- * Buffers are native byte order at any byte offset; see {@link
- * org.onlinekernels.kernel.ElementType}.
+ * <p>Each rule's stateless kernel ({@code ScInOL2Kernel}, ...) is generated into the rule's own
+ * package ({@code org.onlinekernels.rules.<rule>}) from the rule's source; buffers are native byte
+ * order at any byte offset.
  */
 package org.onlinekernels.kernel;

@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import org.onlinekernels.kernel.KernelChecks;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateStore;
 
 /**
  * The protocol every optimizer shares: the owner thread and closing, input checks, the pairing of a
@@ -329,8 +331,9 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
   /**
    * Whether a sparse round writes the state of its row's coordinates only (and scalars): then
    * rounds on disjoint rows touch disjoint records, shared-state training may run them lock-free
-   * ({@link SharedState}) and a merge need only visit the coordinates the rows named. False for a
-   * rule whose round changes every coordinate (Adaptive OGD on the ball).
+   * ({@link org.onlinekernels.optimizer.parallel.SharedState}) and a merge need only visit the
+   * coordinates the rows named. False for a rule whose round changes every coordinate (Adaptive OGD
+   * on the ball).
    */
   protected boolean roundsWriteOnlyTheirRow() {
     return true;
@@ -393,6 +396,11 @@ public abstract class AbstractOptimizer extends StatefulOptimizer {
   @Override
   final boolean hasPending() {
     return pending;
+  }
+
+  @Override
+  final boolean writesOnlyTheirRow() {
+    return roundsWriteOnlyTheirRow();
   }
 
   // ---------------------------------------------------------------- the rule's bodies

@@ -6,6 +6,8 @@ import java.util.function.Function;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.lanes.RuleShape;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * A generated rule in gradient form with planar or interleaved state and no variant (FTRL, KT,

@@ -34,6 +34,28 @@ public enum InputPolicy {
    * double.
    */
   public static double magnitudeLimit(ElementType type) {
-    return type == ElementType.FLOAT ? 0x1p40 : 0x1p480;
+    return type == ElementType.FLOAT ? FLOAT_LIMIT : DOUBLE_LIMIT;
+  }
+
+  private static final double FLOAT_LIMIT = 0x1p40;
+  private static final double DOUBLE_LIMIT = 0x1p480;
+
+  /**
+   * The largest weight magnitude of float rules whose weights have no smaller bound of their own
+   * (FTRL-Proximal, KT, FreeGrad): {@code 2^56}. A prediction sums fewer than {@code 2^31} products
+   * of such a weight and an input within {@link #magnitudeLimit} ({@code 2^40}), so it is below
+   * {@code 2^127} and finite under {@link #CHECKED}, whatever the dimension and the parameters.
+   */
+  public static final double FLOAT_WEIGHT_BOUND = 0x1p56;
+
+  /**
+   * {@link #FLOAT_WEIGHT_BOUND} for double state and the double references: {@code 2^512} (inputs
+   * up to {@code 2^480}, fewer than {@code 2^31} products: below {@code 2^1023}).
+   */
+  public static final double DOUBLE_WEIGHT_BOUND = 0x1p512;
+
+  /** {@link #FLOAT_WEIGHT_BOUND} or {@link #DOUBLE_WEIGHT_BOUND}, by element type. */
+  public static double weightBound(ElementType type) {
+    return type == ElementType.FLOAT ? FLOAT_WEIGHT_BOUND : DOUBLE_WEIGHT_BOUND;
   }
 }

@@ -1,5 +1,7 @@
 package org.onlinekernels.optimizer;
 
+import org.onlinekernels.kernel.ElementType;
+
 /**
  * A parameter valid in itself but too large for the optimizer's element type: the algorithm's
  * arithmetic in that type would overflow (Adaptive OGD's {@code 3 R^2} in float, a rate or a
@@ -33,12 +35,7 @@ public final class ParameterRangeException extends IllegalArgumentException {
    * @throws ParameterRangeException if {@code |value| > limit}
    */
   public static void check(
-      String algorithm,
-      org.onlinekernels.kernel.ElementType type,
-      String name,
-      double value,
-      double limit,
-      String why) {
+      String algorithm, ElementType type, String name, double value, double limit, String why) {
     if (Double.isFinite(value) && Math.abs(value) > limit) {
       throw new ParameterRangeException(
           name,
@@ -55,9 +52,7 @@ public final class ParameterRangeException extends IllegalArgumentException {
               + name
               + "| must be at most "
               + limit
-              + (type == org.onlinekernels.kernel.ElementType.FLOAT
-                  ? ", or use double elements"
-                  : ""));
+              + (type == ElementType.FLOAT ? ", or use double elements" : ""));
     }
   }
 }

@@ -4,14 +4,14 @@ package org.onlinekernels.optimizer;
  * The argument checks of {@link LinearModelOptimizer#rounds} and of the single round's loss slot,
  * shared by their defaults and the fused forms.
  */
-final class RoundBlocks {
+public final class RoundBlocks {
   private RoundBlocks() {}
 
   /**
    * Checks the block's arguments and every row number in it, in O(to - from): nothing of the block
    * has run when this throws.
    */
-  static void check(
+  public static void check(
       SparseRows rows, int[] order, int from, int to, double[] y, double[] yhat, double[] losses) {
     if (rows == null || order == null || y == null || yhat == null) {
       throw new IllegalArgumentException("rows, order, y and yhat must not be null");
@@ -44,7 +44,7 @@ final class RoundBlocks {
   }
 
   /** Checks that {@code losses[at]} is a slot a round may write its loss to. */
-  static void checkSlot(double[] losses, int at) {
+  public static void checkSlot(double[] losses, int at) {
     if (losses == null) {
       throw new IllegalArgumentException("losses must not be null");
     }

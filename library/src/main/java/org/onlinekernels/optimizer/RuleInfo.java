@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * A rule as the command line, the trainers, the test kit and the benchmarks know it: its name, its

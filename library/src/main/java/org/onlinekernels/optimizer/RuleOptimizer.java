@@ -10,6 +10,12 @@ import org.onlinekernels.kernel.lanes.RecordTouch;
 import org.onlinekernels.kernel.lanes.RoundScratch;
 import org.onlinekernels.kernel.lanes.RuleForms;
 import org.onlinekernels.kernel.lanes.RuleShape;
+import org.onlinekernels.optimizer.rounds.RoundTuning;
+import org.onlinekernels.optimizer.rounds.RowCopy;
+import org.onlinekernels.optimizer.rounds.RuleStorage;
+import org.onlinekernels.optimizer.rounds.StateForms;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * An optimizer that runs a generated rule: it holds the rule's fields in the chosen layout and
@@ -78,6 +84,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
    *     {@code w} that the dense update reads instead of recomputing them (planar state)
    * @throws IllegalArgumentException for a layout or mode the rule cannot hold
    */
+  // The constructor asks touchRecordsFirst(), a rule's constant (documented as called by the
+  // constructor): the "this-escape" javac reports.
+  @SuppressWarnings("this-escape")
   protected RuleOptimizer(
       String algorithm,
       int d,

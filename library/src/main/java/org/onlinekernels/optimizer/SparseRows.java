@@ -1,7 +1,6 @@
 package org.onlinekernels.optimizer;
 
 import java.lang.foreign.MemorySegment;
-import org.onlinekernels.data.RowBlock;
 import org.onlinekernels.kernel.ElementType;
 
 /**
@@ -13,7 +12,7 @@ import org.onlinekernels.kernel.ElementType;
  * each row, values finite in the element type. Each row's {@code max |x_j|} is kept, so {@link
  * InputPolicy#CHECKED} costs a round one comparison instead of a scan. The rows of {@link #of} are
  * immutable and thread-safe: one instance can feed any number of optimizers on any threads. A
- * {@link #buffer} is refilled block by block from a stream of {@link RowBlock}s by its owner.
+ * {@link #buffer} is refilled block by block from a stream of row blocks by its owner.
  */
 public final class SparseRows {
   private final ElementType type;
@@ -68,9 +67,9 @@ public final class SparseRows {
 
   /**
    * An empty buffer of rows of {@code type} that {@link #refill} fills block by block, its arrays
-   * reused (grown only for a larger block): how a trainer feeds a stream of {@link RowBlock}s to
-   * the fused rounds without allocating per block. Unlike the rows of {@link #of}, a buffer
-   * changes: its owner refills it between blocks of rounds, never while a round runs.
+   * reused (grown only for a larger block): how a trainer feeds a stream of row blocks to the fused
+   * rounds without allocating per block. Unlike the rows of {@link #of}, a buffer changes: its
+   * owner refills it between blocks of rounds, never while a round runs.
    */
   public static SparseRows buffer(ElementType type) {
     if (type == null) {
@@ -80,22 +79,27 @@ public final class SparseRows {
   }
 
   /**
-   * Replaces this buffer's rows by the rows of {@code block}, validated and rounded as {@link #of}
-   * does (row numbers in messages are positions in the block).
+   * Replaces this buffer's rows by the {@code n} rows of {@code rowStart} ({@code n + 1} offsets)
+   * over {@code indices} and {@code values} (a row block's arrays, which may be longer), validated
+   * and rounded as {@link #of} does (row numbers in messages are positions in the block).
    *
-   * @throws IllegalArgumentException if this is not a {@link #buffer}, or naming the row and entry
-   *     of the first violation (the buffer then holds no rows)
+   * @throws IllegalArgumentException if this is not a {@link #buffer}, an array is null or too
+   *     short, or naming the row and entry of the first violation (the buffer then holds no rows)
    */
-  public void refill(RowBlock block) {
+  public void refill(int n, int[] rowStart, int[] indices, double[] values) {
     if (!reusable) {
       throw new IllegalArgumentException(
           "only a SparseRows.buffer is refilled; the rows of SparseRows.of are immutable");
     }
-    if (block == null) {
-      throw new IllegalArgumentException("block must not be null");
+    if (rowStart == null || indices == null || values == null) {
+      throw new IllegalArgumentException("rowStart, indices and values must not be null");
+    }
+    if (n < 0 || rowStart.length < n + 1) {
+      throw new IllegalArgumentException(
+          n + " rows need " + (n + 1) + " offsets, rowStart has " + rowStart.length);
     }
     rows = 0;
-    load(block.size(), block.startArray(), block.indexArray(), block.valueArray());
+    load(n, rowStart, indices, values);
   }
 
   /**

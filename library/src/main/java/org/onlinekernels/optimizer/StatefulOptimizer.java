@@ -2,10 +2,21 @@ package org.onlinekernels.optimizer;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.internal.StateAccess;
+import org.onlinekernels.optimizer.merge.MergeCompatibility;
+import org.onlinekernels.optimizer.merge.StateMerger;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.optimizer.state.StateStore;
 
 /**
  * What an optimizer is apart from its update protocol: its configuration, its owner thread and
@@ -39,6 +50,7 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   private final boolean ownsArena;
   private Thread owner = Thread.currentThread();
   private boolean closed;
+  private final StateAccess access = new Access();
 
   /**
    * @param arena where the state lives; {@code null} makes a confined arena owned (and closed) by
@@ -172,9 +184,9 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   /**
    * The invariant {@code value} would break as an element of state buffer {@code name} or as scalar
    * {@code name}, as a phrase naming the quantity and the rule ({@link Invariants}), or {@code
-   * null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link Checkpoint#load}
-   * refuse a value that breaks one, so no state the algorithm could never reach gets in. The
-   * default allows anything but NaN.
+   * null} if it holds. {@link #writeState}, {@link #writeScalarState} and {@link
+   * org.onlinekernels.optimizer.checkpoint.Checkpoint#load} refuse a value that breaks one, so no
+   * state the algorithm could never reach gets in. The default allows anything but NaN.
    */
   protected String brokenInvariant(String name, double value) {
     return Double.isNaN(value) ? name + " is not NaN" : null;
@@ -252,27 +264,7 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   /** Whether a predict waits for its update (a checkpoint is refused then). */
   abstract boolean hasPending();
 
-  // ---------------------------------------------------------------- checkpoints and merges
-
-  /** Raw state buffers by name, for {@link Checkpoint}. */
-  final Map<String, MemorySegment> buffers() {
-    return store.buffers();
-  }
-
-  /**
-   * Checks a buffer image about to replace buffer {@code name}: null, or the first broken
-   * invariant.
-   */
-  final String checkBufferImage(String name, MemorySegment image) {
-    return store.checkImage(name, image, this::brokenInvariant);
-  }
-
-  /**
-   * Sets a scalar without the NaN check and without cancelling anything, for {@link Checkpoint}.
-   */
-  final void restoreScalar(String name, double value) {
-    setScalar(name, value);
-  }
+  // ---------------------------------------------------------------- merges
 
   /**
    * Merges learners into this optimizer (parameter mixing, docs/MERGING.md): every learner started
@@ -289,8 +281,8 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    * @param learners the learners, at least one; they are read, never changed
    * @throws UnsupportedOperationException for an algorithm without a merge rule
    */
-  public final void merge(List<? extends AbstractOptimizer> learners) {
-    StateMerger.merge((AbstractOptimizer) this, learners);
+  public final void merge(List<? extends StatefulOptimizer> learners) {
+    StateMerger.merge(access, stateAccess(learners));
   }
 
   /**
@@ -300,17 +292,20 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
    * @param source an optimizer of the same algorithm, dimension, precision and parameters, owned by
    *     the calling thread
    */
-  public final void copyStateFrom(AbstractOptimizer source) {
+  public final void copyStateFrom(StatefulOptimizer source) {
     checkOpen();
-    MergeCompatibility.checkCompatible((AbstractOptimizer) this, source, "source");
+    MergeCompatibility.checkCompatible(
+        access, source == null ? null : source.stateAccess(), "source");
     if (source == this) {
       return;
     }
     Map<String, Double> scalars = source.scalarState();
     stateReplaced();
+    Map<String, MemorySegment> into = store.buffers();
     source
+        .store
         .buffers()
-        .forEach((name, seg) -> MemorySegment.copy(seg, 0, buffers().get(name), 0, seg.byteSize()));
+        .forEach((name, seg) -> MemorySegment.copy(seg, 0, into.get(name), 0, seg.byteSize()));
     scalars.forEach(this::setScalar);
   }
 
@@ -321,4 +316,151 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
 
   /** Runs after a merge has written the merged state (e.g. DFEG recomputes its norm). */
   protected void afterMerge() {}
+
+  /** {@link StateAccess#roundsWriteOnlyTheirRow}, as the protocol's rounds define it. */
+  abstract boolean writesOnlyTheirRow();
+
+  // ---------------------------------------------------------------- the library's own access
+
+  /**
+   * This optimizer's state as the library's checkpoints, merges and shared state reach it.
+   * Internal: {@link StateAccess} bypasses the checks of {@link #writeState} and {@link
+   * #writeScalarState}; it is not for users.
+   */
+  public final StateAccess stateAccess() {
+    return access;
+  }
+
+  /**
+   * {@link #stateAccess} of each optimizer, in order ({@code null} for a null element, and for a
+   * null list): what a merge of {@code optimizers} works on.
+   */
+  public static List<StateAccess> stateAccess(List<? extends StatefulOptimizer> optimizers) {
+    if (optimizers == null) {
+      return null;
+    }
+    List<StateAccess> out = new ArrayList<>(optimizers.size());
+    for (StatefulOptimizer o : optimizers) {
+      out.add(o == null ? null : o.access);
+    }
+    return out;
+  }
+
+  /**
+   * The parameters as text, compared by checkpoints and merges: {@code params()} of the concrete
+   * optimizer (every one has a public {@code params()}), with the arrays of a record spelled out (a
+   * record's {@code toString} prints them by identity).
+   */
+  private String paramsText() {
+    try {
+      Object p = getClass().getMethod("params").invoke(this);
+      if (p instanceof Record r) {
+        StringBuilder sb = new StringBuilder(r.getClass().getSimpleName()).append('[');
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+          Object v = c.getAccessor().invoke(r);
+          sb.append(c.getName())
+              .append('=')
+              .append(v instanceof double[] a ? Arrays.toString(a) : String.valueOf(v))
+              .append(';');
+        }
+        return sb.append(']').toString();
+      }
+      return String.valueOf(p);
+    } catch (ReflectiveOperationException e) {
+      return "";
+    }
+  }
+
+  /** The optimizer's hooks, as {@link StateAccess} names them. */
+  private final class Access implements StateAccess {
+    @Override
+    public Class<?> optimizerClass() {
+      return StatefulOptimizer.this.getClass();
+    }
+
+    @Override
+    public String algorithm() {
+      return algorithm;
+    }
+
+    @Override
+    public int dimension() {
+      return d;
+    }
+
+    @Override
+    public Precision precision() {
+      return precision;
+    }
+
+    @Override
+    public String params() {
+      return paramsText();
+    }
+
+    @Override
+    public void checkOpen() {
+      StatefulOptimizer.this.checkOpen();
+    }
+
+    @Override
+    public boolean hasPending() {
+      return StatefulOptimizer.this.hasPending();
+    }
+
+    @Override
+    public void stateReplaced() {
+      StatefulOptimizer.this.stateReplaced();
+    }
+
+    @Override
+    public StateStore store() {
+      return store;
+    }
+
+    @Override
+    public Map<String, MemorySegment> buffers() {
+      return store.buffers();
+    }
+
+    @Override
+    public ElementType stateType(String name) {
+      return store.type(name);
+    }
+
+    @Override
+    public Map<String, Double> scalarState() {
+      return StatefulOptimizer.this.scalarState();
+    }
+
+    @Override
+    public void setScalar(String name, double value) {
+      StatefulOptimizer.this.setScalar(name, value);
+    }
+
+    @Override
+    public String brokenInvariant(String name, double value) {
+      return StatefulOptimizer.this.brokenInvariant(name, value);
+    }
+
+    @Override
+    public String checkBufferImage(String name, MemorySegment image) {
+      return store.checkImage(name, image, StatefulOptimizer.this::brokenInvariant);
+    }
+
+    @Override
+    public MergePlan mergePlan() {
+      return StatefulOptimizer.this.mergePlan();
+    }
+
+    @Override
+    public void afterMerge() {
+      StatefulOptimizer.this.afterMerge();
+    }
+
+    @Override
+    public boolean roundsWriteOnlyTheirRow() {
+      return writesOnlyTheirRow();
+    }
+  }
 }

@@ -7,8 +7,7 @@ package org.onlinekernels.reference;
  * succeeded, so a refused predict (DFEG's overflow) leaves nothing for {@code update}.
  */
 public abstract class ReferenceModel implements ReferenceLinearModel {
-  /** Number of coordinates. */
-  /** Model dimension. */
+  /** Model dimension: the number of coordinates. */
   protected final int d;
 
   private SparseVec pending;

@@ -1,6 +1,12 @@
 /**
- * Scalar double-precision reference implementations of every update rule of ALGORITHMS.md: the
- * oracle the SIMD kernels are tested against. Simple, not fast.
+ * What every rule's scalar double-precision reference shares: the oracle the kernels and optimizers
+ * are tested against, simple rather than fast. Each rule's own reference ({@code ReferenceScInOL2},
+ * ...) lives in the rule's package and builds on the learners here: the two forms of
+ * docs/ALGORITHMS.md ({@link org.onlinekernels.reference.ReferenceLinearModel}, {@link
+ * org.onlinekernels.reference.ReferenceGradientLearner}), the learners they share ({@link
+ * org.onlinekernels.reference.ReferenceCoordinateLearner}, {@link
+ * org.onlinekernels.reference.ReferenceStoredWeightsLearner}) and the merge rules written literally
+ * ({@link org.onlinekernels.reference.ReferenceMerge}).
  *
  * <p>Choices made where ALGORITHMS.md is silent (the kernels must make the same ones):
  *
@@ -15,13 +21,9 @@
  *       prediction, throws {@link java.lang.IllegalStateException}.
  *   <li>Inputs must be finite (NaN and infinities are refused), curvatures {@code H_t} finite and
  *       {@code >= 0}.
- *   <li>ScInOL1 uses {@code Math.expm1(|theta|/2)} for {@code exp(|theta|/2) - 1}; its round
- *       counter {@code t} is a double and advances in {@code update}.
- *   <li>DFEG computes {@code H^(3/2)} as {@code H * sqrt(H)}, clamps the incrementally kept {@code
- *       ||theta||^2} at 0, and throws {@link java.lang.ArithmeticException} (state unchanged) when
- *       {@code exp} or {@code theta} would overflow.
- *   <li>Adaptive OGD computes {@code c} as {@code 8 * G2 / (3 * (R * R))} with {@code G2} the
- *       squared norm summed directly (no square root and re-squaring).
  * </ul>
+ *
+ * <p>Each rule's own choices (ScInOL1's {@code expm1}, DFEG's {@code H^(3/2)} and overflow,
+ * Adaptive OGD's {@code c}) are written in its reference and in its section of docs/ALGORITHMS.md.
  */
 package org.onlinekernels.reference;

@@ -14,10 +14,12 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.ParameterRangeException;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.rules.Rules;
+import org.onlinekernels.rules.ogd.OgdOptimizer;
 
 /**
  * An algorithm chosen by name with its parameters as text, e.g. {@code adagrad} with {@code
@@ -153,6 +155,26 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     return sb.toString();
   }
 
+  /**
+   * Whether {@code other} is this algorithm with the same value of every parameter, given or
+   * default ({@code eps=1} is scinol2 with its defaults), as optimizers of {@code precision}.
+   */
+  public boolean sameParameters(AlgorithmSpec other, Precision precision) {
+    if (!name.equals(other.name)) {
+      return false;
+    }
+    if (params.equals(other.params)) {
+      return true;
+    }
+    try (LinearModelOptimizer a = create(1, precision, StateLayout.PLANAR, null, null);
+        LinearModelOptimizer b = other.create(1, precision, StateLayout.PLANAR, null, null)) {
+      String pa = Checkpoint.parameters(a);
+      return !pa.isEmpty() && pa.equals(Checkpoint.parameters(b));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** {@code name} or {@code name(k=v,...)}: a short label for tables. */
   public String label() {
     return params.isEmpty() ? name : name + "(" + paramString() + ")";
@@ -225,7 +247,7 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
     } catch (ParameterRangeException e) {
       // Keeps its type, so that callers can name the flag and the element type.
       ParameterRangeException renamed =
-          new ParameterRangeException(e.parameter(), ownNames(e.getMessage()));
+          new ParameterRangeException(ownName(e.parameter()), ownNames(e.getMessage()));
       renamed.initCause(e);
       throw renamed;
     } catch (IllegalArgumentException e) {
@@ -234,19 +256,36 @@ public record AlgorithmSpec(String name, Map<String, Double> params) {
   }
 
   /**
-   * The parameter records' names where they differ from this class's keys ({@code epsilon} is
-   * {@code eps} here).
+   * The parameter records' names that this class's keys (the command line's {@code --param} names)
+   * spell otherwise.
    */
-  private static String ownNames(String message) {
+  private static final Map<String, String> OWN_NAMES =
+      Map.of("epsilon", "eps", "Q0", "q0", "lambda1", "l1", "lambda2", "l2");
+
+  /**
+   * A parameter the library names {@code name}, as this class names it: AdaGrad's {@code rate} is
+   * {@code eta}, or {@code alpha} with a box; global AdaGrad's rate numerator {@code alpha * D} is
+   * refused through {@code alpha}.
+   */
+  private String ownName(String parameter) {
+    return switch (parameter) {
+      case "rate" -> params.containsKey("alpha") ? "alpha" : "eta";
+      case "alpha * D" -> "alpha";
+      default -> OWN_NAMES.getOrDefault(parameter, parameter);
+    };
+  }
+
+  /** A library message with every parameter named as this class names it ({@link #ownName}). */
+  private String ownNames(String message) {
     if (message == null) {
       return null;
     }
-    for (String[] r : new String[][] {{"epsilon", "eps"}, {"Q0", "q0"}}) {
-      if (message.startsWith(r[0] + " ")) {
-        return r[1] + message.substring(r[0].length());
-      }
+    String m = message;
+    for (Map.Entry<String, String> e : OWN_NAMES.entrySet()) {
+      m = m.replaceAll("\\b" + e.getKey() + "\\b", e.getValue());
     }
-    return message;
+    // AdaGrad's "rate = v ... |rate| must be", not the prose's "the rate would overflow".
+    return name.equals("adagrad") ? m.replaceAll("\\brate( =|\\|)", ownName("rate") + "$1") : m;
   }
 
   private LinearModelOptimizer createChecked(

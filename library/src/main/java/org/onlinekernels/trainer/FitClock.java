@@ -1,6 +1,7 @@
 package org.onlinekernels.trainer;
 
 import java.util.function.BooleanSupplier;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * An {@link OnlineTrainer}'s example clock: it counts the examples seen over every fit and says

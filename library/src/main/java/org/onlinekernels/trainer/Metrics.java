@@ -5,6 +5,7 @@ import org.onlinekernels.data.RowBlock;
 import org.onlinekernels.data.RowFeed;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Mean loss and error rate over {@code n} examples.

@@ -14,7 +14,9 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The fused online trainer: per example, each of the {@code K} optimizers runs one round (predict,
@@ -477,7 +479,7 @@ public final class OnlineTrainer implements AutoCloseable {
       checkBlock(block);
       if (!dense) {
         try {
-          rows.refill(block);
+          rows.refill(block.size(), block.startArray(), block.indexArray(), block.valueArray());
         } catch (IllegalArgumentException ex) {
           throw new IllegalArgumentException(inBlock(block, ex.getMessage()), ex);
         }

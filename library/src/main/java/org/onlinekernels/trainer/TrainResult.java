@@ -1,5 +1,8 @@
 package org.onlinekernels.trainer;
 
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
+
 /**
  * What a training run produced.
  *

@@ -2,6 +2,7 @@ package org.onlinekernels.trainer;
 
 import java.io.PrintStream;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * One whole training run, as {@link OnlineTrainer#train} makes it: the dimension and classes from

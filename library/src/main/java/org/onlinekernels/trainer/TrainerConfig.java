@@ -3,8 +3,8 @@ package org.onlinekernels.trainer;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.optimizer.Precision;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * What one training run does.

@@ -36,12 +36,12 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.AllOptimizers;
-import org.onlinekernels.optimizer.Checkpoint;
-import org.onlinekernels.optimizer.CheckpointException;
 import org.onlinekernels.optimizer.StateSnapshot;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.CheckpointException;
 import org.onlinekernels.testsupport.FuzzTries;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 12, generalised: every kind of damage to a file the library reads (model files,

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 12, kills during writes: a child JVM saves two large models in turn to one path as fast as

@@ -5,10 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -167,5 +175,106 @@ class AtomicFilesTest {
     byte[] last = Files.readAllBytes(f);
     assertTrue(Arrays.stream(contents).anyMatch(c -> Arrays.equals(c, last)));
     assertEquals(List.of(f), listing());
+  }
+
+  /**
+   * A socket file (as a FIFO or a device would be) is refused, by the write and by the early check,
+   * and stays what it is: renaming over it replaced it by a regular file (finding B1 of issue #41:
+   * as root, {@code train --save-state /dev/full} replaced the system's {@code /dev/full}).
+   */
+  @Test
+  void aSpecialFileIsRefusedAndLeftAsItIs() throws IOException {
+    Path socket = dir.resolve("s.sock");
+    try (ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      ch.bind(UnixDomainSocketAddress.of(socket));
+      for (Path target : List.of(socket, Files.createSymbolicLink(dir.resolve("l"), socket))) {
+        IOException e =
+            assertThrows(IOException.class, () -> AtomicFiles.write(target, new byte[] {1}));
+        assertEquals(
+            "cannot write "
+                + target
+                + ": it is a socket, not a regular file (the file is written whole and renamed"
+                + " over the old one, which would replace it); give the path of a regular file",
+            e.getMessage());
+        e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(target));
+        assertTrue(e.getMessage().startsWith("cannot write " + target + ": it is a socket"));
+        assertTrue(isOther(socket), "the socket is still a socket");
+        assertTrue(Files.isSymbolicLink(dir.resolve("l")), "the link is still a link");
+      }
+    }
+  }
+
+  /**
+   * The early check refuses a character device (only the check: a write test on a device would
+   * replace it on a machine where it failed).
+   */
+  @Test
+  void aDeviceIsRefusedByTheEarlyCheck() {
+    Path dev = Path.of("/dev/null");
+    assumeTrue(isOther(dev), "no /dev/null device here");
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(dev));
+    assertTrue(
+        e.getMessage().startsWith("cannot write /dev/null: it is a character device, not a"),
+        e.getMessage());
+  }
+
+  /** A symbolic link is followed: the file it leads to gets the content, the link stays a link. */
+  @Test
+  void aSymbolicLinkIsWrittenThroughAndKept() throws IOException {
+    Path real = Files.createDirectory(dir.resolve("real")).resolve("m.model");
+    Files.write(real, new byte[] {1});
+    Path link = Files.createSymbolicLink(dir.resolve("m.model"), Path.of("real", "m.model"));
+    Path chain = Files.createSymbolicLink(dir.resolve("chain"), link);
+    AtomicFiles.checkWritable(chain);
+    AtomicFiles.write(chain, new byte[] {2, 3});
+    assertTrue(Files.isSymbolicLink(link) && Files.isSymbolicLink(chain));
+    assertArrayEquals(new byte[] {2, 3}, Files.readAllBytes(real));
+    Path dangling = Files.createSymbolicLink(dir.resolve("new.model"), Path.of("real", "n.model"));
+    AtomicFiles.write(dangling, new byte[] {4});
+    assertTrue(Files.isSymbolicLink(dangling));
+    assertArrayEquals(new byte[] {4}, Files.readAllBytes(dir.resolve("real/n.model")));
+    Path loop = Files.createSymbolicLink(dir.resolve("loop"), Path.of("loop"));
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(loop, new byte[1]));
+    assertTrue(e.getMessage().contains("symbolic links (a loop?)"), e.getMessage());
+  }
+
+  /**
+   * docs/GUARANTEES.md: errors give the system's reason, "permission denied" for a denial, and
+   * never name the temporary file, whoever runs the test (issue #41: the branch above is skipped as
+   * root, so a changed reason text built green). The reason of a denial, and a real denial that
+   * root meets too: creating a file in sysfs.
+   */
+  @Test
+  void aDenialIsReportedAsPermissionDeniedEvenAsRoot() throws IOException {
+    assertEquals(
+        "permission denied", AtomicFiles.reason(new AccessDeniedException("/d/.okw-1.tmp")));
+    assertEquals(
+        "No space left on device",
+        AtomicFiles.reason(
+            new FileSystemException("/d/.okw-1.tmp", null, "No space left on device")));
+    Path sys = Path.of("/sys/m.model");
+    boolean denied;
+    try {
+      Files.delete(Files.createTempFile(sys.getParent(), ".okw-", ".tmp"));
+      denied = false;
+    } catch (AccessDeniedException e) {
+      denied = true;
+    } catch (IOException e) {
+      denied = false;
+    }
+    assumeTrue(denied, "no directory here that denies root a new file (sysfs)");
+    IOException e = assertThrows(IOException.class, () -> AtomicFiles.write(sys, new byte[1]));
+    assertEquals("cannot write /sys/m.model: permission denied", e.getMessage());
+    e = assertThrows(IOException.class, () -> AtomicFiles.checkWritable(sys));
+    assertEquals("cannot write /sys/m.model: permission denied", e.getMessage());
+  }
+
+  private static boolean isOther(Path p) {
+    try {
+      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+          .isOther();
+    } catch (IOException e) {
+      return false;
+    }
   }
 }

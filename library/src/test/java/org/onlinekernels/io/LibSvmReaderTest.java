@@ -50,7 +50,7 @@ class LibSvmReaderTest {
     assertArrayEquals(new double[] {0.5, 2, -1.25, 1e-05, 0.0}, ds.values());
     assertEquals(5, ds.totalNonZeros());
     assertEquals(2, ds.nnz(2), "explicit zero is kept");
-    assertArrayEquals(new double[] {1e-05, 0, 0, 0}, ds.denseRow(2, null), 0.0);
+    assertArrayEquals(new double[] {1e-05, 0, 0, 0}, ds.denseRow(2, null));
   }
 
   @Test

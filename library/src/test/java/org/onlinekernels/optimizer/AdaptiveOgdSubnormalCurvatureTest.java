@@ -73,7 +73,7 @@ class AdaptiveOgdSubnormalCurvatureTest {
           ArithmeticException.class, () -> o.update(-0.25, Float.MIN_VALUE));
       assertEquals(0.0, o.scalarState().get("Hsum"));
       for (float v : o.state().get("w").toArray(ValueLayout.JAVA_FLOAT)) {
-        assertEquals(0f, v, 0f);
+        assertEquals(0f, v);
       }
     }
   }

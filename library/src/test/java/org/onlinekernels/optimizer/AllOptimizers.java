@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;

@@ -13,6 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.checkpoint.CheckpointTest;
+import org.onlinekernels.optimizer.parallel.CoordinateMerge;
 
 /**
  * {@link CoordinateMerge} over the coordinates the learners' rows named, run in two ranges, gives
@@ -139,7 +141,7 @@ class CoordinateMergeTest {
         .filter(
             n -> {
               try (AbstractOptimizer o = n.create(4, ElementType.FLOAT)) {
-                return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius);
+                return o.mergePlan() != null && !Double.isNaN(o.mergePlan().ballRadius());
               }
             });
   }

@@ -42,7 +42,7 @@ class GlobalAdaGradRateOverflowTest {
       assertTrue(e.getMessage().contains("float range"), e.getMessage());
       assertEquals(0.0, o.scalarState().get("sumSquares"));
       float[] w = o.state().get("w").toArray(ValueLayout.JAVA_FLOAT);
-      assertArrayEquals(new float[d], w, 0f);
+      assertArrayEquals(new float[d], w);
     }
   }
 }

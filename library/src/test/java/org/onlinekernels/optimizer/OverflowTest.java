@@ -7,14 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.DfegParams;
+import org.onlinekernels.params.FreeGradParams;
+import org.onlinekernels.params.FtrlParams;
+import org.onlinekernels.params.KtParams;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.dfeg.DfegOptimizer;
 import org.onlinekernels.rules.dfeg.ReferenceDfeg;
+import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
+import org.onlinekernels.rules.ftrl.FtrlOptimizer;
+import org.onlinekernels.rules.kt.KtOptimizer;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 import org.onlinekernels.rules.scinol1.ScInOL1;
 import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
@@ -157,6 +165,55 @@ class OverflowTest {
               : w.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
       double want = Math.expm1(cap) / 2;
       assertEquals(want, got, want * 1e-5);
+    }
+  }
+
+  /**
+   * docs/GUARANTEES.md, FTRL-Proximal, KT, FreeGrad: 1e6 rounds with one gradient sign keep every
+   * prediction and state element finite (issue #41: ScInOL and DFEG had such a test, these three
+   * none). FTRL with {@code alpha} near the type's largest value, so that its weight would overflow
+   * without the clamp; the three end with weights at {@link InputPolicy#weightBound}. About a
+   * million rounds per rule, type and provider: the long stage.
+   */
+  @ParameterizedTest
+  @EnumSource(ElementType.class)
+  @Tag("long")
+  void ftrlKtAndFreeGradSaturateAndStayFinite(ElementType t) {
+    double bigAlpha = t == ElementType.FLOAT ? 1e38 : 1e300;
+    for (KernelProvider k : new KernelProvider[] {KernelProvider.scalar(), KernelProvider.get()}) {
+      try (Arena a = Arena.ofConfined();
+          FtrlOptimizer ftrl =
+              new FtrlOptimizer(2, t, new FtrlParams(bigAlpha, 1, 0, 0), StateLayout.PLANAR, a, k);
+          KtOptimizer kt = new KtOptimizer(2, t, KtParams.defaults(), StateLayout.PLANAR, a, k);
+          FreeGradOptimizer fg =
+              new FreeGradOptimizer(2, t, FreeGradParams.defaults(), StateLayout.PLANAR, a, k)) {
+        MemorySegment x = x(a, t);
+        AbstractOptimizer[] all = {ftrl, kt, fg};
+        for (int r = 1; r <= ROUNDS; r++) {
+          for (AbstractOptimizer o : all) {
+            double y = o.predict(x);
+            o.update(-1);
+            if (!Double.isFinite(y)) {
+              throw new AssertionError(
+                  o.algorithm() + " " + t + " " + k + " round " + r + ": yhat " + y);
+            }
+          }
+          if (r % 100_000 == 0) {
+            for (AbstractOptimizer o : all) {
+              assertTrue(StateSnapshot.allFinite(o), o.algorithm() + " state finite at round " + r);
+            }
+          }
+        }
+        MemorySegment w = a.allocate(2L * t.bytes());
+        for (AbstractOptimizer o : all) {
+          o.readWeights(w);
+          double w0 =
+              t == ElementType.FLOAT
+                  ? w.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
+                  : w.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+          assertEquals(InputPolicy.weightBound(t), w0, o.algorithm() + " " + t + " saturated");
+        }
+      }
     }
   }
 }

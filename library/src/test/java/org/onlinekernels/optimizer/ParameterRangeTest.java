@@ -15,12 +15,18 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;
+import org.onlinekernels.params.FreeGradParams;
+import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.params.GlobalAdaGradParams;
+import org.onlinekernels.params.KtParams;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
+import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
+import org.onlinekernels.rules.ftrl.FtrlOptimizer;
 import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
+import org.onlinekernels.rules.kt.KtOptimizer;
 import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
@@ -65,7 +71,15 @@ class ParameterRangeTest {
           new Case("epsilon", F, () -> new ScInOL1Optimizer(2, F, new ScInOLParams(1e39))),
           new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(1e39))),
           new Case("epsilon", F, () -> new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p91))),
-          new Case("epsilon", D, () -> new ScInOL2Optimizer(2, D, new ScInOLParams(0x1p901))));
+          new Case("epsilon", D, () -> new ScInOL2Optimizer(2, D, new ScInOLParams(0x1p901))),
+          new Case("alpha", F, () -> new FtrlOptimizer(2, F, new FtrlParams(1e39, 1, 0, 0))),
+          new Case("beta", F, () -> new FtrlOptimizer(2, F, new FtrlParams(0.5, 1e39, 0, 0))),
+          new Case("lambda1", F, () -> new FtrlOptimizer(2, F, new FtrlParams(0.5, 1, 1e39, 0))),
+          new Case("lambda2", F, () -> new FtrlOptimizer(2, F, new FtrlParams(0.5, 1, 0, 1e39))),
+          new Case("epsilon", F, () -> new KtOptimizer(2, F, new KtParams(0x1p91, 1))),
+          new Case("epsilon", D, () -> new KtOptimizer(2, D, new KtParams(0x1p901, 1))),
+          new Case("Lg", F, () -> new KtOptimizer(2, F, new KtParams(1, 1e39))),
+          new Case("epsilon", F, () -> new FreeGradOptimizer(2, F, new FreeGradParams(1e39))));
 
   @Test
   void tooLargeForTheElementTypeIsRefusedNamingTheParameter() {
@@ -91,6 +105,11 @@ class ParameterRangeTest {
     learns(new AdaGradOptimizer(2, D, AdaGradParams.eta(1e39)), D);
     learns(new ScInOL2Optimizer(2, D, new ScInOLParams(1e39)), D);
     learns(new ScInOL2Optimizer(2, F, new ScInOLParams(0x1p90)), F);
+    learns(new FtrlOptimizer(2, D, new FtrlParams(1e39, 1e39, 0, 1e39)), D);
+    learns(new KtOptimizer(2, F, new KtParams(0x1p90, 1)), F);
+    learns(new KtOptimizer(2, D, new KtParams(1e39, 1e39)), D);
+    learns(new FreeGradOptimizer(2, D, new FreeGradParams(1e39)), D);
+    learns(new FreeGradOptimizer(2, F, new FreeGradParams(Float.MAX_VALUE)), F);
   }
 
   private static void learns(AbstractOptimizer o, ElementType t) {

@@ -60,6 +60,9 @@ class RejectedCallsTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
+  // Closes the optimizer inside its try-with-resources to test the closed state: javac's "try"
+  // lint.
+  @SuppressWarnings("try")
   void everyBadCallIsRefusedWithStateUnchanged(AllOptimizers.Named n, ElementType t)
       throws Exception {
     try (Arena a = Arena.ofConfined();

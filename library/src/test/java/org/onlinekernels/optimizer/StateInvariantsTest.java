@@ -12,6 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.checkpoint.CheckpointException;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 
 /**
@@ -207,7 +210,8 @@ class StateInvariantsTest {
                   StateLayout.INTERLEAVED,
                   null,
                   null)) {
-        MemorySegment block = ((AbstractOptimizer) writer).buffers().values().iterator().next();
+        MemorySegment block =
+            ((AbstractOptimizer) writer).stateAccess().buffers().values().iterator().next();
         // coordinate 2, variable S2 (index 1 of G, S2, M, eta)
         if (t == ElementType.FLOAT)
           block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 2 * 4 + 1, -1f);
@@ -231,10 +235,10 @@ class StateInvariantsTest {
   /** Writes {@code v} behind the API's back: element 1 of a buffer, or a scalar. */
   private static void plant(AbstractOptimizer o, String name, double v) {
     if (o.scalarState().containsKey(name)) {
-      o.restoreScalar(name, v);
+      o.stateAccess().setScalar(name, v);
       return;
     }
-    Map<String, MemorySegment> buffers = o.buffers();
+    Map<String, MemorySegment> buffers = o.stateAccess().buffers();
     MemorySegment s = buffers.get(name);
     if (o.stateType(name) == ElementType.FLOAT) {
       s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 1, (float) v);

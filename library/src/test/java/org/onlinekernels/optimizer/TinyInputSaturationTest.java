@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;

@@ -50,11 +50,11 @@ class ReferenceAdaptiveOgdTest {
     a.stepSparse(new int[0], new double[0], 0, 0);
     // G^2 underflows: (1e-200)^2 = 0, the same.
     a.step(new double[] {1e-200, 0});
-    assertArrayEquals(new double[] {0.3, -0.4}, a.w(), 0);
+    assertArrayEquals(new double[] {0.3, -0.4}, a.w());
     assertEquals(Double.valueOf(0), Double.valueOf(a.lSum()));
     // Once Hsum > 0 a zero gradient gives lambda = 0/(2(2s)) = 0 and v = w: unchanged.
     a.step(new double[] {0, 0}, 2);
-    assertArrayEquals(new double[] {0.3, -0.4}, a.w(), 0);
+    assertArrayEquals(new double[] {0.3, -0.4}, a.w());
     assertEquals(Double.valueOf(2), Double.valueOf(a.hSum()));
   }
 
@@ -92,11 +92,11 @@ class ReferenceAdaptiveOgdTest {
     // Coordinate 1 (g = 0) is skipped: Lsum_1 = 0.
     a.step(new double[] {3, 0}, 1);
     assertEquals(Double.valueOf(1), Double.valueOf(a.hSum()));
-    assertArrayEquals(new double[] {2, 0}, a.lSum(), 0);
+    assertArrayEquals(new double[] {2, 0}, a.lSum());
     assertArrayEquals(new double[] {-1, 0}, a.w(), 1e-15);
     // Round 2, g = (0, 3), H = 0: Hsum = 1; coordinate 1 sees s = 1 + 0, so the same numbers.
     a.stepSparse(new int[] {1}, new double[] {3}, 1, 0);
-    assertArrayEquals(new double[] {2, 2}, a.lSum(), 0);
+    assertArrayEquals(new double[] {2, 2}, a.lSum());
     assertArrayEquals(new double[] {-1, -1}, a.w(), 1e-15);
     // Round 3, g = (-1, 0), H = 0: coordinate 0: s = 1 + 2 = 3, c = 8/3,
     // lambda = c / (2 (sqrt(9 + 8/3) + 3)), eta = 1/(3 + lambda),
@@ -129,8 +129,8 @@ class ReferenceAdaptiveOgdTest {
     // g_0 = 1e-200 is nonzero but its square underflows: c = 0, s = 0, lambda = 0/0 = 0,
     // Hsum + Lsum_0 = 0: unchanged, no NaN.
     a.step(new double[] {1e-200, 0});
-    assertArrayEquals(new double[] {0.5, 0}, a.w(), 0);
-    assertArrayEquals(new double[] {0, 0}, a.lSum(), 0);
+    assertArrayEquals(new double[] {0.5, 0}, a.w());
+    assertArrayEquals(new double[] {0, 0}, a.lSum());
     // With Hsum = 1 the same gradient takes a plain step of eta = 1: 0.5 - 1e-200 = 0.5 in double.
     a.setHSum(1);
     a.step(new double[] {0, 1e-200});

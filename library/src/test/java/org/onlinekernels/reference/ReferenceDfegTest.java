@@ -24,7 +24,7 @@ class ReferenceDfegTest {
     assertEquals(Double.valueOf(26), Double.valueOf(a.h()));
     // g = -1: theta = (3, 4), ||theta||^2 = 25 (exact: 9 - 0 + 16 - 0).
     a.update(-1);
-    assertArrayEquals(new double[] {3, 4}, a.theta(), 0);
+    assertArrayEquals(new double[] {3, 4}, a.theta());
     assertEquals(Double.valueOf(25), Double.valueOf(a.thetaNormSquared()));
     // Round 2, x = (0.5, 0): ||x|| = 0.5 > ||x||^2 = 0.25, H = 26.5;
     // yhat = exp(5/alpha) / (beta * 5) * <theta, x> = exp(5/alpha) / (5 beta) * 1.5,
@@ -43,19 +43,19 @@ class ReferenceDfegTest {
     assertEquals(Double.valueOf(h), Double.valueOf(a.h()));
     // g = 2: theta_0 = 3 - 2*0.5 = 2; ||theta||^2 = 25 + (4 - 9) = 20.
     a.update(2);
-    assertArrayEquals(new double[] {2, 4}, a.theta(), 0);
+    assertArrayEquals(new double[] {2, 4}, a.theta());
     assertEquals(Double.valueOf(20), Double.valueOf(a.thetaNormSquared()));
   }
 
   @Test
   void zeroThetaGivesZeroWeightsAndAllZeroInstance() {
     ReferenceDfeg a = new ReferenceDfeg(3, DfegParams.defaults());
-    assertArrayEquals(new double[3], a.weights(), 0);
+    assertArrayEquals(new double[3], a.weights());
     // All-zero instance: ||x|| = 0 adds nothing to H; the update changes nothing.
     assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[3])));
     a.update(5);
     assertEquals(Double.valueOf(1), Double.valueOf(a.h()));
-    assertArrayEquals(new double[3], a.theta(), 0);
+    assertArrayEquals(new double[3], a.theta());
     // theta returning exactly to 0 gives ||theta||^2 = 0 and w = 0 again.
     a.predict(new double[] {0, 2, 0});
     a.update(1);

@@ -20,12 +20,12 @@ class ReferenceScInOLTest {
     // Round 1, x = (2, 0): M_0 = 2; beta_0 = min(1, 1*(0 + 4)/(4*1)) = 1; s = 2, theta = 0/2 = 0,
     // w_0 = 1 * sgn(0) * ... = 0; yhat = 0. Coordinate 1 untouched.
     assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {2, 0})));
-    assertArrayEquals(new double[] {2, 0}, a.m(), 0);
-    assertArrayEquals(new double[] {1, 1}, a.beta(), 0);
+    assertArrayEquals(new double[] {2, 0}, a.m());
+    assertArrayEquals(new double[] {1, 1}, a.beta());
     // Update g = -0.5: gx = -1; G_0 = 1, S2_0 = 1; t = 2.
     a.update(-0.5);
-    assertArrayEquals(new double[] {1, 0}, a.bigG(), 0);
-    assertArrayEquals(new double[] {1, 0}, a.s2(), 0);
+    assertArrayEquals(new double[] {1, 0}, a.bigG());
+    assertArrayEquals(new double[] {1, 0}, a.s2());
     assertEquals(Double.valueOf(2), Double.valueOf(a.t()));
     // Round 2, x = (1, 1):
     //   coord 0: M = 2; beta = min(1, (1 + 4)/(1*2) = 2.5) = 1; s = sqrt 5, theta = 1/sqrt 5,
@@ -34,11 +34,11 @@ class ReferenceScInOLTest {
     double s5 = Math.sqrt(5);
     double w0 = (Math.exp(1 / s5 / 2) - 1) / (2 * s5);
     assertEquals(w0, a.predict(new double[] {1, 1}), 1e-15 * w0);
-    assertArrayEquals(new double[] {1, 0.5}, a.beta(), 0);
+    assertArrayEquals(new double[] {1, 0.5}, a.beta());
     // Update g = 1: G = (0, -1), S2 = (2, 1), t = 3.
     a.update(1);
-    assertArrayEquals(new double[] {0, -1}, a.bigG(), 0);
-    assertArrayEquals(new double[] {2, 1}, a.s2(), 0);
+    assertArrayEquals(new double[] {0, -1}, a.bigG());
+    assertArrayEquals(new double[] {2, 1}, a.s2());
     assertEquals(Double.valueOf(3), Double.valueOf(a.t()));
     // Read-out (x = 0): w_0: theta = 0/sqrt 6 = 0 -> 0; w_1: s = sqrt(1 + 1), theta = -1/sqrt 2,
     // w_1 = 0.5 * (-1) * (exp(1/(2 sqrt 2)) - 1) / (2 sqrt 2).
@@ -53,15 +53,15 @@ class ReferenceScInOLTest {
   void scInOL1ZeroConventions() {
     ReferenceScInOL1 a = new ReferenceScInOL1(2, ScInOLParams.defaults());
     // Fresh: s = 0 everywhere, so w = 0 (theta would be 0/0 = 0).
-    assertArrayEquals(new double[] {0, 0}, a.weights(), 0);
+    assertArrayEquals(new double[] {0, 0}, a.weights());
     // x_0 = 1e-200: M_0 = 1e-200, but x^2 = M^2 = 0 (underflow): beta stays epsilon (the literal
     // 0/0 = 0 would set it to 0 for good); s = 0 -> w_0 = 0.
     assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {1e-200, 0})));
-    assertArrayEquals(new double[] {1, 1}, a.beta(), 0);
+    assertArrayEquals(new double[] {1, 1}, a.beta());
     a.update(1);
     // G_0 = -1e-200 != 0, S2_0 = 0 (underflow): theta would be c/0 = -inf, but s = 0 -> w_0 = 0.
     assertEquals(Double.valueOf(-1e-200), Double.valueOf(a.bigG()[0]));
-    assertArrayEquals(new double[] {0, 0}, a.weights(), 0);
+    assertArrayEquals(new double[] {0, 0}, a.weights());
     // A normal input later: beta_0 = min(1, (0 + 1)/(1*2)) = 0.5 -- beta was not killed.
     a.predict(new double[] {1, 0});
     assertEquals(Double.valueOf(0.5), Double.valueOf(a.beta()[0]));
@@ -75,7 +75,7 @@ class ReferenceScInOLTest {
       a.update(t % 2 == 0 ? 0.3 : -0.4);
     }
     assertEquals(Double.valueOf(51), Double.valueOf(a.t()));
-    assertArrayEquals(new double[] {0, 0, 1}, new double[] {a.m()[1], a.s2()[1], a.beta()[1]}, 0);
+    assertArrayEquals(new double[] {0, 0, 1}, new double[] {a.m()[1], a.s2()[1], a.beta()[1]});
     // Round 51, x_1 = 3: M = 3, beta_1 = min(1, (0 + 9)/(9*51)) = 1/51; s = 3, theta = 0, w_1 = 0.
     a.predictSparse(new int[] {1}, new double[] {3}, 1);
     assertEquals(Double.valueOf(9.0 / (9 * 51.0)), Double.valueOf(a.beta()[1]));
@@ -101,17 +101,17 @@ class ReferenceScInOLTest {
     assertEquals(Double.valueOf(0), Double.valueOf(a.predict(new double[] {2, 0})));
     // g = -0.5: gx = -1; G_0 = 1, S2_0 = 1, eta_0 = 1 - (-1)(0) = 1.
     a.update(-0.5);
-    assertArrayEquals(new double[] {1, 0}, a.bigG(), 0);
-    assertArrayEquals(new double[] {1, 0}, a.s2(), 0);
-    assertArrayEquals(new double[] {1, 1}, a.eta(), 0);
+    assertArrayEquals(new double[] {1, 0}, a.bigG());
+    assertArrayEquals(new double[] {1, 0}, a.s2());
+    assertArrayEquals(new double[] {1, 1}, a.eta());
     // Round 2, x = (1, 1): coord 0: s = sqrt 5, theta = 1/sqrt 5 < 1,
     // w_0 = theta * 1 / (2 sqrt 5) = 1/10; coord 1: M = 1, s = 1, theta = 0, w_1 = 0. yhat = 0.1.
     assertEquals(0.1, a.predict(new double[] {1, 1}), 1e-16);
     // g = -1: coord 0: gx = -1, G = 2, S2 = 2, eta = 1 - (-1)(0.1) = 1.1;
     //         coord 1: gx = -1, G = 1, S2 = 1, eta = 1 - (-1)(0) = 1.
     a.update(-1);
-    assertArrayEquals(new double[] {2, 1}, a.bigG(), 0);
-    assertArrayEquals(new double[] {2, 1}, a.s2(), 0);
+    assertArrayEquals(new double[] {2, 1}, a.bigG());
+    assertArrayEquals(new double[] {2, 1}, a.s2());
     assertEquals(1.1, a.eta()[0], 1e-15);
     assertEquals(Double.valueOf(1), Double.valueOf(a.eta()[1]));
     // Round 3, x = (1, 0): s = sqrt 6, theta = 2/sqrt 6 < 1, w_0 = (2/sqrt 6) * 1.1 / (2 sqrt 6)
@@ -123,7 +123,7 @@ class ReferenceScInOLTest {
   void scInOL2ThetaClippedAndZeroConventions() {
     ReferenceScInOL2 a = new ReferenceScInOL2(3, ScInOLParams.defaults());
     // Fresh: s = 0 -> w = 0.
-    assertArrayEquals(new double[] {0, 0, 0}, a.weights(), 0);
+    assertArrayEquals(new double[] {0, 0, 0}, a.weights());
     // State G = 10, S2 = 3, M = 1, eta = 2 on coordinate 0: s = 2, theta = 5 -> min(5, 1) = 1,
     // w_0 = 1 * 1 * 2 / (2*2) = 0.5. Coordinate 1 with G = -10: w_1 = -0.5.
     a.bigG()[0] = 10;
@@ -134,7 +134,7 @@ class ReferenceScInOLTest {
     a.s2()[1] = 3;
     a.m()[1] = 1;
     a.eta()[1] = 2;
-    assertArrayEquals(new double[] {0.5, -0.5, 0}, a.weights(), 0);
+    assertArrayEquals(new double[] {0.5, -0.5, 0}, a.weights());
     // Update uses this round's w: x = (1, 0, 0), g = 1: eta_0 = 2 - 1*1*0.5 = 1.5.
     assertEquals(Double.valueOf(0.5), Double.valueOf(a.predict(new double[] {1, 0, 0})));
     a.update(1);

@@ -15,6 +15,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.onlinekernels.testsupport.Coverage;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 26, generalised: model files whose checksum is valid and whose contents are hostile (every

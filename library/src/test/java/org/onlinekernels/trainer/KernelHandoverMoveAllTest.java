@@ -8,7 +8,8 @@ import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * {@link KernelHandover#moveAll} is public (the parallel trainers' learners move through it): a

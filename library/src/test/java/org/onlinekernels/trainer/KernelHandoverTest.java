@@ -19,7 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A run's results never depend on when (or whether) its optimizers move from the scalar to the
@@ -29,11 +31,10 @@ import org.onlinekernels.optimizer.Precision;
  * error).
  *
  * <p>Sparse rows of ScInOL2, AdaGrad (scalar box), ScInOL1 and DFEG run the same plain-Java loops
- * under both providers, so those assertions hold on any branch, except ScInOL1 in float, whose
- * weight read-out runs the vector kernel's {@code expm1} polynomial (measured: the last bit of a
- * weight differs). Those, dense rows, and the sparse paths of global-rate AdaGrad and Adaptive OGD
- * use vector code that gives the scalar kernels' bits only with the branch {@code bits} (issue 11,
- * part 1): those tests are disabled until it is merged.
+ * under both providers ({@code sparseSameCode}), except ScInOL1 in float, whose weight read-out
+ * runs the vector kernel's {@code expm1} polynomial. That case, dense rows, and the sparse paths of
+ * global-rate AdaGrad and Adaptive OGD run vector code that gives the scalar kernels' bits since
+ * issue 11's virtual lanes and shared polynomial ({@code needBits}); both sets run.
  */
 @Tag("long")
 class KernelHandoverTest {

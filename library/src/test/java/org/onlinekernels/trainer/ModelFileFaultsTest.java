@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Issue 26, model files: weights at the ends of double's range predicted NaN on a row of moderate

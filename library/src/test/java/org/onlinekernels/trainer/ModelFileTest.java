@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Model files: exact round trip, and every truncation or damaged byte refused (issue 12, item 1).

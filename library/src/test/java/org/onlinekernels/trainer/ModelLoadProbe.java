@@ -1,6 +1,7 @@
 package org.onlinekernels.trainer;
 
 import java.nio.file.Path;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Loads the model file named by its argument and prints its dimension, or "error: " and the refusal

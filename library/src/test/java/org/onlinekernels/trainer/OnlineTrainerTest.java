@@ -24,6 +24,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
+import org.onlinekernels.trainer.model.LinearModel;
 
 class OnlineTrainerTest {
   /** Three well separated classes in 3 features plus a bias, labels 0..2. */
@@ -109,7 +110,7 @@ class OnlineTrainerTest {
     assertTrue(multi.model().multiclass());
     for (int k = 0; k < 3; k++) {
       TrainResult bin = OnlineTrainer.train(cfg, Datasets.oneVsRest(data, k), null, null);
-      assertArrayEquals(bin.model().weights()[0], multi.model().weights()[k], 0.0, "class " + k);
+      assertArrayEquals(bin.model().weights()[0], multi.model().weights()[k], "class " + k);
     }
     // Separable enough: one pass learns it.
     Metrics m = Metrics.evaluate(multi.model(), threeClasses(1000, 8));
@@ -128,7 +129,7 @@ class OnlineTrainerTest {
         OnlineTrainer.train(cfg.withShuffle(true, 43), data, null, null).model().weights()[0];
     double[] fileOrder =
         OnlineTrainer.train(cfg.withShuffle(false, 42), data, null, null).model().weights()[0];
-    assertArrayEquals(a, b, 0.0);
+    assertArrayEquals(a, b);
     assertNotEquals(a[20], c[20]);
     assertNotEquals(a[20], fileOrder[20]);
   }
@@ -143,7 +144,7 @@ class OnlineTrainerTest {
     Path f = dir.resolve("m.model");
     r.model().save(f);
     LinearModel back = LinearModel.load(f);
-    assertArrayEquals(r.model().weights()[0], back.weights()[0], 0.0);
+    assertArrayEquals(r.model().weights()[0], back.weights()[0]);
     assertEquals(r.test(), Metrics.evaluate(back, test));
     assertTrue(r.test().meanLoss() < 0.45, "ScInOL2 learns the synthetic problem: " + r.test());
   }

@@ -19,7 +19,8 @@ import org.onlinekernels.data.RowSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A stream ({@link OnlineTrainer#fit(RowSource, java.io.PrintStream, int,

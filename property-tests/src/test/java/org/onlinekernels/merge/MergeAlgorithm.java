@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.Box;

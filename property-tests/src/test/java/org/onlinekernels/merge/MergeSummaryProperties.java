@@ -16,7 +16,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.MergeSummary;
+import org.onlinekernels.optimizer.parallel.MergeSummary;
 import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
 
 /**

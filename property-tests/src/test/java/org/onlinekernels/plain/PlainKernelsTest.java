@@ -53,7 +53,7 @@ class PlainKernelsTest {
                     .seed(15)
                     .run());
     Case c = f.counterexample().c();
-    // README: each fails "shrunk to d = 1 and at most three rounds".
+    // docs/TESTKIT.md: each fails "shrunk to d = 1 and at most three rounds".
     assertTrue(
         c.d() == 1 && c.warmup() + c.rounds() <= 3,
         bug + ": counterexample not shrunk to d = 1 and at most three rounds: " + f.getMessage());

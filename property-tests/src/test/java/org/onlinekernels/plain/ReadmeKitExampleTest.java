@@ -13,8 +13,8 @@ import org.onlinekernels.testkit.Learner;
 import org.onlinekernels.testkit.Row;
 
 /**
- * The README's "Checking your own kernels" example, compiled and run: the code between the markers
- * must appear verbatim (less two spaces of indentation) in README.md.
+ * The test kit manual's "Checking your own kernels" example (docs/TESTKIT.md), compiled and run:
+ * the code between the markers must appear verbatim (less two spaces of indentation) there.
  */
 class ReadmeKitExampleTest {
   // README-KIT-EXAMPLE-BEGIN
@@ -76,7 +76,7 @@ class ReadmeKitExampleTest {
   // README-KIT-EXAMPLE-END
 
   @Test
-  void theReadmeQuotesTheExampleVerbatim() throws IOException {
+  void theManualQuotesTheExampleVerbatim() throws IOException {
     String src =
         Files.readString(
             Path.of("src/test/java/org/onlinekernels/plain/ReadmeKitExampleTest.java"));
@@ -87,7 +87,7 @@ class ReadmeKitExampleTest {
             .map(l -> l.length() >= 2 ? l.substring(2) : l.strip())
             .reduce("", (a, b) -> a + b + "\n");
     assertTrue(
-        Files.readString(Path.of("../README.md")).contains(dedented),
-        "README.md must contain the example exactly as in this test:\n" + dedented);
+        Files.readString(Path.of("../docs/TESTKIT.md")).contains(dedented),
+        "docs/TESTKIT.md must contain the example exactly as in this test:\n" + dedented);
   }
 }

@@ -23,8 +23,8 @@ import org.onlinekernels.testsupport.FuzzTries;
  * trajectories of hundreds of rounds. Bounds: {@link Tolerance}. Each try runs every rule on its
  * case (with the parameters the case's seed draws for that rule), so every rule gets the tries of
  * the class: a quarter of {@code jqwik.tries.default} (the build's {@code jqwik.tries} property),
- * which the long stage's campaign raises fourfold (the README gives the commands). Vector against
- * scalar is no longer a bound but equality: {@link BitEqualityProperties}.
+ * which the long stage's campaign raises fourfold (docs/TESTKIT.md gives the commands). Vector
+ * against scalar is no longer a bound but equality: {@link BitEqualityProperties}.
  */
 @FuzzTries(divisor = 4)
 class AgreementProperties {

@@ -26,9 +26,10 @@ import org.onlinekernels.testsupport.FuzzTries;
  * included, and every {@link LinearAlgebraKernel} reduction on awkward sizes (0, 1, lane counts and
  * accumulator blocks plus or minus one, primes). Equality, not a bound.
  *
- * <p>The build runs this suite once more in a JVM per narrower vector width ({@code
- * -Donlinekernels.vectorBits=256}, {@code 128}; pom.xml, {@code VectorWidthTest} checks the width
- * took effect): each width equals the scalar kernels, so all widths equal each other.
+ * <p>The long stage runs this suite once more in a JVM per narrower vector width ({@code
+ * -Donlinekernels.vectorBits=256}, {@code 128}; the parent pom's profile {@code long}; {@code
+ * VectorWidthTest} checks the width took effect): each width equals the scalar kernels, so all
+ * widths equal each other.
  */
 // A quarter of the configured tries: the long stage's campaign configures four times as many.
 @FuzzTries(divisor = 4)

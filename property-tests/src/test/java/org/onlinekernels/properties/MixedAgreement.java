@@ -18,10 +18,10 @@ import org.onlinekernels.testkit.Tracker;
 import org.onlinekernels.testkit.Workload;
 
 /**
- * {@link Agreement} for {@link org.onlinekernels.optimizer.Precision#MIXED} optimizers: buffers are
- * read and written with their own element type ({@link AbstractOptimizer#stateType}), the state
- * bounds are the subject's ({@link MixedSubject#stateBound}), and predictions, summed in double,
- * are held to
+ * {@link Agreement} for {@link org.onlinekernels.optimizer.state.Precision#MIXED} optimizers:
+ * buffers are read and written with their own element type ({@link AbstractOptimizer#stateType}),
+ * the state bounds are the subject's ({@link MixedSubject#stateBound}), and predictions, summed in
+ * double, are held to
  *
  * <pre>
  *   |yhat_kernel - yhat_ref| <= (chain(d) + d + 1) u_d (S + E) + E,

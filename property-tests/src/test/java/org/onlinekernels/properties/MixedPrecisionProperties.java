@@ -14,7 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.ScInOLParams;

@@ -8,7 +8,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.testkit.Agreement;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Cases;

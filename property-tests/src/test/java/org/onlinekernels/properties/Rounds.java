@@ -10,7 +10,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.testkit.Buffers;
 import org.onlinekernels.testkit.Case;
 import org.onlinekernels.testkit.Subject;

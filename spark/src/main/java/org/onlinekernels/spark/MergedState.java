@@ -1,10 +1,10 @@
 package org.onlinekernels.spark;
 
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The merged state on the driver: one optimizer per output (planar, the layout the merge rules act

@@ -1,7 +1,7 @@
 package org.onlinekernels.spark;
 
 import java.io.Serializable;
-import org.onlinekernels.optimizer.MergeSummary;
+import org.onlinekernels.optimizer.parallel.MergeSummary;
 
 /**
  * What a group of partitions returns from one round: the merge summary of each output's learners

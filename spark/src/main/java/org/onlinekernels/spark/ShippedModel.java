@@ -6,7 +6,7 @@ import java.util.Locale;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A {@link LinearModel} in a form Spark can ship to the executors (the record is not serializable):

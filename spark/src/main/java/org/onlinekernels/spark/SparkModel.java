@@ -13,8 +13,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.onlinekernels.loss.Loss;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * What a {@link SparkTrainer} job returns: the merged {@link LinearModel} (saved with its own

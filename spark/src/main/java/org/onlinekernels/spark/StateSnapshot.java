@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
@@ -19,8 +18,8 @@ import org.onlinekernels.optimizer.AbstractOptimizer;
 final class StateSnapshot implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final List<LinkedHashMap<String, double[]>> buffers = new ArrayList<>();
-  private final List<LinkedHashMap<String, Double>> scalars = new ArrayList<>();
+  private final ArrayList<LinkedHashMap<String, double[]>> buffers = new ArrayList<>();
+  private final ArrayList<LinkedHashMap<String, Double>> scalars = new ArrayList<>();
 
   StateSnapshot(AbstractOptimizer[] opts) {
     for (AbstractOptimizer o : opts) {

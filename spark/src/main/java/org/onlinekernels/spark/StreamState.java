@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Checkpoint;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The directory that holds a streaming model's state between micro-batches, written so that a crash

@@ -9,8 +9,8 @@ import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.DataStreamWriter;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Keeps one model training on a Structured Streaming query: a {@code foreachBatch} sink that trains

@@ -23,15 +23,15 @@ import org.onlinekernels.cli.Main;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.MergeSummary;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.parallel.MergeSummary;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.spark.ml.OnlineLinearClassificationModel;
 import org.onlinekernels.trainer.AlgorithmSpec;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.model.LinearModel;
 import org.onlinekernels.trainer.parallel.Rows;
 import org.onlinekernels.trainer.parallel.ShardWorker;
 

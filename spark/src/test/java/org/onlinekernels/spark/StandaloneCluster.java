@@ -192,7 +192,9 @@ final class StandaloneCluster implements AutoCloseable {
    */
   static Path jars(Path dir) throws IOException {
     Files.createDirectories(dir);
-    pack(codeOf(org.onlinekernels.trainer.LinearModel.class), dir.resolve("online-kernels.jar"));
+    pack(
+        codeOf(org.onlinekernels.trainer.model.LinearModel.class),
+        dir.resolve("online-kernels.jar"));
     pack(codeOf(SparkTrain.class), dir.resolve("online-kernels-spark.jar"));
     return dir;
   }

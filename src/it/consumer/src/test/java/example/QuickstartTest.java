@@ -31,7 +31,7 @@ class QuickstartTest {
     assertEquals(1, found.size());
     ModuleDescriptor m = found.iterator().next().descriptor();
     assertEquals("org.onlinekernels", m.name());
-    assertTrue(m.isAutomatic(), "named by Automatic-Module-Name, no module-info (README: Packaging)");
+    assertTrue(m.isAutomatic(), "named by Automatic-Module-Name, no module-info (docs/USING.md: Packaging)");
   }
 
   @Test

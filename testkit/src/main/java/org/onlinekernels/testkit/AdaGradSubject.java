@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.reference.ReferenceLinearModel;

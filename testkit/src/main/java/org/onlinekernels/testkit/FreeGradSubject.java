@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.freegrad.FreeGrad;
@@ -24,6 +25,7 @@ import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
  */
 public final class FreeGradSubject extends FusedRuleSubject<FreeGradParams> {
   private final double cap;
+  private final double bound;
 
   public FreeGradSubject(long seed, ElementType t) {
     this(
@@ -35,6 +37,7 @@ public final class FreeGradSubject extends FusedRuleSubject<FreeGradParams> {
   public FreeGradSubject(FreeGradParams params, ElementType t) {
     super("FreeGrad", params, 2);
     this.cap = capOf(t);
+    this.bound = InputPolicy.weightBound(t);
   }
 
   private static double capOf(ElementType t) {
@@ -49,7 +52,7 @@ public final class FreeGradSubject extends FusedRuleSubject<FreeGradParams> {
 
   @Override
   public ReferenceLinearModel reference(int d) {
-    return new ReferenceFreeGrad(d, params, cap);
+    return new ReferenceFreeGrad(d, params, cap, bound);
   }
 
   @Override

@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.ftrl.FtrlOptimizer;
@@ -32,13 +33,19 @@ import org.onlinekernels.rules.ftrl.ReferenceFtrl;
  * threshold.
  */
 public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
+  private final double bound;
+
   public FtrlSubject(long seed, ElementType t) {
-    this(draw(seed));
+    this(draw(seed), t);
   }
 
-  /** FTRL-Proximal with the given parameters. */
-  public FtrlSubject(FtrlParams params) {
+  /**
+   * FTRL-Proximal with the given parameters, checked in element type {@code t} (the reference
+   * clamps the weight at that type's bound).
+   */
+  public FtrlSubject(FtrlParams params, ElementType t) {
     super("FTRL", params, 4);
+    this.bound = InputPolicy.weightBound(t);
   }
 
   private static FtrlParams draw(long seed) {
@@ -58,7 +65,7 @@ public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
 
   @Override
   public ReferenceLinearModel reference(int d) {
-    return new ReferenceFtrl(d, params);
+    return new ReferenceFtrl(d, params, bound);
   }
 
   @Override

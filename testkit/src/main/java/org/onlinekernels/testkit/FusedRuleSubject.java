@@ -3,7 +3,7 @@ package org.onlinekernels.testkit;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 
 /**
  * A subject whose every parameter draw runs the fused round on both layouts and whose double state

@@ -212,7 +212,7 @@ public final class KernelCheck<P> {
   public static KernelCheck<FtrlParams> ftrl(Factory<FtrlParams> factory) {
     return new KernelCheck<>(
         "FTRL",
-        (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p),
+        (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p, c.type()),
         s -> ((FtrlSubject) s).params(),
         factory,
         false);

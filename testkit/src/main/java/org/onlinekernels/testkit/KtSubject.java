@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.KtParams;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.kt.Kt;
@@ -26,6 +27,7 @@ import org.onlinekernels.rules.kt.ReferenceKt;
  */
 public final class KtSubject extends FusedRuleSubject<KtParams> {
   private final double cap;
+  private final double bound;
 
   public KtSubject(long seed, ElementType t) {
     this(draw(seed), t);
@@ -35,6 +37,7 @@ public final class KtSubject extends FusedRuleSubject<KtParams> {
   public KtSubject(KtParams params, ElementType t) {
     super("KT", params, 2);
     this.cap = capOf(t);
+    this.bound = InputPolicy.weightBound(t);
   }
 
   private static KtParams draw(long seed) {
@@ -54,7 +57,7 @@ public final class KtSubject extends FusedRuleSubject<KtParams> {
 
   @Override
   public ReferenceLinearModel reference(int d) {
-    return new ReferenceKt(d, params, cap);
+    return new ReferenceKt(d, params, cap, bound);
   }
 
   @Override

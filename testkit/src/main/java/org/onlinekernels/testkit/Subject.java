@@ -4,7 +4,7 @@ import java.util.Map;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 
 /**

@@ -23,7 +23,7 @@ import org.openjdk.jmh.util.Statistics;
 /**
  * The report command: {@code BenchReport quick|full|render OUTDIR}. Runs the profile's benchmark
  * groups through JMH's Java API, stores every result in {@code OUTDIR/results.csv} and the run's
- * circumstances in {@code OUTDIR/run.properties}, then renders {@code OUTDIR/README.md} and the
+ * circumstances in {@code OUTDIR/run.properties}, then renders {@code OUTDIR/kernels.md} and the
  * charts ({@link ReportWriter}). {@code render} only re-renders from those two files. JMH's own log
  * goes to {@code OUTDIR/tmp/} (not committed).
  */
@@ -40,7 +40,7 @@ public final class BenchReport {
       run(Profile.named(profile), out);
     }
     ReportWriter.write(out);
-    System.out.println("wrote " + out.resolve("README.md"));
+    System.out.println("wrote " + out.resolve("kernels.md"));
   }
 
   static void run(Profile p, Path out) throws IOException {

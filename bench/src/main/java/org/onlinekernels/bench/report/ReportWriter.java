@@ -22,7 +22,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Renders {@code README.md} and the PNG charts of a report directory from its {@code results.csv}
+ * Renders {@code kernels.md} and the PNG charts of a report directory from its {@code results.csv}
  * and {@code run.properties}. Everything shown is derived from those two files plus the constants
  * below (minimal traffic per kernel, the issue's reference figures), so a report can be re-rendered
  * without re-measuring.
@@ -156,7 +156,7 @@ final class ReportWriter {
     if (Files.exists(notes)) {
       md.append("\n").append(Files.readString(notes));
     }
-    Files.writeString(dir.resolve("README.md"), md.toString());
+    Files.writeString(dir.resolve("kernels.md"), md.toString());
   }
 
   static void header(StringBuilder md) {

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.knowm.xchart.XYChart;
 import org.onlinekernels.cli.Main;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * A copy of the project as the launcher sees it once built: {@code bin/online-kernels} (the

@@ -135,6 +135,18 @@ class LauncherTest {
   }
 
   @Test
+  void theJvmsOwnLogLinesStayOffStdout() {
+    // A cache the JVM cannot map: three "[error][aot]" lines went to stdout before the JSON line.
+    Map<String, String> env = LauncherHome.plainEnvironment();
+    env.put("ONLINE_KERNELS_JAVA_OPTS", "-XX:AOTCache=" + h.cwd.resolve("none.aot"));
+    LauncherHome.Call c = h.run(h.cwd, env, false, "train", "--data", "small.svm", "--json");
+    assertEquals(0, c.code(), c.show());
+    assertEquals(1, c.out().lines().count(), c.show());
+    assertTrue(c.out().startsWith("{"), c.show());
+    assertTrue(c.err().contains("[error][aot]"), c.show());
+  }
+
+  @Test
   void optionsOverSeveralLinesLeaveStderrSilent() {
     // The JVM's note repeats the value, line breaks included (found by
     // LauncherEnvironmentProperties: the lines after the note's first reached stderr).

@@ -1,10 +1,10 @@
 package org.onlinekernels.rules.adagrad;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Uniform;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Uniform;
+import org.onlinekernels.kernel.annotations.Update;
 
 /**
  * Per-coordinate AdaGrad (Streeter and McMahan 2010, Algorithm 1; diagonal AdaGrad;

@@ -1,9 +1,9 @@
 package org.onlinekernels.rules.aogd;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Update;
 
 /**
  * Adaptive Online Gradient Descent (Bartlett, Hazan and Rakhlin 2007, Algorithm 2;

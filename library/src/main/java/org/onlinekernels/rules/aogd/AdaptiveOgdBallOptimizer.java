@@ -10,9 +10,9 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.lanes.RuleShape;
-import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaptiveOgdParams;
 
 /**

@@ -6,11 +6,11 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.lanes.RuleShape;
 import org.onlinekernels.optimizer.GradientOptimizer;
-import org.onlinekernels.optimizer.Invariants;
 import org.onlinekernels.optimizer.ParameterRangeException;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaptiveOgdParams;
 
 /**

@@ -1,8 +1,8 @@
 package org.onlinekernels.rules.dfeg;
 
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Sum;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Sum;
+import org.onlinekernels.kernel.annotations.Update;
 
 /**
  * DFEG, dimension-free exponentiated gradient (Orabona 2013, Algorithm 1; docs/ALGORITHMS.md

@@ -10,12 +10,12 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.kernel.LinearAlgebraKernel;
 import org.onlinekernels.kernel.lanes.RuleShape;
-import org.onlinekernels.optimizer.Invariants;
-import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.DfegParams;
 
 /**

@@ -1,11 +1,12 @@
 package org.onlinekernels.rules.freegrad;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
 import org.onlinekernels.kernel.lanes.FloatLaneMath;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.optimizer.InputPolicy;
 
 /**
  * FreeGrad per coordinate (Mhammedi and Koolen 2020, "Diagonal FreeGrad" as its first author
@@ -28,8 +29,9 @@ import org.onlinekernels.kernel.lanes.Update;
  * In real arithmetic the weight is the implementations' {@code -G eps (2V + h|G|) h1^2 / (2 (V +
  * h|G|)^2 sqrt(V)) exp(|G|^2 / (2V + 2h|G|))}; factored so that no intermediate overflows. {@code
  * exp(e)} is {@code expm1(e) + 1} with the lane math's polynomial, the exponent capped at {@link
- * #FLOAT_EXP_CAP} / {@link #DOUBLE_EXP_CAP} (ScInOL1's caps), the weight clamped into the element
- * type's finite range.
+ * #FLOAT_EXP_CAP} / {@link #DOUBLE_EXP_CAP} (ScInOL1's caps), the weight clamped into {@code
+ * [-bound, bound]} ({@link InputPolicy#FLOAT_WEIGHT_BOUND}, {@link
+ * InputPolicy#DOUBLE_WEIGHT_BOUND}), so that a prediction within the CHECKED inputs is finite.
  */
 public final class FreeGrad {
   private FreeGrad() {}
@@ -46,7 +48,9 @@ public final class FreeGrad {
     private Rule() {}
 
     static final float EXP_CAP = (float) FLOAT_EXP_CAP;
-    static final float W_MAX = Float.MAX_VALUE;
+
+    /** The weight's clamp: a prediction within CHECKED inputs stays finite. */
+    static final float W_MAX = (float) InputPolicy.FLOAT_WEIGHT_BOUND;
 
     @Check
     static void checkEpsilon(double eps) {

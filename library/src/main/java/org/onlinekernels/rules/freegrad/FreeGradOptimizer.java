@@ -6,11 +6,11 @@ import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.GradientRuleOptimizer;
-import org.onlinekernels.optimizer.Invariants;
-import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 
 /**

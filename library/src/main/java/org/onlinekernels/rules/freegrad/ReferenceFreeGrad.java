@@ -1,6 +1,7 @@
 package org.onlinekernels.rules.freegrad;
 
 import java.util.List;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
@@ -14,7 +15,7 @@ import org.onlinekernels.reference.SparseVec;
  * <pre>
  *   A = |G| ;  D = V + ht * A ;  r = (-G) / D ;  m = (1 + V / D) / 2 ;  q = h1 / sqrt(V)
  *   e = min((A * (A / D)) / 2, cap)
- *   w = clamp(((((r * eps) * m) * h1) * q) * exp(e), -Double.MAX_VALUE, Double.MAX_VALUE)
+ *   w = clamp(((((r * eps) * m) * h1) * q) * exp(e), -bound, bound)       (bound: InputPolicy's weight bound)
  * </pre>
  *
  * Update, for every coordinate with {@code g_i = g * x_i != 0}, {@code a = |g_i|}: on the first one
@@ -26,24 +27,29 @@ import org.onlinekernels.reference.SparseVec;
 public final class ReferenceFreeGrad extends ReferenceCoordinateLearner {
   private final FreeGradParams p;
   private final double cap;
+  private final double bound;
   private final double[] bigG;
   private final double[] v;
   private final double[] h1;
   private final double[] ht;
 
-  /** A learner at its initial state (every field 0) with the double exponent cap. */
+  /**
+   * A learner at its initial state (every field 0) with the double exponent cap and weight bound.
+   */
   public ReferenceFreeGrad(int d, FreeGradParams p) {
-    this(d, p, FreeGrad.DOUBLE_EXP_CAP);
+    this(d, p, FreeGrad.DOUBLE_EXP_CAP, InputPolicy.DOUBLE_WEIGHT_BOUND);
   }
 
   /**
-   * A learner at its initial state with the given cap of the exponent.
+   * A learner at its initial state with the given cap of the exponent and bound of the weight (a
+   * check of float kernels gives the float ones).
    *
    * @param d number of coordinates, {@code >= 1}
    * @param p parameters
    * @param cap the exponent's cap, {@code > 0}
+   * @param bound the weight's clamp, {@code > 0}
    */
-  public ReferenceFreeGrad(int d, FreeGradParams p, double cap) {
+  public ReferenceFreeGrad(int d, FreeGradParams p, double cap, double bound) {
     super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
@@ -51,8 +57,12 @@ public final class ReferenceFreeGrad extends ReferenceCoordinateLearner {
     if (!(cap > 0)) {
       throw new IllegalArgumentException("the exponent's cap must be > 0, got " + cap);
     }
+    if (!(bound > 0)) {
+      throw new IllegalArgumentException("the weight bound must be > 0, got " + bound);
+    }
     this.p = p;
     this.cap = cap;
+    this.bound = bound;
     this.bigG = new double[d];
     this.v = new double[d];
     this.h1 = new double[d];
@@ -91,7 +101,7 @@ public final class ReferenceFreeGrad extends ReferenceCoordinateLearner {
     double q = h1[i] / Math.sqrt(v[i]);
     double e = Math.min(a * (a / dd) / 2, cap);
     double w = r * p.epsilon() * m * h1[i] * q * Math.exp(e);
-    return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
+    return Math.max(-bound, Math.min(w, bound));
   }
 
   /** The update does not read the weights played. */

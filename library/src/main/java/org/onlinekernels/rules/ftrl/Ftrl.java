@@ -1,10 +1,11 @@
 package org.onlinekernels.rules.ftrl;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
+import org.onlinekernels.optimizer.InputPolicy;
 
 /**
  * Per-coordinate FTRL-Proximal with L1 and L2 regularisation (McMahan et al. 2013, Algorithm 1;
@@ -13,7 +14,8 @@ import org.onlinekernels.kernel.lanes.Update;
  *
  * <pre>
  *   weight:  w_i = 0                                                          where |z_i| &lt;= lambda1
- *                = (copySign(lambda1, z_i) - z_i) / (((beta + sqrt(N_i)) / alpha) + lambda2)   else
+ *                = (copySign(lambda1, z_i) - z_i) / (((beta + sqrt(N_i)) / alpha) + lambda2)   else,
+ *                  clamped into [-bound, bound] (InputPolicy.FLOAT_WEIGHT_BOUND, DOUBLE_WEIGHT_BOUND)
  *   update:  sig = (g_i * g_i) / (alpha * (sqrt(N_i + g_i * g_i) + sqrt(N_i)))   (0 where the denominator is 0)
  *            z_i = z_i + (g_i - sig * w_i)                                    g_i = g * x_i
  *            N_i = N_i + g_i * g_i                                            (both unchanged where g_i == 0)
@@ -32,7 +34,8 @@ public final class Ftrl {
   static final class Rule {
     private Rule() {}
 
-    static final float W_MAX = Float.MAX_VALUE;
+    /** The weight's clamp: a prediction within CHECKED inputs stays finite. */
+    static final float W_MAX = (float) InputPolicy.FLOAT_WEIGHT_BOUND;
 
     @Check
     static void checkRates(double alpha, double beta) {

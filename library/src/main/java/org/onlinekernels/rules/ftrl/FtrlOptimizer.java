@@ -2,15 +2,18 @@ package org.onlinekernels.rules.ftrl;
 
 import java.lang.foreign.Arena;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.GradientRuleOptimizer;
-import org.onlinekernels.optimizer.Invariants;
-import org.onlinekernels.optimizer.MergePlan;
-import org.onlinekernels.optimizer.Precision;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.ParameterRangeException;
 import org.onlinekernels.optimizer.RuleInfo;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FtrlParams;
 
 /**
@@ -73,10 +76,34 @@ public final class FtrlOptimizer extends GradientRuleOptimizer<FtrlParams> {
   private static Precision checked(FtrlParams params, ElementType type) {
     nonNull(params);
     checkRepresentable("ftrl", type, "alpha", params.alpha());
+    if (type != null && params.alpha() > 0 && params.alpha() < smallestAlpha(type)) {
+      throw new ParameterRangeException(
+          "alpha",
+          "ftrl: alpha = "
+              + params.alpha()
+              + " is too small for "
+              + type.name().toLowerCase(Locale.ROOT)
+              + " elements (a step of a gradient within the input limit, divided by alpha, would"
+              + " overflow and make the state NaN); alpha must be at least "
+              + smallestAlpha(type)
+              + (type == ElementType.FLOAT ? ", or use double elements" : ""));
+    }
     checkRepresentable("ftrl", type, "beta", params.beta());
     checkRepresentable("ftrl", type, "lambda1", params.lambda1());
     checkRepresentable("ftrl", type, "lambda2", params.lambda2());
     return Precision.of(type);
+  }
+
+  /**
+   * The smallest accepted {@code alpha}: {@code sig <= |g_i| / alpha} stays 2^8 below the type's
+   * largest value for every {@code |g_i|} within {@link InputPolicy#magnitudeLimit} ({@code 2^-80}
+   * for float, {@code 2^-536} for double). Smaller, {@code sig} overflows, and {@code sig * w} with
+   * {@code w = 0} makes {@code z} NaN.
+   */
+  public static double smallestAlpha(ElementType type) {
+    return InputPolicy.magnitudeLimit(type)
+        / (type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE)
+        * 0x1p8;
   }
 
   /** {@code z = N = 0}: the zero weights. */

@@ -1,6 +1,7 @@
 package org.onlinekernels.rules.ftrl;
 
 import java.util.List;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
@@ -13,7 +14,7 @@ import org.onlinekernels.reference.SparseVec;
  * <pre>
  *   w_i  = 0                                                    if |z_i| &lt;= lambda1
  *        = 0                                                    if den = ((beta + sqrt(N_i)) / alpha) + lambda2 is not > 0
- *        = (copySign(lambda1, z_i) - z_i) / den                 otherwise, clamped into [-Double.MAX_VALUE, Double.MAX_VALUE]
+ *        = (copySign(lambda1, z_i) - z_i) / den                 otherwise, clamped into [-bound, bound]
  *   yhat = sum_i x_i * w_i                                      (sequential, increasing i)
  * </pre>
  *
@@ -23,21 +24,32 @@ import org.onlinekernels.reference.SparseVec;
  */
 public final class ReferenceFtrl extends ReferenceCoordinateLearner {
   private final FtrlParams p;
+  private final double bound;
   private final double[] z;
   private final double[] n;
+
+  /** A learner at its initial state {@code z = N = 0} with the double weight bound. */
+  public ReferenceFtrl(int d, FtrlParams p) {
+    this(d, p, InputPolicy.DOUBLE_WEIGHT_BOUND);
+  }
 
   /**
    * A learner at its initial state {@code z = N = 0}.
    *
    * @param d number of coordinates, {@code >= 1}
    * @param p parameters
+   * @param bound the weight's clamp, {@code > 0} (a check of float kernels gives the float one)
    */
-  public ReferenceFtrl(int d, FtrlParams p) {
+  public ReferenceFtrl(int d, FtrlParams p, double bound) {
     super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
     }
+    if (!(bound > 0)) {
+      throw new IllegalArgumentException("the weight bound must be > 0, got " + bound);
+    }
     this.p = p;
+    this.bound = bound;
     this.z = new double[d];
     this.n = new double[d];
   }
@@ -65,7 +77,7 @@ public final class ReferenceFtrl extends ReferenceCoordinateLearner {
       return 0;
     }
     double w = (Math.copySign(p.lambda1(), z[i]) - z[i]) / den;
-    return Math.max(-Double.MAX_VALUE, Math.min(w, Double.MAX_VALUE));
+    return Math.max(-bound, Math.min(w, bound));
   }
 
   @Override

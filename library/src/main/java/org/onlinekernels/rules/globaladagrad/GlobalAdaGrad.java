@@ -1,9 +1,9 @@
 package org.onlinekernels.rules.globaladagrad;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Update;
 
 /**
  * Global-rate AdaGrad (Streeter and McMahan 2010, Theorem 2; docs/ALGORITHMS.md section 1): one

@@ -1,10 +1,11 @@
 package org.onlinekernels.rules.kt;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
+import org.onlinekernels.optimizer.InputPolicy;
 
 /**
  * Krichevsky-Trofimov coin betting per coordinate, betting-fraction form (Orabona and Pal 2016,
@@ -13,7 +14,7 @@ import org.onlinekernels.kernel.lanes.Update;
  * and {@code k} (the number of nonzero coins).
  *
  * <pre>
- *   weight:  w_i    = (theta_i / (k_i + 1)) * W_i                    (the KT betting fraction times the wealth)
+ *   weight:  w_i    = clamp((theta_i / (k_i + 1)) * W_i, -bound, bound)   (the KT betting fraction times the wealth)
  *   update:  coin   = clamp(-(g_i / Lg), -1, 1)                       g_i = g * x_i
  *            W_i    = clamp(W_i + coin * w_i, 0, cap)
  *            theta_i = theta_i + coin ;  k_i = k_i + 1                (all unchanged where g_i == 0)
@@ -23,7 +24,9 @@ import org.onlinekernels.kernel.lanes.Update;
  * {@code [-1, 1]}, where the paper's analysis holds. The wealth saturates at {@link
  * #FLOAT_WEALTH_CAP} / {@link #DOUBLE_WEALTH_CAP} (with the coin held at one sign it doubles about
  * every touch); {@code |theta_i| <= k_i} keeps the fraction in {@code [-1, 1]} after rounding, so
- * {@code |w_i| <= W_i}.
+ * {@code |w_i| <= W_i}. The weight is clamped into {@code [-bound, bound]} ({@link
+ * InputPolicy#FLOAT_WEIGHT_BOUND}, {@link InputPolicy#DOUBLE_WEIGHT_BOUND}): the wealth's cap times
+ * an input within the CHECKED limit would overflow the element type (float: {@code 2^90 * 2^39}).
  */
 public final class Kt {
   private Kt() {}
@@ -47,6 +50,9 @@ public final class Kt {
 
     static final float WEALTH_CAP = (float) FLOAT_WEALTH_CAP;
 
+    /** The weight's clamp: a prediction within CHECKED inputs stays finite. */
+    static final float W_MAX = (float) InputPolicy.FLOAT_WEIGHT_BOUND;
+
     @Check
     static void checkBound(double Lg) {
       KernelChecks.positive("Lg", Lg);
@@ -54,7 +60,8 @@ public final class Kt {
 
     @Predict
     static float w(float theta, float W, float k) {
-      return theta / (k + 1) * W;
+      float w = theta / (k + 1) * W;
+      return Math.max(-W_MAX, Math.min(w, W_MAX));
     }
 
     /**

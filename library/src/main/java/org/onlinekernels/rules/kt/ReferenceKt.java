@@ -2,6 +2,7 @@ package org.onlinekernels.rules.kt;
 
 import java.util.Arrays;
 import java.util.List;
+import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.KtParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
@@ -9,9 +10,10 @@ import org.onlinekernels.reference.SparseVec;
 
 /**
  * Per-coordinate KT coin betting, docs/ALGORITHMS.md section 13.2 (Orabona and Pal 2016, Algorithm
- * 1 on each coordinate), in double, on the nonzero entries only. Predict: {@code w_i = (theta_i /
- * (k_i + 1)) * W_i}, {@code yhat = sum_i x_i w_i} (sequential, increasing i). Update with the
- * round's {@code w_i}, for every coordinate with {@code g_i = g * x_i != 0}:
+ * 1 on each coordinate), in double, on the nonzero entries only. Predict: {@code w_i =
+ * clamp((theta_i / (k_i + 1)) * W_i, -bound, bound)} (bound: {@link InputPolicy}'s weight bound),
+ * {@code yhat = sum_i x_i w_i} (sequential, increasing i). Update with the round's {@code w_i}, for
+ * every coordinate with {@code g_i = g * x_i != 0}:
  *
  * <pre>
  *   coin    = clamp(-(g_i / Lg), -1, 1)
@@ -19,12 +21,14 @@ import org.onlinekernels.reference.SparseVec;
  *   theta_i = theta_i + coin ;  k_i = k_i + 1
  * </pre>
  *
- * The wealth cap is {@link Kt#DOUBLE_WEALTH_CAP} unless given: a check of float kernels gives the
- * float cap, which the float wealth reaches within a test's rounds.
+ * The wealth cap is {@link Kt#DOUBLE_WEALTH_CAP} and the bound {@link
+ * InputPolicy#DOUBLE_WEIGHT_BOUND} unless given: a check of float kernels gives the float ones,
+ * which the float wealth reaches within a test's rounds.
  */
 public final class ReferenceKt extends ReferenceCoordinateLearner {
   private final KtParams p;
   private final double cap;
+  private final double bound;
   private final double[] theta;
   private final double[] wealth;
   private final double[] k;
@@ -34,17 +38,18 @@ public final class ReferenceKt extends ReferenceCoordinateLearner {
    * wealth cap.
    */
   public ReferenceKt(int d, KtParams p) {
-    this(d, p, Kt.DOUBLE_WEALTH_CAP);
+    this(d, p, Kt.DOUBLE_WEALTH_CAP, InputPolicy.DOUBLE_WEIGHT_BOUND);
   }
 
   /**
-   * A learner at its initial state with the given wealth cap.
+   * A learner at its initial state with the given wealth cap and weight bound.
    *
    * @param d number of coordinates, {@code >= 1}
    * @param p parameters; {@code epsilon} at most {@code cap}
    * @param cap the wealth's saturation bound
+   * @param bound the weight's clamp, {@code > 0}
    */
-  public ReferenceKt(int d, KtParams p, double cap) {
+  public ReferenceKt(int d, KtParams p, double cap, double bound) {
     super(d);
     if (p == null) {
       throw new IllegalArgumentException("params p must not be null");
@@ -52,8 +57,12 @@ public final class ReferenceKt extends ReferenceCoordinateLearner {
     if (!(cap >= p.epsilon())) {
       throw new IllegalArgumentException("the wealth cap must be at least epsilon, got " + cap);
     }
+    if (!(bound > 0)) {
+      throw new IllegalArgumentException("the weight bound must be > 0, got " + bound);
+    }
     this.p = p;
     this.cap = cap;
+    this.bound = bound;
     this.theta = new double[d];
     this.wealth = new double[d];
     this.k = new double[d];
@@ -77,7 +86,8 @@ public final class ReferenceKt extends ReferenceCoordinateLearner {
 
   @Override
   protected double weight(int i) {
-    return theta[i] / (k[i] + 1) * wealth[i];
+    double w = theta[i] / (k[i] + 1) * wealth[i];
+    return Math.max(-bound, Math.min(w, bound));
   }
 
   @Override

@@ -1,11 +1,11 @@
 package org.onlinekernels.rules.scinol1;
 
 import org.onlinekernels.kernel.KernelChecks;
-import org.onlinekernels.kernel.lanes.Check;
+import org.onlinekernels.kernel.annotations.Check;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
 import org.onlinekernels.kernel.lanes.FloatLaneMath;
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
 
 /**
  * ScInOL1 (Kempka, Kotlowski and Warmuth 2019, Algorithm 1; docs/ALGORITHMS.md section 3):

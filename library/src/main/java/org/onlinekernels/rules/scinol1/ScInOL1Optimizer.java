@@ -6,13 +6,13 @@ import java.util.Map;
 import java.util.Set;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.Invariants;
-import org.onlinekernels.optimizer.MergePlan;
 import org.onlinekernels.optimizer.ParameterRangeException;
-import org.onlinekernels.optimizer.Precision;
 import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.RuleOptimizer;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.Invariants;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 
 /**

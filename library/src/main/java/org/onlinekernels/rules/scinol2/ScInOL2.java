@@ -1,8 +1,8 @@
 package org.onlinekernels.rules.scinol2;
 
-import org.onlinekernels.kernel.lanes.Lanes;
-import org.onlinekernels.kernel.lanes.Predict;
-import org.onlinekernels.kernel.lanes.Update;
+import org.onlinekernels.kernel.annotations.Lanes;
+import org.onlinekernels.kernel.annotations.Predict;
+import org.onlinekernels.kernel.annotations.Update;
 
 /**
  * ScInOL2 (Kempka, Kotlowski and Warmuth 2019, Algorithm 2; docs/ALGORITHMS.md section 4):

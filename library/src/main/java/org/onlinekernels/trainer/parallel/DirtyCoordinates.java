@@ -2,10 +2,11 @@ package org.onlinekernels.trainer.parallel;
 
 /**
  * The coordinates a round's rows named, per thread, for a merge that visits only those ({@link
- * org.onlinekernels.optimizer.CoordinateMerge}): each thread sets the bits of its rows' indices in
- * a bitset of its own; then each thread collects a range of the bitsets' words (the union of every
- * thread's bits there, cleared for the next round) into an ascending list, and the lists, in thread
- * order, are the round's coordinates in ascending order. Everything is allocated once.
+ * org.onlinekernels.optimizer.parallel.CoordinateMerge}): each thread sets the bits of its rows'
+ * indices in a bitset of its own; then each thread collects a range of the bitsets' words (the
+ * union of every thread's bits there, cleared for the next round) into an ascending list, and the
+ * lists, in thread order, are the round's coordinates in ascending order. Everything is allocated
+ * once.
  */
 final class DirtyCoordinates {
   private final int threads;

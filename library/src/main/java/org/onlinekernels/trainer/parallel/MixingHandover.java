@@ -4,8 +4,8 @@ import java.lang.foreign.Arena;
 import java.util.Arrays;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * The scalar-to-vector handover ({@link KernelHandover}) of {@link ParallelTrainer}'s learners.

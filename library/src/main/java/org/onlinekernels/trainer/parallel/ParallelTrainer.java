@@ -6,18 +6,18 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.CoordinateMerge;
-import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.parallel.CoordinateMerge;
+import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.KernelHandover;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Online training on {@code T} threads by iterative parameter mixing (McDonald, Hall and Mann

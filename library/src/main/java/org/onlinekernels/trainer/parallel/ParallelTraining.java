@@ -3,15 +3,15 @@ package org.onlinekernels.trainer.parallel;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.SharedState;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.parallel.SharedState;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Training on several threads, either mode (docs/parallel/README.md): {@link TrainingMode#SHARED}

@@ -9,15 +9,15 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.SharedState;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
-import org.onlinekernels.trainer.KernelHandover;
-import org.onlinekernels.trainer.LinearModel;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * Shared-state ("Hogwild", Niu, Recht, Ré and Wright 2011) online training on {@code T} threads:

@@ -9,12 +9,14 @@ import org.onlinekernels.kernel.lanes.DoubleVirtualLanes;
 import org.onlinekernels.kernel.lanes.FloatVirtualLanes;
 
 /**
- * The width the build asks for ({@code -Donlinekernels.vectorBits}: 512 in the default run, 256 and
- * 128 in the bit-equality executions of pom.xml) is the width the kernels run at, so those runs
- * test what they claim: a width the CPU lacks, which VectorConstants refuses in favour of the
- * preferred one, fails here. pom.xml's width executions fail if they match no test, and {@code
- * ReductionDeterminismTest} makes the same check, so each execution checks its width whichever of
- * the two it runs. Each virtual vector is a whole number of hardware vectors.
+ * The width the build asks for ({@code -Donlinekernels.vectorBits}: the library's {@code
+ * vector.bits.default} in the default run, which is the CPU's preferred width unless set, e.g.
+ * {@code -Dvector.bits.default=512} on a machine with AVX-512; 256 and 128 in the long stage's
+ * width re-runs, the parent pom's profile {@code long}) is the width the kernels run at, so those
+ * runs test what they claim: a width the CPU lacks, which VectorConstants refuses in favour of the
+ * preferred one, fails here. The width re-runs fail if they match no test, and {@code
+ * ReductionDeterminismTest} makes the same check, so each re-run checks its width whichever of the
+ * two it runs. Each virtual vector is a whole number of hardware vectors.
  */
 @Tag("width")
 public class VectorWidthTest {
@@ -41,7 +43,10 @@ public class VectorWidthTest {
             + asked
             + " asked for a width this CPU lacks (its widest: "
             + preferred
-            + " bits): run that width on a CPU that has it");
+            + " bits), so the kernels ran at "
+            + VectorConstants.BITS
+            + " bits: run that width on a CPU that has it, or leave -Dvector.bits.default and"
+            + " the long stage's re-runs to widths this CPU has");
     assertEquals(expected, VectorConstants.FLOAT_SPECIES.vectorBitSize());
     assertEquals(expected, VectorConstants.DOUBLE_SPECIES.vectorBitSize());
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.rules.RuleDriver;
 
@@ -125,7 +125,7 @@ class FreeGradEquation9Test {
         double[] h = r.state("ht");
         for (int i = 0; i < d; i++) {
           if (h1[i] == 0) {
-            assertEquals(0.0, w[i], 0.0, "no gradient yet at coordinate " + i);
+            assertEquals(0.0, w[i], "no gradient yet at coordinate " + i);
             continue;
           }
           if (h[i] > h1[i]) {

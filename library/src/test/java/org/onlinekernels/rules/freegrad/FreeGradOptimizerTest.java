@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.rules.RuleDriver;
 
@@ -46,10 +47,10 @@ class FreeGradOptimizerTest {
       // gradients:
       // h1 = ht = (1, 0.25); V = (0 + 1) + 1 = 2 and (0 + 0.0625) + 0.0625 = 0.125; G = (-1, 0.25).
       assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
-      assertArrayEquals(new double[] {-1, 0.25}, r.state("G"), 0.0);
-      assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"), 0.0);
-      assertArrayEquals(new double[] {1, 0.25}, r.state("h1"), 0.0);
-      assertArrayEquals(new double[] {1, 0.25}, r.state("ht"), 0.0);
+      assertArrayEquals(new double[] {-1, 0.25}, r.state("G"));
+      assertArrayEquals(new double[] {2, 0.125}, r.state("Vsum"));
+      assertArrayEquals(new double[] {1, 0.25}, r.state("h1"));
+      assertArrayEquals(new double[] {1, 0.25}, r.state("ht"));
       // Weights: coordinate 0: A = 1, D = 2 + 1 = 3, -G eps (2V + h A) h1^2 / (2 D^2 sqrt(V))
       // exp(A^2 / (2D))
       // = 5 / (18 sqrt(2)) e^(1/6); coordinate 1 saw -0.25 times coordinate 0's gradient: the
@@ -60,9 +61,9 @@ class FreeGradOptimizerTest {
       // 0.25;
       // ht = 4; G = (0, 0.5); V = (3, 0.1875).
       assertEquals(0.0, r.round(4, 1, 1), tol * w0);
-      assertArrayEquals(new double[] {0, 0.5}, r.state("G"), 0.0);
-      assertArrayEquals(new double[] {3, 0.1875}, r.state("Vsum"), 0.0);
-      assertArrayEquals(new double[] {4, 4}, r.state("ht"), 0.0);
+      assertArrayEquals(new double[] {0, 0.5}, r.state("G"));
+      assertArrayEquals(new double[] {3, 0.1875}, r.state("Vsum"));
+      assertArrayEquals(new double[] {4, 4}, r.state("ht"));
       // G_0 = +0: the weight's sign factor -G makes it -0.0.
       assertEquals(Double.valueOf(-0.0), Double.valueOf(r.weights()[0]));
     }
@@ -107,7 +108,7 @@ class FreeGradOptimizerTest {
             gs[i] = Math.scalb(g[s][i], ks[j]);
           }
           scaled[j].step(rs.vec(gs));
-          assertArrayEquals(want, rs.weights(), 0.0, "step " + s + ", gradients times 2^" + ks[j]);
+          assertArrayEquals(want, rs.weights(), "step " + s + ", gradients times 2^" + ks[j]);
         }
       }
       for (FreeGradOptimizer o : scaled) {
@@ -118,28 +119,40 @@ class FreeGradOptimizerTest {
 
   /**
    * One sign held: the exponent, {@code k^2 / (4k + 2)} after k touches, reaches its cap (64 float,
-   * 640 double) at about k = 4 cap; up to there the weight grows, after it decays like {@code 1 /
-   * sqrt(k)} (through {@code h1 / sqrt(V)}), finite throughout.
+   * 640 double) at about k = 4 cap. The weight grows like {@code e^(k/4)} until it meets the weight
+   * bound ({@code 2^56} float, {@code 2^512} double: {@link InputPolicy#weightBound}), before the
+   * cap, and stays there; finite throughout.
    */
   @ParameterizedTest
   @EnumSource(ElementType.class)
   void exponentSaturatesUnderOneSign(ElementType t) {
     double cap = t == ElementType.FLOAT ? FreeGrad.FLOAT_EXP_CAP : FreeGrad.DOUBLE_EXP_CAP;
+    double bound = InputPolicy.weightBound(t);
     try (Arena a = Arena.ofConfined();
         FreeGradOptimizer o = new FreeGradOptimizer(1, t, FreeGradParams.defaults())) {
       RuleDriver r = new RuleDriver(o, a);
-      double peak = 0;
-      int peakAt = -1;
+      double previous = 0;
+      int boundAt = -1;
+      int capAt = -1;
       for (int s = 1; s <= 4000; s++) {
         o.step(r.vec(-1));
         double w = r.weights()[0];
-        assertTrue(Double.isFinite(w) && w > 0, "step " + s + ": weight " + w);
-        if (w > peak) {
-          peak = w;
-          peakAt = s;
+        assertTrue(Double.isFinite(w) && w >= previous, "step " + s + ": weight " + w);
+        previous = w;
+        if (boundAt < 0 && w == bound) {
+          boundAt = s;
+        }
+        double g = r.state("G")[0];
+        double v = r.state("Vsum")[0];
+        double h = r.state("ht")[0];
+        double abs = Math.abs(g);
+        if (capAt < 0 && abs * (abs / (v + h * abs)) / 2 >= cap) {
+          capAt = s;
         }
       }
-      assertEquals(4 * cap, peakAt, 2, "the weight peaks where the exponent reaches its cap");
+      assertEquals(4 * cap, capAt, 2, "the exponent reaches its cap");
+      assertTrue(boundAt > 0 && boundAt < capAt, "the weight met its bound, at " + boundAt);
+      assertEquals(bound, previous, "and stayed there");
     }
   }
 }

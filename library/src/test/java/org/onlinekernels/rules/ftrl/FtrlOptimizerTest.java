@@ -11,7 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
-import org.onlinekernels.optimizer.StateLayout;
+import org.onlinekernels.optimizer.InputPolicy;
+import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.rules.RuleDriver;
 
@@ -57,8 +58,8 @@ class FtrlOptimizerTest {
       // = 1.
       // Coordinate 1: gg = 0.0625, den = 0.5 * 0.25 = 0.125, sig = 0.5, z = 0.25, N = 0.0625.
       assertEquals(Double.valueOf(0.0), Double.valueOf(r.round(-0.5, 2, -0.5)));
-      assertArrayEquals(new double[] {-1, 0.25}, r.state("z"), 0.0);
-      assertArrayEquals(new double[] {1, 0.0625}, r.state("N"), 0.0);
+      assertArrayEquals(new double[] {-1, 0.25}, r.state("z"));
+      assertArrayEquals(new double[] {1, 0.0625}, r.state("N"));
       // Weights: w0 = (copySign(0, -1) - (-1)) / ((1 + 1) / 0.5) = 0.25; w1 = (0 - 0.25) / ((1 +
       // 0.25) / 0.5) = -0.1:
       // OGD's 0 - 0.5 (-1) / (1 + 1) and 0 - 0.5 (0.25) / (1 + 0.25).
@@ -92,6 +93,30 @@ class FtrlOptimizerTest {
       assertEquals(0.1, w[0], tol(t));
       assertEquals(0L, Double.doubleToRawLongBits(w[1]), "w1 is +0 exactly, got " + w[1]);
       assertEquals(0.1 * 3, r.round(1, 3, 1e6), tol(t), "the zero weight ignores x_1 = 1e6");
+    }
+  }
+
+  /**
+   * docs/GUARANTEES.md: the weight is clamped (issue #41: with the clamp removed every suite stayed
+   * green). With {@code alpha = 2^100} (float) or {@code 2^600} (double) one round makes the
+   * weights {@code 2^99 / 2^599} and {@code -0.2 alpha}: the read-out and the prediction use {@code
+   * +-InputPolicy.weightBound}, as the reference with the same bound.
+   */
+  @ParameterizedTest
+  @CsvSource(textBlock = ALL)
+  void theWeightIsClampedAtTheBound(String impl, ElementType t, StateLayout layout) {
+    FtrlParams p = new FtrlParams(t == ElementType.FLOAT ? 0x1p100 : 0x1p600, 1, 0, 0);
+    double bound = InputPolicy.weightBound(t);
+    try (Arena a = Arena.ofConfined();
+        FtrlOptimizer o = create(impl, t, layout, p, a)) {
+      RuleDriver r = new RuleDriver(o, a);
+      r.round(-0.5, 2, -0.5);
+      assertArrayEquals(new double[] {bound, -bound}, r.weights());
+      assertEquals(Double.valueOf(bound / 2), Double.valueOf(r.round(0, 1, 0.5)));
+      ReferenceFtrl ref = new ReferenceFtrl(2, p, bound);
+      ref.predict(new double[] {2, -0.5});
+      ref.update(-0.5);
+      assertArrayEquals(new double[] {bound, -bound}, ref.weights());
     }
   }
 

@@ -18,11 +18,11 @@ import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * The parallel trainer: one thread is the sequential trainer bit for bit; any fixed number of

@@ -18,17 +18,17 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.Checkpoint;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.SharedState;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
+import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.rules.Rules;
 import org.onlinekernels.trainer.AlgorithmSpec;
-import org.onlinekernels.trainer.KernelHandover;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
+import org.onlinekernels.trainer.handover.KernelHandover;
 
 /**
  * Shared-state training (docs/parallel/README.md): one thread is the sequential trainer bit for

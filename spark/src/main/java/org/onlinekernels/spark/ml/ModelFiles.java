@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The model file inside a saved model's directory, on any file system Spark reaches (local, HDFS,

@@ -15,7 +15,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.onlinekernels.spark.ShippedModel;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 import scala.Option;
 import scala.Tuple3;
 
@@ -38,15 +38,18 @@ public final class OnlineLinearClassificationModel
 
   /** A model of {@code model}'s weights. */
   public OnlineLinearClassificationModel(String uid, LinearModel model) {
-    // Before super(): the super constructor creates the Params, which read uid().
-    this.uid = uid;
+    this(ConstructingUid.set(uid), model);
+  }
+
+  private OnlineLinearClassificationModel(ConstructingUid.Token uid, LinearModel model) {
+    super(); // creates the Params, which read uid(): ConstructingUid answers
+    this.uid = uid.take();
     this.model = new ShippedModel(model);
-    super();
   }
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : ConstructingUid.current();
   }
 
   /** The linear model (weights, rule, element type, loss, classes). */
@@ -101,10 +104,11 @@ public final class OnlineLinearClassificationModel
 
   /**
    * Spark's training-summary lookup, declared by two superclasses with Scala's covariant tuple,
-   * which Java generics cannot express: the raw type satisfies both.
+   * which Java generics cannot express: the raw type satisfies both (and overriding with it is the
+   * unchecked conversion javac reports).
    */
   @Override
-  @SuppressWarnings("rawtypes")
+  @SuppressWarnings({"rawtypes", "unchecked"})
   public Tuple3 findSummaryModel() {
     return super.findSummaryModel();
   }

@@ -46,10 +46,14 @@ public final class OnlineLinearClassifier
 
   /** An estimator with the given uid (what {@link #load} and {@code copy} use). */
   public OnlineLinearClassifier(String uid) {
-    // Before super(): Spark's Scala traits create their Params (featuresCol, ...) in the super
-    // constructor, and each Param asks its parent's uid() then.
-    this.uid = uid;
+    this(ConstructingUid.set(uid));
+  }
+
+  private OnlineLinearClassifier(ConstructingUid.Token uid) {
+    // Spark's Scala traits create their Params (featuresCol, ...) in the super constructor, and
+    // each Param asks its parent's uid() then: ConstructingUid answers.
     super();
+    this.uid = uid.take();
     rule =
         new Param<>(
             this,
@@ -93,7 +97,7 @@ public final class OnlineLinearClassifier
 
   @Override
   public String uid() {
-    return uid;
+    return uid != null ? uid : ConstructingUid.current();
   }
 
   /** The update rule. */

@@ -1,5 +1,6 @@
 /**
  * The Spark ML API of the Spark job: an estimator ({@link
- * org.onlinekernels.spark.ml.OnlineLinearClassifier}) and its model, usable in a {@code Pipeline}.
+ * org.onlinekernels.spark.ml.OnlineLinearClassifier}) and its model, with Params, {@code Pipeline}
+ * support, save and load.
  */
 package org.onlinekernels.spark.ml;

@@ -25,7 +25,7 @@ import org.onlinekernels.cli.Main;
 import org.onlinekernels.spark.JobSpec;
 import org.onlinekernels.spark.SparkTestSession;
 import org.onlinekernels.spark.SparkTrainer;
-import org.onlinekernels.trainer.LinearModel;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * The Spark ML API in {@code local[2]}: the estimator's Params reach the trainer (its model is, bit

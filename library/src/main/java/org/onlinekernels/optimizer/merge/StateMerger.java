@@ -1,0 +1,290 @@
+package org.onlinekernels.optimizer.merge;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.onlinekernels.optimizer.internal.StateAccess;
+import org.onlinekernels.optimizer.state.MergePlan;
+import org.onlinekernels.optimizer.state.StateStore;
+
+/**
+ * Carries out a {@link MergePlan}: K learners that started from the state of {@code into} are
+ * combined into it, element by element, in the canonical learner order of docs/MERGING.md (the
+ * lexicographic order of the learners' merged state, compared as the raw bits of each element
+ * widened to double), so the result does not depend on the order the learners are given in.
+ *
+ * <p>Over all coordinates ({@link #merge}) or over a sorted list of them outside which no learner
+ * differs from {@code into} ({@link org.onlinekernels.optimizer.parallel.CoordinateMerge}): the
+ * canonical order restricted to those coordinates is the same order, and every rule but the ball
+ * projection is one coordinate at a time, so both give the same bits. The coordinates are visited
+ * in ranges {@code [lo, hi)} of the list, which may run on several threads at once: buffer by
+ * buffer within a range (the weights first: their rule reads the start's accumulator). Only the SUM
+ * rule can overflow, so its buffers get a checking pass over every range first, and a ball
+ * projection a pass for the norm; a refused merge therefore leaves {@code into} bit-identical.
+ * Nothing is allocated per coordinate.
+ */
+public final class StateMerger {
+  /**
+   * Positions per chunk: every buffer's pass (and the copy back) runs over one chunk before the
+   * next, so a coordinate's records, one cache line per state when interleaved, are fetched once
+   * for all its variables instead of once per variable. A coordinate's result depends on its own
+   * elements only, so the chunks give the same bits as one pass per buffer.
+   */
+  private static final int CHUNK = 512;
+
+  private final StateAccess into;
+  private final MergePlan plan;
+  private final int k;
+
+  /**
+   * The learners that differ from the start, in canonical order (two or more), or the one that
+   * does, or none.
+   */
+  private final List<StateAccess> ordered;
+
+  /** Every learner given, contributors or not. */
+  private final List<? extends StateAccess> learners;
+
+  /** The per-buffer passes over the contributors' columns. */
+  private final MergeColumns columns;
+
+  /** The coordinates, ascending, or null for all {@code d}. */
+  private final int[] coords;
+
+  private final int n;
+
+  /** The merged scalars (two or more contributors), set by {@link #finish}. */
+  private final double[] scalars;
+
+  private StateMerger(
+      StateAccess into,
+      List<? extends StateAccess> learners,
+      List<StateAccess> ordered,
+      MergePlan plan,
+      int[] coords,
+      int n) {
+    this.into = into;
+    this.learners = learners;
+    this.plan = plan;
+    this.k = ordered.size();
+    this.ordered = ordered;
+    this.coords = coords;
+    this.n = n;
+    double[] scalarWeight = new double[k];
+    this.scalars = new double[plan.scalars().size()];
+    this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
+    if (k < 2) {
+      return;
+    }
+    Map<String, Double> s0 = into.scalarState();
+    for (int j = 0; j < k; j++) {
+      scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
+    }
+    for (int s = 0; s < scalars.length; s++) {
+      String name = plan.scalars().get(s).name();
+      double[] v = new double[k];
+      for (int j = 0; j < k; j++) {
+        v[j] = ordered.get(j).scalarState().get(name);
+      }
+      scalars[s] =
+          MergeArithmetic.combine(
+              s0.get(name), v, plan.scalars().get(s).rule() == MergePlan.Rule.AVERAGE);
+      if (!Double.isFinite(scalars[s])) {
+        throw new ArithmeticException(
+            "merged scalar " + name + " overflows; the state was left unchanged");
+      }
+    }
+  }
+
+  /** Validates, orders and merges over every coordinate; see {@code StatefulOptimizer#merge}. */
+  public static void merge(StateAccess into, List<? extends StateAccess> learners) {
+    into.checkOpen();
+    StateMerger m = prepare(into, learners, null, into.dimension(), true);
+    m.check(0, m.n);
+    double scale = m.ballScale();
+    into.stateReplaced();
+    m.write(0, m.n, scale, false);
+    m.finish(false);
+  }
+
+  /**
+   * Checks the learners against {@code into} (owned by the calling thread; with {@code owners}, the
+   * learners too), drops those equal to it over {@code coords[0..n)} (or all coordinates), sorts
+   * the rest canonically and merges the scalars; nothing is written yet.
+   */
+  public static StateMerger prepare(
+      StateAccess into, List<? extends StateAccess> learners, int[] coords, int n, boolean owners) {
+    MergePlan plan = into.mergePlan();
+    if (plan == null) {
+      throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
+    }
+    // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
+    // norm is kept too): write and finish copy it.
+    List<StateAccess> ordered = contributors(into, learners, plan, coords, n, owners);
+    return new StateMerger(into, learners, ordered, plan, coords, n);
+  }
+
+  /**
+   * Validates {@code learners} against {@code into} and returns those whose state differs from it
+   * (a learner that saw nothing takes no part) in the canonical order.
+   */
+  public static List<StateAccess> contributors(
+      StateAccess into, List<? extends StateAccess> learners, MergePlan plan) {
+    return contributors(into, learners, plan, null, into.dimension(), true);
+  }
+
+  /** {@link #contributors(StateAccess, List, MergePlan)} over {@code coords[0..n)} (null: all). */
+  private static List<StateAccess> contributors(
+      StateAccess into,
+      List<? extends StateAccess> learners,
+      MergePlan plan,
+      int[] coords,
+      int n,
+      boolean owners) {
+    if (learners == null || learners.isEmpty()) {
+      throw new IllegalArgumentException("merge needs at least one learner");
+    }
+    for (int j = 0; j < learners.size(); j++) {
+      MergeCompatibility.checkCompatible(into, learners.get(j), "learner " + j, owners);
+      if (learners.get(j).hasPending()) {
+        throw new IllegalStateException(
+            "learner " + j + " has a pending predict; call update(g) first");
+      }
+    }
+    List<StateAccess> ordered = new ArrayList<>();
+    for (StateAccess l : learners) {
+      if (MergeCompatibility.compareStates(l, into, plan, coords, n) != 0) {
+        ordered.add(l);
+      }
+    }
+    ordered.sort((a, b) -> MergeCompatibility.compareStates(a, b, plan, coords, n));
+    return ordered;
+  }
+
+  /** {@link MergePlan.Rule#MEAN}: a learner's summed increments of the plan's weight scalars. */
+  public static double scalarWeight(StateAccess into, StateAccess learner, MergePlan plan) {
+    Map<String, Double> s0 = into.scalarState();
+    Map<String, Double> sj = learner.scalarState();
+    double c = 0;
+    for (String s : plan.meanWeightScalars()) {
+      c += sj.get(s) - s0.get(s);
+    }
+    return c;
+  }
+
+  /** The number of coordinates merged. */
+  public int size() {
+    return n;
+  }
+
+  /** Checks that every SUM over positions {@code [lo, hi)} fits its element type. */
+  public void check(int lo, int hi) {
+    if (k < 2) {
+      return;
+    }
+    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
+      int c1 = Math.min(hi, c0 + CHUNK);
+      for (MergePlan.Buffer b : plan.buffers()) {
+        if (b.rule() == MergePlan.Rule.SUM) {
+          columns.sum(b.name(), c0, c1, false);
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes the merged state at positions {@code [lo, hi)} into {@code into} (the ball scaled by
+   * {@code scale}), and with {@code back} into every learner as well (every variable of their
+   * stores), so all of them hold the merged state there.
+   */
+  public void write(int lo, int hi, double scale, boolean back) {
+    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
+    }
+  }
+
+  /** {@link #write} over one chunk of positions. */
+  private void writeChunk(int lo, int hi, double scale, boolean back) {
+    if (k == 1) {
+      copy(ordered.get(0), into, lo, hi);
+    } else if (k > 1) {
+      for (MergePlan.Buffer b : plan.buffers()) {
+        if (b.rule() == MergePlan.Rule.MEAN) {
+          columns.mean(b.name(), lo, hi, scale, true, null);
+        }
+      }
+      for (MergePlan.Buffer b : plan.buffers()) {
+        switch (b.rule()) {
+          case SUM -> columns.sum(b.name(), lo, hi, true);
+          case AVERAGE -> columns.average(b.name(), lo, hi);
+          case MAX -> columns.max(b.name(), lo, hi);
+          case MEAN -> {}
+        }
+      }
+    }
+    if (back) {
+      for (StateAccess l : learners) {
+        copy(into, l, lo, hi);
+      }
+    }
+  }
+
+  /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
+  private void copy(StateAccess from, StateAccess to, int lo, int hi) {
+    for (String name : from.store().names()) {
+      StateStore.Field f = from.store().field(name);
+      StateStore.Field t = to.store().field(name);
+      for (int q = lo; q < hi; q++) {
+        int i = columns.at(q);
+        t.set(i, f.get(i));
+      }
+    }
+  }
+
+  /**
+   * The scalars: the merged ones (or the single contributor's) into {@code into}, which then
+   * recomputes what it derives from its state; with {@code back}, into every learner as well.
+   */
+  public void finish(boolean back) {
+    if (k == 1) {
+      ordered.get(0).scalarState().forEach(into::setScalar);
+    } else if (k > 1) {
+      for (int s = 0; s < scalars.length; s++) {
+        into.setScalar(plan.scalars().get(s).name(), scalars[s]);
+      }
+      into.afterMerge();
+    }
+    if (back) {
+      Map<String, Double> merged = into.scalarState();
+      for (StateAccess l : learners) {
+        merged.forEach(l::setScalar);
+        l.stateReplaced();
+      }
+    }
+  }
+
+  /**
+   * The ball projection's factor {@code min(1, R / ||v||)} for the merged weights {@code v}, or 1
+   * without a ball, without two contributors, or when no coordinate was averaged. The norm is over
+   * every coordinate, so a ball is merged over all of them.
+   */
+  public double ballScale() {
+    double r = plan.ballRadius();
+    if (r != r || k < 2) {
+      return 1.0;
+    }
+    if (coords != null) {
+      throw new IllegalStateException(
+          into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
+    }
+    for (MergePlan.Buffer b : plan.buffers()) {
+      if (b.rule() == MergePlan.Rule.MEAN) {
+        double[] normSq = new double[1];
+        boolean averaged = columns.mean(b.name(), 0, n, 1.0, false, normSq);
+        double norm = Math.sqrt(normSq[0]);
+        return averaged && norm > r ? r / norm : 1.0;
+      }
+    }
+    return 1.0;
+  }
+}

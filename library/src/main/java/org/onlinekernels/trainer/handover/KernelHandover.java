@@ -1,0 +1,399 @@
+package org.onlinekernels.trainer.handover;
+
+import java.lang.foreign.Arena;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.trainer.TrainerConfig;
+
+/**
+ * When a trainer moves its optimizers from the scalar kernels to the vector kernels.
+ *
+ * <p>Why: Vector API code runs boxed, about 100 times slower, in the interpreter and in C1, until
+ * C2 has compiled it, which takes seconds; plain Java is fast much sooner. A short run on the
+ * vector kernels is therefore slower than on the scalar ones. So a trainer whose JVM chose the
+ * vector kernels starts on the scalar kernels (unless its rows are dense: see the property below).
+ * Once it has run for 0.2 s (shorter runs finish on the scalar kernels, the faster choice for
+ * them), a background thread ({@code VectorWarmup}) races both implementations on a small private
+ * problem of the same configuration; once the vector kernels win (clearly faster), the trainer
+ * copies each optimizer's state, bit for bit, into a vector optimizer between two examples and goes
+ * on there. A tie (both as fast) leaves it on the scalar kernels. Sparse rows race too: the vector
+ * kernels' fused rounds compute a row's gathered records in lanes (the scalar kernels, one by one),
+ * which wins once compiled, and their compilation is what the race waits for. The two
+ * implementations compute the same bits (the lanes run the rule's scalar operations in the same
+ * order; dense kernels and reductions agree bit for bit once every kernel does, see docs/USING.md),
+ * so <em>when</em> the handover happens never changes a result, only the speed; tests force it at
+ * chosen examples to hold that.
+ *
+ * <p>The system property {@value #PROPERTY} chooses: {@code auto} (the default, when the JVM chose
+ * the vector kernels: sparse rows race; dense rows, measured fastest on the vector kernels from the
+ * first example, get no handover), {@code off} (the chosen kernels from the first example, as
+ * before), or a number {@code N} (switch after exactly {@code N} examples, without a race: for
+ * tests and measurements; 0 is the vector kernels from the start through a handover). Once a race
+ * has been decided in a JVM for a configuration (algorithm, precision, sparse or dense), later
+ * trainers of that configuration start on its winner directly, without a race.
+ */
+public final class KernelHandover {
+  /** What a look at the handover found ({@link #look}). */
+  public enum Look {
+    /** Hand over now. */
+    NOW,
+    /** Not yet: look again later. */
+    LATER,
+    /** Never: stay on the scalar kernels. */
+    NEVER
+  }
+
+  /** System property: {@code auto | off | N}. */
+  public static final String PROPERTY = "onlinekernels.handover";
+
+  /** Examples between two looks at the clock or at the race's outcome. */
+  public static final int CHECK_EVERY = 64;
+
+  /** How long a trainer runs on the scalar kernels before the race starts: 0.2 s. */
+  public static final long RACE_AFTER_NANOS = 200_000_000L;
+
+  /**
+   * The least time a run must still have ahead, at its rate so far, for a race of {@link
+   * #forConfig} to start: 5 s. Measured on the Zipf stream (2 cores): while the race runs (about
+   * 1-1.5 s until the vector kernels have compiled and won), the trainer ran at about half speed,
+   * and the vector kernels' fused rounds then save about a quarter per row, so the race pays for
+   * itself after about 4 s; shorter runs finish on the scalar kernels without one.
+   */
+  public static final long RACE_IF_AHEAD_NANOS = 5_000_000_000L;
+
+  /**
+   * How long a run has lasted before its time ahead is estimated: 1 s. Earlier the rate is that of
+   * the cold start (the JIT still compiling the loops), which overstates the time ahead: 3-epoch
+   * runs of about 1.5 s started races they could not repay.
+   */
+  public static final long AHEAD_AFTER_NANOS = 1_000_000_000L;
+
+  /**
+   * The shortest run, in seconds, that a race can start in ({@link #RACE_IF_AHEAD_NANOS}): a
+   * shorter run ends on the scalar kernels by design, which is nothing to explain to its user.
+   */
+  public static final double SHORTEST_RACED_RUN_SECONDS = RACE_IF_AHEAD_NANOS / 1e9;
+
+  private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
+  private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
+
+  private final KernelProvider target;
+  private final long at;
+  private final String key;
+
+  /** The least time ahead for the race to start ({@link #RACE_IF_AHEAD_NANOS}, or 0). */
+  private final long ahead;
+
+  /** The race, once started. */
+  private VectorWarmup warmup;
+
+  /** When the trainer's first fit started ({@link System#nanoTime}); 0: none yet. */
+  private long firstFitNanos;
+
+  /** When the current fit started, and its examples in all. */
+  private long fitNanos;
+
+  private long fitTotal;
+
+  private KernelHandover(KernelProvider target, long at, String key, long ahead) {
+    this.target = target;
+    this.at = at;
+    this.key = key;
+    this.ahead = ahead;
+  }
+
+  /**
+   * The handover for a trainer of {@code config} in this JVM, from {@value #PROPERTY}, or null when
+   * the trainer should run the chosen kernels from the start (the JVM chose the scalar kernels, the
+   * property is {@code off}, or the configuration has already been warmed up).
+   */
+  public static KernelHandover forConfig(TrainerConfig config) {
+    String mode = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+    long at = parse(mode);
+    KernelProvider chosen = KernelProvider.get();
+    if (mode.equals("off") || chosen == KernelProvider.scalar()) {
+      return null;
+    }
+    String key = key(config);
+    if (at < 0 && config.dense()) {
+      // Measured (bench-report/coldstart.md): dense rows on the scalar kernels are no faster cold,
+      // their per-element segment accesses are slow in the interpreter too, and the race's
+      // compilations delay them further; the vector kernels from the first example win there.
+      return null;
+    }
+    if (at < 0 && vectorRoundsDoNotPay(config)) {
+      // Measured: no gain to race for (see vectorRoundsDoNotPay); the whole run on the scalar
+      // kernels, which never loads the Vector API.
+      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
+    }
+    if (at < 0 && WARM.contains(key)) {
+      return null;
+    }
+    if (at < 0 && NO_GAIN.contains(key)) {
+      // Stays on the scalar kernels: a handover after more examples than a trainer can count.
+      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
+    }
+    return new KernelHandover(chosen, at, key, RACE_IF_AHEAD_NANOS);
+  }
+
+  /**
+   * Whether sparse training of this configuration gains nothing from the vector kernels: AdaGrad
+   * (not mixed precision), whose per-coordinate step is one square root and one division. Measured
+   * on the Zipf stream (2026-11-26, 2 cores, 12 epochs): its vector rounds ran no faster than the
+   * scalar ones once compiled (steady 1084-1246 against 928-1308 ns per row), and racing cost the
+   * run 10-60 %.
+   */
+  public static boolean vectorRoundsDoNotPay(TrainerConfig c) {
+    return !c.dense() && c.algorithm().name().equals("adagrad") && c.precision() != Precision.MIXED;
+  }
+
+  /** The fixed example count of a mode, or -1 for {@code auto} and {@code off}. */
+  public static long parse(String mode) {
+    if (mode.equals("auto") || mode.equals("off") || mode.isEmpty()) {
+      return -1;
+    }
+    try {
+      long n = Long.parseLong(mode);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Falls through to the error below.
+    }
+    throw new IllegalArgumentException(
+        PROPERTY + " must be auto, off or a number of examples >= 0, got '" + mode + "'");
+  }
+
+  /**
+   * A handover to {@code target} decided by the race (as {@code auto} does, without the JVM-wide
+   * memory).
+   */
+  public static KernelHandover race(KernelProvider target) {
+    return new KernelHandover(target, -1, "", 0);
+  }
+
+  /**
+   * A race as {@link #forConfig} makes it in {@code auto} (started only with {@link
+   * #RACE_IF_AHEAD_NANOS} ahead), without the JVM-wide memory (tests).
+   */
+  public static KernelHandover raceIfAhead(KernelProvider target) {
+    return new KernelHandover(target, -1, "", RACE_IF_AHEAD_NANOS);
+  }
+
+  /** A handover after exactly {@code examples} examples (no race) to {@code target}. */
+  public static KernelHandover after(long examples, KernelProvider target) {
+    if (examples < 0) {
+      throw new IllegalArgumentException("examples must be >= 0, got " + examples);
+    }
+    return new KernelHandover(target, examples, "", 0);
+  }
+
+  private static String key(TrainerConfig c) {
+    return c.algorithm().name() + '/' + c.precision() + '/' + (c.dense() ? "dense" : "sparse");
+  }
+
+  /** The kernels to hand over to. */
+  public KernelProvider target() {
+    return target;
+  }
+
+  /** Whether the moment is a fixed number of examples ({@link #at()}), rather than a race. */
+  public boolean fixed() {
+    return at >= 0;
+  }
+
+  /** The fixed moment: after this many examples. */
+  public long at() {
+    return at;
+  }
+
+  /**
+   * A look at the handover by a trainer of {@code config} and dimension {@code d} that has trained
+   * {@code seen} examples, whose first training call started at {@code firstFitNanos} ({@link
+   * System#nanoTime}) and whose current call has {@code aheadNanos} still to run at its rate so far
+   * (an estimate). A fixed moment ({@link #fixed()}) says {@link Look#NOW} from {@link #at()}
+   * examples on. A race starts once the trainer has run {@link #RACE_AFTER_NANOS} with at least
+   * {@link #RACE_IF_AHEAD_NANOS} ahead (a handover of {@link #forConfig}; {@link #race} starts it
+   * whatever is ahead); the look says {@link Look#NOW} once the vector kernels have won it, {@link
+   * Look#NEVER} once it ended without a winner. Called from one thread at a time.
+   */
+  public Look look(TrainerConfig config, int d, long seen, long firstFitNanos, long aheadNanos) {
+    if (fixed()) {
+      return seen >= at ? Look.NOW : Look.LATER;
+    }
+    if (warmup == null) {
+      // Short runs finish on the scalar kernels, the faster choice for them in every
+      // configuration: the race (a second busy thread) starts only once the run has lasted, and
+      // only when what is ahead can pay for it.
+      long lasted = System.nanoTime() - firstFitNanos;
+      boolean enoughAhead = ahead == 0 || (lasted >= AHEAD_AFTER_NANOS && aheadNanos >= ahead);
+      if (lasted >= RACE_AFTER_NANOS && enoughAhead) {
+        warmup = VectorWarmup.start(config, d, target);
+      }
+      return Look.LATER;
+    }
+    if (warmup.won()) {
+      markWarm();
+      return Look.NOW;
+    }
+    if (warmup.over()) {
+      if (warmup.tied()) {
+        markNoGain();
+      }
+      return Look.NEVER;
+    }
+    return Look.LATER;
+  }
+
+  /**
+   * A fit of {@code total} examples starts now: the clock of {@link #lookInFit} (the first fit's
+   * start, this fit's rate so far).
+   */
+  public void fitStarts(long total) {
+    fitNanos = System.nanoTime();
+    fitTotal = total;
+    if (firstFitNanos == 0) {
+      firstFitNanos = fitNanos;
+    }
+  }
+
+  /**
+   * A new estimate of the current fit's examples in all: a trainer reading a stream of unknown
+   * length announces {@link Long#MAX_VALUE} (a long stream) and narrows it as it learns how much of
+   * its input it has read.
+   */
+  public void fitTotal(long total) {
+    fitTotal = total;
+  }
+
+  /**
+   * {@link #look} by a trainer that has trained {@code seen} examples, {@code done} of them in the
+   * fit that {@link #fitStarts} announced last: the time ahead is that fit's rest at its rate so
+   * far.
+   */
+  public Look lookInFit(TrainerConfig config, int d, long seen, long done) {
+    return look(config, d, seen, firstFitNanos, ahead(fitNanos, done, fitTotal));
+  }
+
+  /**
+   * The time a run still has ahead at its rate so far: {@code done} of its {@code total} examples
+   * in the time since {@code startNanos}; 0 before the first example.
+   */
+  public static long ahead(long startNanos, long done, long total) {
+    if (done <= 0) {
+      return 0;
+    }
+    double perExample = (double) (System.nanoTime() - startNanos) / done;
+    return (long) Math.min(Long.MAX_VALUE, perExample * Math.max(0, total - done));
+  }
+
+  /**
+   * Stops the race and moves every optimizer of {@code opt} to a fresh optimizer on {@link
+   * #target()}'s kernels (state in {@code arena}, or its own with {@code null}) with a bit-for-bit
+   * copy of its state, and frees the old one. If that fails (e.g. no memory for the second state),
+   * {@code opt} is left as it was, on kernels that compute the same. Several threads may each move
+   * optimizers of their own at once (the parallel trainer's learners); the new optimizers belong to
+   * the calling thread.
+   *
+   * @return whether the optimizers were moved
+   * @throws IllegalArgumentException if an argument is null or an optimizer is not one of the
+   *     library's of {@code config}'s algorithm and dimension {@code d} (nothing is moved)
+   */
+  public boolean moveAll(
+      LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout, Arena arena) {
+    checkMovable(opt, config, d, layout);
+    stop();
+    LinearModelOptimizer[] next = new LinearModelOptimizer[opt.length];
+    int wrong = -1;
+    try {
+      for (int c = 0; c < opt.length; c++) {
+        next[c] = config.algorithm().create(d, config.precision(), layout, arena, target);
+        if (!next[c].algorithm().equals(opt[c].algorithm())) {
+          wrong = c;
+          break;
+        }
+        AbstractOptimizer a = (AbstractOptimizer) next[c];
+        a.setInputPolicy(config.inputPolicy());
+        a.copyStateFrom((AbstractOptimizer) opt[c]);
+      }
+    } catch (RuntimeException e) {
+      closeAll(next);
+      return false;
+    }
+    if (wrong >= 0) {
+      String made = next[wrong].algorithm();
+      closeAll(next);
+      throw new IllegalArgumentException(
+          "opt[" + wrong + "] is " + opt[wrong].algorithm() + "; the configuration makes " + made);
+    }
+    for (int c = 0; c < opt.length; c++) {
+      opt[c].close();
+      opt[c] = next[c];
+    }
+    return true;
+  }
+
+  private static void closeAll(LinearModelOptimizer[] made) {
+    for (LinearModelOptimizer x : made) {
+      if (x != null) {
+        x.close();
+      }
+    }
+  }
+
+  /**
+   * A programming error in {@link #moveAll}'s arguments is refused, not taken for a failed move.
+   */
+  private static void checkMovable(
+      LinearModelOptimizer[] opt, TrainerConfig config, int d, StateLayout layout) {
+    if (opt == null || config == null || layout == null) {
+      throw new IllegalArgumentException(
+          "moveAll needs the optimizers, a configuration and a layout");
+    }
+    for (int c = 0; c < opt.length; c++) {
+      if (!(opt[c] instanceof AbstractOptimizer a) || a.dimension() != d) {
+        throw new IllegalArgumentException(
+            "opt["
+                + c
+                + "] is "
+                + (opt[c] == null
+                    ? "null"
+                    : opt[c].algorithm() + " of dimension " + opt[c].dimension())
+                + "; moveAll moves the library's optimizers of dimension "
+                + d);
+      }
+    }
+  }
+
+  /** Whether the race has been started (tests). */
+  public boolean raceStarted() {
+    return warmup != null;
+  }
+
+  /** Stops a running race (the trainer handed over or closes); does not wait. */
+  public void stop() {
+    if (warmup != null) {
+      warmup.stop();
+    }
+  }
+
+  /** Remembers that the vector kernels won the race for this configuration in this JVM. */
+  public void markWarm() {
+    if (!key.isEmpty()) {
+      WARM.add(key);
+    }
+  }
+
+  /** Remembers that the race for this configuration ended in a tie in this JVM. */
+  public void markNoGain() {
+    if (!key.isEmpty()) {
+      NO_GAIN.add(key);
+    }
+  }
+}

@@ -81,6 +81,35 @@ final class Holdout implements AutoCloseable {
     this.yhat = new double[outputs];
   }
 
+  /**
+   * A holdout of a stream of dimension {@code d}: the stream's reader splits the rows ({@link
+   * #held}) and has each held-out row scored ({@link #score}) at its place in the stream.
+   */
+  Holdout(
+      int period,
+      int d,
+      ElementType type,
+      Loss loss,
+      boolean multiclass,
+      int outputs,
+      Scoring.Ties ties) {
+    this.period = period;
+    this.training = null;
+    this.heldOut = null;
+    this.type = type;
+    this.loss = loss;
+    this.multiclass = multiclass;
+    this.outputs = outputs;
+    this.scoring = new Scoring(ties, multiclass, null);
+    this.weights = arena.allocate((long) d * type.bytes(), 64);
+    this.yhat = new double[outputs];
+  }
+
+  /** Whether file row {@code id} (0-based) is held out. */
+  boolean held(long id) {
+    return (id + 1) % period == 0;
+  }
+
   /** The rows trained on. */
   SparseDataset training() {
     return training;
@@ -92,7 +121,7 @@ final class Holdout implements AutoCloseable {
   }
 
   /** The file row (0-based) of row {@code r} of {@link #training()}. */
-  int fileRow(int r) {
+  long fileRow(long r) {
     return r + r / (period - 1);
   }
 
@@ -116,10 +145,23 @@ final class Holdout implements AutoCloseable {
   }
 
   private void score(OnlineTrainer trainer, int row, int epoch) {
-    int[] idx = heldOut.indices();
-    double[] val = heldOut.values();
-    int s = heldOut.rowStart(row);
-    int e = heldOut.rowEnd(row);
+    score(
+        trainer,
+        heldOut.indices(),
+        heldOut.values(),
+        heldOut.rowStart(row),
+        heldOut.rowEnd(row),
+        heldOut.label(row),
+        epoch,
+        row);
+  }
+
+  /**
+   * Scores the held-out row {@code idx, val [s, e)} with label {@code y} with the trainer's model
+   * as it stands, in epoch {@code epoch} (1-based).
+   */
+  void score(
+      OnlineTrainer trainer, int[] idx, double[] val, int s, int e, double y, int epoch, long row) {
     if (weights == null) {
       // The model's d, not the data's: --test or --initial may make the model wider.
       weights = arena.allocate((long) trainer.optimizer(0).dimension() * type.bytes(), 64);
@@ -139,7 +181,6 @@ final class Holdout implements AutoCloseable {
       }
       yhat[c] = sum;
     }
-    double y = heldOut.label(row);
     lossSum += Metrics.loss(loss, multiclass, y, yhat, outputs);
     scoring.accept(epoch, row, y, yhat, outputs);
     scored++;

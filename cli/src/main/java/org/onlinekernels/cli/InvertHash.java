@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.onlinekernels.cli.Main.Failure;
-import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.trainer.model.LinearModel;
@@ -33,13 +32,14 @@ final class InvertHash implements VwRow.NameSink {
   /**
    * Writes the names with {@code model}'s weights to {@code file} crash-safely.
    *
-   * @param libsvm the LIBSVM training data whose feature numbers are the names, or null for VW data
+   * @param libsvm the (0-based) indices of the LIBSVM training data, whose feature numbers are the
+   *     names, or null for VW data
    */
-  void write(Path file, LinearModel model, SparseDataset libsvm) throws Failure {
+  void write(Path file, LinearModel model, java.util.BitSet libsvm) throws Failure {
     Map<String, Integer> names = new TreeMap<>(seen);
     if (libsvm != null) {
       names.clear();
-      for (int i : libsvm.indices()) {
+      for (int i = libsvm.nextSetBit(0); i >= 0; i = libsvm.nextSetBit(i + 1)) {
         names.put(Integer.toString(i + 1), i);
       }
     }

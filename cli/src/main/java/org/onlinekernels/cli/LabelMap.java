@@ -27,8 +27,13 @@ final class LabelMap {
   private final boolean binary;
   private final String description;
 
+  /** {@link #from} unboxed, for {@link #map}. */
+  private final long[] fromBits;
+
   private LabelMap(List<Double> from, boolean binary, String description) {
     this.from = from;
+    this.fromBits =
+        from == null ? null : from.stream().mapToLong(Double::doubleToLongBits).toArray();
     this.binary = binary;
     this.description = description;
   }
@@ -95,10 +100,18 @@ final class LabelMap {
     if (data.isBinary() || !allowBinaryCodes) {
       return IDENTITY;
     }
+    return auto(data::label, data.size());
+  }
+
+  /**
+   * The automatic rule for labels {@code label(0..n)}, not all {@code +1/-1}, that may become
+   * binary (see {@link #auto(SparseDataset, boolean)}).
+   */
+  static LabelMap auto(java.util.function.IntToDoubleFunction label, int n) {
     boolean only01 = true;
     boolean only12 = true;
-    for (int r = 0; r < data.size(); r++) {
-      double y = data.label(r);
+    for (int r = 0; r < n; r++) {
+      double y = label.applyAsDouble(r);
       only01 &= y == 0 || y == 1;
       only12 &= y == 1 || y == 2;
     }
@@ -121,6 +134,33 @@ final class LabelMap {
   /** Whether this map makes binary labels. */
   boolean binary() {
     return binary;
+  }
+
+  /**
+   * Label {@code y} mapped: {@code -1/+1} for a binary map, the class number for a list of classes,
+   * {@code y} itself for {@link #IDENTITY}; {@code NaN} when {@code y} is not in the map's list.
+   */
+  double map(double y) {
+    if (from == null) {
+      return y;
+    }
+    long bits = Double.doubleToLongBits(y);
+    for (int i = 0; i < fromBits.length; i++) {
+      if (fromBits[i] == bits) {
+        return binary ? (i == 0 ? -1.0 : 1.0) : i;
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** Whether the map has a list of labels (else labels pass as they are). */
+  boolean listed() {
+    return from != null;
+  }
+
+  /** The number of labels listed (0 for {@link #IDENTITY}). */
+  int size() {
+    return from == null ? 0 : from.size();
   }
 
   /** {@code data} with its labels mapped; the file name is for the error message. */
@@ -168,7 +208,7 @@ final class LabelMap {
         m.from, m.binary, m.description.replace("(--labels)", "(from the state file)"));
   }
 
-  private static String fmt(double v) {
+  static String fmt(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15
         ? Long.toString((long) v)
         : String.format(Locale.ROOT, "%s", v);

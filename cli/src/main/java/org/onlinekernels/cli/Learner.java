@@ -1,10 +1,12 @@
 package org.onlinekernels.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.onlinekernels.cli.Main.Failure;
+import org.onlinekernels.data.RowSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -174,6 +176,27 @@ final class Learner implements AutoCloseable {
         steadyStart[0] == 0 ? 0 : (t1 - steadyStart[1]) / 1e9,
         trainer.handoverAt(),
         trainer.kernels());
+  }
+
+  /**
+   * Runs the configured epochs over the passes of {@code source} as they arrive ({@link
+   * OnlineTrainer#fit(RowSource, PrintStream, int, OnlineTrainer.Checkpoint)}); {@code sink}
+   * receives every trained row's progressive scores with its file row, or is null.
+   *
+   * @throws IOException if the input cannot be read or is malformed
+   * @throws OnlineTrainer.TrainingException when an update is refused
+   */
+  TrainResult trainStream(
+      RowSource source, PrintStream progress, OnlineTrainer.ProgressiveSink sink)
+      throws IOException {
+    trainer.setProgressiveSink(sink);
+    return trainer.fit(source, progress, 0, null);
+  }
+
+  /** Scores a held-out row of a stream with the model as it stands ({@link Holdout#score}). */
+  void scoreHeldOut(
+      Holdout holdout, int[] idx, double[] val, int s, int e, double y, int epoch, long id) {
+    holdout.score(trainer, idx, val, s, e, y, epoch, id);
   }
 
   /**

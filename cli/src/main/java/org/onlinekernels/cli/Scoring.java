@@ -58,7 +58,7 @@ final class Scoring implements OnlineTrainer.ProgressiveSink {
   }
 
   @Override
-  public void accept(int epoch, int row, double label, double[] yhat, int k) {
+  public void accept(int epoch, long row, double label, double[] yhat, int k) {
     n++;
     errors += error(label, yhat, k);
     if (multiclass) {

@@ -3,12 +3,16 @@ package org.onlinekernels.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.data.RowBlock;
+import org.onlinekernels.data.RowFeed;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.io.RowCache;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.InputPolicy;
@@ -45,6 +49,17 @@ final class TrainCommand {
   /** Default merge interval of {@code --threads}. */
   static final int DEFAULT_MERGE_EVERY = 10_000;
 
+  /** Default {@code --shuffle-buffer}: 65,536 rows. */
+  static final int DEFAULT_SHUFFLE_BUFFER = 1 << 16;
+
+  /**
+   * Default {@code --parser-threads}: one per available core beside the learner's, at least one, at
+   * most four.
+   */
+  static int defaultParserThreads() {
+    return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() - 1));
+  }
+
   final Options options;
   final Path data;
   final Path testFile;
@@ -64,6 +79,21 @@ final class TrainCommand {
   final Path initial;
   final Path invertHash;
   final int holdoutPeriod;
+
+  /** Whether every epoch visits the rows in a fresh seeded order (not {@code --no-shuffle}). */
+  final boolean shuffle;
+
+  /**
+   * {@code --shuffle-buffer}: the rows read ahead and held for shuffling; an input of at most this
+   * many rows is trained in memory (a full shuffle per epoch), a longer one as a stream.
+   */
+  final int shuffleBuffer;
+
+  /** {@code --parser-threads}: threads parsing the text beside the learner. */
+  final int parserThreads;
+
+  /** {@code --cache}: the binary cache of the parsed rows, or null. */
+  final Path cacheFile;
 
   /** The settings of the {@code --initial} state, or null. */
   final RunSettings resumed;
@@ -130,6 +160,22 @@ final class TrainCommand {
     initial = path(o, "--initial");
     invertHash = path(o, "--invert-hash");
     holdoutPeriod = o.wholeNumber("--holdout-period", 0);
+    shuffle = !o.has("--no-shuffle");
+    shuffleBuffer = o.positiveInt("--shuffle-buffer", DEFAULT_SHUFFLE_BUFFER);
+    parserThreads =
+        "auto".equals(o.get("--parser-threads"))
+            ? defaultParserThreads()
+            : o.positiveInt("--parser-threads", defaultParserThreads());
+    if (parserThreads > MAX_THREADS) {
+      throw new UsageException(
+          "--parser-threads must be at most " + MAX_THREADS + ", got " + parserThreads);
+    }
+    cacheFile = path(o, "--cache");
+    if (cacheFile != null && o.has("--invert-hash")) {
+      throw new UsageException(
+          "--invert-hash needs the feature names of the text, which a --cache does not keep;"
+              + " drop one of them");
+    }
     dense = o.has("--dense");
     normalize = o.has("--normalize");
     dimension = o.positiveInt("--dimension", 0);
@@ -177,6 +223,19 @@ final class TrainCommand {
         progressiveOut, "--invert-hash", invertHash, "readable model");
     OutputFiles.checkOutput(
         "--save-state", saveState, "--data", data, "--test", testFile, "--model", modelOut);
+    if (cacheFile != null) {
+      OutputFiles.refuseOverwritingAnInput(
+          "--cache", cacheFile, "--data", data, "--test", testFile, "--initial", initial);
+      OutputFiles.checkOutput(
+          "--cache",
+          cacheFile,
+          "--model",
+          modelOut,
+          "--save-state",
+          saveState,
+          "--progressive-out",
+          progressiveOut);
+    }
     OutputFiles.checkOutput(
         "--invert-hash",
         invertHash,
@@ -232,17 +291,110 @@ final class TrainCommand {
 
   private int train(PrintStream out, PrintStream progress) throws UsageException, Failure {
     int d = resumed != null ? resumed.d() : dimension;
-    LibSvmReader.Limits limits =
-        resumed != null
-            ? inputLimits(type, normalize, 0)
-                .withMaxDimension(
-                    d,
-                    ", the dimension of the state in "
-                        + initial
-                        + " (give a first run --dimension N to leave room for later features)")
-            : inputLimits(type, normalize, d);
+    LibSvmReader.Limits limits = limitsForRun(d);
+    boolean vw = format.isVw(data);
+    if (!vw && (format.bits() != 0 || !format.signed() || format.namespaces().any())) {
+      throw new UsageException(
+          (format.namespaces().any() ? "--interactions, --ignore and --keep" : "--bits and --hash")
+              + " apply to Vowpal Wabbit files (--format vw or a .vw name), not to "
+              + data);
+    }
+    int bits =
+        !vw
+            ? 0
+            : resumed != null
+                ? InputFormat.bitsOf(resumed.d())
+                : format.bits() != 0 ? format.bits() : VwReader.DEFAULT_BITS;
     InvertHash names = invertHash == null ? null : new InvertHash();
-    SparseDataset train = format.read(data, d, VwReader.DEFAULT_BITS, limits, names);
+    java.util.Map<String, String> key = cacheKey(vw, bits, limits);
+    StreamInput text = null;
+    RowFeed first = null;
+    RowCache.Writer writer = null;
+    boolean streaming = false;
+    try {
+      if (cacheFile != null && Files.exists(cacheFile)) {
+        if (StreamInput.stdin(data)) {
+          throw new Failure(
+              "--cache "
+                  + cacheFile
+                  + " exists, and a cache cannot be checked against standard input: delete it"
+                  + " to write a new one, or read a file");
+        }
+        first = RowCache.open(cacheFile, key);
+      } else {
+        text = StreamInput.open(data, vw, format, bits, limits, names, parserThreads);
+        first = text;
+        if (cacheFile != null) {
+          writer = RowCache.create(cacheFile, key);
+        }
+      }
+      RowStore store = new RowStore();
+      boolean all = store.fill(first, shuffleBuffer, writer == null ? null : writer::write);
+      if (all) {
+        if (writer != null) {
+          writer.commit();
+        }
+        return trainInMemory(store.dataset(vw ? 1 << bits : d), names, out, progress);
+      }
+      streaming = true;
+      return trainStream(store, text, first, writer, vw, bits, d, key, names, out, progress);
+    } catch (IOException e) {
+      if (e.getMessage() != null
+          && (e.getMessage().startsWith(data.toString())
+              || cacheFile != null && e.getMessage().startsWith(cacheFile.toString()))) {
+        throw new Failure(e.getMessage());
+      }
+      throw StreamInput.failure(data.toString(), e);
+    } finally {
+      if (!streaming) {
+        closeQuietly(writer, first);
+      }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable... all) {
+    for (AutoCloseable a : all) {
+      try {
+        if (a != null) {
+          a.close();
+        }
+      } catch (Exception e) {
+        // The run's outcome is decided already.
+      }
+    }
+  }
+
+  /** What a cache of this run's rows must have been written with ({@link RowCache}). */
+  private java.util.Map<String, String> cacheKey(boolean vw, int bits, LibSvmReader.Limits limits) {
+    java.util.Map<String, String> k = new java.util.LinkedHashMap<>();
+    k.put("source", StreamInput.stdin(data) ? "-" : data.toAbsolutePath().normalize().toString());
+    try {
+      if (!StreamInput.stdin(data) && Files.isRegularFile(data)) {
+        k.put("size", Long.toString(Files.size(data)));
+        k.put("modified", Files.getLastModifiedTime(data).toString());
+      }
+    } catch (IOException e) {
+      // An unreadable file fails when it is opened.
+    }
+    k.put("format", vw ? "vw" : "libsvm");
+    if (vw) {
+      k.put("bits", Integer.toString(bits));
+      k.put("hash", format.signed() ? "signed" : "unsigned");
+      k.put("interactions", format.namespaces().interactions());
+      k.put("ignore", format.namespaces().ignore());
+      k.put("keep", format.namespaces().keep());
+    }
+    k.put("max-value", Double.toString(limits.maxMagnitude()));
+    k.put("max-index", Integer.toString(limits.maxDimension()));
+    return k;
+  }
+
+  /** The run on an input that fits the shuffle buffer, held in memory (a full shuffle). */
+  private int trainInMemory(
+      SparseDataset train, InvertHash names, PrintStream out, PrintStream progress)
+      throws UsageException, Failure {
+    int d = resumed != null ? resumed.d() : dimension;
+    LibSvmReader.Limits limits = limitsForRun(d);
     if (train.size() == 0) {
       throw new Failure(data + " has no examples");
     }
@@ -277,8 +429,7 @@ final class TrainCommand {
       test = test == null ? null : Datasets.normalizeRows(test);
     }
     TrainerConfig cfg =
-        new TrainerConfig(spec, type, loss, epochs, seed, !options.has("--no-shuffle"), dense)
-            .withPrecision(precision);
+        new TrainerConfig(spec, type, loss, epochs, seed, shuffle, dense).withPrecision(precision);
     boolean multiclass = resumed != null ? resumed.multiclass() : !train.isBinary();
     TrainResult r;
     Scoring prog;
@@ -309,7 +460,7 @@ final class TrainCommand {
                   scoreHere ? prog : null,
                   holdout);
           if (saveState != null) {
-            new TrainingState(settings(train, multiclass, learner, r).toMap(), learner.images())
+            new TrainingState(settings(multiclass, learner, r).toMap(), learner.images())
                 .save(saveState);
           }
         } finally {
@@ -329,6 +480,25 @@ final class TrainCommand {
       throw new Failure("cannot write " + progressiveOut + ": " + OutputFiles.reason(e));
     }
     Scoring testScores = test == null || prog == null ? null : Scoring.of(r.model(), test, ties);
+    save(r);
+    if (names != null) {
+      names.write(invertHash, r.model(), format.isVw(data) ? null : indicesOf(train));
+    }
+    new TrainReport(this, cfg, train.size(), !train.isBinary(), r, prog, testScores, holdout)
+        .print(out);
+    return 0;
+  }
+
+  private static java.util.BitSet indicesOf(SparseDataset data) {
+    java.util.BitSet seen = new java.util.BitSet();
+    for (int i : data.indices()) {
+      seen.set(i);
+    }
+    return seen;
+  }
+
+  /** Writes the model file, if asked for. */
+  private void save(TrainResult r) throws Failure {
     if (modelOut != null) {
       try {
         r.model().save(modelOut);
@@ -336,11 +506,170 @@ final class TrainCommand {
         throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
       }
     }
-    if (names != null) {
-      names.write(invertHash, r.model(), format.isVw(data) ? null : train);
+  }
+
+  /**
+   * The run on an input longer than the shuffle buffer: its labels and dimension decided before the
+   * first update (docs/CLI.md, "Streaming"), then trained as it is read ({@link StreamTrain}).
+   */
+  private int trainStream(
+      RowStore store,
+      StreamInput text,
+      RowFeed first,
+      RowCache.Writer writer,
+      boolean vw,
+      int bits,
+      int d,
+      java.util.Map<String, String> key,
+      InvertHash names,
+      PrintStream out,
+      PrintStream progress)
+      throws UsageException, Failure, IOException {
+    StreamTrain run = null;
+    Path cache = cacheFile;
+    boolean temporary = false;
+    try {
+      if (epochs > 1 && cache == null) {
+        cache = Files.createTempFile("online-kernels-", ".okrc");
+        temporary = true;
+        writer = RowCache.create(cache, key);
+        store.forEach(writer::write);
+      }
+      LabelStats stats = new LabelStats();
+      int dim;
+      if (vw) {
+        dim = 1 << bits;
+      } else if (d > 0) {
+        dim = d;
+      } else if (StreamInput.stdin(data)) {
+        throw new Failure(
+            "standard input holds more than --shuffle-buffer "
+                + shuffleBuffer
+                + " rows, so it is trained as a stream: give the model's dimension, --dimension N"
+                + " (the largest feature index of LIBSVM input)");
+      } else {
+        dim = Math.max(1, prescan(data, stats));
+        if (testFile != null) {
+          dim = Math.max(dim, prescan(testFile, null));
+        }
+      }
+      if (stats.rows == 0) {
+        double[] y = store.labels();
+        for (double v : y) {
+          stats.add(v);
+        }
+      }
+      LabelFit fit = labelFit(stats);
+      labels = fit.map();
+      if (text != null) {
+        text.expect(fit);
+      }
+      run = new StreamTrain(this, text, first, store, dim, fit, writer, cache, temporary, key);
+      TrainerConfig cfg =
+          new TrainerConfig(spec, type, loss, epochs, seed, shuffle, dense)
+              .withPrecision(precision);
+      Learner resumedLearner =
+          resumed == null
+              ? null
+              : Learner.resume(state, resumed, cfg.withShuffle(false, seed), initial);
+      StreamTrain.Outcome o = run.run(cfg, progress, resumedLearner);
+      TrainResult r = o.result();
+      save(r);
+      if (names != null) {
+        names.write(invertHash, r.model(), vw ? null : run.seen());
+      }
+      long held = o.holdout() == null ? 0 : o.holdout().metrics().examples() / epochs;
+      new TrainReport(
+              this,
+              cfg,
+              r.examples() / epochs + held,
+              fit.multiclass(),
+              r,
+              o.progressive(),
+              o.test(),
+              o.holdout())
+          .print(out);
+      return 0;
+    } finally {
+      if (run != null) {
+        run.close();
+      } else {
+        closeQuietly(writer, first);
+        if (temporary) {
+          Files.deleteIfExists(cache);
+        }
+      }
     }
-    new TrainReport(this, cfg, train, r, prog, testScores, holdout).print(out);
-    return 0;
+  }
+
+  /** The labels' kinds seen: all +1/-1, all 0/1, all 1/2, the largest class. */
+  private static final class LabelStats {
+    long rows;
+    boolean binary = true;
+    boolean only01 = true;
+    boolean only12 = true;
+    double max = -1;
+
+    void add(double y) {
+      rows++;
+      binary &= y == 1 || y == -1;
+      only01 &= y == 0 || y == 1;
+      only12 &= y == 1 || y == 2;
+      max = Math.max(max, y);
+    }
+  }
+
+  /**
+   * The labels of a stream: from the state, {@code --labels}, or decided from {@code stats} (the
+   * whole file after a pre-scan, else the rows read ahead) by {@link LabelMap#auto}'s rule.
+   */
+  private LabelFit labelFit(LabelStats stats) {
+    if (resumed != null) {
+      return new LabelFit(
+          resumed.labels(), resumed.multiclass(), resumed.outputs(), "of the state " + initial);
+    }
+    if (labels != null) {
+      return new LabelFit(
+          labels, !labels.binary(), labels.binary() ? 1 : labels.size(), LabelFit.GIVEN);
+    }
+    String decided =
+        stats.rows < shuffleBuffer
+            ? "decided from the whole file"
+            : "decided from the first " + stats.rows + " rows (--shuffle-buffer)";
+    if (stats.binary) {
+      return new LabelFit(LabelMap.IDENTITY, false, 1, decided);
+    }
+    LabelMap auto =
+        stats.only01
+            ? LabelMap.auto(i -> i, 2)
+            : stats.only12 ? LabelMap.auto(i -> i + 1, 2) : LabelMap.IDENTITY;
+    return auto.binary()
+        ? new LabelFit(auto, false, 1, decided)
+        : new LabelFit(LabelMap.IDENTITY, true, Math.max(2, (int) stats.max + 1), decided);
+  }
+
+  /**
+   * Reads a LIBSVM file once, for what a stream must know before its first update: its largest
+   * index (the returned dimension) and, into {@code stats} when not null, its labels.
+   */
+  private int prescan(Path file, LabelStats stats) throws Failure, IOException {
+    LibSvmReader.Limits limits = limitsForRun(0);
+    int max = -1;
+    try (StreamInput in = StreamInput.open(file, false, format, 0, limits, null, parserThreads)) {
+      RowBlock b = new RowBlock();
+      while (in.next(b)) {
+        int[] start = b.startArray();
+        for (int r = 0; r < b.size(); r++) {
+          if (start[r + 1] > start[r]) {
+            max = Math.max(max, b.indexArray()[start[r + 1] - 1]);
+          }
+          if (stats != null) {
+            stats.add(b.label(r));
+          }
+        }
+      }
+    }
+    return max + 1;
   }
 
   /** A fresh learner for the data, or one resumed from the {@code --initial} state. */
@@ -359,8 +688,7 @@ final class TrainCommand {
   }
 
   /** The settings a {@code --save-state} file records after this run. */
-  private RunSettings settings(
-      SparseDataset train, boolean multiclass, Learner learner, TrainResult r) {
+  RunSettings settings(boolean multiclass, Learner learner, TrainResult r) {
     long before = resumed == null ? 0 : resumed.examples();
     String f = format.isVw(data) ? "vw" : "libsvm";
     InputFormat in =
@@ -381,6 +709,18 @@ final class TrainCommand {
         normalize,
         in,
         before + r.examples());
+  }
+
+  /** What this run accepts of its input, {@code d} its dimension if known (else 0). */
+  LibSvmReader.Limits limitsForRun(int d) {
+    return resumed != null
+        ? inputLimits(type, normalize, 0)
+            .withMaxDimension(
+                d,
+                ", the dimension of the state in "
+                    + initial
+                    + " (give a first run --dimension N to leave room for later features)")
+        : inputLimits(type, normalize, d);
   }
 
   /**

@@ -2,7 +2,6 @@ package org.onlinekernels.cli;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.TrainResult;
@@ -15,7 +14,8 @@ import org.onlinekernels.trainer.handover.KernelHandover;
  *
  * @param c the command, with its options
  * @param cfg the trainer configuration it ran
- * @param train the training rows (labels mapped)
+ * @param n the training file's rows (held-out ones included)
+ * @param multiclass whether the labels are classes
  * @param r the result
  * @param prog the progressive scoring under the tie rule, or {@code null} when the trainer's own
  *     counts stand
@@ -25,14 +25,14 @@ import org.onlinekernels.trainer.handover.KernelHandover;
 record TrainReport(
     TrainCommand c,
     TrainerConfig cfg,
-    SparseDataset train,
+    long n,
+    boolean multiclass,
     TrainResult r,
     Scoring prog,
     Scoring testScores,
     Holdout holdout) {
 
   void print(PrintStream out) {
-    boolean multiclass = !train.isBinary();
     double progError = prog == null ? r.progressive().errorRate() : prog.errorRate();
     double testError =
         testScores == null
@@ -56,7 +56,7 @@ record TrainReport(
               .put("mode", r.mode().label())
               .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
               .put("data", c.data.toString())
-              .put("n", train.size())
+              .put("n", n)
               .put("d", r.model().dimension())
               .put("outputs", r.model().outputs())
               .put(
@@ -105,7 +105,7 @@ record TrainReport(
           Locale.ROOT,
           "data: %s; n = %d, d = %d, %s%n",
           c.data,
-          train.size(),
+          n,
           r.model().dimension(),
           r.model().multiclass()
               ? r.model().outputs() + " classes (one-vs-rest)"

@@ -32,7 +32,10 @@ final class TrainUsage {
                 "--save-state",
                 "--initial",
                 "--holdout-period",
-                "--invert-hash"));
+                "--invert-hash",
+                "--shuffle-buffer",
+                "--parser-threads",
+                "--cache"));
     valued.addAll(InputFormat.OPTIONS);
     Options o =
         Options.parse(
@@ -55,7 +58,9 @@ final class TrainUsage {
           "  instance, prediction = class of the largest score. An error is a wrong sign (binary) or a",
           "  wrong class; a tie (yhat = 0, or a shared largest score) counts as half an error (--ties).",
           "",
-          "  --data FILE         training data, LIBSVM/svmlight or Vowpal Wabbit text (.gz allowed)",
+          "  --data FILE         training data, LIBSVM/svmlight or Vowpal Wabbit text (.gz allowed;",
+          "                      - for standard input); an input of more rows than --shuffle-buffer",
+          "                      is trained as it is read, never held (docs/CLI.md, \"Streaming\")",
           "  --test FILE         test data (same format), scored with the final weights",
           "  --format F          libsvm or vw (default: vw for names ending in .vw or .vw.gz, else libsvm)",
           "  --bits B            vw: feature hashing into 2^B weights, B in 1..30 (default 18)",
@@ -76,7 +81,19 @@ final class TrainUsage {
           "                      accumulators; adagrad and scinol2)",
           "  --epochs N          passes over the data (default 1)",
           "  --seed S            seed of the shuffling (default " + Main.DEFAULT_SEED + ")",
-          "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch;",
+          "  --shuffle-buffer N  rows read ahead and held for shuffling (default "
+              + TrainCommand.DEFAULT_SHUFFLE_BUFFER
+              + "): an input of at",
+          "                      most N rows is held and shuffled in full every epoch; a longer one",
+          "                      is streamed, each row drawn at random from the N held",
+          "  --cache FILE        binary cache of the parsed rows: written by pass 1 if absent, read",
+          "                      instead of the text if present and of the same data and settings",
+          "                      (refused if stale); --epochs N > 1 on a stream without it uses a",
+          "                      temporary one",
+          "  --parser-threads P  threads parsing the text beside the learner (default: the cores",
+          "                      less one, 1 to 4)",
+          "  --no-shuffle        visit rows in file order (default: a fresh seeded order every epoch,",
+          "                      within --shuffle-buffer;",
           "                      demo, which compares algorithms on one order, never shuffles)",
           "  --ties T            half (default): a tie counts as half an error; error: as a whole one",
           "  --progressive-out FILE  write every training example's progressive prediction, one line",

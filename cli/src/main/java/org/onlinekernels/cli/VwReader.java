@@ -11,13 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.apache.commons.codec.digest.MurmurHash3;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.ByteLines;
 import org.onlinekernels.io.GzipInput;
 import org.onlinekernels.io.LabelRule;
 import org.onlinekernels.io.LibSvmReader;
-import org.onlinekernels.io.TextNumbers;
+import org.onlinekernels.io.TextFeed;
 
 /**
  * Reads Vowpal Wabbit's text format with feature hashing, so raw text or categorical columns train
@@ -59,8 +58,6 @@ final class VwReader {
 
   /** Largest number of bits: bit 31 carries the sign, and the dimension must fit an int. */
   static final int MAX_BITS = 30;
-
-  private static final int MAX_NAME_IN_MESSAGE = 40;
 
   private VwReader() {}
 
@@ -142,33 +139,42 @@ final class VwReader {
     }
   }
 
-  /** One pass over one file: the lines and the row being built. */
+  /** One pass over one file: the lines, the line parser and the label rule. */
   private static final class Parser {
     private final ByteLines lines;
     private final String name;
-    private final int mask;
-    private final VwRow row;
-    private final LibSvmReader.Limits limits;
+    private final VwLine line;
     private final LabelRule labels = new LabelRule();
     private final SparseDataset.Builder builder;
-    private byte[] b;
-    private long lineNo;
+    private final VwRow row;
 
     Parser(InputStream in, String name, int bits, VwRow row, LibSvmReader.Limits limits) {
-      this.lines = new ByteLines(in, limits.maxLineBytes(), "Vowpal Wabbit text");
+      this.lines = new ByteLines(in, limits.maxLineBytes(), VwLine.FORMAT);
       this.name = name;
-      this.mask = (1 << bits) - 1;
       this.row = row;
-      this.limits = limits;
+      this.line = new VwLine(bits, row, limits);
       this.builder = new SparseDataset.Builder().minDimension(1 << bits);
     }
 
     SparseDataset run() throws IOException {
       try {
         while (lines.next()) {
-          b = lines.buffer();
-          lineNo = lines.number();
-          line(lines.start(), lines.end());
+          byte[] b = lines.buffer();
+          long lineNo = lines.number();
+          try {
+            if (line.read(b, lines.start(), lines.end())) {
+              String problem =
+                  labels.problem(line.label(), b, line.labelStart(), line.labelEnd(), lineNo);
+              if (problem != null) {
+                throw new FormatException(name, lineNo, problem);
+              }
+              builder.addRow(line.label(), row.indices(), row.values(), line.count());
+            }
+          } catch (TextFeed.LineProblem p) {
+            throw new FormatException(name, lineNo, p.getMessage());
+          } catch (IllegalArgumentException | IllegalStateException ex) {
+            throw new FormatException(name, lineNo, ex.getMessage());
+          }
         }
       } catch (ByteLines.LineException e) {
         throw new FormatException(name, e.line(), e.problem());
@@ -178,185 +184,6 @@ final class VwReader {
       } catch (IllegalArgumentException e) {
         throw new FormatException(name, e.getMessage());
       }
-    }
-
-    private static boolean space(byte c) {
-      return c == ' ' || c == '\t' || c == '\f' || c == 0x0b;
-    }
-
-    private int find(byte c, int from, int to) {
-      for (int i = from; i < to; i++) {
-        if (b[i] == c) {
-          return i;
-        }
-      }
-      return -1;
-    }
-
-    private void line(int s, int e) throws FormatException {
-      int first = s;
-      while (first < e && space(b[first])) {
-        first++;
-      }
-      if (first == e) {
-        return;
-      }
-      int bar = find((byte) '|', s, e);
-      if (bar < 0) {
-        throw error("no '|': a line is LABEL |NAMESPACE FEATURE ...");
-      }
-      double label = header(s, bar);
-      row.clear();
-      for (int pos = bar; pos < e; ) {
-        int next = find((byte) '|', pos + 1, e);
-        int end = next < 0 ? e : next;
-        pos = namespace(pos + 1, end);
-      }
-      int nnz;
-      try {
-        nnz = row.finish();
-      } catch (IllegalArgumentException ex) {
-        throw error(ex.getMessage());
-      }
-      int[] idx = row.indices();
-      double[] val = row.values();
-      for (int k = 0; k < nnz; k++) {
-        if (!Double.isFinite(val[k]) || Math.abs(val[k]) > limits.maxMagnitude()) {
-          throw error(
-              "values of features hashed to index "
-                  + idx[k]
-                  + " sum to "
-                  + val[k]
-                  + (Double.isFinite(val[k])
-                      ? ", which exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
-                      : ", which is not finite"));
-        }
-      }
-      try {
-        builder.addRow(label, idx, val, nnz);
-      } catch (IllegalArgumentException | IllegalStateException ex) {
-        throw error(ex.getMessage());
-      }
-    }
-
-    /** One namespace, from after its '|' to {@code end}; returns {@code end}. */
-    private int namespace(int from, int end) throws FormatException {
-      // A name right after '|' is the namespace; '| ' is the default namespace (seed 0).
-      int p = from;
-      while (p < end && !space(b[p])) {
-        p++;
-      }
-      int seed = 0;
-      double scale = 1;
-      String scaleText = null;
-      // VW's namespace letter: the name's first byte; a space for the default namespace.
-      int letter = ' ';
-      String ns = "";
-      if (p > from) {
-        int colon = find((byte) ':', from, p);
-        int nameEnd = colon < 0 ? p : colon;
-        if (colon >= 0) {
-          scaleText = text(colon + 1, p);
-          scale = number(colon + 1, p, "namespace scale");
-        }
-        seed = MurmurHash3.hash32x86(b, from, nameEnd - from, 0);
-        letter = nameEnd > from ? b[from] & 0xFF : ' ';
-        ns = row.keepsNames() ? name(from, nameEnd) : "";
-      }
-      while (p < end) {
-        while (p < end && space(b[p])) {
-          p++;
-        }
-        if (p == end) {
-          break;
-        }
-        int ts = p;
-        int colon = -1;
-        while (p < end && !space(b[p])) {
-          colon = b[p] == ':' ? p : colon;
-          p++;
-        }
-        int nameEnd = colon < 0 ? p : colon;
-        double v =
-            colon < 0 ? 1 : number(colon + 1, p, "value of feature '" + text(ts, nameEnd) + "'");
-        if (nameEnd == ts) {
-          throw error("a feature value without a feature name");
-        }
-        int h = MurmurHash3.hash32x86(b, ts, nameEnd - ts, seed);
-        double x = v * scale;
-        if (!Double.isFinite(x) || Math.abs(x) > limits.maxMagnitude()) {
-          throw error(
-              "value "
-                  + (colon < 0 ? "1" : text(colon + 1, p))
-                  + " of feature '"
-                  + text(ts, nameEnd)
-                  + "' (index "
-                  + (h & mask)
-                  + ")"
-                  + (scaleText == null ? "" : " times namespace scale " + scaleText)
-                  + (Double.isFinite(x)
-                      ? " exceeds " + limits.maxMagnitude() + limits.magnitudeRule()
-                      : " is not finite"));
-        }
-        row.add(letter, ns, row.keepsNames() ? name(ts, nameEnd) : null, h, x);
-      }
-      return end;
-    }
-
-    /** The label of the part before the first '|': LABEL [IMPORTANCE] ['TAG]. */
-    private double header(int s, int bar) throws FormatException {
-      // A tag may touch the bar: "1 'tag|f". It carries no meaning for training.
-      int quote = find((byte) '\'', s, bar);
-      int e = quote < 0 ? bar : quote;
-      String[] parts = new String(b, s, e - s, StandardCharsets.UTF_8).strip().split("[ \t]+");
-      if (parts[0].isEmpty()) {
-        throw error("no label before '|' (unlabelled examples cannot be trained or scored)");
-      }
-      if (parts.length > 2) {
-        throw error("'" + text(s, bar).strip() + "' is not LABEL [IMPORTANCE] ['TAG]");
-      }
-      double label = number(parts[0], "label");
-      if (parts.length == 2 && number(parts[1], "importance weight") != 1) {
-        throw error(
-            "importance weight " + parts[1] + " is not supported (every example counts once)");
-      }
-      String problem = labels.problem(label, parts[0], lineNo);
-      if (problem != null) {
-        throw error(problem);
-      }
-      return label;
-    }
-
-    private double number(int from, int to, String what) throws FormatException {
-      double v = TextNumbers.parse(b, from, to);
-      if (!Double.isFinite(v)) {
-        throw error(what + " '" + text(from, to) + "' is not a finite number");
-      }
-      return v;
-    }
-
-    private double number(String s, String what) throws FormatException {
-      byte[] t = s.getBytes(StandardCharsets.UTF_8);
-      double v = TextNumbers.parse(t, 0, t.length);
-      if (!Double.isFinite(v)) {
-        throw error(what + " '" + s + "' is not a finite number");
-      }
-      return v;
-    }
-
-    /** Bytes for a feature or namespace name of {@link VwRow.NameSink}: {@link #readableName}. */
-    private String name(int from, int to) {
-      return readableName(b, from, to);
-    }
-
-    /** Bytes for a message: as UTF-8 (other bytes shown as U+FFFD), shortened. */
-    private String text(int from, int to) {
-      String t = new String(b, from, to - from, StandardCharsets.UTF_8);
-      return t.length() > MAX_NAME_IN_MESSAGE ? t.substring(0, MAX_NAME_IN_MESSAGE) + "..." : t;
-    }
-
-    private FormatException error(String problem) {
-      return new FormatException(name, lineNo, problem);
     }
   }
 

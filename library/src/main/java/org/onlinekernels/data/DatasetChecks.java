@@ -15,7 +15,7 @@ final class DatasetChecks {
    * @throws IllegalArgumentException if the label is not finite, an index is negative or not
    *     strictly greater than the previous one, or a value is not finite
    */
-  static int checkRow(int row, double label, int[] idx, double[] val, int count) {
+  static int checkRow(long row, double label, int[] idx, double[] val, int count) {
     if (idx == null || val == null) {
       throw new IllegalArgumentException("row " + row + ": indices and values must not be null");
     }

@@ -134,23 +134,14 @@ public final class ByteLines {
           break;
         }
         if (c == 0) {
-          throw new LineException(
-              line + 1,
-              "a NUL byte at byte "
-                  + (i - pos + 1)
-                  + " of the line: not a "
-                  + format
-                  + " file (binary data?)");
+          throw new LineException(line + 1, nulByte(i - pos + 1, format));
         }
         if (c == '\r') {
           if (i + 1 == lim && !eof) {
             break; // whether LF follows is not known yet
           }
           if (i + 1 < lim && buf[i + 1] != '\n') {
-            throw new LineException(
-                line + 1,
-                "a carriage return (CR) inside the line: the file has CR-only line"
-                    + " ends (classic Mac OS); convert them to LF, e.g. tr '\\r' '\\n'");
+            throw new LineException(line + 1, CR_INSIDE);
           }
         }
       }
@@ -181,13 +172,7 @@ public final class ByteLines {
       }
       if (lim == buf.length) {
         if (lim >= maxLineBytes) {
-          throw new LineException(
-              line + 1,
-              "line longer than "
-                  + maxLineBytes
-                  + " bytes: not a "
-                  + format
-                  + " file, or a line break is missing");
+          throw new LineException(line + 1, tooLong(maxLineBytes, format));
         }
         // Doubling, but never past the limit (a doubled 1 GiB buffer overflowed int before).
         int grown = (int) Math.min((long) buf.length * 2, maxLineBytes + 1L);
@@ -211,6 +196,33 @@ public final class ByteLines {
     }
   }
 
+  /** The problem of a CR not followed by LF inside a line. */
+  static final String CR_INSIDE =
+      "a carriage return (CR) inside the line: the file has CR-only line"
+          + " ends (classic Mac OS); convert them to LF, e.g. tr '\\r' '\\n'";
+
+  /** The problem of a NUL byte at (1-based) byte {@code at} of a line of a {@code format} file. */
+  static String nulByte(long at, String format) {
+    return "a NUL byte at byte " + at + " of the line: not a " + format + " file (binary data?)";
+  }
+
+  /** The problem of a line longer than {@code max} bytes in a {@code format} file. */
+  static String tooLong(int max, String format) {
+    return "line longer than "
+        + max
+        + " bytes: not a "
+        + format
+        + " file, or a line break is missing";
+  }
+
+  /** Whether {@code b[s..s+3)} is a UTF-8 byte order mark. */
+  static boolean bom(byte[] b, int s, int e) {
+    return e - s >= 3
+        && (b[s] & 0xff) == 0xef
+        && (b[s + 1] & 0xff) == 0xbb
+        && (b[s + 2] & 0xff) == 0xbf;
+  }
+
   /** Back to the first buffer size, keeping the unread bytes; gives the rest to the budget. */
   private void shrink() {
     byte[] small = new byte[FIRST_BUFFER_BYTES];
@@ -227,11 +239,7 @@ public final class ByteLines {
     if (e > s && buf[e - 1] == '\r') {
       e--;
     }
-    if (line == 1
-        && e - s >= 3
-        && (buf[s] & 0xff) == 0xef
-        && (buf[s + 1] & 0xff) == 0xbb
-        && (buf[s + 2] & 0xff) == 0xbf) {
+    if (line == 1 && bom(buf, s, e)) {
       s += 3;
     }
     start = s;

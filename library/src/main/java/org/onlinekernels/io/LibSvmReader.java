@@ -2,10 +2,8 @@ package org.onlinekernels.io;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.onlinekernels.data.SparseDataset;
 
 /**
@@ -45,8 +43,6 @@ import org.onlinekernels.data.SparseDataset;
  * counts, are converted without going through {@link Double#parseDouble} ({@link TextNumbers}).
  */
 public final class LibSvmReader {
-  private static final int MAX_TOKEN_IN_MESSAGE = 40;
-
   private LibSvmReader() {}
 
   /**
@@ -166,186 +162,44 @@ public final class LibSvmReader {
     }
   }
 
-  /** One pass over one input; holds the buffer and the per-line scratch arrays. */
+  /** One pass over one input: the lines, the line parser and the label rule. */
   private static final class Parser {
     private final ByteLines lines;
     private final String source;
     private final SparseDataset.Builder builder;
     private final LabelRule labels = new LabelRule();
-    private byte[] buf;
-    private int lineNo;
-    private int[] idx = new int[64];
-    private double[] val = new double[64];
-
-    private final Limits limits;
+    private final LibSvmLine line;
 
     Parser(InputStream in, String source, int minDimension, Limits limits) {
-      this.lines = new ByteLines(in, limits.maxLineBytes(), "LIBSVM");
+      this.lines = new ByteLines(in, limits.maxLineBytes(), LibSvmLine.FORMAT);
       this.source = source;
-      this.limits = limits;
+      this.line = new LibSvmLine(limits);
       this.builder = new SparseDataset.Builder().minDimension(minDimension);
     }
 
     SparseDataset run() throws IOException {
       try {
         while (lines.next()) {
-          buf = lines.buffer();
-          lineNo = (int) Math.min(lines.number(), Integer.MAX_VALUE);
-          parseLine(lines.start(), lines.end());
+          byte[] buf = lines.buffer();
+          int lineNo = (int) Math.min(lines.number(), Integer.MAX_VALUE);
+          try {
+            if (line.read(buf, lines.start(), lines.end())) {
+              String problem =
+                  labels.problem(line.label(), buf, line.labelStart(), line.labelEnd(), lineNo);
+              if (problem != null) {
+                throw new LibSvmFormatException(source, lineNo, problem);
+              }
+              builder.addRow(line.label(), line.indices(), line.values(), line.count());
+            }
+          } catch (TextFeed.LineProblem p) {
+            throw new LibSvmFormatException(source, lineNo, p.getMessage());
+          }
         }
       } catch (ByteLines.LineException e) {
         throw new LibSvmFormatException(
             source, (int) Math.min(e.line(), Integer.MAX_VALUE), e.problem());
       }
       return builder.build();
-    }
-
-    private static boolean isSpace(byte c) {
-      return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0x0b;
-    }
-
-    private void parseLine(int s, int e) throws LibSvmFormatException {
-      for (int i = s; i < e; i++) {
-        if (buf[i] == '#') {
-          e = i;
-          break;
-        }
-      }
-      int p = s;
-      while (p < e && isSpace(buf[p])) {
-        p++;
-      }
-      if (p == e) {
-        return;
-      }
-      int ts = p;
-      while (p < e && !isSpace(buf[p])) {
-        p++;
-      }
-      double label = parseLabel(ts, p);
-      int n = 0;
-      int prev = 0;
-      while (true) {
-        while (p < e && isSpace(buf[p])) {
-          p++;
-        }
-        if (p == e) {
-          break;
-        }
-        ts = p;
-        int colon = -1;
-        while (p < e && !isSpace(buf[p])) {
-          if (buf[p] == ':' && colon < 0) {
-            colon = p;
-          }
-          p++;
-        }
-        if (colon < 0) {
-          throw error("'" + text(ts, p) + "' has no ':' (features are index:value)");
-        }
-        int index = parseIndex(ts, colon);
-        if (index <= prev) {
-          throw error(
-              "index " + index + " after " + prev + ": indices must be strictly increasing");
-        }
-        if (colon + 1 == p) {
-          throw error("index " + index + " has no value after ':'");
-        }
-        double v = TextNumbers.parse(buf, colon + 1, p);
-        if (Double.isNaN(v)) {
-          throw error("value '" + text(colon + 1, p) + "' of index " + index + " is not a number");
-        }
-        if (!Double.isFinite(v)) {
-          throw error(
-              "value '" + text(colon + 1, p) + "' of index " + index + " is not a finite number");
-        }
-        if (Math.abs(v) > limits.maxMagnitude()) {
-          throw error(
-              "value "
-                  + text(colon + 1, p)
-                  + " of feature index "
-                  + index
-                  + " exceeds "
-                  + limits.maxMagnitude()
-                  + limits.magnitudeRule());
-        }
-        if (index > limits.maxDimension()) {
-          throw error(
-              "feature index "
-                  + index
-                  + " exceeds "
-                  + limits.maxDimension()
-                  + limits.dimensionRule());
-        }
-        if (n == idx.length) {
-          idx = Arrays.copyOf(idx, n * 2);
-          val = Arrays.copyOf(val, n * 2);
-        }
-        idx[n] = index - 1;
-        val[n] = v;
-        n++;
-        prev = index;
-      }
-      builder.addRow(label, idx, val, n);
-    }
-
-    private double parseLabel(int s, int e) throws LibSvmFormatException {
-      double y = TextNumbers.parse(buf, s, e);
-      if (Double.isNaN(y)) {
-        throw error("bad label '" + text(s, e) + "': not a number");
-      }
-      String problem = labels.problem(y, text(s, e), lineNo);
-      if (problem != null) {
-        throw error(problem);
-      }
-      return y;
-    }
-
-    private int parseIndex(int s, int e) throws LibSvmFormatException {
-      if (s == e) {
-        throw error("missing index before ':' in '" + text(s, tokenEnd(s)) + "'");
-      }
-      boolean negative = buf[s] == '-';
-      int p = negative ? s + 1 : s;
-      if (p == e) {
-        throw error("index '" + text(s, e) + "' is not an integer");
-      }
-      long v = 0;
-      for (int i = p; i < e; i++) {
-        int c = buf[i] - '0';
-        if (c < 0 || c > 9) {
-          throw error("index '" + text(s, e) + "' is not an integer");
-        }
-        if (v <= Integer.MAX_VALUE) {
-          v = v * 10 + c;
-        }
-      }
-      if (negative || v < 1) {
-        throw error("index " + text(s, e) + " < 1: indices are 1-based");
-      }
-      if (v > Integer.MAX_VALUE) {
-        throw error("index " + text(s, e) + " is too large (at most " + Integer.MAX_VALUE + ")");
-      }
-      return (int) v;
-    }
-
-    private int tokenEnd(int s) {
-      int p = s;
-      while (p < lines.end() && !isSpace(buf[p])) {
-        p++;
-      }
-      return p;
-    }
-
-    private String text(int s, int e) {
-      if (e - s > MAX_TOKEN_IN_MESSAGE) {
-        return new String(buf, s, MAX_TOKEN_IN_MESSAGE, StandardCharsets.ISO_8859_1) + "...";
-      }
-      return new String(buf, s, e - s, StandardCharsets.ISO_8859_1);
-    }
-
-    private LibSvmFormatException error(String problem) {
-      return new LibSvmFormatException(source, lineNo, problem);
     }
   }
 }

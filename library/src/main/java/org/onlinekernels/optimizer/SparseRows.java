@@ -10,39 +10,39 @@ import org.onlinekernels.kernel.ElementType;
  * <p>Everything a round would otherwise check on every call is checked here, once, in O(nnz): row
  * offsets non-decreasing and within the arrays, indices non-negative and strictly increasing within
  * each row, values finite in the element type. Each row's {@code max |x_j|} is kept, so {@link
- * InputPolicy#CHECKED} costs a round one comparison instead of a scan. Immutable and thread-safe:
- * one instance can feed any number of optimizers on any threads.
+ * InputPolicy#CHECKED} costs a round one comparison instead of a scan. The rows of {@link #of} are
+ * immutable and thread-safe: one instance can feed any number of optimizers on any threads. A
+ * {@link #buffer} is refilled block by block from a stream of row blocks by its owner.
  */
 public final class SparseRows {
   private final ElementType type;
-  private final int[] start;
-  private final int[] indices;
+
+  /** Whether {@link #refill} may replace the rows (a {@link #buffer}). */
+  private final boolean reusable;
+
+  private int rows;
+  private int[] start;
+  private int[] indices;
 
   /** The values, one of the two by element type. */
-  private final float[] floats;
+  private float[] floats;
 
-  private final double[] doubles;
-  private final double[] maxAbs;
-  private final int dimension;
-  private final int maxNnz;
+  private double[] doubles;
+  private double[] maxAbs;
+  private int dimension;
+  private int maxNnz;
 
-  private SparseRows(
-      ElementType type,
-      int[] start,
-      int[] indices,
-      float[] floats,
-      double[] doubles,
-      double[] maxAbs,
-      int dimension,
-      int maxNnz) {
+  private SparseRows(ElementType type, boolean reusable) {
     this.type = type;
-    this.start = start;
-    this.indices = indices;
-    this.floats = floats;
-    this.doubles = doubles;
-    this.maxAbs = maxAbs;
-    this.dimension = dimension;
-    this.maxNnz = maxNnz;
+    this.reusable = reusable;
+    this.start = new int[1];
+    this.indices = new int[0];
+    this.maxAbs = new double[0];
+    if (type == ElementType.FLOAT) {
+      floats = new float[0];
+    } else {
+      doubles = new double[0];
+    }
   }
 
   /**
@@ -60,7 +60,54 @@ public final class SparseRows {
       throw new IllegalArgumentException(
           "rowStart needs at least one element (rows + 1 offsets), got none");
     }
-    int n = rowStart.length - 1;
+    SparseRows r = new SparseRows(type, false);
+    r.load(rowStart.length - 1, rowStart, indices, values);
+    return r;
+  }
+
+  /**
+   * An empty buffer of rows of {@code type} that {@link #refill} fills block by block, its arrays
+   * reused (grown only for a larger block): how a trainer feeds a stream of row blocks to the fused
+   * rounds without allocating per block. Unlike the rows of {@link #of}, a buffer changes: its
+   * owner refills it between blocks of rounds, never while a round runs.
+   */
+  public static SparseRows buffer(ElementType type) {
+    if (type == null) {
+      throw new IllegalArgumentException("type must not be null");
+    }
+    return new SparseRows(type, true);
+  }
+
+  /**
+   * Replaces this buffer's rows by the {@code n} rows of {@code rowStart} ({@code n + 1} offsets)
+   * over {@code indices} and {@code values} (a row block's arrays, which may be longer), validated
+   * and rounded as {@link #of} does (row numbers in messages are positions in the block).
+   *
+   * @throws IllegalArgumentException if this is not a {@link #buffer}, an array is null or too
+   *     short, or naming the row and entry of the first violation (the buffer then holds no rows)
+   */
+  public void refill(int n, int[] rowStart, int[] indices, double[] values) {
+    if (!reusable) {
+      throw new IllegalArgumentException(
+          "only a SparseRows.buffer is refilled; the rows of SparseRows.of are immutable");
+    }
+    if (rowStart == null || indices == null || values == null) {
+      throw new IllegalArgumentException("rowStart, indices and values must not be null");
+    }
+    if (n < 0 || rowStart.length < n + 1) {
+      throw new IllegalArgumentException(
+          n + " rows need " + (n + 1) + " offsets, rowStart has " + rowStart.length);
+    }
+    rows = 0;
+    load(n, rowStart, indices, values);
+  }
+
+  /**
+   * Validates rows {@code 0..n-1} of {@code rowStart} over {@code indices} and {@code values} and
+   * copies them in, rounded to the element type; this instance's arrays are reused when large
+   * enough.
+   */
+  private void load(int n, int[] rowStart, int[] indices, double[] values) {
     int end = rowStart[n];
     if (rowStart[0] < 0 || end > indices.length || end > values.length) {
       throw new IllegalArgumentException(
@@ -75,7 +122,10 @@ public final class SparseRows {
               + " entries");
     }
     double limit = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
-    double[] rowMax = new double[n];
+    if (maxAbs.length < n) {
+      maxAbs = new double[n];
+    }
+    double[] rowMax = maxAbs;
     int dim = 0;
     int longest = 0;
     for (int r = 0; r < n; r++) {
@@ -133,24 +183,32 @@ public final class SparseRows {
       rowMax[r] = m;
     }
     int count = end - rowStart[0];
-    int[] idx = new int[count];
-    System.arraycopy(indices, rowStart[0], idx, 0, count);
-    int[] st = new int[n + 1];
-    for (int r = 0; r <= n; r++) {
-      st[r] = rowStart[r] - rowStart[0];
+    if (this.indices.length < count) {
+      this.indices = new int[count];
     }
-    float[] f = null;
-    double[] v = null;
+    System.arraycopy(indices, rowStart[0], this.indices, 0, count);
+    if (start.length < n + 1) {
+      start = new int[n + 1];
+    }
+    for (int r = 0; r <= n; r++) {
+      start[r] = rowStart[r] - rowStart[0];
+    }
     if (type == ElementType.FLOAT) {
-      f = new float[count];
+      if (floats.length < count) {
+        floats = new float[count];
+      }
       for (int j = 0; j < count; j++) {
-        f[j] = (float) values[rowStart[0] + j];
+        floats[j] = (float) values[rowStart[0] + j];
       }
     } else {
-      v = new double[count];
-      System.arraycopy(values, rowStart[0], v, 0, count);
+      if (doubles.length < count) {
+        doubles = new double[count];
+      }
+      System.arraycopy(values, rowStart[0], doubles, 0, count);
     }
-    return new SparseRows(type, st, idx, f, v, rowMax, dim, longest);
+    this.rows = n;
+    this.dimension = dim;
+    this.maxNnz = longest;
   }
 
   /** Element type of the values. */
@@ -160,7 +218,7 @@ public final class SparseRows {
 
   /** Number of rows. */
   public int size() {
-    return maxAbs.length;
+    return rows;
   }
 
   /** Number of entries of row {@code r}. */

@@ -85,11 +85,11 @@ public final class BlockLoop {
   }
 
   /** The progressive metrics of ended epoch {@code e} of {@code n} rows, this loop's alone. */
-  public Metrics epoch(int e, int n) {
+  public Metrics epoch(int e, long n) {
     return metrics(epochLoss[e], epochErr[e], n);
   }
 
-  private static Metrics metrics(double loss, double err, int n) {
+  private static Metrics metrics(double loss, double err, long n) {
     return new Metrics(n, n == 0 ? Double.NaN : loss / n, n == 0 ? Double.NaN : err / n);
   }
 
@@ -120,6 +120,23 @@ public final class BlockLoop {
    */
   public void run(
       double[] labels, int[] order, int first, int end, int step, int epoch, Rounds rounds) {
+    run(labels, order, first, end, step, epoch, rounds, null);
+  }
+
+  /**
+   * {@link #run(double[], int[], int, int, int, int, Rounds)}, the sink given row {@code r}'s id
+   * {@code ids[r]} instead of {@code r} (a block of a stream names its rows by their place in the
+   * stream); {@code ids} null: {@code r}.
+   */
+  public void run(
+      double[] labels,
+      int[] order,
+      int first,
+      int end,
+      int step,
+      int epoch,
+      Rounds rounds,
+      long[] ids) {
     for (int q0 = first; q0 < end; q0 += step) {
       int q1 = Math.min(end, q0 + BLOCK);
       for (int c = 0; c < k; c++) {
@@ -147,7 +164,7 @@ public final class BlockLoop {
         lossSum += multiclass ? rowLoss : losses[0][q - q0];
         errSum += Metrics.error(multiclass, labels[r], scores, k);
         if (sink != null) {
-          sink.accept(epoch, r, labels[r], scores, k);
+          sink.accept(epoch, ids == null ? r : ids[r], labels[r], scores, k);
         }
       }
     }

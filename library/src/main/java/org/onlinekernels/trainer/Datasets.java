@@ -31,38 +31,46 @@ public final class Datasets {
     for (int r = 0; r < data.size(); r++) {
       int s = data.rowStart(r);
       int n = data.rowEnd(r) - s;
-      double peak = 0;
-      for (int j = 0; j < n; j++) {
-        peak = Math.max(peak, Math.abs(val[s + j]));
-      }
-      if (peak >= SQUARES_SAFE_LOW && peak <= SQUARES_SAFE_HIGH) {
-        // Every square that matters is a normal double: the plain formula.
-        double n2 = 0;
-        for (int j = 0; j < n; j++) {
-          n2 += val[s + j] * val[s + j];
-        }
-        double f = 1 / Math.sqrt(n2);
-        for (int j = 0; j < n; j++) {
-          rowIdx[j] = idx[s + j];
-          row[j] = val[s + j] * f;
-        }
-      } else {
-        // The squares would overflow (1e200 -> 0) or underflow (1e-200 left unscaled): scale by
-        // the largest magnitude first, so that every term is at most 1 and the largest is 1.
-        double n2 = 0;
-        for (int j = 0; j < n; j++) {
-          double v = peak == 0 ? 0 : val[s + j] / peak;
-          n2 += v * v;
-        }
-        double root = Math.sqrt(n2);
-        for (int j = 0; j < n; j++) {
-          rowIdx[j] = idx[s + j];
-          row[j] = peak == 0 ? val[s + j] : val[s + j] / peak / root;
-        }
-      }
+      System.arraycopy(idx, s, rowIdx, 0, n);
+      System.arraycopy(val, s, row, 0, n);
+      normalize(row, 0, n);
       b.addRow(data.label(r), rowIdx, row, n);
     }
     return b.build();
+  }
+
+  /**
+   * Scales the row {@code values[from..from+n)} in place to unit Euclidean norm ({@link
+   * #normalizeRows}' rule and bits; an all-zero row stays as it is), e.g. a row of a stream.
+   */
+  public static void normalize(double[] values, int from, int n) {
+    double peak = 0;
+    for (int j = 0; j < n; j++) {
+      peak = Math.max(peak, Math.abs(values[from + j]));
+    }
+    if (peak >= SQUARES_SAFE_LOW && peak <= SQUARES_SAFE_HIGH) {
+      // Every square that matters is a normal double: the plain formula.
+      double n2 = 0;
+      for (int j = 0; j < n; j++) {
+        n2 += values[from + j] * values[from + j];
+      }
+      double f = 1 / Math.sqrt(n2);
+      for (int j = 0; j < n; j++) {
+        values[from + j] *= f;
+      }
+    } else {
+      // The squares would overflow (1e200 -> 0) or underflow (1e-200 left unscaled): scale by
+      // the largest magnitude first, so that every term is at most 1 and the largest is 1.
+      double n2 = 0;
+      for (int j = 0; j < n; j++) {
+        double v = peak == 0 ? 0 : values[from + j] / peak;
+        n2 += v * v;
+      }
+      double root = Math.sqrt(n2);
+      for (int j = 0; j < n && peak != 0; j++) {
+        values[from + j] = values[from + j] / peak / root;
+      }
+    }
   }
 
   /**

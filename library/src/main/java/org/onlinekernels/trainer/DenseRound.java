@@ -50,11 +50,25 @@ final class DenseRound {
    * (1-based), both for a refused update's message and the sink ({@code null}: none).
    */
   void row(TrainingData data, int r, int e, int q, OnlineTrainer.ProgressiveSink sink) {
+    int s = data.start[r];
+    row(data.indices, data.values, s, data.start[r + 1] - s, data.labels[r], r, e, q, sink);
+  }
+
+  /**
+   * Trains on the row of {@code nnz} entries at {@code s} of {@code idx} and {@code val}, label
+   * {@code y}, named {@code id} to the sink, at position {@code q} (0-based) of epoch {@code e}.
+   */
+  void row(
+      int[] idx,
+      double[] val,
+      int s,
+      int nnz,
+      double y,
+      long id,
+      int e,
+      long q,
+      OnlineTrainer.ProgressiveSink sink) {
     final int k = opt.length;
-    final int[] idx = data.indices;
-    final double[] val = data.values;
-    final int s = data.start[r];
-    final int nnz = data.start[r + 1] - s;
     for (int j = 0; j < nnz; j++) {
       if (isFloat) {
         x.setAtIndex(F, idx[s + j], (float) val[s + j]);
@@ -65,7 +79,6 @@ final class DenseRound {
     for (int c = 0; c < k; c++) {
       yhat[c] = opt[c].predict(x);
     }
-    final double y = data.labels[r];
     lossSum += Metrics.loss(loss, multiclass, y, yhat, k);
     errSum += Metrics.error(multiclass, y, yhat, k);
     try {
@@ -77,7 +90,7 @@ final class DenseRound {
       throw new OnlineTrainer.TrainingException(e, q + 1, ex);
     }
     if (sink != null) {
-      sink.accept(e, r, y, yhat, k);
+      sink.accept(e, id, y, yhat, k);
     }
     for (int j = 0; j < nnz; j++) {
       if (isFloat) {
@@ -89,7 +102,7 @@ final class DenseRound {
   }
 
   /** The progressive metrics of the epoch's {@code n} rows; the next epoch's sums start at 0. */
-  Metrics endEpoch(int n) {
+  Metrics endEpoch(long n) {
     Metrics m = new Metrics(n, n == 0 ? Double.NaN : lossSum / n, n == 0 ? Double.NaN : errSum / n);
     lossSum = 0;
     errSum = 0;

@@ -57,6 +57,32 @@ final class FitClock {
     }
   }
 
+  /**
+   * A run over a stream starts now: its length is not known, so the clock keeps no steady-state
+   * span (the trainer logs its progress instead, {@link SpanLog}) and the handover takes the run
+   * for a long one until {@link #streamRead} says otherwise.
+   */
+  void streamStarts() {
+    halfEpoch = -1;
+    half = -1;
+    halfNanos = System.nanoTime();
+    fitSeen = seen;
+    if (handover != null) {
+      handover.fitStarts(Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * A stream run has read {@code fraction} of its input ({@code NaN}: not known) over its passes:
+   * the handover's estimate of the run's examples in all.
+   */
+  void streamRead(double fraction) {
+    long done = seen - fitSeen;
+    if (handover != null && fraction > 0 && fraction <= 1 && done > 0) {
+      handover.fitTotal((long) Math.min(Long.MAX_VALUE / 2, done / fraction));
+    }
+  }
+
   /** Row {@code q} of epoch {@code e} (0-based) is next: hands over or starts the span if due. */
   void atRow(int e, int q) {
     if (seen == handoverCheck) {

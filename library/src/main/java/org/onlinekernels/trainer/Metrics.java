@@ -1,5 +1,8 @@
 package org.onlinekernels.trainer;
 
+import java.io.IOException;
+import org.onlinekernels.data.RowBlock;
+import org.onlinekernels.data.RowFeed;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.trainer.model.LinearModel;
@@ -149,10 +152,66 @@ public record Metrics(long examples, double meanLoss, double errorRate) {
    * {@code lossSum / n}, or the scaled sum's mean where the plain sum overflowed but no loss was
    * infinite.
    */
-  private static double mean(double lossSum, double scaledSum, int n) {
+  private static double mean(double lossSum, double scaledSum, long n) {
     return Double.isInfinite(lossSum) && Double.isFinite(scaledSum)
         ? Math.scalb(scaledSum / n, SCALE)
         : lossSum / n;
+  }
+
+  /**
+   * Evaluates {@code model} on the rows of {@code feed} (no learning), e.g. a test file read as a
+   * stream: the same loss and error as {@link #evaluate(LinearModel, SparseDataset, ScoreSink)} on
+   * those rows, holding one block at a time; {@code sink} (may be null) receives every row's id,
+   * label and scores.
+   *
+   * @throws IllegalArgumentException if a row's label does not fit the model (naming it, 1-based)
+   * @throws IOException if the feed cannot be read
+   */
+  public static Metrics evaluate(LinearModel model, RowFeed feed, RowScoreSink sink)
+      throws IOException {
+    int k = model.outputs();
+    double[] yhat = new double[k];
+    double lossSum = 0;
+    double scaledSum = 0;
+    double errors = 0;
+    long n = 0;
+    RowBlock b = new RowBlock();
+    while (feed.next(b)) {
+      int[] start = b.startArray();
+      for (int r = 0; r < b.size(); r++) {
+        double y = b.label(r);
+        boolean fits =
+            model.multiclass() ? y >= 0 && y < k && y == Math.rint(y) : y == 1.0 || y == -1.0;
+        if (!fits) {
+          throw new IllegalArgumentException(
+              "row "
+                  + (b.id(r) + 1)
+                  + " has label "
+                  + y
+                  + (model.multiclass()
+                      ? " but the model knows only classes 0.." + (k - 1)
+                      : " but the model is binary (+1/-1)"));
+        }
+        model.scores(b.indexArray(), b.valueArray(), start[r], start[r + 1] - start[r], yhat);
+        double l = loss(model.loss(), model.multiclass(), y, yhat, k);
+        lossSum += l;
+        scaledSum += Math.scalb(l, -SCALE);
+        errors += error(model.multiclass(), y, yhat, k);
+        if (sink != null) {
+          sink.accept(b.id(r), y, yhat);
+        }
+      }
+      n += b.size();
+    }
+    return new Metrics(
+        n, n == 0 ? Double.NaN : mean(lossSum, scaledSum, n), n == 0 ? Double.NaN : errors / n);
+  }
+
+  /** Receives one row's scores during {@link #evaluate(LinearModel, RowFeed, RowScoreSink)}. */
+  @FunctionalInterface
+  public interface RowScoreSink {
+    /** Row {@code id}, label {@code label}: its scores; {@code yhat} only valid during the call. */
+    void accept(long id, double label, double[] yhat);
   }
 
   /** Receives one row's scores during {@link #evaluate(LinearModel, SparseDataset, ScoreSink)}. */

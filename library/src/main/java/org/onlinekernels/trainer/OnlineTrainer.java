@@ -1,8 +1,13 @@
 package org.onlinekernels.trainer;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.util.Random;
+import org.onlinekernels.data.RowBlock;
+import org.onlinekernels.data.RowFeed;
+import org.onlinekernels.data.RowSource;
+import org.onlinekernels.data.ShuffleFeed;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
@@ -28,6 +33,14 @@ import org.onlinekernels.trainer.model.LinearModel;
  * prediction changes none of the scores. Dense mode ({@link TrainerConfig#dense}) packs each row
  * into a {@code d}-element segment once, predicts with all {@code K} planar optimizers, then
  * updates them.
+ *
+ * <h2>Streams: rows as they arrive</h2>
+ *
+ * {@link #fit(RowSource, PrintStream, int, Checkpoint)} trains from a {@link RowSource}, block by
+ * block as its feeds give them, without holding the data: each {@link RowBlock} is validated into
+ * one reused {@link SparseRows#buffer} and trained by the same fused rounds as a data set, so a
+ * stream in a data set's order gives that data set's model and metrics bit for bit. Memory is the
+ * optimizers' state, one block, and what the feed holds (e.g. a {@link ShuffleFeed}'s buffer).
  *
  * <h2>Multiclass: one-vs-rest with {@code K} outputs sharing one instance</h2>
  *
@@ -78,6 +91,18 @@ public final class OnlineTrainer implements AutoCloseable {
   private final FitClock clock;
 
   /**
+   * Where the rows of the current call start in its epoch's order: 0 for a data set; for a stream,
+   * the rows of the epoch before the current block (for a refused round's message).
+   */
+  private long positionBase;
+
+  /** The stream passes' reused buffers: the block, its rows validated, the visiting order. */
+  private RowBlock streamBlock;
+
+  private SparseRows streamRows;
+  private int[] identity = new int[0];
+
+  /**
    * Called every {@code every} training examples during {@link #fit}, e.g. to evaluate on a test
    * set.
    */
@@ -97,11 +122,11 @@ public final class OnlineTrainer implements AutoCloseable {
   @FunctionalInterface
   public interface ProgressiveSink {
     /**
-     * Row {@code row} of the data (0-based, in the data's order) with label {@code label} was
-     * scored {@code yhat[0..k)} in epoch {@code epoch} (1-based); {@code yhat} is only valid during
-     * the call.
+     * Row {@code row} of the data (0-based, in the data's order; for a {@link RowFeed}, the row's
+     * id) with label {@code label} was scored {@code yhat[0..k)} in epoch {@code epoch} (1-based);
+     * {@code yhat} is only valid during the call.
      */
-    void accept(int epoch, int row, double label, double[] yhat, int k);
+    void accept(int epoch, long row, double label, double[] yhat, int k);
   }
 
   /**
@@ -201,7 +226,10 @@ public final class OnlineTrainer implements AutoCloseable {
             : null;
     this.blocks =
         new BlockLoop(
-            k, multiclass, config.epochs(), (ep, p, c) -> new TrainingException(ep, p + 1, c));
+            k,
+            multiclass,
+            config.epochs(),
+            (ep, p, c) -> new TrainingException(ep, positionBase + p + 1, c));
     // The ogd baseline runs no kernels: nothing to hand over.
     this.handover = opt[0] instanceof AbstractOptimizer ? handover : null;
     this.clock =
@@ -353,6 +381,213 @@ public final class OnlineTrainer implements AutoCloseable {
   }
 
   /**
+   * Trains on a stream: one pass per epoch, each over a feed {@code source} opens ({@code
+   * config.epochs()} passes), the rows trained block by block in the feed's order, as they arrive;
+   * when the configuration shuffles, each pass goes through a {@link ShuffleFeed} of {@link
+   * ShuffleFeed#DEFAULT_ROWS} rows drawn by this trainer's seeded generator (a feed that shuffles
+   * itself goes with a configuration that does not). Every row is scored before its update
+   * (progressive validation) and its scores go to the {@link #setProgressiveSink sink} with its id.
+   * Labels must fit the trainer: {@code +1/-1} for a binary one, class numbers {@code 0..K-1} for
+   * one of {@code K} outputs; indices below its dimension.
+   *
+   * <p>Memory is the state, one block and the feed's own; allocates O(1) per block besides the
+   * progress output and what the feed and the checkpoint allocate.
+   *
+   * @param progress progress line target or {@code null}
+   * @param every call {@code checkpoint} after every {@code every} examples (0: never)
+   * @param checkpoint may be null
+   * @return the run's figures, as {@link #train} gives them for a data set (no test metrics); its
+   *     steady-state span starts at the first block end at or after half the examples
+   * @throws IOException if a feed cannot be opened or read
+   * @throws IllegalArgumentException if a row's label or index does not fit the trainer (the
+   *     message names the row by its id, 1-based), or {@code source} is null; the blocks before it
+   *     are trained
+   * @throws TrainingException when an update is refused
+   */
+  public TrainResult fit(RowSource source, PrintStream progress, int every, Checkpoint checkpoint)
+      throws IOException {
+    if (source == null) {
+      throw new IllegalArgumentException("source must not be null");
+    }
+    if (streamBlock == null) {
+      streamBlock = new RowBlock();
+      streamRows = SparseRows.buffer(config.type());
+    }
+    final int epochs = config.epochs();
+    Metrics[] result = new Metrics[epochs];
+    clock.streamStarts();
+    long seen0 = clock.seen();
+    SpanLog log = new SpanLog(0);
+    ProgressLine line = progress == null ? null : new ProgressLine(progress, epochs, -1);
+    long[] nonzeros = {0};
+    long t0 = System.nanoTime();
+    for (int e = 0; e < epochs; e++) {
+      try (RowFeed feed = shuffled(source.open(e + 1))) {
+        result[e] = pass(feed, e, checkpoint == null ? 0 : every, checkpoint, log, line, nonzeros);
+      }
+    }
+    long t1 = System.nanoTime();
+    if (line != null) {
+      line.end();
+    }
+    long total = clock.seen() - seen0;
+    LinearModel model = model();
+    return new TrainResult(
+        model,
+        Metrics.combine(result),
+        result,
+        null,
+        total,
+        nonzeros[0],
+        (t1 - t0) / 1e9,
+        log.examplesFrom(total / 2, total),
+        log.nanosFrom(total / 2, t1) / 1e9,
+        handoverAt(),
+        kernels());
+  }
+
+  /** {@code feed}, through a shuffle buffer when the configuration shuffles. */
+  private RowFeed shuffled(RowFeed feed) {
+    if (feed == null) {
+      throw new IllegalArgumentException("the source opened no feed (null)");
+    }
+    return config.shuffle() ? new ShuffleFeed(feed, ShuffleFeed.DEFAULT_ROWS, shuffler) : feed;
+  }
+
+  /** One pass of a stream run: epoch {@code e} (0-based) over {@code feed}. */
+  private Metrics pass(
+      RowFeed feed,
+      int e,
+      int checkEvery,
+      Checkpoint checkpoint,
+      SpanLog log,
+      ProgressLine line,
+      long[] nonzeros)
+      throws IOException {
+    final RowBlock block = streamBlock;
+    final SparseRows rows = streamRows;
+    final Loss loss = config.loss();
+    final BlockLoop.Rounds rounds =
+        (c, from, to, y, yh, losses) ->
+            opt[c].rounds(rows, identity, from, to, y, loss, yh, losses);
+    final boolean dense = denseRound != null;
+    final ProgressiveSink sink = progressiveSink;
+    blocks.setSink(sink);
+    long n = 0;
+    while (feed.next(block)) {
+      int m = block.size();
+      checkBlock(block);
+      if (!dense) {
+        try {
+          rows.refill(block.size(), block.startArray(), block.indexArray(), block.valueArray());
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(inBlock(block, ex.getMessage()), ex);
+        }
+      }
+      if (identity.length < m) {
+        identity = new int[Math.max(m, 2 * identity.length)];
+        for (int i = 0; i < identity.length; i++) {
+          identity[i] = i;
+        }
+      }
+      positionBase = n;
+      for (int q0 = 0; q0 < m; ) {
+        clock.atRow(e, q0);
+        int q1 = clock.blockEnd(e, q0, Math.min(m, q0 + BLOCK), checkEvery);
+        if (dense) {
+          int[] starts = block.startArray();
+          for (int q = q0; q < q1; q++) {
+            denseRound.row(
+                block.indexArray(),
+                block.valueArray(),
+                starts[q],
+                starts[q + 1] - starts[q],
+                block.labelArray()[q],
+                block.idArray()[q],
+                e + 1,
+                n + q,
+                sink);
+          }
+        } else {
+          blocks.run(block.labelArray(), identity, q0, q1, BLOCK, e + 1, rounds, block.idArray());
+        }
+        if (clock.advance(q1 - q0, checkEvery)) {
+          checkpoint.at(clock.seen(), this);
+        }
+        q0 = q1;
+      }
+      n += m;
+      nonzeros[0] += block.entries();
+      log.at(clock.seen());
+      clock.streamRead((e + progressOf(feed)) / config.epochs());
+      if (line != null) {
+        line.at(e, n, clock.seen());
+      }
+    }
+    positionBase = 0;
+    if (dense) {
+      return denseRound.endEpoch(n);
+    }
+    blocks.endEpoch(e);
+    return blocks.epoch(e, n);
+  }
+
+  private static double progressOf(RowFeed feed) {
+    double p = feed.progress();
+    return p >= 0 && p <= 1 ? p : Double.NaN;
+  }
+
+  /**
+   * Refuses a block whose labels do not fit this trainer or whose indices reach past its dimension,
+   * naming the first such row by its id (1-based).
+   */
+  private void checkBlock(RowBlock block) {
+    double[] y = block.labelArray();
+    int[] idx = block.indexArray();
+    int[] starts = block.startArray();
+    for (int r = 0; r < block.size(); r++) {
+      double label = y[r];
+      boolean fits =
+          multiclass
+              ? label >= 0 && label < k && label == Math.rint(label)
+              : label == 1.0 || label == -1.0;
+      if (!fits) {
+        throw new IllegalArgumentException(
+            "row "
+                + (block.id(r) + 1)
+                + " has label "
+                + label
+                + (multiclass
+                    ? " but the model knows only classes 0.." + (k - 1)
+                    : " but the model is binary (+1/-1)"));
+      }
+      if (starts[r + 1] > starts[r] && idx[starts[r + 1] - 1] >= d) {
+        throw new IllegalArgumentException(
+            "row "
+                + (block.id(r) + 1)
+                + " has feature index "
+                + idx[starts[r + 1] - 1]
+                + " but the model has dimension "
+                + d);
+      }
+    }
+  }
+
+  /** A message of {@link SparseRows#refill} about the block's row {@code r}, naming it by id. */
+  private static String inBlock(RowBlock block, String message) {
+    if (message.startsWith("row ")) {
+      int end = message.indexOf(',');
+      try {
+        int r = Integer.parseInt(message.substring(4, end));
+        return "row " + (block.id(r) + 1) + message.substring(end);
+      } catch (RuntimeException notARow) {
+        return message;
+      }
+    }
+    return message;
+  }
+
+  /**
    * The current weights of every output (read-out per ALGORITHMS.md; does not change the state).
    */
   public LinearModel model() {
@@ -383,7 +618,7 @@ public final class OnlineTrainer implements AutoCloseable {
   public static final class TrainingException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    TrainingException(int epoch, int example, RuntimeException cause) {
+    TrainingException(int epoch, long example, RuntimeException cause) {
       super(
           "training stopped at epoch " + epoch + ", example " + example + ": " + cause.getMessage(),
           cause);

@@ -15,7 +15,7 @@ final class ProgressLine {
   private final long t0 = System.nanoTime();
   private long next = t0 + SECOND;
 
-  /** A line for a call of {@code epochs} passes over {@code n} examples. */
+  /** A line for a call of {@code epochs} passes over {@code n} examples ({@code -1}: a stream). */
   ProgressLine(PrintStream out, int epochs, int n) {
     this.out = out;
     this.epochs = epochs;
@@ -24,20 +24,37 @@ final class ProgressLine {
 
   /** {@code done} examples of epoch {@code e} (0-based) are trained: prints if a second passed. */
   void at(int e, int done) {
+    at(e, done, (long) e * n + done);
+  }
+
+  /**
+   * {@code done} examples of epoch {@code e} (0-based) are trained, {@code all} over the call:
+   * prints if a second passed.
+   */
+  void at(int e, long done, long all) {
     long now = System.nanoTime();
     if (now <= next) {
       return;
     }
     double sec = (now - t0) / 1e9;
-    long all = (long) e * n + done;
-    out.printf(
-        Locale.ROOT,
-        "\repoch %d/%d  %d/%d examples  %.0f examples/s  ",
-        e + 1,
-        epochs,
-        done,
-        n,
-        all / sec);
+    if (n < 0) {
+      out.printf(
+          Locale.ROOT,
+          "\repoch %d/%d  %d examples  %.0f examples/s  ",
+          e + 1,
+          epochs,
+          done,
+          all / sec);
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "\repoch %d/%d  %d/%d examples  %.0f examples/s  ",
+          e + 1,
+          epochs,
+          done,
+          n,
+          all / sec);
+    }
     out.flush();
     next = System.nanoTime() + SECOND;
   }

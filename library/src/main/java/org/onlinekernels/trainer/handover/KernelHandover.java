@@ -264,6 +264,15 @@ public final class KernelHandover {
   }
 
   /**
+   * A new estimate of the current fit's examples in all: a trainer reading a stream of unknown
+   * length announces {@link Long#MAX_VALUE} (a long stream) and narrows it as it learns how much of
+   * its input it has read.
+   */
+  public void fitTotal(long total) {
+    fitTotal = total;
+  }
+
+  /**
    * {@link #look} by a trainer that has trained {@code seen} examples, {@code done} of them in the
    * fit that {@link #fitStarts} announced last: the time ahead is that fit's rest at its rate so
    * far.

@@ -27,6 +27,7 @@ import com.github.javaparser.ast.stmt.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -233,6 +234,10 @@ final class CTranslator {
   }
 
   private Expr boxConstant(String fn, FieldAccessExpr fa) {
+    Optional<Expression> imported = ImportedConstants.literal(rule.unit, fa);
+    if (imported.isPresent()) {
+      return expr(fn, imported.get(), Map.of());
+    }
     String type =
         switch (fa.getScope().toString()) {
           case "Float" -> "float";

@@ -70,6 +70,7 @@ public final class RuleGenerator {
         continue;
       }
       CompilationUnit cu = StaticJavaParser.parse(text);
+      cu.setStorage(f); // where ImportedConstants finds the classes a rule imports
       for (ClassOrInterfaceDeclaration outer :
           cu.findAll(ClassOrInterfaceDeclaration.class, c -> c.isTopLevelType())) {
         for (ClassOrInterfaceDeclaration inner :

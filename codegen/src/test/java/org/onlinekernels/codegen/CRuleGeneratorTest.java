@@ -72,6 +72,39 @@ class CRuleGeneratorTest {
   }
 
   @Test
+  void aConstantImportedFromTheSourceTreeIsReadFromItsClass(@TempDir Path dir) throws IOException {
+    Path limits = dir.resolve("src/org/example/policy/Limits.java");
+    Files.createDirectories(limits.getParent());
+    Files.writeString(
+        limits,
+        "package org.example.policy;\n"
+            + "public final class Limits {\n"
+            + "  public static final double FLOAT_STEP = 0x1p-3;\n"
+            + "  public static final double DOUBLE_STEP = 0x1p-7;\n"
+            + "}\n");
+    Path src = dir.resolve("src/org/example/rules/Odd.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(
+        src,
+        SOURCE
+            .formatted("STEP * gx")
+            .replace(
+                "import org.onlinekernels.kernel.annotations.Update;\n",
+                "import org.onlinekernels.kernel.annotations.Update;\n"
+                    + "import org.example.policy.Limits;\n")
+            .replace(
+                "    @Update\n",
+                "    static final float STEP = (float) Limits.FLOAT_STEP;\n\n    @Update\n"));
+    LaneRule rule = RuleGenerator.rules(dir.resolve("src")).get(0);
+    List<String> unported = new ArrayList<>();
+    String h = CRuleGenerator.header(List.of(rule), hooks(dir), unported);
+    assertEquals(List.of(), unported);
+    // Each flavor reads its own twin's constant: FLOAT_STEP for float, DOUBLE_STEP for double.
+    assertTrue(h.contains("#define Odd_float_STEP ((float) ((float) 0x1p-3))"), h);
+    assertTrue(h.contains("#define Odd_double_STEP ((double) ((double) 0x1p-7))"), h);
+  }
+
+  @Test
   void aRuleItCanFollowIsInTheTable(@TempDir Path dir) throws IOException {
     List<String> unported = new ArrayList<>();
     String h = CRuleGenerator.header(List.of(rule(dir, "gx")), hooks(dir), unported);

@@ -88,12 +88,6 @@ public final class ScInOL2Subject implements Subject {
     return new ReferenceScInOL2(d, params);
   }
 
-  @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceScInOL2 s = (ReferenceScInOL2) r;
-    return Map.of("G", s.bigG(), "S2", s.s2(), "M", s.m(), "eta", s.eta());
-  }
-
   /**
    * The weight is {@code theta eta / (2 s)} with {@code theta = G / s} while {@code |theta| < 1}.
    * {@code G} is a signed running sum that can cancel, so its error is relative to its path, not to

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import org.onlinekernels.bench.job.JobVsVw;
 
 /**
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and {@code
@@ -52,6 +53,7 @@ public final class WorkloadReportWriter {
     WorkloadMetalSection.write(md, rows);
     fits(md, rows);
     WorkloadStreamTargets.write(md, rows);
+    JobVsVw.section(md, dir);
     charts(md, rows, dir);
     details(md, rows);
     // The analysis written by hand after a run, as bench/report-notes.md is for the kernel report.

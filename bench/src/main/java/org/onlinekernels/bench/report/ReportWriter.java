@@ -152,7 +152,8 @@ final class ReportWriter {
     for (Kernel k : KERNELS) kernelSection(md, k, dir);
     sparseSection(md, dir);
     peerSection(md);
-    Path notes = dir.toAbsolutePath().getParent().resolve("bench").resolve("report-notes.md");
+    // The analysis written by hand after a run, kept beside the report it explains.
+    Path notes = dir.resolve("kernels-notes.md");
     if (Files.exists(notes)) {
       md.append("\n").append(Files.readString(notes));
     }

@@ -23,8 +23,8 @@ import java.util.Properties;
  * ratios against the hand-written loop, the C loop's section ({@link WorkloadMetalSection}), the
  * fit time per row {@code a + b nnz}, issue #21's verdicts on the streams ({@link
  * WorkloadStreamTargets}), every figure per workload, and examples/s against nonzeros per row, then
- * the hand-written analysis of {@code bench/workload-notes.md}. Every ratio is between figures of
- * the same run, from median passes.
+ * the hand-written analysis of {@code bench-report/workload-notes.md}. Every ratio is between
+ * figures of the same run, from median passes.
  */
 public final class WorkloadReportWriter {
   private WorkloadReportWriter() {}
@@ -54,8 +54,8 @@ public final class WorkloadReportWriter {
     WorkloadStreamTargets.write(md, rows);
     charts(md, rows, dir);
     details(md, rows);
-    // The analysis written by hand after a run, as bench/report-notes.md is for the kernel report.
-    Path notes = dir.toAbsolutePath().getParent().resolve("bench").resolve("workload-notes.md");
+    // The analysis written by hand after a run, kept beside the report it explains.
+    Path notes = dir.resolve("workload-notes.md");
     if (Files.exists(notes)) md.append("\n").append(Files.readString(notes));
     Files.writeString(dir.resolve("workload.md"), md.toString());
   }

@@ -92,14 +92,12 @@ final class KernelSection {
           b.equals("ScInOL2Bench.round")
               || b.equals("ScInOL2Bench.handwritten")
               || b.equals("ScInOL2Bench.reference");
-      case "scinol1" -> b.equals("ScInOL1Bench.round") || b.equals("ScInOL1Bench.reference");
-      case "dfeg" -> b.equals("DfegBench.round") || b.equals("DfegBench.reference");
-      default -> b.equals(k.bench());
+      default -> b.equals(k.bench()) || b.equals(k.bench().replace(".round:", ".reference:"));
     };
   }
 
   static String label(Row r) {
-    String b = r.bench();
+    String b = r.bench().replaceAll(":.*", ""); // RuleBench's rows without their rule
     if (b.endsWith(".handwritten")) return "hand-written loop, " + r.type() + "[]";
     if (b.endsWith(".reference")) return "reference (double[])";
     if (b.startsWith("TribuoBench")) return "Tribuo AdaGrad (double)";

@@ -47,12 +47,10 @@ final class SparseAndPeerSections {
     md.append(
         "| kernel | type | impl | nnz | ns/nnz median (mean ± err) | min / median / max ns per call |\n|---|---|---|---:|---:|---|\n");
     for (Row r : sp) {
+      // RuleBench's rows by their rule's name, the suites' by theirs.
+      String b = r.bench();
       String name =
-          r.bench()
-              .replace("Bench.sparse", "")
-              .replace("GradientStepBench.", "")
-              .replace("ParameterFreeBench.", "")
-              .replace("Sparse", "");
+          b.contains(":") ? b.substring(b.indexOf(':') + 1) : b.replace("Bench.sparse", "");
       if (r.bench().startsWith("TribuoBench")) name = "Tribuo AdaGrad";
       md.append("| ")
           .append(name)

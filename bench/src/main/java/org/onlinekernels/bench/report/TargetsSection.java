@@ -48,11 +48,11 @@ final class TargetsSection {
     cacheTarget(
         md,
         "ScInOL1 round, in cache (vectorized expf)",
-        "ScInOL1Bench.round",
+        "RuleBench.round:scinol1",
         "float",
         1.57,
         1 / 1.2);
-    cacheTarget(md, "DFEG round, in cache", "DfegBench.round", "float", 0.32, 0.9);
+    cacheTarget(md, "DFEG round, in cache", "RuleBench.round:dfeg", "float", 0.32, 0.9);
     // ScInOL2 at least 2x the hand-written loop, in cache.
     Optional<Row> hw =
         find(
@@ -79,8 +79,8 @@ final class TargetsSection {
       {"AdaGrad double", "AdaGradBench.dense", "double", "1.23", "adagrad"},
       {"ScInOL2 round (recomputed w)", "ScInOL2Bench.round", "float", "1.9", "scinol2"},
       {"ScInOL2 round (stored w)", "ScInOL2Bench.roundStored", "float", "1.9", "scinol2s"},
-      {"ScInOL1 round", "ScInOL1Bench.round", "float", "2.33", "scinol1"},
-      {"DFEG round", "DfegBench.round", "float", "0.83", "dfeg"}
+      {"ScInOL1 round", "RuleBench.round:scinol1", "float", "2.33", "scinol1"},
+      {"DFEG round", "RuleBench.round:dfeg", "float", "0.83", "dfeg"}
     };
     for (String[] t : dram) {
       Kernel k = KERNELS.stream().filter(x -> x.id().equals(t[4])).findFirst().orElseThrow();

@@ -61,21 +61,15 @@ final class KernelSection {
           r.impl().equals("vector")
               ? dense(r.bench(), r.type(), "scalar", r.size())
               : Optional.empty();
-      md.append("| ")
-          .append(label(r))
-          .append(" | ")
-          .append(r.size())
-          .append(" | ")
-          .append(nsErr(r))
-          .append(" | ")
-          .append(mmm(r))
-          .append(" | ")
-          .append(f1(bytes / r.nsPerUnit()))
-          .append(" | ")
-          .append(pct(bytes / r.nsPerUnit() / roofGbs))
-          .append(" | ")
-          .append(sc.isPresent() ? ratio(sc, Optional.of(r)) : "")
-          .append(" |\n");
+      Md.row(
+          md,
+          label(r),
+          r.size(),
+          nsErr(r),
+          mmm(r),
+          f1(bytes / r.nsPerUnit()),
+          pct(bytes / r.nsPerUnit() / roofGbs),
+          sc.isPresent() ? ratio(sc, Optional.of(r)) : "");
     }
     md.append("\n");
   }

@@ -167,31 +167,8 @@ final class ReportWriter {
         .append("` (see `bench/README.md`). Every number below was measured in one run, ")
         .append(
             "on this machine, by the JMH suite in `bench/src/main/java`; ratios compare figures of the same run.\n\n");
-    md.append("| | |\n|---|---|\n");
-    md.append("| date | ").append(props.getProperty("date")).append(" |\n");
-    md.append("| CPU | ")
-        .append(props.getProperty("cpu.model"))
-        .append(", ")
-        .append(props.getProperty("cpu.cores"))
-        .append(" cores visible to the JVM, AVX-512F: ")
-        .append(props.getProperty("cpu.flags.avx512f"))
-        .append(" |\n");
-    md.append("| caches (per cpu0) | ").append(props.getProperty("cpu.caches")).append(" |\n");
-    md.append("| memory | ").append(props.getProperty("memory")).append(" |\n");
-    md.append("| vector width | ")
-        .append(props.getProperty("vector.bits"))
-        .append(" bits preferred by the Vector API (")
-        .append(Integer.parseInt(props.getProperty("vector.bits")) / 32)
-        .append(" floats / ")
-        .append(Integer.parseInt(props.getProperty("vector.bits")) / 64)
-        .append(" doubles) |\n");
-    md.append("| JDK | ").append(props.getProperty("jdk")).append(" |\n");
-    md.append("| OS | ").append(props.getProperty("os")).append(" |\n");
-    md.append("| JMH | ")
-        .append(props.getProperty("jmh.version"))
-        .append("; ")
-        .append(props.getProperty("jmh.settings"))
-        .append(" |\n");
+    int bits = Integer.parseInt(props.getProperty("vector.bits"));
+    MachineInfo.table(md, props, " (" + bits / 32 + " floats / " + bits / 64 + " doubles)");
     md.append("| run | profile `")
         .append(props.getProperty("profile"))
         .append("`, ")
@@ -217,15 +194,7 @@ final class ReportWriter {
     md.append(
         "| kernel | elements per coordinate | of which read | which |\n|---|---:|---:|---|\n");
     for (Kernel k : KERNELS) {
-      md.append("| ")
-          .append(k.title())
-          .append(" | ")
-          .append(k.elements())
-          .append(" | ")
-          .append(k.reads())
-          .append(" | ")
-          .append(k.why())
-          .append(" |\n");
+      Md.row(md, k.title(), k.elements(), k.reads(), k.why());
     }
     md.append("| roof: in-place `a += s*b` | 3 | 2 | read a, b; write a |\n");
     md.append("| roof: read `sum a + sum b` | 2 | 2 | read a, b |\n\n");
@@ -241,17 +210,7 @@ final class ReportWriter {
       String name =
           r.bench().substring("RoofBench.".length())
               + (r.group().equals("roof-again") ? " (again, end of run)" : "");
-      md.append("| ")
-          .append(name)
-          .append(" | ")
-          .append(r.size())
-          .append(" | ")
-          .append(nsErr(r))
-          .append(" | ")
-          .append(f1(gbs(r, el)))
-          .append(" | ")
-          .append(mmm(r))
-          .append(" |\n");
+      Md.row(md, name, r.size(), nsErr(r), f1(gbs(r, el)), mmm(r));
     }
     md.append(
             "\nThe DRAM roof used for **% of roof** below is the in-place pass at n = 64M (256 MiB per array, 8x the L3): **")
@@ -285,27 +244,18 @@ final class ReportWriter {
         Optional<Row> c = dense(k.bench(), t, "vector", CACHE_D);
         Optional<Row> m = dense(k.bench(), t, "vector", DRAM_D);
         if (c.isEmpty() && m.isEmpty()) continue;
-        md.append("| ")
-            .append(k.title())
-            .append(" | ")
-            .append(t)
-            .append(" | ")
-            .append(c.map(ReportFigures::nsErr).orElse("–"))
-            .append(" | ")
-            .append(m.map(ReportFigures::nsErr).orElse("–"))
-            .append(" | ")
-            .append(m.map(r -> f1(gbs(r, k.elements()))).orElse("–"))
-            .append(" | ")
-            .append(m.map(r -> pct(gbs(r, k.elements()) / roofGbs)).orElse("–"))
-            .append(" | ")
-            .append(ratio(dense(k.bench(), t, "scalar", CACHE_D), c))
-            .append(" / ")
-            .append(ratio(dense(k.bench(), t, "scalar", DRAM_D), m))
-            .append(" | ")
-            .append(handRatio(k, t, CACHE_D, c))
-            .append(" / ")
-            .append(handRatio(k, t, DRAM_D, m))
-            .append(" |\n");
+        Md.row(
+            md,
+            k.title(),
+            t,
+            c.map(ReportFigures::nsErr).orElse("–"),
+            m.map(ReportFigures::nsErr).orElse("–"),
+            m.map(r -> f1(gbs(r, k.elements()))).orElse("–"),
+            m.map(r -> pct(gbs(r, k.elements()) / roofGbs)).orElse("–"),
+            ratio(dense(k.bench(), t, "scalar", CACHE_D), c)
+                + " / "
+                + ratio(dense(k.bench(), t, "scalar", DRAM_D), m),
+            handRatio(k, t, CACHE_D, c) + " / " + handRatio(k, t, DRAM_D, m));
       }
     }
     md.append("\n");

@@ -1,5 +1,8 @@
 package org.onlinekernels.reference;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * What every reference learner shares: its dimension and the predict -> update pairing. Both
  * predicts reduce the input to its nonzero entries ({@link SparseVec}), so dense and sparse input
@@ -14,6 +17,44 @@ public abstract class ReferenceModel implements ReferenceLinearModel {
 
   protected ReferenceModel(int d) {
     this.d = SparseVec.checkDimension(d);
+  }
+
+  /**
+   * The state buffers, live (writing them sets the state), under the names the rule's optimizer
+   * gives them ({@code AbstractOptimizer.state()}): what the suites compare, load and merge without
+   * naming the rule.
+   */
+  public abstract Map<String, double[]> buffers();
+
+  /**
+   * The scalar state under the optimizer's names ({@code AbstractOptimizer.scalarState()}); none by
+   * default.
+   */
+  public Map<String, Double> scalars() {
+    return Map.of();
+  }
+
+  /**
+   * Sets scalar {@code name} of {@link #scalars()}.
+   *
+   * @throws IllegalArgumentException for a name that is not one of them
+   */
+  public void setScalar(String name, double value) {
+    throw new IllegalArgumentException(getClass().getSimpleName() + " has no scalar " + name);
+  }
+
+  /**
+   * Merges learners of this class that started from this learner's state (docs/MERGING.md), as the
+   * rule's own {@code merge} does.
+   *
+   * @throws ClassCastException for a learner of another class
+   */
+  public abstract void mergeLearners(List<? extends ReferenceModel> learners);
+
+  /** {@code learners} as a list of {@code type}, each checked. */
+  protected static <T extends ReferenceModel> List<T> learnersOf(
+      Class<T> type, List<? extends ReferenceModel> learners) {
+    return learners.stream().<T>map(type::cast).toList();
   }
 
   /** {@inheritDoc} */

@@ -1,254 +1,160 @@
 package org.onlinekernels.merge;
 
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.optimizer.state.Precision;
-import org.onlinekernels.params.AdaGradParams;
-import org.onlinekernels.params.AdaptiveOgdParams;
-import org.onlinekernels.params.Box;
-import org.onlinekernels.params.DfegParams;
-import org.onlinekernels.params.FreeGradParams;
-import org.onlinekernels.params.FtrlParams;
-import org.onlinekernels.params.GlobalAdaGradParams;
-import org.onlinekernels.params.KtParams;
-import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
-import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
-import org.onlinekernels.rules.aogd.AdaptiveOgdBallOptimizer;
-import org.onlinekernels.rules.aogd.AdaptiveOgdCoordinateOptimizer;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdBall;
-import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
-import org.onlinekernels.rules.dfeg.DfegOptimizer;
-import org.onlinekernels.rules.dfeg.ReferenceDfeg;
-import org.onlinekernels.rules.freegrad.FreeGradOptimizer;
-import org.onlinekernels.rules.freegrad.ReferenceFreeGrad;
-import org.onlinekernels.rules.ftrl.FtrlOptimizer;
-import org.onlinekernels.rules.ftrl.ReferenceFtrl;
-import org.onlinekernels.rules.globaladagrad.GlobalAdaGradOptimizer;
-import org.onlinekernels.rules.globaladagrad.ReferenceGlobalAdaGrad;
-import org.onlinekernels.rules.kt.KtOptimizer;
-import org.onlinekernels.rules.kt.ReferenceKt;
-import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
-import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
-import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
-import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
+import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.reference.ReferenceModel;
+import org.onlinekernels.rules.Rules;
 
 /**
- * Each algorithm with a merge rule, for the merge suites: an optimizer (with small boxes and radii
- * so that clamps and the ball projection take part), the reference learner loaded with an
- * optimizer's state, the reference merge, and the reference state under the optimizer's names.
+ * A rule of the registry ({@link Rules#ALL}) as the merge suites run it, in its element type or,
+ * for a rule with a mixed form, in mixed precision: the optimizer (from the registry's factory,
+ * with small boxes and radii where the rule has them so that clamps and the ball projection take
+ * part), the reference learner loaded with an optimizer's state, the reference merge, and the
+ * reference state under the optimizer's names. Nothing here names a rule but {@link #SMALL}: a new
+ * rule is merged with its default parameters.
+ *
+ * @param rule the rule's name in {@link Rules#ALL}
+ * @param mixed whether the optimizer runs in {@link Precision#MIXED}
  */
-enum MergeAlgorithm {
-  ADAGRAD("adagrad"),
-  GLOBAL_ADAGRAD("adagrad-global"),
-  AOGD_BALL("aogd-ball"),
-  AOGD_COORDINATE("aogd-coord"),
-  SCINOL1("scinol1"),
-  SCINOL2("scinol2"),
-  SCINOL2_MIXED("scinol2"),
-  DFEG("dfeg"),
-  FTRL("ftrl"),
-  KT("kt"),
-  FREEGRAD("freegrad");
+record MergeAlgorithm(String rule, boolean mixed) {
+  /** Parameters (as on the command line) that bring a rule's box or ball into play. */
+  private static final Map<String, Map<String, Double>> SMALL =
+      Map.of(
+          "adagrad", Map.of("eta", 0.7, "R", 0.5, "q0", 0.25),
+          "adagrad-global", Map.of("R", 1.0),
+          "aogd-ball", Map.of("R", 0.8),
+          "aogd-coord", Map.of("R", 0.3),
+          "ftrl", Map.of("alpha", 0.5, "beta", 1.0, "l1", 0.01, "l2", 0.1));
 
-  /** The rule's name in {@code Rules.ALL}. */
-  final String rule;
+  /**
+   * Scalars a merge recomputes by a reduction (DFEG's {@code ||theta||^2}): compared within a
+   * reduction's bound, not bit for bit.
+   */
+  static final Set<String> REDUCED_SCALARS = Set.of("thetaNormSquared");
 
-  MergeAlgorithm(String rule) {
-    this.rule = rule;
+  /** Every rule of the registry, and the mixed form of each rule that has one. */
+  static List<MergeAlgorithm> all() {
+    List<MergeAlgorithm> all = new ArrayList<>();
+    for (RuleInfo r : Rules.ALL) {
+      all.add(new MergeAlgorithm(r.name(), false));
+      if (r.mixed()) {
+        all.add(new MergeAlgorithm(r.name(), true));
+      }
+    }
+    return all;
+  }
+
+  /** {@link #all()} for jqwik's {@code @Provide}. */
+  static Arbitrary<MergeAlgorithm> arbitrary() {
+    return Arbitraries.of(all());
+  }
+
+  /** Rule {@code rule} in its element type. */
+  static MergeAlgorithm of(String rule) {
+    return new MergeAlgorithm(rule, false);
+  }
+
+  /** The element type a case runs: float state and input under mixed precision. */
+  ElementType elementType(ElementType type) {
+    return mixed ? ElementType.FLOAT : type;
   }
 
   AbstractOptimizer create(int d, ElementType type) {
-    return switch (this) {
-      case ADAGRAD ->
-          new AdaGradOptimizer(
-              d, type, AdaGradParams.eta(0.7).withBox(Box.symmetric(0.5)).withQ0(0.25));
-      case GLOBAL_ADAGRAD ->
-          new GlobalAdaGradOptimizer(d, type, GlobalAdaGradParams.of(Box.symmetric(1)));
-      case AOGD_BALL -> new AdaptiveOgdBallOptimizer(d, type, AdaptiveOgdParams.radius(0.8));
-      case AOGD_COORDINATE ->
-          new AdaptiveOgdCoordinateOptimizer(d, type, AdaptiveOgdParams.radius(0.3));
-      case SCINOL1 -> new ScInOL1Optimizer(d, type, ScInOLParams.defaults());
-      case SCINOL2 -> new ScInOL2Optimizer(d, type, ScInOLParams.defaults());
-      case SCINOL2_MIXED ->
-          new ScInOL2Optimizer(d, Precision.MIXED, ScInOLParams.defaults(), null, null);
-      case DFEG -> new DfegOptimizer(d, type, DfegParams.defaults());
-      case FTRL -> new FtrlOptimizer(d, type, new FtrlParams(0.5, 1, 0.01, 0.1));
-      case KT -> new KtOptimizer(d, type, KtParams.defaults());
-      case FREEGRAD -> new FreeGradOptimizer(d, type, FreeGradParams.defaults());
-    };
+    RuleInfo info = Rules.find(rule);
+    if (info == null) {
+      throw new IllegalArgumentException(rule + " is not in Rules.ALL");
+    }
+    return info.factory()
+        .create(
+            d,
+            mixed ? Precision.MIXED : Precision.of(type),
+            StateLayout.PLANAR,
+            null,
+            null,
+            new RuleInfo.Params(SMALL.getOrDefault(rule, Map.of())));
   }
 
   /** The reference learner of this algorithm holding {@code o}'s state (its values, widened). */
-  Object reference(AbstractOptimizer o) {
-    int d = o.dimension();
+  ReferenceModel reference(AbstractOptimizer o) {
+    ReferenceModel r = newReference(o);
     Map<String, double[]> s = state(o);
     Map<String, Double> sc = o.scalarState();
-    switch (this) {
-      case ADAGRAD -> {
-        ReferenceAdaGrad r = new ReferenceAdaGrad(d, ((AdaGradOptimizer) o).params());
-        copy(s.get("w"), r.w());
-        copy(s.get("Q"), r.q());
-        return r;
+    r.buffers()
+        .forEach(
+            (name, into) -> {
+              double[] from = s.get(name);
+              if (from == null) {
+                throw new AssertionError(rule + ": the optimizer has no buffer " + name);
+              }
+              System.arraycopy(from, 0, into, 0, from.length);
+            });
+    for (String name : r.scalars().keySet()) {
+      Double v = sc.get(name);
+      if (v == null) {
+        throw new AssertionError(rule + ": the optimizer has no scalar " + name);
       }
-      case GLOBAL_ADAGRAD -> {
-        ReferenceGlobalAdaGrad r =
-            new ReferenceGlobalAdaGrad(d, ((GlobalAdaGradOptimizer) o).params());
-        copy(s.get("w"), r.w());
-        r.setSumSquares(sc.get("sumSquares"));
-        return r;
-      }
-      case AOGD_BALL -> {
-        ReferenceAdaptiveOgdBall r =
-            new ReferenceAdaptiveOgdBall(d, ((AdaptiveOgdBallOptimizer) o).params());
-        copy(s.get("w"), r.w());
-        r.setHSum(sc.get("Hsum"));
-        r.setLSum(sc.get("Lsum"));
-        return r;
-      }
-      case AOGD_COORDINATE -> {
-        ReferenceAdaptiveOgdCoordinate r =
-            new ReferenceAdaptiveOgdCoordinate(d, ((AdaptiveOgdCoordinateOptimizer) o).params());
-        copy(s.get("w"), r.w());
-        copy(s.get("Lsum"), r.lSum());
-        r.setHSum(sc.get("Hsum"));
-        return r;
-      }
-      case SCINOL1 -> {
-        ReferenceScInOL1 r = new ReferenceScInOL1(d, ScInOLParams.defaults());
-        copy(s.get("G"), r.bigG());
-        copy(s.get("S2"), r.s2());
-        copy(s.get("M"), r.m());
-        copy(s.get("beta"), r.beta());
-        r.setT(sc.get("t"));
-        return r;
-      }
-      case SCINOL2, SCINOL2_MIXED -> {
-        ReferenceScInOL2 r = new ReferenceScInOL2(d, ScInOLParams.defaults());
-        copy(s.get("G"), r.bigG());
-        copy(s.get("S2"), r.s2());
-        copy(s.get("M"), r.m());
-        copy(s.get("eta"), r.eta());
-        return r;
-      }
-      case DFEG -> {
-        ReferenceDfeg r = new ReferenceDfeg(d, DfegParams.defaults());
-        copy(s.get("theta"), r.theta());
-        r.setH(sc.get("H"));
-        r.setThetaNormSquared(sc.get("thetaNormSquared"));
-        return r;
-      }
-      case FTRL -> {
-        ReferenceFtrl r = new ReferenceFtrl(d, ((FtrlOptimizer) o).params());
-        copy(s.get("z"), r.z());
-        copy(s.get("N"), r.n());
-        return r;
-      }
-      case KT -> {
-        ReferenceKt r = new ReferenceKt(d, ((KtOptimizer) o).params());
-        copy(s.get("theta"), r.theta());
-        copy(s.get("W"), r.wealth());
-        copy(s.get("k"), r.k());
-        return r;
-      }
-      case FREEGRAD -> {
-        ReferenceFreeGrad r = new ReferenceFreeGrad(d, ((FreeGradOptimizer) o).params());
-        copy(s.get("G"), r.bigG());
-        copy(s.get("Vsum"), r.v());
-        copy(s.get("h1"), r.h1());
-        copy(s.get("ht"), r.ht());
-        return r;
-      }
-      default -> throw new AssertionError(this);
+      r.setScalar(name, v);
     }
+    return r;
+  }
+
+  /**
+   * The reference of {@code o}'s rule with {@code o}'s parameters, found by the rules' convention:
+   * {@code Reference<Rule>} beside {@code <Rule>Optimizer}, with a constructor {@code (int d,
+   * params)} taking what {@code o.params()} returns.
+   */
+  static ReferenceModel newReference(AbstractOptimizer o) {
+    Class<?> c = o.getClass();
+    String name =
+        c.getPackageName() + ".Reference" + c.getSimpleName().replaceFirst("Optimizer$", "");
+    try {
+      Object params = c.getMethod("params").invoke(o);
+      for (Constructor<?> k : Class.forName(name).getConstructors()) {
+        Class<?>[] p = k.getParameterTypes();
+        if (p.length == 2 && p[0] == int.class && p[1].isInstance(params)) {
+          return (ReferenceModel) k.newInstance(o.dimension(), params);
+        }
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(
+          c.getSimpleName() + ": no reference " + name + "(int, params) (docs/ADDING_A_RULE.md)",
+          e instanceof InvocationTargetException t ? t.getCause() : e);
+    }
+    throw new AssertionError(
+        c.getSimpleName() + ": no constructor " + name + "(int, params) (docs/ADDING_A_RULE.md)");
   }
 
   /** The reference merge of {@code learners} into {@code start}. */
-  @SuppressWarnings("unchecked")
-  void referenceMerge(Object start, List<Object> learners) {
-    List<?> l = learners;
-    switch (this) {
-      case ADAGRAD -> ((ReferenceAdaGrad) start).merge((List<ReferenceAdaGrad>) l);
-      case GLOBAL_ADAGRAD ->
-          ((ReferenceGlobalAdaGrad) start).merge((List<ReferenceGlobalAdaGrad>) l);
-      case AOGD_BALL ->
-          ((ReferenceAdaptiveOgdBall) start).merge((List<ReferenceAdaptiveOgdBall>) l);
-      case AOGD_COORDINATE ->
-          ((ReferenceAdaptiveOgdCoordinate) start).merge((List<ReferenceAdaptiveOgdCoordinate>) l);
-      case SCINOL1 -> ((ReferenceScInOL1) start).merge((List<ReferenceScInOL1>) l);
-      case SCINOL2, SCINOL2_MIXED -> ((ReferenceScInOL2) start).merge((List<ReferenceScInOL2>) l);
-      case DFEG -> ((ReferenceDfeg) start).merge((List<ReferenceDfeg>) l);
-      case FTRL -> ((ReferenceFtrl) start).merge((List<ReferenceFtrl>) l);
-      case KT -> ((ReferenceKt) start).merge((List<ReferenceKt>) l);
-      case FREEGRAD -> ((ReferenceFreeGrad) start).merge((List<ReferenceFreeGrad>) l);
-    }
+  static void referenceMerge(ReferenceModel start, List<ReferenceModel> learners) {
+    start.mergeLearners(learners);
   }
 
-  /** The reference learner's merged state under the optimizer's buffer and scalar names. */
-  Map<String, double[]> referenceState(Object ref) {
-    Map<String, double[]> m = new LinkedHashMap<>();
-    switch (this) {
-      case ADAGRAD -> {
-        m.put("w", ((ReferenceAdaGrad) ref).w());
-        m.put("Q", ((ReferenceAdaGrad) ref).q());
-      }
-      case GLOBAL_ADAGRAD -> {
-        m.put("w", ((ReferenceGlobalAdaGrad) ref).w());
-        m.put("sumSquares", new double[] {((ReferenceGlobalAdaGrad) ref).sumSquares()});
-      }
-      case AOGD_BALL -> {
-        ReferenceAdaptiveOgdBall r = (ReferenceAdaptiveOgdBall) ref;
-        m.put("w", r.w());
-        m.put("Hsum", new double[] {r.hSum()});
-        m.put("Lsum", new double[] {r.lSum()});
-      }
-      case AOGD_COORDINATE -> {
-        ReferenceAdaptiveOgdCoordinate r = (ReferenceAdaptiveOgdCoordinate) ref;
-        m.put("w", r.w());
-        m.put("Lsum", r.lSum());
-        m.put("Hsum", new double[] {r.hSum()});
-      }
-      case SCINOL1 -> {
-        ReferenceScInOL1 r = (ReferenceScInOL1) ref;
-        m.put("G", r.bigG());
-        m.put("S2", r.s2());
-        m.put("M", r.m());
-        m.put("beta", r.beta());
-        m.put("t", new double[] {r.t()});
-      }
-      case SCINOL2, SCINOL2_MIXED -> {
-        ReferenceScInOL2 r = (ReferenceScInOL2) ref;
-        m.put("G", r.bigG());
-        m.put("S2", r.s2());
-        m.put("M", r.m());
-        m.put("eta", r.eta());
-      }
-      case DFEG -> {
-        m.put("theta", ((ReferenceDfeg) ref).theta());
-        m.put("H", new double[] {((ReferenceDfeg) ref).h()});
-      }
-      case FTRL -> {
-        m.put("z", ((ReferenceFtrl) ref).z());
-        m.put("N", ((ReferenceFtrl) ref).n());
-      }
-      case KT -> {
-        ReferenceKt r = (ReferenceKt) ref;
-        m.put("theta", r.theta());
-        m.put("W", r.wealth());
-        m.put("k", r.k());
-      }
-      case FREEGRAD -> {
-        ReferenceFreeGrad r = (ReferenceFreeGrad) ref;
-        m.put("G", r.bigG());
-        m.put("Vsum", r.v());
-        m.put("h1", r.h1());
-        m.put("ht", r.ht());
-      }
-    }
+  /**
+   * The reference learner's merged state under the optimizer's buffer and scalar names (a scalar as
+   * an array of one), but {@link #REDUCED_SCALARS}.
+   */
+  static Map<String, double[]> referenceState(ReferenceModel ref) {
+    Map<String, double[]> m = new LinkedHashMap<>(ref.buffers());
+    ref.scalars()
+        .forEach(
+            (name, v) -> {
+              if (!REDUCED_SCALARS.contains(name)) {
+                m.put(name, new double[] {v});
+              }
+            });
     return m;
   }
 
@@ -283,9 +189,5 @@ enum MergeAlgorithm {
     new java.util.TreeMap<>(o.scalarState())
         .forEach((k, v) -> m.put("scalar " + k, List.of(Double.doubleToRawLongBits(v))));
     return m;
-  }
-
-  private static void copy(double[] from, double[] to) {
-    System.arraycopy(from, 0, to, 0, from.length);
   }
 }

@@ -30,7 +30,7 @@ final class MergeScenario implements AutoCloseable {
   MergeScenario(MergeAlgorithm algo, ElementType type, int d, long seed, int k) {
     this.rnd = new Random(seed);
     this.d = d;
-    this.type = algo == MergeAlgorithm.SCINOL2_MIXED ? ElementType.FLOAT : type;
+    this.type = algo.elementType(type);
     this.idx = arena.allocate(ValueLayout.JAVA_INT, d);
     this.val = arena.allocate((long) d * 8);
     start = algo.create(d, type);

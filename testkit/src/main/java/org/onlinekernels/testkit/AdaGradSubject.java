@@ -1,6 +1,5 @@
 package org.onlinekernels.testkit;
 
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
@@ -90,12 +89,6 @@ public final class AdaGradSubject implements Subject {
   @Override
   public ReferenceLinearModel reference(int d) {
     return new ReferenceAdaGrad(d, params);
-  }
-
-  @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceAdaGrad a = (ReferenceAdaGrad) r;
-    return Map.of("w", a.w(), "Q", a.q());
   }
 
   @Override

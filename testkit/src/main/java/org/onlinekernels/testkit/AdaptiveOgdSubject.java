@@ -1,6 +1,5 @@
 package org.onlinekernels.testkit;
 
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
@@ -106,24 +105,6 @@ public final class AdaptiveOgdSubject implements Subject {
     return ball
         ? new ReferenceAdaptiveOgdBall(d, params)
         : new ReferenceAdaptiveOgdCoordinate(d, params);
-  }
-
-  @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    if (ball) {
-      return Map.of("w", ((ReferenceAdaptiveOgdBall) r).w());
-    }
-    ReferenceAdaptiveOgdCoordinate c = (ReferenceAdaptiveOgdCoordinate) r;
-    return Map.of("w", c.w(), "Lsum", c.lSum());
-  }
-
-  @Override
-  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
-    if (ball) {
-      ReferenceAdaptiveOgdBall b = (ReferenceAdaptiveOgdBall) r;
-      return Map.of("Hsum", b.hSum(), "Lsum", b.lSum());
-    }
-    return Map.of("Hsum", ((ReferenceAdaptiveOgdCoordinate) r).hSum());
   }
 
   @Override

@@ -56,17 +56,6 @@ public final class DfegSubject extends FusedRuleSubject<DfegParams> {
   }
 
   @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    return Map.of("theta", ((ReferenceDfeg) r).theta());
-  }
-
-  @Override
-  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
-    ReferenceDfeg f = (ReferenceDfeg) r;
-    return Map.of("H", f.h(), "thetaNormSquared", f.thetaNormSquared());
-  }
-
-  @Override
   public void settle(ReferenceLinearModel r) {
     ((ReferenceDfeg) r).recomputeNorm();
   }

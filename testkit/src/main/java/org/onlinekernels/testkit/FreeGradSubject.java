@@ -56,12 +56,6 @@ public final class FreeGradSubject extends FusedRuleSubject<FreeGradParams> {
   }
 
   @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceFreeGrad f = (ReferenceFreeGrad) r;
-    return Map.of("G", f.bigG(), "Vsum", f.v(), "h1", f.h1(), "ht", f.ht());
-  }
-
-  @Override
   public double predictionFactor(ReferenceLinearModel r, int d, Map<String, Tracker> scalarPaths) {
     ReferenceFreeGrad f = (ReferenceFreeGrad) r;
     double maxE = 0;

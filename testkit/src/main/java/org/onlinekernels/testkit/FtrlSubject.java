@@ -69,12 +69,6 @@ public final class FtrlSubject extends FusedRuleSubject<FtrlParams> {
   }
 
   @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceFtrl f = (ReferenceFtrl) r;
-    return Map.of("z", f.z(), "N", f.n());
-  }
-
-  @Override
   public double predictionExtra(
       ReferenceLinearModel r, double[] x, Map<String, double[]> stateBound) {
     ReferenceFtrl f = (ReferenceFtrl) r;

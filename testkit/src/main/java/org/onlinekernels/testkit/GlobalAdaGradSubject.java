@@ -1,6 +1,5 @@
 package org.onlinekernels.testkit;
 
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
@@ -97,16 +96,6 @@ public final class GlobalAdaGradSubject implements Subject {
   @Override
   public ReferenceLinearModel reference(int d) {
     return new ReferenceGlobalAdaGrad(d, params);
-  }
-
-  @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    return Map.of("w", ((ReferenceGlobalAdaGrad) r).w());
-  }
-
-  @Override
-  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
-    return Map.of("sumSquares", ((ReferenceGlobalAdaGrad) r).sumSquares());
   }
 
   /** The rate comes from {@code ||x||^2}, summed in another order for sparse input. */

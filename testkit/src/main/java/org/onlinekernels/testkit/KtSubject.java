@@ -61,12 +61,6 @@ public final class KtSubject extends FusedRuleSubject<KtParams> {
   }
 
   @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceKt k = (ReferenceKt) r;
-    return Map.of("theta", k.theta(), "W", k.wealth(), "k", k.k());
-  }
-
-  @Override
   public void accumulateExtra(
       Map<String, double[]> extra,
       ReferenceLinearModel r,

@@ -54,17 +54,6 @@ public final class ScInOL1Subject extends FusedRuleSubject<ScInOLParams> {
   }
 
   @Override
-  public Map<String, double[]> referenceState(ReferenceLinearModel r) {
-    ReferenceScInOL1 s = (ReferenceScInOL1) r;
-    return Map.of("G", s.bigG(), "S2", s.s2(), "M", s.m(), "beta", s.beta());
-  }
-
-  @Override
-  public Map<String, Double> referenceScalars(ReferenceLinearModel r) {
-    return Map.of("t", ((ReferenceScInOL1) r).t());
-  }
-
-  @Override
   public double predictionFactor(ReferenceLinearModel r, int d, Map<String, Tracker> scalarPaths) {
     ReferenceScInOL1 s = (ReferenceScInOL1) r;
     double maxTheta = 0;

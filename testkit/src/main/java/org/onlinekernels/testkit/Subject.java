@@ -6,6 +6,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.reference.ReferenceModel;
 
 /**
  * One algorithm with one parameter draw, seen from both sides: the kernel optimizer under test and
@@ -69,12 +70,27 @@ public interface Subject {
   /** The reference with the same parameters. */
   ReferenceLinearModel reference(int d);
 
-  /** The reference's state buffers (live arrays), named as in {@link AbstractOptimizer#state()}. */
-  Map<String, double[]> referenceState(ReferenceLinearModel r);
+  /**
+   * The reference's state buffers (live arrays), named as in {@link AbstractOptimizer#state()}: by
+   * default what the reference names itself ({@link ReferenceModel#buffers()}).
+   *
+   * @throws UnsupportedOperationException for a reference that is not a {@link ReferenceModel}
+   *     (such a subject overrides this)
+   */
+  default Map<String, double[]> referenceState(ReferenceLinearModel r) {
+    if (r instanceof ReferenceModel m) {
+      return m.buffers();
+    }
+    throw new UnsupportedOperationException(
+        describe() + ": its reference is not a ReferenceModel; the subject names its state");
+  }
 
-  /** The reference's scalar state, named as in {@link AbstractOptimizer#scalarState()}. */
+  /**
+   * The reference's scalar state, named as in {@link AbstractOptimizer#scalarState()}: by default
+   * what the reference names itself ({@link ReferenceModel#scalars()}), none for another reference.
+   */
   default Map<String, Double> referenceScalars(ReferenceLinearModel r) {
-    return Map.of();
+    return r instanceof ReferenceModel m ? m.scalars() : Map.of();
   }
 
   /**

@@ -3,6 +3,7 @@ package org.onlinekernels.rules.adagrad;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.ReferenceStoredWeightsLearner;
 import org.onlinekernels.reference.SparseVec;
 
@@ -121,5 +122,17 @@ public final class ReferenceAdaGrad extends ReferenceStoredWeightsLearner {
       w[i] = ReferenceMerge.count(w[i], ws, cs) >= 2 ? p.box().clamp(i, m) : m;
       q[i] = ReferenceMerge.sum(q[i], qs);
     }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("w", w(), "Q", q());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceAdaGrad.class, learners));
   }
 }

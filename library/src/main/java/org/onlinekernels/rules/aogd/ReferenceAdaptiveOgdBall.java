@@ -245,4 +245,32 @@ public final class ReferenceAdaptiveOgdBall extends ReferenceModel
     hSum = ReferenceMerge.sum(hSum, ReferenceMerge.scalars(o, l -> l.hSum));
     lSum = ReferenceMerge.sum(lSum, ReferenceMerge.scalars(o, l -> l.lSum));
   }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("w", w());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, Double> scalars() {
+    return java.util.Map.of("Hsum", hSum(), "Lsum", lSum());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setScalar(String name, double value) {
+    switch (name) {
+      case "Hsum" -> setHSum(value);
+      case "Lsum" -> setLSum(value);
+      default -> super.setScalar(name, value);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceAdaptiveOgdBall.class, learners));
+  }
 }

@@ -217,4 +217,31 @@ public final class ReferenceAdaptiveOgdCoordinate extends ReferenceModel
     }
     hSum = ReferenceMerge.sum(hSum, ReferenceMerge.scalars(o, l -> l.hSum));
   }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("w", w(), "Lsum", lSum());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, Double> scalars() {
+    return java.util.Map.of("Hsum", hSum());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setScalar(String name, double value) {
+    switch (name) {
+      case "Hsum" -> setHSum(value);
+      default -> super.setScalar(name, value);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceAdaptiveOgdCoordinate.class, learners));
+  }
 }

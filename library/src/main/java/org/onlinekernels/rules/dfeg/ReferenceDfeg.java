@@ -230,4 +230,32 @@ public final class ReferenceDfeg extends ReferenceModel {
       recomputeNorm();
     }
   }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("theta", theta());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, Double> scalars() {
+    return java.util.Map.of("H", h(), "thetaNormSquared", thetaNormSquared());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setScalar(String name, double value) {
+    switch (name) {
+      case "H" -> setH(value);
+      case "thetaNormSquared" -> setThetaNormSquared(value);
+      default -> super.setScalar(name, value);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceDfeg.class, learners));
+  }
 }

@@ -5,6 +5,7 @@ import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.FreeGradParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -140,5 +141,17 @@ public final class ReferenceFreeGrad extends ReferenceCoordinateLearner {
       h1[i] = ReferenceMerge.average(h1[i], ReferenceMerge.column(o, l -> l.h1, i));
       ht[i] = ReferenceMerge.max(ht[i], ReferenceMerge.column(o, l -> l.ht, i));
     }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("G", bigG(), "Vsum", v(), "h1", h1(), "ht", ht());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceFreeGrad.class, learners));
   }
 }

@@ -5,6 +5,7 @@ import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.FtrlParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -110,5 +111,17 @@ public final class ReferenceFtrl extends ReferenceCoordinateLearner {
       z[i] = ReferenceMerge.average(z[i], ReferenceMerge.column(o, l -> l.z, i));
       n[i] = ReferenceMerge.average(n[i], ReferenceMerge.column(o, l -> l.n, i));
     }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("z", z(), "N", n());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceFtrl.class, learners));
   }
 }

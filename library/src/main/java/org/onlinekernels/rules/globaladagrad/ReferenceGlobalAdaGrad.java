@@ -3,6 +3,7 @@ package org.onlinekernels.rules.globaladagrad;
 import org.onlinekernels.params.Box;
 import org.onlinekernels.params.GlobalAdaGradParams;
 import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.ReferenceStoredWeightsLearner;
 import org.onlinekernels.reference.SparseVec;
 
@@ -122,5 +123,32 @@ public final class ReferenceGlobalAdaGrad extends ReferenceStoredWeightsLearner 
       w[i] = ReferenceMerge.count(w[i], ws, cs) >= 2 ? p.box().clamp(i, m) : m;
     }
     sumSquares = ReferenceMerge.sum(sumSquares, ReferenceMerge.scalars(o, l -> l.sumSquares));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("w", w());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, Double> scalars() {
+    return java.util.Map.of("sumSquares", sumSquares());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setScalar(String name, double value) {
+    switch (name) {
+      case "sumSquares" -> setSumSquares(value);
+      default -> super.setScalar(name, value);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceGlobalAdaGrad.class, learners));
   }
 }

@@ -6,6 +6,7 @@ import org.onlinekernels.optimizer.InputPolicy;
 import org.onlinekernels.params.KtParams;
 import org.onlinekernels.reference.ReferenceCoordinateLearner;
 import org.onlinekernels.reference.ReferenceMerge;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.reference.SparseVec;
 
 /**
@@ -117,5 +118,17 @@ public final class ReferenceKt extends ReferenceCoordinateLearner {
       wealth[i] = ReferenceMerge.average(wealth[i], ReferenceMerge.column(o, l -> l.wealth, i));
       k[i] = ReferenceMerge.average(k[i], ReferenceMerge.column(o, l -> l.k, i));
     }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("theta", theta(), "W", wealth(), "k", k());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceKt.class, learners));
   }
 }

@@ -192,4 +192,31 @@ public final class ReferenceScInOL1 extends ReferenceModel {
     }
     t = ReferenceMerge.average(t, ReferenceMerge.scalars(o, l -> l.t));
   }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("G", bigG(), "S2", s2(), "M", m(), "beta", beta());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, Double> scalars() {
+    return java.util.Map.of("t", t());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setScalar(String name, double value) {
+    switch (name) {
+      case "t" -> setT(value);
+      default -> super.setScalar(name, value);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceScInOL1.class, learners));
+  }
 }

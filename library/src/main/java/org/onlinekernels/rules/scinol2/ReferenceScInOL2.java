@@ -160,4 +160,16 @@ public final class ReferenceScInOL2 extends ReferenceModel {
       eta[i] = ReferenceMerge.average(eta[i], ReferenceMerge.column(o, l -> l.eta, i));
     }
   }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.util.Map<String, double[]> buffers() {
+    return java.util.Map.of("G", bigG(), "S2", s2(), "M", m(), "eta", eta());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void mergeLearners(java.util.List<? extends ReferenceModel> learners) {
+    merge(learnersOf(ReferenceScInOL2.class, learners));
+  }
 }

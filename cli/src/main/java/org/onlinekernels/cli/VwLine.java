@@ -66,9 +66,7 @@ final class VwLine implements TextFeed.LineParser {
     header(s, bar);
     row.clear();
     for (int pos = bar; pos < e; ) {
-      int next = find((byte) '|', pos + 1, e);
-      int end = next < 0 ? e : next;
-      pos = namespace(pos + 1, end);
+      pos = namespace(pos + 1, e);
     }
     try {
       nnz = row.finish();
@@ -113,7 +111,12 @@ final class VwLine implements TextFeed.LineParser {
   }
 
   private static boolean space(byte c) {
-    return c == ' ' || c == '\t' || c == '\f' || c == 0x0b;
+    return c <= ' ' && (c == ' ' || c == '\t' || c == '\f' || c == 0x0b);
+  }
+
+  /** Whether {@code c} ends a name or a feature: a space, or the '|' of the next namespace. */
+  private static boolean stop(byte c) {
+    return c <= ' ' ? space(c) : c == '|';
   }
 
   private int find(byte c, int from, int to) {
@@ -125,11 +128,15 @@ final class VwLine implements TextFeed.LineParser {
     return -1;
   }
 
-  /** One namespace, from after its '|' to {@code end}; returns {@code end}. */
-  private int namespace(int from, int end) throws TextFeed.LineProblem {
+  /**
+   * One namespace, from after its '|' to the next '|' or {@code e}; returns where it ends (that '|'
+   * or {@code e}). The line is read once: the namespace's hash once, then each feature's hash
+   * seeded by it (as VW's parser).
+   */
+  private int namespace(int from, int e) throws TextFeed.LineProblem {
     // A name right after '|' is the namespace; '| ' is the default namespace (seed 0).
     int p = from;
-    while (p < end && !space(b[p])) {
+    while (p < e && !stop(b[p])) {
       p++;
     }
     int seed = 0;
@@ -151,18 +158,17 @@ final class VwLine implements TextFeed.LineParser {
       letter = nameEnd > from ? b[from] & 0xFF : ' ';
       ns = row.keepsNames() ? name(from, nameEnd) : "";
     }
-    while (p < end) {
-      while (p < end && space(b[p])) {
+    while (p < e) {
+      while (p < e && space(b[p])) {
         p++;
       }
-      if (p == end) {
+      if (p == e || b[p] == '|') {
         break;
       }
       int ts = p;
       int colon = -1;
-      while (p < end && !space(b[p])) {
-        colon = b[p] == ':' ? p : colon;
-        p++;
+      for (byte c; p < e && !stop(c = b[p]); p++) {
+        colon = c == ':' ? p : colon;
       }
       int nameEnd = colon < 0 ? p : colon;
       double v = colon < 0 ? 1 : value(colon + 1, p, ts, nameEnd);
@@ -187,7 +193,7 @@ final class VwLine implements TextFeed.LineParser {
       }
       row.add(letter, ns, row.keepsNames() ? name(ts, nameEnd) : null, h, x);
     }
-    return end;
+    return p;
   }
 
   /** A feature's value {@code b[from..to)}; its name is {@code b[nameFrom..nameTo)}. */

@@ -59,12 +59,13 @@ final class VwRow {
   private final int[] present = new int[256];
   private int presentCount;
   private int[] byLetter = new int[64];
-  // The row: index and value, and the sort's second buffers and digit counts.
+  // The row: index and value, and the sort's packed keys, second buffers and digit counts.
   private int nnz;
   private int[] idx = new int[64];
   private double[] val = new double[64];
   private int[] idx2 = new int[64];
   private double[] val2 = new double[64];
+  private final long[] keys = new long[PACKED_SORT_BELOW];
   private final int[] count = new int[257];
 
   /**
@@ -174,7 +175,7 @@ final class VwRow {
     if (names != null) {
       names.endRow();
     }
-    nnz = sortAndMerge(idx, val, nnz, idx2, val2, count);
+    nnz = sortAndMerge(idx, val, nnz, keys, idx2, val2, count);
     return nnz;
   }
 
@@ -274,48 +275,81 @@ final class VwRow {
   }
 
   /**
+   * Rows of fewer entries than this are sorted as packed {@code long} keys; longer rows by {@link
+   * #radixSort}.
+   */
+  static final int PACKED_SORT_BELOW = 64;
+
+  /**
+   * Packed keys of rows shorter than this are sorted by {@link Arrays#sort(long[], int, int)} (the
+   * JDK's vectorised sort where the CPU has one): the JDK's own bound for that path, under which it
+   * allocates nothing (above it, its partitioning allocates); the others by an insertion sort.
+   */
+  static final int JDK_SORT_BELOW = 44;
+
+  /**
    * Sorts the first {@code n} entries by index, stably (equal indices keep their order, so their
    * sum is taken in reading order), and sums the values of equal indices; returns the new count.
-   * {@code idx2} and {@code val2} must hold {@code n} elements, {@code count} 257. Allocates
-   * nothing (the JDK's {@code Arrays.sort} of a long array does, from about 65 elements on).
+   * {@code idx2} and {@code val2} must hold {@code n} elements, {@code keys} {@code n} when {@code
+   * n < PACKED_SORT_BELOW}, {@code count} 257. Allocates nothing.
    */
-  static int sortAndMerge(int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
-    if (n < 64) {
-      insertionSort(idx, val, n);
-    } else {
-      radixSort(idx, val, n, idx2, val2, count);
+  static int sortAndMerge(
+      int[] idx, double[] val, int n, long[] keys, int[] idx2, double[] val2, int[] count) {
+    if (n < PACKED_SORT_BELOW) {
+      // Index in the high half, reading position in the low half: the keys are distinct, and
+      // sorting them sorts by index with equal indices in reading order (a stable sort).
+      for (int i = 0; i < n; i++) {
+        keys[i] = ((long) idx[i] << 32) | i;
+      }
+      if (n < JDK_SORT_BELOW) {
+        Arrays.sort(keys, 0, n);
+      } else {
+        insertionSort(keys, n);
+      }
+      for (int k = 0; k < n; k++) {
+        long key = keys[k];
+        idx2[k] = (int) (key >>> 32);
+        val2[k] = val[(int) key];
+      }
+      return merge(idx2, val2, n, idx, val);
     }
+    radixSort(idx, val, n, idx2, val2, count);
+    return merge(idx, val, n, idx, val);
+  }
+
+  /**
+   * Copies the sorted entries {@code fromI/fromV[0..n)} to {@code toI/toV} (the same arrays, or
+   * others), equal indices summed in order; returns the new count.
+   */
+  private static int merge(int[] fromI, double[] fromV, int n, int[] toI, double[] toV) {
     int m = 0;
     for (int i = 0; i < n; i++) {
-      if (m > 0 && idx[m - 1] == idx[i]) {
-        val[m - 1] += val[i];
+      if (m > 0 && toI[m - 1] == fromI[i]) {
+        toV[m - 1] += fromV[i];
       } else {
-        idx[m] = idx[i];
-        val[m] = val[i];
+        toI[m] = fromI[i];
+        toV[m] = fromV[i];
         m++;
       }
     }
     return m;
   }
 
-  private static void insertionSort(int[] idx, double[] val, int n) {
+  private static void insertionSort(long[] keys, int n) {
     for (int i = 1; i < n; i++) {
-      int key = idx[i];
-      double v = val[i];
+      long key = keys[i];
       int j = i - 1;
-      while (j >= 0 && idx[j] > key) {
-        idx[j + 1] = idx[j];
-        val[j + 1] = val[j];
+      while (j >= 0 && keys[j] > key) {
+        keys[j + 1] = keys[j];
         j--;
       }
-      idx[j + 1] = key;
-      val[j + 1] = v;
+      keys[j + 1] = key;
     }
   }
 
   /**
-   * Least significant digit first, 8 bits a pass (indices are non-negative); a pass whose digit is
-   * constant is skipped.
+   * Least significant digit first, 8 bits a pass (indices are non-negative), stable; a pass whose
+   * digit is constant is skipped.
    */
   private static void radixSort(
       int[] idx, double[] val, int n, int[] idx2, double[] val2, int[] count) {
@@ -324,7 +358,7 @@ final class VwRow {
     int[] toI = idx2;
     double[] toV = val2;
     for (int shift = 0; shift < 32; shift += 8) {
-      java.util.Arrays.fill(count, 0);
+      Arrays.fill(count, 0);
       for (int i = 0; i < n; i++) {
         count[((fromI[i] >>> shift) & 0xFF) + 1]++;
       }

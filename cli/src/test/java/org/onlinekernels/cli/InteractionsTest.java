@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.data.SparseDataset;
 
@@ -222,22 +223,27 @@ class InteractionsTest {
   }
 
   /**
-   * Rows of 64 entries and more take the radix sort: the same stable order and sums as a plain
-   * stable sort.
+   * Rows of every size, on both sides of {@link VwRow#JDK_SORT_BELOW} and {@link
+   * VwRow#PACKED_SORT_BELOW} (the JDK's sort of packed keys, an insertion sort of them, the radix
+   * sort): the same stable order and sums as a plain stable sort; half the entries share a few
+   * indices, so equal indices come in threes and more and a sum taken out of reading order shows in
+   * its bits.
    */
   @Test
-  void largeRowsAreSortedStablyAndSummedInReadingOrder() {
+  void rowsAreSortedStablyAndSummedInReadingOrder() {
     java.util.Random r = new java.util.Random(9);
-    for (int n : new int[] {64, 65, 300, 5000}) {
+    int jdk = VwRow.JDK_SORT_BELOW;
+    int packed = VwRow.PACKED_SORT_BELOW;
+    for (int n : new int[] {2, 7, 41, jdk - 1, jdk, packed - 1, packed, packed + 1, 300, 5000}) {
       int[] idx = new int[n];
       double[] val = new double[n];
       Map<Integer, Double> want = new TreeMap<>();
       for (int i = 0; i < n; i++) {
-        idx[i] = r.nextInt(i % 2 == 0 ? 50 : 1 << 30);
+        idx[i] = r.nextInt(i % 2 == 0 ? Math.clamp(n / 8, 2, 50) : 1 << 30);
         val[i] = r.nextGaussian();
         want.merge(idx[i], val[i], Double::sum); // in reading order, as the merge must sum
       }
-      int m = VwRow.sortAndMerge(idx, val, n, new int[n], new double[n], new int[257]);
+      int m = VwRow.sortAndMerge(idx, val, n, new long[n], new int[n], new double[n], new int[257]);
       Map<Integer, Double> got = new TreeMap<>();
       for (int j = 0; j < m; j++) {
         assertTrue(j == 0 || idx[j] > idx[j - 1], "strictly increasing");
@@ -276,14 +282,18 @@ class InteractionsTest {
   }
 
   /**
-   * The crossing runs in the row builder's own arrays: no allocation per row once they are large
-   * enough.
+   * The crossing and the sort run in the row builder's own arrays: no allocation per row once they
+   * are large enough, whichever sort the row's size takes.
    */
-  @Test
-  void buildingARowWithInteractionsAllocatesNothing() throws UsageException {
-    VwRow row = new VwRow(BITS, true, Namespaces.parse(List.of("ab", "aa"), null, null), null);
+  @ParameterizedTest
+  @ValueSource(ints = {12, 41, 50})
+  void buildingARowAllocatesNothing(int features) throws UsageException {
+    // 12 features make 69 entries with the interactions (the radix sort); 41 and 50 none (the
+    // JDK's sort of packed keys and the insertion sort).
+    List<String> pairs = features == 12 ? List.of("ab", "aa") : List.of();
+    VwRow row = new VwRow(BITS, true, Namespaces.parse(pairs, null, null), null);
     List<String> names = new ArrayList<>();
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < features; k++) {
       names.add("f" + k);
     }
     com.sun.management.ThreadMXBean mx =
@@ -296,8 +306,8 @@ class InteractionsTest {
       }
       for (int r = 0; r < 2000; r++) {
         row.clear();
-        for (int k = 0; k < 12; k++) {
-          row.add(k < 6 ? "a" : "b", names.get(k), r * 31 + k * 977, 1 + k);
+        for (int k = 0; k < features; k++) {
+          row.add(k < 6 ? "a" : "b", names.get(k), r * 31 + k * 977 + (k % 7) * 104729 * r, 1 + k);
         }
         sum += row.finish();
       }

@@ -93,7 +93,7 @@ class VwReaderTest {
   void sortAndMergeIsStableAndSums() {
     int[] idx = {5, 1, 5, 3, 1};
     double[] val = {1, 2, 3, 4, 5};
-    int n = VwRow.sortAndMerge(idx, val, 5, new int[5], new double[5], new int[257]);
+    int n = VwRow.sortAndMerge(idx, val, 5, new long[5], new int[5], new double[5], new int[257]);
     assertEquals(3, n);
     assertArrayEquals(new int[] {1, 3, 5}, java.util.Arrays.copyOf(idx, 3));
     assertArrayEquals(new double[] {7, 4, 4}, java.util.Arrays.copyOf(val, 3));

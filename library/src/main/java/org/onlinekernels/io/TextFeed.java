@@ -2,6 +2,9 @@ package org.onlinekernels.io;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.Semaphore;
 import java.util.function.DoubleSupplier;
@@ -263,23 +266,30 @@ public final class TextFeed implements RowFeed {
     RowBlock block = s.block;
     while (pos < len) {
       int i = pos;
-      for (; i < len; i++) {
-        byte c = b[i];
-        if (c > '\r') {
-          continue;
+      scan:
+      while (i < len) {
+        // Eight bytes at a time past those that cannot end or spoil a line (any above '\r').
+        while (i <= len - Long.BYTES && !anyControl((long) LONGS.get(b, i))) {
+          i += Long.BYTES;
         }
-        if (c == '\n') {
-          break;
-        }
-        if (c == 0) {
-          s.problem = ByteLines.nulByte(i - pos + 1, format);
-          s.problemLine = line + 1;
-          return;
-        }
-        if (c == '\r' && i + 1 < len && b[i + 1] != '\n') {
-          s.problem = ByteLines.CR_INSIDE;
-          s.problemLine = line + 1;
-          return;
+        for (int stop = Math.min(i + Long.BYTES, len); i < stop; i++) {
+          byte c = b[i];
+          if (c > '\r') {
+            continue;
+          }
+          if (c == '\n') {
+            break scan;
+          }
+          if (c == 0) {
+            s.problem = ByteLines.nulByte(i - pos + 1, format);
+            s.problemLine = line + 1;
+            return;
+          }
+          if (c == '\r' && i + 1 < len && b[i + 1] != '\n') {
+            s.problem = ByteLines.CR_INSIDE;
+            s.problemLine = line + 1;
+            return;
+          }
         }
       }
       line++;
@@ -305,6 +315,23 @@ public final class TextFeed implements RowFeed {
       pos = i + 1;
     }
     s.lineCount = line;
+  }
+
+  /** Eight bytes of an array as one little-endian long. */
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * Whether any of the eight bytes of {@code w} is below 14, i.e. at most {@code '\r'} (LF, CR, NUL
+   * and the other controls the byte scan looks at; a tab too, which it then passes). Exact for the
+   * word as a whole: a byte of 0x80 or more never counts, and a borrow reaches a higher byte only
+   * from a byte that counts itself.
+   */
+  static boolean anyControl(long w) {
+    return ((w - 14 * ONES) & ~w & HIGHS) != 0;
   }
 
   // ------------------------------------------------------------------ the consumer

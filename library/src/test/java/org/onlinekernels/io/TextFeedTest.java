@@ -155,6 +155,69 @@ class TextFeedTest {
     }
   }
 
+  /**
+   * The eight-bytes-at-a-time scan sees a control byte (below 14) at every place of the word, among
+   * neighbours of every other kind (printable, tab-free high bytes of UTF-8), and nothing else.
+   */
+  @org.junit.jupiter.api.Test
+  void theWordScanSeesEveryControlByteAtEveryPlace() {
+    Random r = new Random(14);
+    for (int v = 0; v < 256; v++) {
+      for (int at = 0; at < 8; at++) {
+        for (int t = 0; t < 20; t++) {
+          long w = 0;
+          for (int k = 0; k < 8; k++) {
+            long b = k == at ? v : 14 + r.nextInt(256 - 14);
+            w |= b << (8 * k);
+          }
+          assertEquals(v < 14, TextFeed.anyControl(w), "byte " + v + " at " + at);
+        }
+      }
+    }
+  }
+
+  /**
+   * Line ends, NUL and CR bytes at every offset from the word boundaries: the rows and the refused
+   * byte's column are the byte scanner's (a tab, which stops the word scan, and UTF-8 bytes mixed
+   * in).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void lineEndsAndRefusedBytesAreFoundAtEveryOffset(int threads) throws IOException {
+    for (int lead = 0; lead < 20; lead++) {
+      String pad = "\u00e9\t#".repeat(lead).substring(0, lead);
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < 30; i++) {
+        b.append("+1 ")
+            .append(1 + i)
+            .append(':')
+            .append(i)
+            .append(' ')
+            .append("#x")
+            .append(pad.substring(0, (lead + i) % (lead + 1)))
+            .append('\n');
+      }
+      byte[] good = b.toString().getBytes(StandardCharsets.UTF_8);
+      SparseDataset d = LibSvmReader.read(new ByteArrayInputStream(good), "t.svm", 0);
+      try (TextFeed f = feed(good, threads)) {
+        assertEquals(d.size(), rows(f).size(), "lead " + lead);
+        assertEquals(30, f.lines());
+      }
+      String line = "+1 1:1 " + "x".repeat(lead);
+      for (String bad : new String[] {"\0", "\r"}) {
+        byte[] text = (b + line + bad + "y\n").getBytes(StandardCharsets.UTF_8);
+        try (TextFeed f = feed(text, threads)) {
+          TextFormatException e = assertThrows(TextFormatException.class, () -> rows(f));
+          String want =
+              bad.equals("\0")
+                  ? "t.svm:31: a NUL byte at byte " + (line.length() + 1) + " of the line"
+                  : "t.svm:31: a carriage return (CR) inside";
+          assertTrue(e.getMessage().startsWith(want), lead + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void aByteOrderMarkALastLineWithoutBreakAndGzipAreRead(int threads) throws IOException {

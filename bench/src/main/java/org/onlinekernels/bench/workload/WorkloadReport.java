@@ -16,6 +16,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.bench.job.JobVsVw;
+import org.onlinekernels.bench.job.VwSynthetic;
 import org.onlinekernels.bench.report.BenchReport;
 import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.data.SparseDataset;
@@ -56,9 +58,26 @@ public final class WorkloadReport {
       WorkloadProfile p = WorkloadProfile.named(profile, Workload.dataFolder());
       if (args.length > 2 && !args[2].isBlank()) p = p.only(List.of(args[2].split(",")));
       run(p, out);
+      beside(p, out);
     }
     WorkloadReportWriter.write(out);
     System.out.println("wrote " + out.resolve("workload.md"));
+  }
+
+  /**
+   * The whole job beside Vowpal Wabbit ({@link JobVsVw}): VW from the system property {@code
+   * onlinekernels.vw}, {@code $VW} or the PATH, on the issue's synthetic file ({@link VwSynthetic},
+   * written once into {@code out/tmp/}), against the launcher {@code bin/online-kernels}; 3 runs
+   * per pair in the full profiles, 1 in the others. Without VW the report says it was skipped.
+   */
+  static void beside(WorkloadProfile p, Path out) throws IOException, InterruptedException {
+    Optional<Path> vw = JobVsVw.findVw(System.getProperty("onlinekernels.vw"));
+    Path data = out.resolve("tmp").resolve("synthetic.vw");
+    if (vw.isPresent() && !Files.exists(data)) {
+      VwSynthetic.write(data, 1_000_000, 35);
+    }
+    int runs = p.name().contains("quick") ? 1 : 3;
+    JobVsVw.measure(vw, data, root().resolve("bin/online-kernels"), runs, null, out);
   }
 
   /**

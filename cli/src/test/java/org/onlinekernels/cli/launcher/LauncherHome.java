@@ -196,6 +196,19 @@ final class LauncherHome implements AutoCloseable {
     }
     cmd.add(launcher.toString());
     cmd.addAll(List.of(args));
+    return exec(cmd, cwd, env, 120);
+  }
+
+  /**
+   * Runs {@code script} with {@code bash -c} in {@code cwd} with exactly {@code env}, as a user
+   * types it at the top of this copy (e.g. the README's examples, which call {@code
+   * bin/online-kernels}), for at most {@code seconds}.
+   */
+  Call shell(Path cwd, Map<String, String> env, String script, int seconds) {
+    return exec(List.of("bash", "-c", script), cwd, env, seconds);
+  }
+
+  private static Call exec(List<String> cmd, Path cwd, Map<String, String> env, int seconds) {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
     pb.environment().clear();
     pb.environment().putAll(env);
@@ -204,10 +217,11 @@ final class LauncherHome implements AutoCloseable {
       Path err = Files.createTempFile("launcher", ".err");
       try {
         Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
           p.descendants().forEach(ProcessHandle::destroyForcibly);
           p.destroyForcibly();
-          throw new AssertionError("the launcher ran for more than 120 s: " + cmd + " in " + env);
+          throw new AssertionError(
+              "the launcher ran for more than " + seconds + " s: " + cmd + " in " + env);
         }
         return new Call(
             p.exitValue(),

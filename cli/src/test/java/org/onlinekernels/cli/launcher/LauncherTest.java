@@ -134,6 +134,36 @@ class LauncherTest {
     assertEquals("", c.err(), c.show());
   }
 
+  /**
+   * train's collector (the serial one) is the launcher's default, and a user's own heap bound or
+   * collector wins without a conflict (two collectors would stop the JVM). The JVM's final flags,
+   * printed (on stderr, as the launcher has the JVM print its own output), tell.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "''                               | UseSerialGC = true, UseG1GC = false",
+        "-Xmx200m                         | UseSerialGC = true, MaxHeapSize = 209715200",
+        "-XX:+UseG1GC                     | UseG1GC = true, UseSerialGC = false",
+        "-XX:+UseParallelGC -Xmx300m      | UseParallelGC = true, UseSerialGC = false, MaxHeapSize = 314572800",
+        "-XX:-UseSerialGC                 | UseSerialGC = false"
+      })
+  void trainsCollectorAndHeapDefaultsYieldToTheUsersOptions(String user, String flags) {
+    Map<String, String> env = LauncherHome.plainEnvironment();
+    env.put("ONLINE_KERNELS_JAVA_OPTS", (user + " -XX:+PrintFlagsFinal").strip());
+    LauncherHome.Call c = h.run(h.cwd, env, false, "train", "--data", "small.svm", "--json");
+    assertEquals(0, c.code(), c.show());
+    for (String f : flags.split(", ")) {
+      String[] kv = f.split(" = ");
+      assertTrue(
+          java.util.regex.Pattern.compile("\\s" + kv[0] + "\\s+= " + kv[1] + "\\s")
+              .matcher(c.err())
+              .find(),
+          f + " in " + c.show());
+    }
+  }
+
   @Test
   void theJvmsOwnLogLinesStayOffStdout() {
     // A cache the JVM cannot map: three "[error][aot]" lines went to stdout before the JSON line.

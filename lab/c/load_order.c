@@ -3,7 +3,7 @@
  * offsets 0, 0x3c0, 0x380, ..., 0x40, then sixteen FMAs), against the same loop with ascending
  * loads, over 2^24 floats from DRAM. An empty asm statement pins each load where it is written.
  * Build: gcc -O3 -march=native load_order.c -o load_order
- * Results: bench/report-notes.md ("Reductions from DRAM").
+ * Results: bench-report/kernels-notes.md ("Reductions from DRAM").
  */
 #include <immintrin.h>
 #include <stdio.h>

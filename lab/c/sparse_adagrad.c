@@ -4,7 +4,7 @@
  * argument 2 = 1 asks for transparent huge pages on w and Q (madvise). Prints ns per nonzero.
  * Build: gcc -O3 -march=native -fno-math-errno -fno-trapping-math sparse_adagrad.c -o sparse_adagrad -lm
  * Run:   ./sparse_adagrad 16 0; ./sparse_adagrad 128 0; ./sparse_adagrad 1024 0
- * Results on this machine kind are in bench/report-notes.md ("Sparse AdaGrad").
+ * Results on this machine kind are in bench-report/kernels-notes.md ("Sparse AdaGrad").
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -28,9 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * in-place update {@code a += s b} (3), the access pattern of every kernel here; and a read-only
  * pass ({@code sum a + sum b}: 2 read), the access pattern of a predict pass, because one core here
  * reads at about two thirds of the in-place figure and writes alongside its reads come nearly free
- * (see {@code bench/report-notes.md}). Written with the same Vector API over {@code MemorySegment}
- * as the kernels, one core (as the kernels). Bytes are counted the STREAM way (no write-allocate
- * traffic), as for the kernels, so the ratio is fair.
+ * (see {@code bench-report/kernels-notes.md}). Written with the same Vector API over {@code
+ * MemorySegment} as the kernels, one core (as the kernels). Bytes are counted the STREAM way (no
+ * write-allocate traffic), as for the kernels, so the ratio is fair.
  *
  * <p>The DRAM roof is {@code n = 64M} floats (256 MiB per array, 8x the 32 MiB L3); the in-place
  * pass at the kernel sizes draws the roof curve across the cache levels.

@@ -3,11 +3,16 @@ package org.onlinekernels.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.onlinekernels.rules.Rules;
+import org.openjdk.jmh.annotations.Param;
 
 /**
  * Runs every benchmark of the suite as a unit test: each state at a small size (a {@code d} that is
@@ -206,102 +211,64 @@ class BenchSuiteTest {
         "ScInOL2 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"float", "double"})
-  void scInOL1(String type) {
-    double v = run(dense(ScInOL1Bench.Round::new, type, "vector"));
-    double s = run(dense(ScInOL1Bench.Round::new, type, "scalar"));
-    same("ScInOL1 vector vs scalar", s, v);
-    same(
-        "ScInOL1 sparse vector vs scalar",
-        run(sparse(ScInOL1Bench.Sparse::new, type, "scalar")),
-        run(sparse(ScInOL1Bench.Sparse::new, type, "vector")));
-    ScInOL1Bench b = new ScInOL1Bench();
-    ScInOL1Bench.Reference r = new ScInOL1Bench.Reference();
-    r.d = D;
-    r.setUp();
-    r.reset();
-    for (int i = 0; i < CALLS; i++) b.reference(r);
-    r.check();
-    close(
-        "ScInOL1 reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"float", "double"})
-  void dfeg(String type) {
-    double v = run(dense(DfegBench.Round::new, type, "vector"));
-    double s = run(dense(DfegBench.Round::new, type, "scalar"));
-    same("DFEG vector vs scalar", s, v);
-    same(
-        "DFEG sparse vector vs scalar",
-        run(sparse(DfegBench.Sparse::new, type, "scalar")),
-        run(sparse(DfegBench.Sparse::new, type, "vector")));
-    DfegBench b = new DfegBench();
-    DfegBench.Reference r = new DfegBench.Reference();
-    r.d = D;
-    r.setUp();
-    r.reset();
-    for (int i = 0; i < CALLS; i++) b.reference(r);
-    r.check();
-    close("DFEG reference vs scalar kernel", r.checksum(), s, type.equals("float") ? 2e-3 : 1e-9);
+  /** The values of {@code RuleBench}'s JMH parameter {@code field} of state {@code c}. */
+  static List<String> ruleValues(Class<?> c, String field) throws ReflectiveOperationException {
+    return List.of(c.getField(field).getAnnotation(Param.class).value());
   }
 
   /**
-   * FTRL, KT and FreeGrad rounds: vector and scalar kernels give the same state, dense and sparse.
+   * Every rule of RuleBench's parameter lists: vector and scalar kernels give the same state, dense
+   * and sparse; the double reference is close to the scalar kernel where the rule has one.
    */
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
-  void parameterFree(String type) {
-    same(
-        "FTRL vector vs scalar",
-        run(dense(ParameterFreeBench.Ftrl::new, type, "scalar")),
-        run(dense(ParameterFreeBench.Ftrl::new, type, "vector")));
-    same(
-        "KT vector vs scalar",
-        run(dense(ParameterFreeBench.Kt::new, type, "scalar")),
-        run(dense(ParameterFreeBench.Kt::new, type, "vector")));
-    same(
-        "FreeGrad vector vs scalar",
-        run(dense(ParameterFreeBench.FreeGrad::new, type, "scalar")),
-        run(dense(ParameterFreeBench.FreeGrad::new, type, "vector")));
-    same(
-        "FTRL sparse vector vs scalar",
-        run(sparse(ParameterFreeBench.FtrlSparse::new, type, "scalar")),
-        run(sparse(ParameterFreeBench.FtrlSparse::new, type, "vector")));
-    same(
-        "KT sparse vector vs scalar",
-        run(sparse(ParameterFreeBench.KtSparse::new, type, "scalar")),
-        run(sparse(ParameterFreeBench.KtSparse::new, type, "vector")));
-    same(
-        "FreeGrad sparse vector vs scalar",
-        run(sparse(ParameterFreeBench.FreeGradSparse::new, type, "scalar")),
-        run(sparse(ParameterFreeBench.FreeGradSparse::new, type, "vector")));
+  void rules(String type) throws ReflectiveOperationException {
+    for (String rule : ruleValues(RuleBench.Round.class, "rule")) {
+      double s = run(dense(() -> with(new RuleBench.Round(), rule), type, "scalar"));
+      same(rule, s, run(dense(() -> with(new RuleBench.Round(), rule), type, "vector")));
+      if (ruleValues(RuleBench.Reference.class, "rule").contains(rule)) {
+        RuleBench.Reference r = new RuleBench.Reference();
+        r.rule = rule;
+        r.d = D;
+        r.setUp();
+        r.reset();
+        for (int i = 0; i < CALLS; i++) new RuleBench().reference(r);
+        r.check();
+        close(rule + " reference vs scalar kernel", r.checksum(), s, tol(type));
+      }
+    }
+    for (String rule : ruleValues(RuleBench.Sparse.class, "rule")) {
+      RuleBench.Sparse v = sparse(RuleBench.Sparse::new, type, "vector");
+      RuleBench.Sparse c = sparse(RuleBench.Sparse::new, type, "scalar");
+      v.rule = c.rule = rule;
+      same(rule + " sparse", run(c), run(v));
+    }
+    for (String rule : ruleValues(RuleBench.Step.class, "stepRule")) {
+      RuleBench.Step v = dense(RuleBench.Step::new, type, "vector");
+      RuleBench.Step c = dense(RuleBench.Step::new, type, "scalar");
+      v.stepRule = c.stepRule = rule;
+      same(rule + " step", run(c), run(v));
+    }
+    for (String rule : ruleValues(RuleBench.SparseStep.class, "stepRule")) {
+      RuleBench.SparseStep v = sparse(RuleBench.SparseStep::new, type, "vector");
+      RuleBench.SparseStep c = sparse(RuleBench.SparseStep::new, type, "scalar");
+      v.stepRule = c.stepRule = rule;
+      same(rule + " sparse step", run(c), run(v));
+    }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"float", "double"})
-  void gradientSteps(String type) {
-    same(
-        "global AdaGrad",
-        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "scalar")),
-        run(dense(GradientStepBench.GlobalAdaGrad::new, type, "vector")));
-    same(
-        "AOGD ball",
-        run(dense(GradientStepBench.AogdBall::new, type, "scalar")),
-        run(dense(GradientStepBench.AogdBall::new, type, "vector")));
-    same(
-        "AOGD coordinate",
-        run(dense(GradientStepBench.AogdCoordinate::new, type, "scalar")),
-        run(dense(GradientStepBench.AogdCoordinate::new, type, "vector")));
-    same(
-        "global AdaGrad sparse",
-        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "scalar")),
-        run(sparse(GradientStepBench.GlobalAdaGradSparse::new, type, "vector")));
-    same(
-        "AOGD coordinate sparse",
-        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "scalar")),
-        run(sparse(GradientStepBench.AogdCoordinateSparse::new, type, "vector")));
+  static RuleBench.Round with(RuleBench.Round s, String rule) {
+    s.rule = rule;
+    return s;
+  }
+
+  /** Every rule of the registry is benchmarked: in a suite of its own or in RuleBench's lists. */
+  @Test
+  void everyRuleIsBenchmarked() throws ReflectiveOperationException {
+    Set<String> benched = new TreeSet<>(List.of("adagrad", "scinol2"));
+    benched.addAll(ruleValues(RuleBench.Round.class, "rule"));
+    benched.addAll(ruleValues(RuleBench.Step.class, "stepRule"));
+    assertEquals(new TreeSet<>(Rules.names()), benched, "rules without a benchmark");
   }
 
   @Test

@@ -6,11 +6,13 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,19 +149,22 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       }
       // Read through a stream, the header first: a device or FIFO (/dev/zero) reports size 0 and
       // never ends, so neither the size nor reading it whole may be trusted before the magic.
-      try (java.io.InputStream in = Files.newInputStream(file)) {
+      try (InputStream in = Files.newInputStream(file)) {
         byte[] head = in.readNBytes(HEADER_BYTES);
         if (head.length < HEADER_BYTES || ByteBuffer.wrap(head).getInt(0) != MAGIC) {
           throw new Failure(
               file + ": not an online-kernels state file (written by train --save-state)");
         }
-        byte[] rest = in.readNBytes(MAX_BYTES - HEADER_BYTES);
-        if (in.read() >= 0) {
-          throw new Failure(file + ": a state file holds at most " + MAX_BYTES + " bytes");
+        int version = ByteBuffer.wrap(head).getInt(4);
+        if (version != FORMAT_VERSION) {
+          throw new Failure(
+              file
+                  + ": has state format version "
+                  + version
+                  + "; this program reads version "
+                  + FORMAT_VERSION);
         }
-        bytes = new byte[HEADER_BYTES + rest.length];
-        System.arraycopy(head, 0, bytes, 0, HEADER_BYTES);
-        System.arraycopy(rest, 0, bytes, HEADER_BYTES, rest.length);
+        bytes = Files.isRegularFile(file) ? readFile(file, in, head) : readStream(file, in, head);
       }
     } catch (NoSuchFileException e) {
       throw new Failure("cannot read " + file + ": no such file");
@@ -167,15 +172,6 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
     String where = file + ": ";
-    int version = ByteBuffer.wrap(bytes).getInt(4);
-    if (version != FORMAT_VERSION) {
-      throw new Failure(
-          where
-              + "has state format version "
-              + version
-              + "; this program reads version "
-              + FORMAT_VERSION);
-    }
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if ((int) crc.getValue() != ByteBuffer.wrap(bytes).getInt(bytes.length - 4)) {
@@ -219,5 +215,84 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     } catch (IOException e) {
       throw new Failure(where + "cannot be parsed: " + e.getMessage());
     }
+  }
+
+  /**
+   * A regular file whose first {@code head} bytes {@code in} has read: its size and checksum are
+   * checked by streaming it before it is held in memory, so that a file cut short, damaged or too
+   * large is refused as such, never by running out of memory (a sound header with a 256 MiB body
+   * did under a 64 MiB heap).
+   */
+  private static byte[] readFile(Path file, InputStream in, byte[] head)
+      throws IOException, Failure {
+    long size = Files.size(file);
+    if (size > MAX_BYTES) {
+      throw new Failure(file + ": a state file holds at most " + MAX_BYTES + " bytes");
+    }
+    if (!checksumMatches(file, size)) {
+      throw new Failure(
+          file + ": checksum mismatch: the file is damaged or truncated; use another copy");
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    if (2 * size > heap) { // the file's bytes, then each output's image copied out of them
+      throw new Failure(
+          file
+              + ": loading a state of "
+              + (size >> 20)
+              + " MiB takes about "
+              + (2 * size >> 20)
+              + " MiB of heap; this JVM may use "
+              + (heap >> 20)
+              + " MiB: give Java more memory (-Xmx, e.g. -Xmx8g)");
+    }
+    byte[] bytes = Arrays.copyOf(head, (int) size);
+    int n = in.readNBytes(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES);
+    if (n != bytes.length - HEADER_BYTES || in.read() >= 0) {
+      throw new Failure(file + ": the file changed while it was read");
+    }
+    return bytes;
+  }
+
+  /** Whether the CRC32C of all but the last 4 bytes of {@code file} is those 4 bytes, streamed. */
+  private static boolean checksumMatches(Path file, long size) throws IOException {
+    CRC32C crc = new CRC32C();
+    byte[] buf = new byte[1 << 16];
+    try (InputStream s = Files.newInputStream(file)) {
+      for (long left = size - 4; left > 0; ) {
+        int r = s.read(buf, 0, (int) Math.min(buf.length, left));
+        if (r < 0) {
+          return false;
+        }
+        crc.update(buf, 0, r);
+        left -= r;
+      }
+      byte[] tail = s.readNBytes(4);
+      return tail.length == 4 && (int) crc.getValue() == ByteBuffer.wrap(tail).getInt();
+    }
+  }
+
+  /**
+   * A pipe or device (read once): held whole before it can be checked, so read no further than a
+   * quarter of the heap (reading and copying it take about three times its size).
+   */
+  private static byte[] readStream(Path file, InputStream in, byte[] head)
+      throws IOException, Failure {
+    long heap = Runtime.getRuntime().maxMemory();
+    int limit = (int) Math.min(MAX_BYTES, Math.max(HEADER_BYTES, heap / 4));
+    byte[] rest = in.readNBytes(limit - HEADER_BYTES);
+    if (in.read() >= 0) {
+      throw new Failure(
+          limit == MAX_BYTES
+              ? file + ": a state file holds at most " + MAX_BYTES + " bytes"
+              : file
+                  + ": more than "
+                  + (limit >> 20)
+                  + " MiB from a pipe or device, which is held in memory whole; this JVM may use "
+                  + (heap >> 20)
+                  + " MiB of heap: copy it to a regular file, or give Java more memory (-Xmx)");
+    }
+    byte[] bytes = Arrays.copyOf(head, HEADER_BYTES + rest.length);
+    System.arraycopy(rest, 0, bytes, HEADER_BYTES, rest.length);
+    return bytes;
   }
 }

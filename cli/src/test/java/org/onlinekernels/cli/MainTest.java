@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,8 +172,12 @@ class MainTest {
     assertTrue(out.contains("\"d\": 10,"), out);
   }
 
-  /** Issue 12, item 8: out of memory is one error line with exit code 1, not a stack trace. */
+  /**
+   * Issue 12, item 8: out of memory is one error line with exit code 1, not a stack trace. Starts a
+   * JVM: the long stage.
+   */
   @Test
+  @Tag("long")
   void outOfMemoryIsOneErrorLine() throws Exception {
     java.util.List<String> cmd =
         List.of(

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,7 +116,9 @@ class ServeClientsTest {
     assertArrayEquals(Files.readAllBytes(trained), Files.readAllBytes(served), "states differ");
   }
 
+  /** Starts a JVM of the command line (seconds): the long stage. */
   @Test
+  @Tag("long")
   void sigtermSavesTheStateAndExitsCleanly() throws Exception {
     StreamFiles.Parts p = StreamFiles.libsvm(dir, "t", 50, 30, 15, 0, 8);
     Path initial = state(p);

@@ -121,7 +121,12 @@ public final class BenchReport {
 
   private static Row row(String group, RunResult r) {
     var params = r.getParams();
-    String bench = params.getBenchmark().replace("org.onlinekernels.bench.", "");
+    // RuleBench's rows carry their rule: RuleBench.round:dfeg, RuleBench.step:aogd-ball.
+    String rule =
+        params.getParam("rule") != null ? params.getParam("rule") : params.getParam("stepRule");
+    String bench =
+        params.getBenchmark().replace("org.onlinekernels.bench.", "")
+            + (rule == null ? "" : ":" + rule);
     long size = parseLong(params.getParam("d"), parseLong(params.getParam("n"), 0));
     int nnz = (int) parseLong(params.getParam("nnz"), 0);
     String type = orEmpty(params.getParam("type"));

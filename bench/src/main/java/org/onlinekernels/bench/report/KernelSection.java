@@ -61,21 +61,15 @@ final class KernelSection {
           r.impl().equals("vector")
               ? dense(r.bench(), r.type(), "scalar", r.size())
               : Optional.empty();
-      md.append("| ")
-          .append(label(r))
-          .append(" | ")
-          .append(r.size())
-          .append(" | ")
-          .append(nsErr(r))
-          .append(" | ")
-          .append(mmm(r))
-          .append(" | ")
-          .append(f1(bytes / r.nsPerUnit()))
-          .append(" | ")
-          .append(pct(bytes / r.nsPerUnit() / roofGbs))
-          .append(" | ")
-          .append(sc.isPresent() ? ratio(sc, Optional.of(r)) : "")
-          .append(" |\n");
+      Md.row(
+          md,
+          label(r),
+          r.size(),
+          nsErr(r),
+          mmm(r),
+          f1(bytes / r.nsPerUnit()),
+          pct(bytes / r.nsPerUnit() / roofGbs),
+          sc.isPresent() ? ratio(sc, Optional.of(r)) : "");
     }
     md.append("\n");
   }
@@ -92,14 +86,12 @@ final class KernelSection {
           b.equals("ScInOL2Bench.round")
               || b.equals("ScInOL2Bench.handwritten")
               || b.equals("ScInOL2Bench.reference");
-      case "scinol1" -> b.equals("ScInOL1Bench.round") || b.equals("ScInOL1Bench.reference");
-      case "dfeg" -> b.equals("DfegBench.round") || b.equals("DfegBench.reference");
-      default -> b.equals(k.bench());
+      default -> b.equals(k.bench()) || b.equals(k.bench().replace(".round:", ".reference:"));
     };
   }
 
   static String label(Row r) {
-    String b = r.bench();
+    String b = r.bench().replaceAll(":.*", ""); // RuleBench's rows without their rule
     if (b.endsWith(".handwritten")) return "hand-written loop, " + r.type() + "[]";
     if (b.endsWith(".reference")) return "reference (double[])";
     if (b.startsWith("TribuoBench")) return "Tribuo AdaGrad (double)";

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import jdk.incubator.vector.VectorShape;
 
 /** Reads what the report header states about the machine, at run time (never hard-coded). */
@@ -91,5 +92,32 @@ public final class MachineInfo {
     } catch (IOException | RuntimeException e) {
       return "";
     }
+  }
+
+  /**
+   * The machine rows that open a report: date, CPU, caches, memory, vector width (then {@code
+   * vectorNote}), the label/value pairs {@code extra}, JDK, OS and JMH.
+   */
+  public static void table(StringBuilder md, Properties p, String vectorNote, String... extra) {
+    md.append("| | |\n|---|---|\n");
+    Md.row(md, "date", p.getProperty("date"));
+    Md.row(
+        md,
+        "CPU",
+        p.getProperty("cpu.model")
+            + ", "
+            + p.getProperty("cpu.cores")
+            + " cores visible to the JVM, AVX-512F: "
+            + p.getProperty("cpu.flags.avx512f"));
+    Md.row(md, "caches (per cpu0)", p.getProperty("cpu.caches"));
+    Md.row(md, "memory", p.getProperty("memory"));
+    Md.row(
+        md,
+        "vector width",
+        p.getProperty("vector.bits") + " bits preferred by the Vector API" + vectorNote);
+    for (int i = 0; i < extra.length; i += 2) Md.row(md, extra[i], extra[i + 1]);
+    Md.row(md, "JDK", p.getProperty("jdk"));
+    Md.row(md, "OS", p.getProperty("os"));
+    Md.row(md, "JMH", p.getProperty("jmh.version") + "; " + p.getProperty("jmh.settings"));
   }
 }

@@ -3,6 +3,8 @@ package org.onlinekernels.bench.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.onlinekernels.bench.RuleBench;
+import org.openjdk.jmh.annotations.Param;
 
 /**
  * Warm-up: Vector API code runs ~100x slower until C2 has compiled it (the interpreter and C1 box
@@ -35,6 +37,20 @@ public record Profile(
   static final String[] IMPLS = {"vector", "scalar"};
   static final String[] NNZ = {"16", "128", "1024"};
 
+  /** RuleBench's rules with targets of issue #4: every dense size, both types. */
+  static final String[] TARGET_RULES = {"scinol1", "dfeg"};
+
+  /** RuleBench's other rules (a new rule among them): the two target sizes only. */
+  static String[] otherRules() {
+    try {
+      List<String> all =
+          List.of(RuleBench.Round.class.getField("rule").getAnnotation(Param.class).value());
+      return all.stream().filter(r -> !List.of(TARGET_RULES).contains(r)).toArray(String[]::new);
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The named profile. */
   public static Profile named(String name) {
     return switch (name) {
@@ -59,13 +75,9 @@ public record Profile(
     g.add(
         new Group(
             "dense",
-            "(AdaGradBench\\.dense|ScInOL2Bench\\.round.*|ScInOL1Bench\\.round|DfegBench\\.round)",
-            Map.of("d", sizes, "type", BOTH, "impl", IMPLS)));
-    g.add(
-        new Group(
-            "steps",
-            "GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)",
-            Map.of("d", sizes, "type", f, "impl", IMPLS)));
+            "(AdaGradBench\\.dense|ScInOL2Bench\\.round.*|RuleBench\\.round)",
+            Map.of("d", sizes, "type", BOTH, "impl", IMPLS, "rule", TARGET_RULES)));
+    g.add(new Group("steps", "RuleBench\\.step", Map.of("d", sizes, "type", f, "impl", IMPLS)));
     g.add(new Group("handwritten", ".*Bench\\.handwritten", Map.of("d", sizes, "type", BOTH)));
     g.add(new Group("reference", ".*Bench\\.reference", Map.of("d", new String[] {"16384"})));
     g.add(
@@ -91,23 +103,28 @@ public record Profile(
     g.add(
         new Group(
             "dense",
-            "(AdaGradBench\\.dense|ScInOL2Bench\\.round|ScInOL1Bench\\.round|DfegBench\\.round)",
-            Map.of("d", DENSE, "type", BOTH, "impl", IMPLS)));
+            "(AdaGradBench\\.dense|ScInOL2Bench\\.round|RuleBench\\.round)",
+            Map.of("d", DENSE, "type", BOTH, "impl", IMPLS, "rule", TARGET_RULES)));
     // The secondary kernels at the two sizes the targets are about, to fit the 35-minute budget.
     g.add(
         new Group(
             "dense2",
-            "(ScInOL2Bench\\.roundStored|GradientStepBench\\.(globalAdaGrad|aogdBall|aogdCoordinate)"
-                + "|ParameterFreeBench\\.(ftrl|kt|freeGrad)$)",
-            Map.of("d", new String[] {"16384", "16777216"}, "type", BOTH, "impl", IMPLS)));
+            "(ScInOL2Bench\\.roundStored|RuleBench\\.step|RuleBench\\.round)",
+            Map.of(
+                "d",
+                new String[] {"16384", "16777216"},
+                "type",
+                BOTH,
+                "impl",
+                IMPLS,
+                "rule",
+                otherRules())));
     g.add(new Group("handwritten", ".*Bench\\.handwritten", Map.of("d", DENSE, "type", BOTH)));
     g.add(new Group("reference", ".*Bench\\.reference", Map.of("d", SMALL)));
     g.add(
         new Group(
             "sparse",
-            "(AdaGradBench|ScInOL2Bench|ScInOL1Bench|DfegBench)\\.sparse"
-                + "|GradientStepBench\\.(globalAdaGradSparse|aogdCoordinateSparse)"
-                + "|ParameterFreeBench\\.(ftrlSparse|ktSparse|freeGradSparse)",
+            "(AdaGradBench|ScInOL2Bench|RuleBench)\\.sparse|RuleBench\\.sparseStep",
             Map.of("nnz", NNZ, "type", new String[] {"float"}, "impl", IMPLS)));
     g.add(
         new Group(

@@ -62,35 +62,35 @@ final class ReportWriter {
           new Kernel(
               "scinol1",
               "ScInOL1 round",
-              "ScInOL1Bench.round",
+              "RuleBench.round:scinol1",
               12,
               8,
               "predict: read G, S2, M, beta, x, write M, beta; update: read G, S2, x, write G, S2"),
           new Kernel(
               "dfeg",
               "DFEG round",
-              "DfegBench.round",
+              "RuleBench.round:dfeg",
               5,
               4,
               "predict: read theta, x (<theta,x>, ||x||^2); update: read theta, x, write theta"),
           new Kernel(
               "ftrl",
               "FTRL-Proximal round",
-              "ParameterFreeBench.ftrl",
+              "RuleBench.round:ftrl",
               8,
               6,
               "predict: read z, N, x; update: read z, N, x, write z, N"),
           new Kernel(
               "kt",
               "KT coin betting round",
-              "ParameterFreeBench.kt",
+              "RuleBench.round:kt",
               11,
               8,
               "predict: read theta, W, k, x; update: read theta, W, k, x, write theta, W, k"),
           new Kernel(
               "freegrad",
               "FreeGrad round",
-              "ParameterFreeBench.freeGrad",
+              "RuleBench.round:freegrad",
               14,
               10,
               "predict: read G, Vsum, h1, ht, x; update: read G, Vsum, h1, ht, x, write G, Vsum, h1,"
@@ -98,21 +98,21 @@ final class ReportWriter {
           new Kernel(
               "globaladagrad",
               "Global AdaGrad step",
-              "GradientStepBench.globalAdaGrad",
+              "RuleBench.step:adagrad-global",
               4,
               3,
               "read g (||g||^2 first); read w, g, write w"),
           new Kernel(
               "aogdball",
               "Adaptive OGD step, ball",
-              "GradientStepBench.aogdBall",
+              "RuleBench.step:aogd-ball",
               5,
               4,
               "read w, g (||g||, <w,g>, ||w||); read w, g, write w"),
           new Kernel(
               "aogdcoord",
               "Adaptive OGD step, per coordinate",
-              "GradientStepBench.aogdCoordinate",
+              "RuleBench.step:aogd-coord",
               5,
               3,
               "read w, Lsum, g; write w, Lsum"));
@@ -152,7 +152,8 @@ final class ReportWriter {
     for (Kernel k : KERNELS) kernelSection(md, k, dir);
     sparseSection(md, dir);
     peerSection(md);
-    Path notes = dir.toAbsolutePath().getParent().resolve("bench").resolve("report-notes.md");
+    // The analysis written by hand after a run, kept beside the report it explains.
+    Path notes = dir.resolve("kernels-notes.md");
     if (Files.exists(notes)) {
       md.append("\n").append(Files.readString(notes));
     }
@@ -166,31 +167,8 @@ final class ReportWriter {
         .append("` (see `bench/README.md`). Every number below was measured in one run, ")
         .append(
             "on this machine, by the JMH suite in `bench/src/main/java`; ratios compare figures of the same run.\n\n");
-    md.append("| | |\n|---|---|\n");
-    md.append("| date | ").append(props.getProperty("date")).append(" |\n");
-    md.append("| CPU | ")
-        .append(props.getProperty("cpu.model"))
-        .append(", ")
-        .append(props.getProperty("cpu.cores"))
-        .append(" cores visible to the JVM, AVX-512F: ")
-        .append(props.getProperty("cpu.flags.avx512f"))
-        .append(" |\n");
-    md.append("| caches (per cpu0) | ").append(props.getProperty("cpu.caches")).append(" |\n");
-    md.append("| memory | ").append(props.getProperty("memory")).append(" |\n");
-    md.append("| vector width | ")
-        .append(props.getProperty("vector.bits"))
-        .append(" bits preferred by the Vector API (")
-        .append(Integer.parseInt(props.getProperty("vector.bits")) / 32)
-        .append(" floats / ")
-        .append(Integer.parseInt(props.getProperty("vector.bits")) / 64)
-        .append(" doubles) |\n");
-    md.append("| JDK | ").append(props.getProperty("jdk")).append(" |\n");
-    md.append("| OS | ").append(props.getProperty("os")).append(" |\n");
-    md.append("| JMH | ")
-        .append(props.getProperty("jmh.version"))
-        .append("; ")
-        .append(props.getProperty("jmh.settings"))
-        .append(" |\n");
+    int bits = Integer.parseInt(props.getProperty("vector.bits"));
+    MachineInfo.table(md, props, " (" + bits / 32 + " floats / " + bits / 64 + " doubles)");
     md.append("| run | profile `")
         .append(props.getProperty("profile"))
         .append("`, ")
@@ -216,15 +194,7 @@ final class ReportWriter {
     md.append(
         "| kernel | elements per coordinate | of which read | which |\n|---|---:|---:|---|\n");
     for (Kernel k : KERNELS) {
-      md.append("| ")
-          .append(k.title())
-          .append(" | ")
-          .append(k.elements())
-          .append(" | ")
-          .append(k.reads())
-          .append(" | ")
-          .append(k.why())
-          .append(" |\n");
+      Md.row(md, k.title(), k.elements(), k.reads(), k.why());
     }
     md.append("| roof: in-place `a += s*b` | 3 | 2 | read a, b; write a |\n");
     md.append("| roof: read `sum a + sum b` | 2 | 2 | read a, b |\n\n");
@@ -240,17 +210,7 @@ final class ReportWriter {
       String name =
           r.bench().substring("RoofBench.".length())
               + (r.group().equals("roof-again") ? " (again, end of run)" : "");
-      md.append("| ")
-          .append(name)
-          .append(" | ")
-          .append(r.size())
-          .append(" | ")
-          .append(nsErr(r))
-          .append(" | ")
-          .append(f1(gbs(r, el)))
-          .append(" | ")
-          .append(mmm(r))
-          .append(" |\n");
+      Md.row(md, name, r.size(), nsErr(r), f1(gbs(r, el)), mmm(r));
     }
     md.append(
             "\nThe DRAM roof used for **% of roof** below is the in-place pass at n = 64M (256 MiB per array, 8x the L3): **")
@@ -284,27 +244,18 @@ final class ReportWriter {
         Optional<Row> c = dense(k.bench(), t, "vector", CACHE_D);
         Optional<Row> m = dense(k.bench(), t, "vector", DRAM_D);
         if (c.isEmpty() && m.isEmpty()) continue;
-        md.append("| ")
-            .append(k.title())
-            .append(" | ")
-            .append(t)
-            .append(" | ")
-            .append(c.map(ReportFigures::nsErr).orElse("–"))
-            .append(" | ")
-            .append(m.map(ReportFigures::nsErr).orElse("–"))
-            .append(" | ")
-            .append(m.map(r -> f1(gbs(r, k.elements()))).orElse("–"))
-            .append(" | ")
-            .append(m.map(r -> pct(gbs(r, k.elements()) / roofGbs)).orElse("–"))
-            .append(" | ")
-            .append(ratio(dense(k.bench(), t, "scalar", CACHE_D), c))
-            .append(" / ")
-            .append(ratio(dense(k.bench(), t, "scalar", DRAM_D), m))
-            .append(" | ")
-            .append(handRatio(k, t, CACHE_D, c))
-            .append(" / ")
-            .append(handRatio(k, t, DRAM_D, m))
-            .append(" |\n");
+        Md.row(
+            md,
+            k.title(),
+            t,
+            c.map(ReportFigures::nsErr).orElse("–"),
+            m.map(ReportFigures::nsErr).orElse("–"),
+            m.map(r -> f1(gbs(r, k.elements()))).orElse("–"),
+            m.map(r -> pct(gbs(r, k.elements()) / roofGbs)).orElse("–"),
+            ratio(dense(k.bench(), t, "scalar", CACHE_D), c)
+                + " / "
+                + ratio(dense(k.bench(), t, "scalar", DRAM_D), m),
+            handRatio(k, t, CACHE_D, c) + " / " + handRatio(k, t, DRAM_D, m));
       }
     }
     md.append("\n");

@@ -7,7 +7,8 @@ import java.util.Locale;
  * 99.9 % error and the min/median/max over measurement iterations.
  *
  * @param group profile group that produced it
- * @param bench {@code Class.method}, e.g. {@code AdaGradBench.dense}
+ * @param bench {@code Class.method}, e.g. {@code AdaGradBench.dense}, and for {@code RuleBench} the
+ *     rule: {@code RuleBench.round:dfeg}
  * @param size {@code d} (dense) or {@code n} (roof); 0 where absent
  * @param nnz nonzeros (sparse), else 0
  * @param type {@code float}, {@code double}, or empty (reference and Tribuo are double)

@@ -47,30 +47,19 @@ final class SparseAndPeerSections {
     md.append(
         "| kernel | type | impl | nnz | ns/nnz median (mean ± err) | min / median / max ns per call |\n|---|---|---|---:|---:|---|\n");
     for (Row r : sp) {
+      // RuleBench's rows by their rule's name, the suites' by theirs.
+      String b = r.bench();
       String name =
-          r.bench()
-              .replace("Bench.sparse", "")
-              .replace("GradientStepBench.", "")
-              .replace("ParameterFreeBench.", "")
-              .replace("Sparse", "");
+          b.contains(":") ? b.substring(b.indexOf(':') + 1) : b.replace("Bench.sparse", "");
       if (r.bench().startsWith("TribuoBench")) name = "Tribuo AdaGrad";
-      md.append("| ")
-          .append(name)
-          .append(" | ")
-          .append(r.elementType())
-          .append(" | ")
-          .append(r.impl().isEmpty() ? "–" : r.impl())
-          .append(" | ")
-          .append(r.nnz())
-          .append(" | ")
-          .append(f2(r.nsPerUnit()))
-          .append(" (")
-          .append(f2(r.meanPerUnit()))
-          .append(" ± ")
-          .append(f2(r.error() / r.nnz()))
-          .append(") | ")
-          .append(mmm(r))
-          .append(" |\n");
+      Md.row(
+          md,
+          name,
+          r.elementType(),
+          r.impl().isEmpty() ? "–" : r.impl(),
+          r.nnz(),
+          f2(r.nsPerUnit()) + " (" + f2(r.meanPerUnit()) + " ± " + f2(r.error() / r.nnz()) + ")",
+          mmm(r));
       boolean chartIt =
           (r.impl().equals("vector") && r.type().equals("float"))
               || r.bench().startsWith("TribuoBench");
@@ -119,17 +108,13 @@ final class SparseAndPeerSections {
     for (Row r : tr) {
       Optional<Row> v = dense("AdaGradBench.dense", "double", "vector", r.size());
       Optional<Row> s = dense("AdaGradBench.dense", "double", "scalar", r.size());
-      md.append("| ")
-          .append(r.size())
-          .append(" | ")
-          .append(nsErr(r))
-          .append(" | ")
-          .append(v.map(ReportFigures::nsErr).orElse("–"))
-          .append(" | ")
-          .append(s.map(ReportFigures::nsErr).orElse("–"))
-          .append(" | ")
-          .append(ratio(Optional.of(r), v))
-          .append(" |\n");
+      Md.row(
+          md,
+          r.size(),
+          nsErr(r),
+          v.map(ReportFigures::nsErr).orElse("–"),
+          s.map(ReportFigures::nsErr).orElse("–"),
+          ratio(Optional.of(r), v));
     }
     md.append(
         "\nIssue's figures for Tribuo on this machine kind: about 1.5 ns/coord in cache, 2.5 at d = 16M, 34-45 ns per nonzero sparse.\n\n");

@@ -48,11 +48,11 @@ final class TargetsSection {
     cacheTarget(
         md,
         "ScInOL1 round, in cache (vectorized expf)",
-        "ScInOL1Bench.round",
+        "RuleBench.round:scinol1",
         "float",
         1.57,
         1 / 1.2);
-    cacheTarget(md, "DFEG round, in cache", "DfegBench.round", "float", 0.32, 0.9);
+    cacheTarget(md, "DFEG round, in cache", "RuleBench.round:dfeg", "float", 0.32, 0.9);
     // ScInOL2 at least 2x the hand-written loop, in cache.
     Optional<Row> hw =
         find(
@@ -79,8 +79,8 @@ final class TargetsSection {
       {"AdaGrad double", "AdaGradBench.dense", "double", "1.23", "adagrad"},
       {"ScInOL2 round (recomputed w)", "ScInOL2Bench.round", "float", "1.9", "scinol2"},
       {"ScInOL2 round (stored w)", "ScInOL2Bench.roundStored", "float", "1.9", "scinol2s"},
-      {"ScInOL1 round", "ScInOL1Bench.round", "float", "2.33", "scinol1"},
-      {"DFEG round", "DfegBench.round", "float", "0.83", "dfeg"}
+      {"ScInOL1 round", "RuleBench.round:scinol1", "float", "2.33", "scinol1"},
+      {"DFEG round", "RuleBench.round:dfeg", "float", "0.83", "dfeg"}
     };
     for (String[] t : dram) {
       Kernel k = KERNELS.stream().filter(x -> x.id().equals(t[4])).findFirst().orElseThrow();
@@ -91,21 +91,13 @@ final class TargetsSection {
           Double.isFinite(readGbs)
               ? "; read-stream ceiling " + pct(readGbs * k.elements() / k.reads() / roofGbs)
               : "";
-      md.append("| ")
-          .append(t[0])
-          .append(", d = 16M, >= 90 % of roof | ")
-          .append(t[3])
-          .append(" ns/coord | 90 % (")
-          .append(f1(0.9 * roofGbs))
-          .append(" GB/s) | ")
-          .append(pct(p))
-          .append(" (")
-          .append(f3(r.get().nsPerUnit()))
-          .append(" ns/coord")
-          .append(ceiling)
-          .append(") | ")
-          .append(verdict(p >= 0.9))
-          .append(" |\n");
+      Md.row(
+          md,
+          t[0] + ", d = 16M, >= 90 % of roof",
+          t[3] + " ns/coord",
+          "90 % (" + f1(0.9 * roofGbs) + " GB/s)",
+          pct(p) + " (" + f3(r.get().nsPerUnit()) + " ns/coord" + ceiling + ")",
+          verdict(p >= 0.9));
     }
     sparseTarget(md, "AdaGrad sparse", "AdaGradBench.sparse", 11, 19);
     sparseTarget(md, "ScInOL2 sparse round", "ScInOL2Bench.sparse", 58, 86);
@@ -118,44 +110,31 @@ final class TargetsSection {
     if (r.isEmpty()) return;
     double limit = ref / factor;
     double ns = r.get().nsPerUnit();
-    md.append("| ")
-        .append(what)
-        .append(" | ")
-        .append(f2(ref))
-        .append(" ns/coord | <= ")
-        .append(f3(limit))
-        .append(" | ")
-        .append(nsErr(r.get()))
-        .append(" (")
-        .append(f2(ref / ns))
-        .append("x the reference throughput) | ")
-        .append(verdict(ns <= limit))
-        .append(" |\n");
+    Md.row(
+        md,
+        what,
+        f2(ref) + " ns/coord",
+        "<= " + f3(limit),
+        nsErr(r.get()) + " (" + f2(ref / ns) + "x the reference throughput)",
+        verdict(ns <= limit));
   }
 
   static void sparseTarget(StringBuilder md, String what, String bench, double lo, double hi) {
     for (Row r : rows) {
       if (!r.bench().equals(bench) || !r.impl().equals("vector") || !r.type().equals("float"))
         continue;
-      md.append("| ")
-          .append(what)
-          .append(", float, nnz = ")
-          .append(r.nnz())
-          .append(" | ")
-          .append(f1(lo))
-          .append("-")
-          .append(f1(hi))
-          .append(" ns/nnz | <= ")
-          .append(f1(hi))
-          .append(" | ")
-          .append(f2(r.nsPerUnit()))
-          .append(" ns/nnz (")
-          .append(f2(r.meanPerUnit()))
-          .append(" ± ")
-          .append(f2(r.error() / r.nnz()))
-          .append(") | ")
-          .append(verdict(r.nsPerUnit() <= hi))
-          .append(" |\n");
+      Md.row(
+          md,
+          what + ", float, nnz = " + r.nnz(),
+          f1(lo) + "-" + f1(hi) + " ns/nnz",
+          "<= " + f1(hi),
+          f2(r.nsPerUnit())
+              + " ns/nnz ("
+              + f2(r.meanPerUnit())
+              + " ± "
+              + f2(r.error() / r.nnz())
+              + ")",
+          verdict(r.nsPerUnit() <= hi));
     }
   }
 

@@ -272,10 +272,10 @@ public class WorkloadBench {
   /**
    * Trains from fresh models, pass after pass, until {@code warmRows} rows or {@code nonzeros}
    * nonzeros (times outputs) have gone through: until C2 has compiled the Vector API kernels they
-   * run boxed and about 100 times slower (bench/report-notes.md), and on a small file JMH's short
-   * warm-up iterations alone left them half compiled (heart_scale: 62, 26, 14, 7.5 ms per pass in
-   * successive iterations for a pass that takes well under 1 ms compiled). Returns the first pass's
-   * mean loss.
+   * run boxed and about 100 times slower (bench-report/kernels-notes.md), and on a small file JMH's
+   * short warm-up iterations alone left them half compiled (heart_scale: 62, 26, 14, 7.5 ms per
+   * pass in successive iterations for a pass that takes well under 1 ms compiled). Returns the
+   * first pass's mean loss.
    */
   static double warm(Contender c, Workload wl, long warmRows, long nonzeros) {
     double first = Double.NaN;

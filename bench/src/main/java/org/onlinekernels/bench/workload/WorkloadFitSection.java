@@ -16,6 +16,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.onlinekernels.bench.report.Md;
 
 /**
  * The workload report's fit of time per row against nonzeros per row ({@code a + b nnz}) and its
@@ -57,25 +58,17 @@ final class WorkloadFitSection {
         Optional<FitLine> h = fit(rows, fam, hs);
         Optional<FitLine> c =
             peer ? Optional.empty() : fit(rows, fam, "c " + any.algo() + " " + any.type());
-        md.append("| ")
-            .append(fam)
-            .append(" | ")
-            .append(s)
-            .append(" | ")
-            .append(f1(f.get().a()))
-            .append(" | ")
-            .append(f2(f.get().b()))
-            .append(" | ")
-            .append(pct(f.get().maxResidual()))
-            .append(" | ")
-            .append(h.map(x -> signed(f.get().a() - x.a())).orElse("–"))
-            .append(" | ")
-            .append(h.map(x -> signed(f.get().b() - x.b())).orElse("–"))
-            .append(" | ")
-            .append(c.map(x -> signed(f.get().a() - x.a())).orElse("–"))
-            .append(" | ")
-            .append(c.map(x -> signed(f.get().b() - x.b())).orElse("–"))
-            .append(" |\n");
+        Md.row(
+            md,
+            fam,
+            s,
+            f1(f.get().a()),
+            f2(f.get().b()),
+            pct(f.get().maxResidual()),
+            h.map(x -> signed(f.get().a() - x.a())).orElse("–"),
+            h.map(x -> signed(f.get().b() - x.b())).orElse("–"),
+            c.map(x -> signed(f.get().a() - x.a())).orElse("–"),
+            c.map(x -> signed(f.get().b() - x.b())).orElse("–"));
       }
     }
     md.append("\n");

@@ -3,11 +3,13 @@ package org.onlinekernels.bench.workload;
 import static org.onlinekernels.bench.workload.WorkloadFigures.f2;
 import static org.onlinekernels.bench.workload.WorkloadFigures.find;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import org.onlinekernels.bench.report.Md;
 import org.onlinekernels.rules.Rules;
 
 /**
@@ -69,17 +71,13 @@ final class WorkloadMetalSection {
           List<Optional<WorkloadResult>> lib =
               PATHS.stream().map(x -> find(rows, w, x, rule, type)).toList();
           if (c.isEmpty() && lib.stream().allMatch(Optional::isEmpty)) continue;
-          md.append("| ").append(rule).append(" | ").append(type).append(" | ").append(ns(c));
-          lib.forEach(r -> md.append(" | ").append(ns(r)));
-          md.append(" | ")
-              .append(ratio(c, lib.get(0)))
-              .append(" | ")
-              .append(ratio(c, lib.get(1)))
-              .append(" | ")
-              .append(ratio(lib.get(2), lib.get(3)))
-              .append(" | ")
-              .append(ratio(lib.get(1), find(rows, w, "trainer-trusted", "scinol2", type)))
-              .append(" |\n");
+          List<Object> cells = new ArrayList<>(List.of(rule, type, ns(c)));
+          lib.forEach(r -> cells.add(ns(r)));
+          cells.add(ratio(c, lib.get(0)));
+          cells.add(ratio(c, lib.get(1)));
+          cells.add(ratio(lib.get(2), lib.get(3)));
+          cells.add(ratio(lib.get(1), find(rows, w, "trainer-trusted", "scinol2", type)));
+          Md.row(md, cells.toArray());
         }
       }
       md.append("\n");

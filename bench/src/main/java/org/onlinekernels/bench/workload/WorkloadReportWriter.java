@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.onlinekernels.bench.job.JobVsVw;
+import org.onlinekernels.bench.report.MachineInfo;
+import org.onlinekernels.bench.report.Md;
 
 /**
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and {@code
@@ -24,8 +26,8 @@ import org.onlinekernels.bench.job.JobVsVw;
  * ratios against the hand-written loop, the C loop's section ({@link WorkloadMetalSection}), the
  * fit time per row {@code a + b nnz}, issue #21's verdicts on the streams ({@link
  * WorkloadStreamTargets}), every figure per workload, and examples/s against nonzeros per row, then
- * the hand-written analysis of {@code bench/workload-notes.md}. Every ratio is between figures of
- * the same run, from median passes.
+ * the hand-written analysis of {@code bench-report/workload-notes.md}. Every ratio is between
+ * figures of the same run, from median passes.
  */
 public final class WorkloadReportWriter {
   private WorkloadReportWriter() {}
@@ -56,8 +58,8 @@ public final class WorkloadReportWriter {
     JobVsVw.section(md, dir);
     charts(md, rows, dir);
     details(md, rows);
-    // The analysis written by hand after a run, as bench/report-notes.md is for the kernel report.
-    Path notes = dir.toAbsolutePath().getParent().resolve("bench").resolve("workload-notes.md");
+    // The analysis written by hand after a run, kept beside the report it explains.
+    Path notes = dir.resolve("workload-notes.md");
     if (Files.exists(notes)) md.append("\n").append(Files.readString(notes));
     Files.writeString(dir.resolve("workload.md"), md.toString());
   }
@@ -71,30 +73,8 @@ public final class WorkloadReportWriter {
         .append(
             "(predict, logistic loss, update, row by row in file order) from a fresh model; every figure below was ")
         .append("measured in this one run, and every ratio compares figures of the same run.\n\n");
-    md.append("| | |\n|---|---|\n");
-    md.append("| date | ").append(p.getProperty("date")).append(" |\n");
-    md.append("| CPU | ")
-        .append(p.getProperty("cpu.model"))
-        .append(", ")
-        .append(p.getProperty("cpu.cores"))
-        .append(" cores visible to the JVM, AVX-512F: ")
-        .append(p.getProperty("cpu.flags.avx512f"))
-        .append(" |\n");
-    md.append("| caches (per cpu0) | ").append(p.getProperty("cpu.caches")).append(" |\n");
-    md.append("| memory | ").append(p.getProperty("memory")).append(" |\n");
-    md.append("| vector width | ")
-        .append(p.getProperty("vector.bits"))
-        .append(" bits preferred by the Vector API |\n");
-    md.append("| memory pages | ")
-        .append(p.getProperty("pages", "not recorded (before the page policy)"))
-        .append(" |\n");
-    md.append("| JDK | ").append(p.getProperty("jdk")).append(" |\n");
-    md.append("| OS | ").append(p.getProperty("os")).append(" |\n");
-    md.append("| JMH | ")
-        .append(p.getProperty("jmh.version"))
-        .append("; ")
-        .append(p.getProperty("jmh.settings"))
-        .append(" |\n");
+    MachineInfo.table(
+        md, p, "", "memory pages", p.getProperty("pages", "not recorded (before the page policy)"));
     md.append("| synthetic streams | ")
         .append(p.getProperty("nonzeros"))
         .append(" nonzeros per pass (rows = that / nonzeros per row) |\n");
@@ -247,27 +227,15 @@ public final class WorkloadReportWriter {
           .append("|---|---:|---:|---:|---:|---:|---:|\n");
       for (WorkloadResult r : rows) {
         if (!r.workload().equals(w)) continue;
-        md.append("| ")
-            .append(r.series())
-            .append(" | ")
-            .append(f3(r.msMedian()))
-            .append(" (")
-            .append(f3(r.msMean()))
-            .append(" ± ")
-            .append(f3(r.msError()))
-            .append(") | ")
-            .append(f3(r.msMin()))
-            .append(" / ")
-            .append(f3(r.msMax()))
-            .append(" | ")
-            .append(r.iterations())
-            .append(" | ")
-            .append(si(r.examplesPerSecond()))
-            .append(" | ")
-            .append(si(r.nonzerosPerSecond()))
-            .append(" | ")
-            .append(r.contender().equals("hand") ? "1.00x" : xHand(rows, Optional.of(r)))
-            .append(" |\n");
+        Md.row(
+            md,
+            r.series(),
+            f3(r.msMedian()) + " (" + f3(r.msMean()) + " ± " + f3(r.msError()) + ")",
+            f3(r.msMin()) + " / " + f3(r.msMax()),
+            r.iterations(),
+            si(r.examplesPerSecond()),
+            si(r.nonzerosPerSecond()),
+            r.contender().equals("hand") ? "1.00x" : xHand(rows, Optional.of(r)));
       }
       md.append("\n");
     }

@@ -107,8 +107,8 @@ public final class VectorConstants {
    * non-final field keeps the loop a plain loop in program order: the reductions then stream at the
    * rate of the ascending C loop. In cache, dot and dotAndSumOfSquares lose nothing measurable;
    * sumOfSquares and gramTriple, with one accumulator chain each, are about 25 % slower
-   * (bench/report-notes.md). The update loops keep the constant stride: on them the change measured
-   * no faster. Never written; not {@code final} for that reason only.
+   * (bench-report/kernels-notes.md). The update loops keep the constant stride: on them the change
+   * measured no faster. Never written; not {@code final} for that reason only.
    */
   private static int floatStride = PARTS * FLOAT_SPECIES.length();
 

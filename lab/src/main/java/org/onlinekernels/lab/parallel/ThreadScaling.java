@@ -1,4 +1,4 @@
-package org.onlinekernels.bench.parallel;
+package org.onlinekernels.lab.parallel;
 
 import java.util.Locale;
 import org.onlinekernels.data.HashedZipfStream;

@@ -164,7 +164,12 @@ final class StreamTrain {
   /** The outcome: the result and the scorings the report prints. */
   record Outcome(TrainResult result, Scoring progressive, Scoring test, Holdout holdout) {}
 
-  /** Trains: the passes, then the test file. */
+  /**
+   * Trains: the passes, then the test file.
+   *
+   * @param resumed the learner to train (resumed from a state, or made before the read-ahead),
+   *     which this closes; null: a fresh one is made here
+   */
   Outcome run(TrainerConfig cfg, PrintStream progress, Learner resumed) throws Failure {
     TrainerConfig inTrainer = cfg.withShuffle(false, cfg.seed());
     boolean multiclass = labels.multiclass();

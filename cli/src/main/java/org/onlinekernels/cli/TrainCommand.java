@@ -310,6 +310,7 @@ final class TrainCommand {
     StreamInput text = null;
     RowFeed first = null;
     RowCache.Writer writer = null;
+    Learner early = null;
     boolean streaming = false;
     try {
       if (cacheFile != null && Files.exists(cacheFile)) {
@@ -329,15 +330,20 @@ final class TrainCommand {
         }
       }
       RowStore store = new RowStore();
+      early = earlyLearner(vw ? 1 << bits : d);
       boolean all = store.fill(first, shuffleBuffer, writer == null ? null : writer::write);
       if (all) {
         if (writer != null) {
           writer.commit();
         }
+        closeQuietly(early);
+        early = null;
         return trainInMemory(store.dataset(vw ? 1 << bits : d), names, out, progress);
       }
       streaming = true;
-      return trainStream(store, text, first, writer, vw, bits, d, key, names, out, progress);
+      Learner given = early;
+      early = null;
+      return trainStream(store, text, first, writer, given, vw, bits, d, key, names, out, progress);
     } catch (IOException e) {
       if (e.getMessage() != null
           && (e.getMessage().startsWith(data.toString())
@@ -347,9 +353,34 @@ final class TrainCommand {
       throw StreamInput.failure(data.toString(), e);
     } finally {
       if (!streaming) {
-        closeQuietly(writer, first);
+        closeQuietly(writer, first, early);
       }
     }
+  }
+
+  /**
+   * The learner of a streamed run, made before the read-ahead wherever its dimension is known up
+   * front (Vowpal Wabbit's {@code --bits}, LIBSVM's {@code --dimension}, an {@code --initial}
+   * state), for binary labels (a multiclass run makes its own): its state, one heap block as large
+   * as the model, is then allocated while the heap is empty. Made after the read-ahead it needs
+   * that much free heap in one piece beside the read-ahead's rows, which sit in the old generation
+   * (in G1: in regions between the free ones), so a heap with room for both in total refused it.
+   * Null where the dimension is not known, and with {@code --threads} (each thread makes its own).
+   */
+  private Learner earlyLearner(int dim) throws Failure {
+    if (threads > 1 || dim <= 0) {
+      return null;
+    }
+    TrainerConfig cfg = streamConfig().withShuffle(false, seed);
+    return resumed != null
+        ? Learner.resume(state, resumed, cfg, initial)
+        : new Learner(cfg, dim, false, 1);
+  }
+
+  /** The trainer's settings of a streamed run (it shuffles through its own buffer). */
+  private TrainerConfig streamConfig() {
+    return new TrainerConfig(spec, type, loss, epochs, seed, shuffle, dense)
+        .withPrecision(precision);
   }
 
   private static void closeQuietly(AutoCloseable... all) {
@@ -517,6 +548,7 @@ final class TrainCommand {
       StreamInput text,
       RowFeed first,
       RowCache.Writer writer,
+      Learner early,
       boolean vw,
       int bits,
       int d,
@@ -564,15 +596,18 @@ final class TrainCommand {
       if (text != null) {
         text.expect(fit);
       }
+      if (early != null && resumed == null && (fit.multiclass() || early.dimension() != dim)) {
+        early.close();
+        early = null;
+      }
       run = new StreamTrain(this, text, first, store, dim, fit, writer, cache, temporary, key);
-      TrainerConfig cfg =
-          new TrainerConfig(spec, type, loss, epochs, seed, shuffle, dense)
-              .withPrecision(precision);
-      Learner resumedLearner =
-          resumed == null
-              ? null
+      TrainerConfig cfg = streamConfig();
+      Learner learner =
+          early != null || resumed == null
+              ? early
               : Learner.resume(state, resumed, cfg.withShuffle(false, seed), initial);
-      StreamTrain.Outcome o = run.run(cfg, progress, resumedLearner);
+      early = null;
+      StreamTrain.Outcome o = run.run(cfg, progress, learner);
       TrainResult r = o.result();
       save(r);
       if (names != null) {
@@ -591,6 +626,7 @@ final class TrainCommand {
           .print(out);
       return 0;
     } finally {
+      closeQuietly(early);
       if (run != null) {
         run.close();
       } else {

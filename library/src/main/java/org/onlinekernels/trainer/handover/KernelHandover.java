@@ -322,7 +322,9 @@ public final class KernelHandover {
         a.setInputPolicy(config.inputPolicy());
         a.copyStateFrom((AbstractOptimizer) opt[c]);
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // The second state did not fit (StateStore's OutOfMemoryError: one large allocation refused,
+      // nothing else touched): training goes on with the optimizers it has.
       closeAll(next);
       return false;
     }

@@ -63,7 +63,12 @@ class ServeMemoryTest {
 
   /** Sends {@code line} on a new connection to {@code port} and returns the answer line. */
   private static String ask(int port, byte[] line) throws IOException {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+    return ask(new Socket(InetAddress.getLoopbackAddress(), port), line);
+  }
+
+  /** Sends {@code line} on the connection {@code socket}, returns the answer line and closes it. */
+  private static String ask(Socket socket, byte[] line) throws IOException {
+    try (Socket s = socket) {
       BufferedReader in =
           new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
       OutputStream out = s.getOutputStream();
@@ -91,9 +96,21 @@ class ServeMemoryTest {
     ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       byte[] line = longLine(3 << 20);
-      List<Future<String>> answers = new ArrayList<>();
+      // Every connection accepted (each holding its share) before any line is sent: a connection
+      // accepted after the others' lines have grown finds the memory taken (the refusal of
+      // aConnectionBeyondTheSharedMemoryIsToldSoAndClosed), and which of the two a client met
+      // depended on timing.
+      List<Socket> sockets = new ArrayList<>();
       for (int c = 0; c < 6; c++) {
-        answers.add(pool.submit(() -> ask(server.port(), line)));
+        sockets.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+      }
+      for (int i = 0; i < 500 && server.connections() < 6; i++) {
+        Thread.sleep(10);
+      }
+      assertEquals(6, server.connections(), "six connections accepted");
+      List<Future<String>> answers = new ArrayList<>();
+      for (Socket s : sockets) {
+        answers.add(pool.submit(() -> ask(s, line)));
       }
       for (Future<String> a : answers) {
         String answer = a.get(60, TimeUnit.SECONDS);

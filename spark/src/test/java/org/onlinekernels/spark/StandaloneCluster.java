@@ -146,6 +146,11 @@ final class StandaloneCluster implements AutoCloseable {
     ProcessBuilder pb =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    // The test's jobs are small: the driver only schedules and merges (C1 and one collector
+    // thread leave the two cores to the executors); the executors keep C2 for the kernels.
+    pb.environment()
+        .put("STANDALONE_DRIVER_OPTS", "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+    pb.environment().put("STANDALONE_EXECUTOR_OPTS", "-XX:+UseSerialGC");
     Process p = pb.start();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(MINUTES);
     while (!p.waitFor(500, TimeUnit.MILLISECONDS)) {

@@ -19,6 +19,8 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  *       whether rounds on a state over {@link #TOUCH_MIN_BYTES} load records ahead of their use
  *       ({@link RecordTouch}), so that their cache misses overlap the work in between; {@code race}
  *       picks by timing the optimizer's own blocks ({@link TouchRace}).
+ *   <li>{@code onlinekernels.rounds.gather}: how gathered rounds on heap-backed state load and
+ *       store a row's records ({@link #gatherMode}).
  *   <li>{@code onlinekernels.rounds.ahead} (read once per JVM, default 2): how many rows ahead a
  *       block of rounds touches; 0 touches each row's records just before its own round.
  * </ul>
@@ -28,6 +30,8 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  * @param ahead rows ahead to touch (0: the row itself, first)
  */
 public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
+  static final String GATHER_PROPERTY = "onlinekernels.rounds.gather";
+
   /** States up to this size are not touched: in cache the touch costs more than it saves. */
   static final long TOUCH_MIN_BYTES = 1L << 20;
 
@@ -69,6 +73,25 @@ public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
     boolean gathered =
         blockBytes > 0 && !"entrywise".equals(System.getProperty(ROUNDS_PROPERTY, "gathered"));
     return new RoundTuning(gathered, touch, AHEAD);
+  }
+
+  /**
+   * How gathered rounds on heap-backed state load and store records ({@code
+   * onlinekernels.rounds.gather}): {@code segment} (entry by entry on the segment), {@code array}
+   * (the default: entry by entry on the array behind it, through an index map), {@code hardware}
+   * (the vector unit's gathers, stores as {@code array}) or {@code scatter} (gathers and, for rows
+   * without repeated indices, scatters). The same bits every way.
+   *
+   * @throws IllegalArgumentException if the property is none of these
+   */
+  public static String gatherMode() {
+    String g = System.getProperty(GATHER_PROPERTY, "array");
+    return switch (g) {
+      case "segment", "array", "hardware", "scatter" -> g;
+      default ->
+          throw new IllegalArgumentException(
+              GATHER_PROPERTY + " is segment, array, hardware or scatter, not '" + g + "'");
+    };
   }
 
   /** Rows ahead the next block of rounds touches (0: none ahead). */

@@ -81,6 +81,25 @@ public final class RuleStorage {
   }
 
   /**
+   * The {@code float[]} or {@code double[]} the whole block is, for hardware gathers; null when
+   * there is no block or it is off-heap (native memory, or elements past one array's reach).
+   */
+  public Object heapArray() {
+    if (block == null || block.address() != 0) {
+      return null;
+    }
+    Object base = block.heapBase().orElse(null);
+    long bytes = block.byteSize();
+    if (base instanceof float[] a && (long) a.length * Float.BYTES == bytes) {
+      return a;
+    }
+    if (base instanceof double[] a && (long) a.length * Double.BYTES == bytes) {
+      return a;
+    }
+    return null;
+  }
+
+  /**
    * Loads the block's records of entries {@code [from, from + nnz)} of {@code idx} ahead of their
    * use ({@link RecordTouch}).
    */

@@ -132,6 +132,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     if (tuning.gathered() && !gatherMode.equals("segment")) {
       scratch.gatherFrom(
           storage.heapArray(), !gatherMode.equals("array"), gatherMode.equals("scatter"));
+      storage.touchThroughArray(true);
     }
   }
 

@@ -80,7 +80,8 @@ public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
    * onlinekernels.rounds.gather}): {@code segment} (entry by entry on the segment), {@code array}
    * (the default: entry by entry on the array behind it, through an index map), {@code hardware}
    * (the vector unit's gathers, stores as {@code array}) or {@code scatter} (gathers and, for rows
-   * without repeated indices, scatters). The same bits every way.
+   * without repeated indices, scatters). Every mode but {@code segment} also touches records ahead
+   * ({@link RecordTouch}) on the array. The same bits every way.
    *
    * @throws IllegalArgumentException if the property is none of these
    */

@@ -30,6 +30,7 @@ public final class RuleStorage {
 
   private final ElementType type;
   private final int records;
+  private Object touchArray;
 
   public RuleStorage(
       StateStore store,
@@ -104,7 +105,19 @@ public final class RuleStorage {
    * use ({@link RecordTouch}).
    */
   public void touchRecords(int[] idx, int from, int nnz) {
-    RecordTouch.touch(block, step * type.bytes(), records, stride * type.bytes(), idx, from, nnz);
+    if (touchArray != null) {
+      RecordTouch.touch(touchArray, (int) stride, idx, from, nnz);
+    } else {
+      RecordTouch.touch(block, step * type.bytes(), records, stride * type.bytes(), idx, from, nnz);
+    }
+  }
+
+  /**
+   * Makes {@link #touchRecords} load from the heap array behind an interleaved block ({@link
+   * #heapArray}) instead of through the segment, or through the segment again ({@code false}).
+   */
+  public void touchThroughArray(boolean on) {
+    touchArray = on && records == 1 ? heapArray() : null;
   }
 
   /**

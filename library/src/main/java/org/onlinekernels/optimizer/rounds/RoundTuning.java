@@ -77,21 +77,27 @@ public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
 
   /**
    * How gathered rounds on heap-backed state load and store records ({@code
-   * onlinekernels.rounds.gather}): {@code segment} (entry by entry on the segment), {@code array}
-   * (the default: entry by entry on the array behind it, through an index map), {@code hardware}
-   * (the vector unit's gathers, stores as {@code array}) or {@code scatter} (gathers and, for rows
-   * without repeated indices, scatters). Every mode but {@code segment} also touches records ahead
-   * ({@link RecordTouch}) on the array. The same bits every way.
+   * onlinekernels.rounds.gather}): {@code auto} (the default: {@code array} on a state over {@link
+   * #TOUCH_MIN_BYTES}, where it measured faster, else {@code segment}, which measured faster in
+   * cache), {@code segment} (entry by entry on the segment), {@code array} (one loop per field on
+   * the array behind it, through an index map), {@code hardware} (the vector unit's gathers, stores
+   * as {@code array}) or {@code scatter} (gathers and, for rows without repeated indices,
+   * scatters). Every mode but {@code segment} also touches records ahead ({@link RecordTouch}) on
+   * the array. The same bits every way.
    *
+   * @param blockBytes the state block's size
+   * @return the mode for that block: {@code segment}, {@code array}, {@code hardware} or {@code
+   *     scatter}
    * @throws IllegalArgumentException if the property is none of these
    */
-  public static String gatherMode() {
-    String g = System.getProperty(GATHER_PROPERTY, "array");
+  public static String gatherMode(long blockBytes) {
+    String g = System.getProperty(GATHER_PROPERTY, "auto");
     return switch (g) {
+      case "auto" -> blockBytes > TOUCH_MIN_BYTES ? "array" : "segment";
       case "segment", "array", "hardware", "scatter" -> g;
       default ->
           throw new IllegalArgumentException(
-              GATHER_PROPERTY + " is segment, array, hardware or scatter, not '" + g + "'");
+              GATHER_PROPERTY + " is auto, segment, array, hardware or scatter, not '" + g + "'");
     };
   }
 

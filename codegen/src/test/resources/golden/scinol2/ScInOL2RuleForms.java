@@ -237,7 +237,23 @@ final class ScInOL2RuleForms implements RuleForms {
       double[] u) {
     switch (flavor) {
       case FLOAT -> {
-        FloatScInOL2Forms.gather(st, step, stride, idx, from, nnz, s.f(2), s.f(3), s.f(4), s.f(5));
+        float[] heap = s.heapFloats();
+        if (vector && heap != null) {
+          s.rowIndices(
+              org.onlinekernels.kernel.vector.FloatRecordGathers.indexMap(
+                  idx, from, nnz, stride, s.indexMap()));
+          org.onlinekernels.kernel.vector.FloatRecordGathers.gather(
+              heap, 0 * step, s.indexMap(), nnz, s.f(2), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.gather(
+              heap, 1 * step, s.indexMap(), nnz, s.f(3), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.gather(
+              heap, 2 * step, s.indexMap(), nnz, s.f(4), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.gather(
+              heap, 3 * step, s.indexMap(), nnz, s.f(5), s.hardwareGathers());
+        } else {
+          FloatScInOL2Forms.gather(
+              st, step, stride, idx, from, nnz, s.f(2), s.f(3), s.f(4), s.f(5));
+        }
         if (vector) {
           FloatScInOL2Vectors.predictGathered(
               s.f(2), s.f(3), s.f(4), s.f(5), vf, from, nnz, s.f(0), s.f(1), s.f(6));
@@ -248,7 +264,23 @@ final class ScInOL2RuleForms implements RuleForms {
         return org.onlinekernels.kernel.lanes.FloatRowSums.sum4(s.f(6), nnz);
       }
       case DOUBLE -> {
-        DoubleScInOL2Forms.gather(st, step, stride, idx, from, nnz, s.d(2), s.d(3), s.d(4), s.d(5));
+        double[] heap = s.heapDoubles();
+        if (vector && heap != null) {
+          s.rowIndices(
+              org.onlinekernels.kernel.vector.DoubleRecordGathers.indexMap(
+                  idx, from, nnz, stride, s.indexMap()));
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.gather(
+              heap, 0 * step, s.indexMap(), nnz, s.d(2), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.gather(
+              heap, 1 * step, s.indexMap(), nnz, s.d(3), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.gather(
+              heap, 2 * step, s.indexMap(), nnz, s.d(4), s.hardwareGathers());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.gather(
+              heap, 3 * step, s.indexMap(), nnz, s.d(5), s.hardwareGathers());
+        } else {
+          DoubleScInOL2Forms.gather(
+              st, step, stride, idx, from, nnz, s.d(2), s.d(3), s.d(4), s.d(5));
+        }
         if (vector) {
           DoubleScInOL2Vectors.predictGathered(
               s.d(2), s.d(3), s.d(4), s.d(5), vd, from, nnz, s.d(0), s.d(1), s.d(6));
@@ -285,7 +317,20 @@ final class ScInOL2RuleForms implements RuleForms {
           FloatScInOL2Forms.updateGathered(
               s.f(2), s.f(3), s.f(4), s.f(5), vf, from, 0, nnz, s.f(0), s.f(1), (float) g);
         }
-        FloatScInOL2Forms.scatter(st, step, stride, idx, from, nnz, s.f(2), s.f(3), s.f(0), s.f(5));
+        float[] heap = s.heapFloats();
+        if (vector && heap != null) {
+          org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
+              heap, 0 * step, s.indexMap(), nnz, s.f(2), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
+              heap, 1 * step, s.indexMap(), nnz, s.f(3), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
+              heap, 2 * step, s.indexMap(), nnz, s.f(0), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
+              heap, 3 * step, s.indexMap(), nnz, s.f(5), s.hardwareScatters());
+        } else {
+          FloatScInOL2Forms.scatter(
+              st, step, stride, idx, from, nnz, s.f(2), s.f(3), s.f(0), s.f(5));
+        }
         return 0;
       }
       case DOUBLE -> {
@@ -296,8 +341,20 @@ final class ScInOL2RuleForms implements RuleForms {
           DoubleScInOL2Forms.updateGathered(
               s.d(2), s.d(3), s.d(4), s.d(5), vd, from, 0, nnz, s.d(0), s.d(1), g);
         }
-        DoubleScInOL2Forms.scatter(
-            st, step, stride, idx, from, nnz, s.d(2), s.d(3), s.d(0), s.d(5));
+        double[] heap = s.heapDoubles();
+        if (vector && heap != null) {
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(
+              heap, 0 * step, s.indexMap(), nnz, s.d(2), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(
+              heap, 1 * step, s.indexMap(), nnz, s.d(3), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(
+              heap, 2 * step, s.indexMap(), nnz, s.d(0), s.hardwareScatters());
+          org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(
+              heap, 3 * step, s.indexMap(), nnz, s.d(5), s.hardwareScatters());
+        } else {
+          DoubleScInOL2Forms.scatter(
+              st, step, stride, idx, from, nnz, s.d(2), s.d(3), s.d(0), s.d(5));
+        }
         return 0;
       }
       default ->

@@ -111,7 +111,13 @@ final class InterleavedDispatch {
         f ->
             Template.fill(
                 """
-                ${forms}.gather(st, step, stride, idx, from, nnz, ${recs});
+                ${t}[] heap = s.heap${L}s();
+                if (vector && heap != null) {
+                  s.rowIndices(${hw}.indexMap(idx, from, nnz, stride, s.indexMap()));
+                ${hwFields}
+                } else {
+                  ${forms}.gather(st, step, stride, idx, from, nnz, ${recs});
+                }
                 if (vector) {
                   ${vectors}.predictGathered(${recs}, ${vals}, from, nnz${scratch}, ${contrib}\
                 ${uniforms});
@@ -135,7 +141,37 @@ final class InterleavedDispatch {
                 "uniforms",
                 w.uniforms(f, false),
                 "L",
-                f.lanes));
+                f.lanes,
+                "t",
+                f.t,
+                "hw",
+                hardwareGathers(f),
+                "hwFields",
+                hardwareFields(f)));
+  }
+
+  /** The hand-written hardware gathers of the flavor's element type (kernel.vector). */
+  private static String hardwareGathers(Flavor f) {
+    return "org.onlinekernels.kernel.vector." + f.lanes + "RecordGathers";
+  }
+
+  /** One hardware gather per field: field {@code k} at {@code k * step} into its record array. */
+  private String hardwareFields(Flavor f) {
+    String a = f.t.equals("float") ? "f" : "d";
+    return String.join(
+        "\n",
+        IntStream.range(0, rule.fields.size())
+            .mapToObj(
+                k ->
+                    hardwareGathers(f)
+                        + ".gather(heap, "
+                        + k
+                        + " * step, s.indexMap(), nnz, s."
+                        + a
+                        + "("
+                        + (kept + k)
+                        + "), s.hardwareGathers());")
+            .toList());
   }
 
   private String updateGathered() {
@@ -177,10 +213,16 @@ final class InterleavedDispatch {
                   : f.t + " sum = " + scalar + ";";
           return update
               + "\n"
+              + f.t
+              + "[] heap = s.heap"
+              + f.lanes
+              + "s();\nif (vector && heap != null) {\n"
+              + hardwareScatters(f)
+              + "\n} else {\n"
               + w.forms(f)
               + ".scatter(st, step, stride, idx, from, nnz"
               + changed(f)
-              + ");\n"
+              + ");\n}\n"
               + (rule.sums().isEmpty() ? "return 0;" : "return sum;");
         });
   }
@@ -189,15 +231,39 @@ final class InterleavedDispatch {
    * The scatter's sources: an update's new values (record arrays), else the predict's kept ones.
    */
   private String changed(Flavor f) {
-    String a = f.t.equals("float") ? "f" : "d";
     StringBuilder changed = new StringBuilder();
-    List<String> updated = rule.updateFieldOutputs();
-    List<String> keptNames = ScalarForms.kept(rule);
     for (String field : ScalarForms.changedFields(rule)) {
-      int k =
-          updated.contains(field) ? kept + rule.fields.indexOf(field) : keptNames.indexOf(field);
-      changed.append(", s.").append(a).append('(').append(k).append(')');
+      changed.append(", ").append(source(f, field));
     }
     return changed.toString();
+  }
+
+  /** The scratch array a changed field is written back from. */
+  private String source(Flavor f, String field) {
+    String a = f.t.equals("float") ? "f" : "d";
+    int k =
+        rule.updateFieldOutputs().contains(field)
+            ? kept + rule.fields.indexOf(field)
+            : ScalarForms.kept(rule).indexOf(field);
+    return "s." + a + "(" + k + ")";
+  }
+
+  /**
+   * The changed fields written back through the index map of the predict half's gather, one field
+   * at a time, at {@code k * step} for field {@code k}.
+   */
+  private String hardwareScatters(Flavor f) {
+    return String.join(
+        "\n",
+        ScalarForms.changedFields(rule).stream()
+            .map(
+                field ->
+                    hardwareGathers(f)
+                        + ".scatter(heap, "
+                        + rule.fields.indexOf(field)
+                        + " * step, s.indexMap(), nnz, "
+                        + source(f, field)
+                        + ", s.hardwareScatters());")
+            .toList());
   }
 }

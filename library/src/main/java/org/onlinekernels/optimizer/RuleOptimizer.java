@@ -100,6 +100,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     super(algorithm, d, precision, arena, kernels);
     RuleStorage.checkLayout(algorithm, precision, layout, perCoordinate, storeWeights, shape);
     String touchMode = RoundTuning.touchMode(touchRecordsFirst());
+    RoundTuning.gatherMode(0); // a bad value fails before anything is allocated
     this.shape = shape;
     this.layout = layout;
     boolean mixed = precision == Precision.MIXED;
@@ -128,6 +129,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
             storage.block == null ? 0 : storage.block.byteSize(),
             touchMode,
             algorithm + " " + precision + " " + layout + " " + this.kernels.name());
+    String gatherMode =
+        RoundTuning.gatherMode(storage.block == null ? 0 : storage.block.byteSize());
+    if (tuning.gathered() && !gatherMode.equals("segment")) {
+      scratch.gatherFrom(
+          storage.heapArray(), !gatherMode.equals("array"), gatherMode.equals("scatter"));
+      storage.touchThroughArray(true);
+    }
   }
 
   @Override

@@ -250,7 +250,10 @@ public final class WorkloadReport {
         .shouldFailOnError(false);
   }
 
-  /** The forks' JVM options: the vector module, the heap, the data, the page policy. */
+  /**
+   * The forks' JVM options: the vector module, the heap, the data, the page policy, and the rounds'
+   * record loads if {@code workload.gather} names them.
+   */
   private static String[] jvmArgs() {
     List<String> a =
         new ArrayList<>(
@@ -260,6 +263,11 @@ public final class WorkloadReport {
                 "-Xmx3g",
                 "-Donlinekernels.data=" + Workload.dataFolder().toAbsolutePath()));
     a.addAll(PagePolicy.jvmOptions());
+    // How the library's gathered rounds load records (RoundTuning), for A/B runs of issue #38.
+    String gather = System.getProperty("workload.gather", "");
+    if (!gather.isBlank()) {
+      a.add("-Donlinekernels.rounds.gather=" + gather);
+    }
     return a.toArray(String[]::new);
   }
 

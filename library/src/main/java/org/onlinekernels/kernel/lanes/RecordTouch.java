@@ -44,4 +44,26 @@ public final class RecordTouch {
       sink = t;
     }
   }
+
+  /**
+   * {@link #touch} on block state that is one heap array ({@code float[]} or {@code double[]}):
+   * element {@code idx[j] * stride} for each entry (one field of an interleaved record), by plain
+   * array loads.
+   */
+  public static void touch(Object array, int stride, int[] idx, int from, int nnz) {
+    int t = 0;
+    if (array instanceof float[] a) {
+      for (int j = 0; j < nnz; j++) {
+        t |= Float.floatToRawIntBits(a[idx[from + j] * stride]);
+      }
+    } else {
+      double[] a = (double[]) array;
+      for (int j = 0; j < nnz; j++) {
+        t |= (int) Double.doubleToRawLongBits(a[idx[from + j] * stride]);
+      }
+    }
+    if (t == NEVER) {
+      sink = t;
+    }
+  }
 }

@@ -9,6 +9,12 @@ public final class RoundScratch {
   private float[][] floats;
   private double[][] doubles;
   private int capacity = -1;
+  private int[] indexMap = new int[0];
+  private float[] heapFloats;
+  private double[] heapDoubles;
+  private boolean hardwareGathers;
+  private boolean hardwareScatters;
+  private boolean rowRepeats;
 
   /** Scratch for {@code values} kept values of the given element type. */
   public RoundScratch(int values, boolean isFloat) {
@@ -33,7 +39,63 @@ public final class RoundScratch {
         doubles[k] = new double[cap];
       }
     }
+    indexMap = new int[cap];
     capacity = cap;
+  }
+
+  /**
+   * Lets the gathered rounds load and store records through an index map into {@code state}, the
+   * heap array that backs the whole block ({@code float[]} or {@code double[]} by element type), or
+   * makes them use their entry-by-entry loops over the segment ({@code null}); {@code
+   * hardwareGathers} and {@code hardwareScatters}: with the vector unit's gathers and scatters.
+   */
+  public void gatherFrom(Object state, boolean hardwareGathers, boolean hardwareScatters) {
+    heapFloats = state instanceof float[] a ? a : null;
+    heapDoubles = state instanceof double[] a ? a : null;
+    this.hardwareGathers = hardwareGathers;
+    this.hardwareScatters = hardwareScatters;
+  }
+
+  /** Whether records are loaded with the vector unit's gathers. */
+  public boolean hardwareGathers() {
+    return hardwareGathers;
+  }
+
+  /**
+   * Whether the row in hand's records are stored with the vector unit's scatters: asked for, and
+   * the row names no coordinate twice ({@link #rowIndices}).
+   */
+  public boolean hardwareScatters() {
+    return hardwareScatters && !rowRepeats;
+  }
+
+  /**
+   * Records whether the row in hand's indices are strictly increasing (its {@link #indexMap} was
+   * just written).
+   */
+  public void rowIndices(boolean increasing) {
+    rowRepeats = !increasing;
+  }
+
+  /**
+   * The float array the block state lives in, for gathers through the index map; null: entry by
+   * entry.
+   */
+  public float[] heapFloats() {
+    return heapFloats;
+  }
+
+  /**
+   * The double array the block state lives in, for gathers through the index map; null: entry by
+   * entry.
+   */
+  public double[] heapDoubles() {
+    return heapDoubles;
+  }
+
+  /** The element offsets of a row's records in the heap array ({@code idx[j] * stride}). */
+  public int[] indexMap() {
+    return indexMap;
   }
 
   /** Kept float value {@code k}. */

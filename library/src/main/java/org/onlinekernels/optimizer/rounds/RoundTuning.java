@@ -19,6 +19,8 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  *       whether rounds on a state over {@link #TOUCH_MIN_BYTES} load records ahead of their use
  *       ({@link RecordTouch}), so that their cache misses overlap the work in between; {@code race}
  *       picks by timing the optimizer's own blocks ({@link TouchRace}).
+ *   <li>{@code onlinekernels.rounds.gather}: how gathered rounds on heap-backed state load and
+ *       store a row's records ({@link #gatherMode}).
  *   <li>{@code onlinekernels.rounds.ahead} (read once per JVM, default 2): how many rows ahead a
  *       block of rounds touches; 0 touches each row's records just before its own round.
  * </ul>
@@ -28,6 +30,8 @@ import org.onlinekernels.kernel.lanes.RuleForms;
  * @param ahead rows ahead to touch (0: the row itself, first)
  */
 public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
+  static final String GATHER_PROPERTY = "onlinekernels.rounds.gather";
+
   /** States up to this size are not touched: in cache the touch costs more than it saves. */
   static final long TOUCH_MIN_BYTES = 1L << 20;
 
@@ -69,6 +73,32 @@ public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
     boolean gathered =
         blockBytes > 0 && !"entrywise".equals(System.getProperty(ROUNDS_PROPERTY, "gathered"));
     return new RoundTuning(gathered, touch, AHEAD);
+  }
+
+  /**
+   * How gathered rounds on heap-backed state load and store records ({@code
+   * onlinekernels.rounds.gather}): {@code auto} (the default: {@code array} on a state over {@link
+   * #TOUCH_MIN_BYTES}, where it measured faster, else {@code segment}, which measured faster in
+   * cache), {@code segment} (entry by entry on the segment), {@code array} (one loop per field on
+   * the array behind it, through an index map), {@code hardware} (the vector unit's gathers, stores
+   * as {@code array}) or {@code scatter} (gathers and, for rows without repeated indices,
+   * scatters). Every mode but {@code segment} also touches records ahead ({@link RecordTouch}) on
+   * the array. The same bits every way.
+   *
+   * @param blockBytes the state block's size
+   * @return the mode for that block: {@code segment}, {@code array}, {@code hardware} or {@code
+   *     scatter}
+   * @throws IllegalArgumentException if the property is none of these
+   */
+  public static String gatherMode(long blockBytes) {
+    String g = System.getProperty(GATHER_PROPERTY, "auto");
+    return switch (g) {
+      case "auto" -> blockBytes > TOUCH_MIN_BYTES ? "array" : "segment";
+      case "segment", "array", "hardware", "scatter" -> g;
+      default ->
+          throw new IllegalArgumentException(
+              GATHER_PROPERTY + " is auto, segment, array, hardware or scatter, not '" + g + "'");
+    };
   }
 
   /** Rows ahead the next block of rounds touches (0: none ahead). */

@@ -30,6 +30,7 @@ public final class RuleStorage {
 
   private final ElementType type;
   private final int records;
+  private Object touchArray;
 
   public RuleStorage(
       StateStore store,
@@ -81,11 +82,42 @@ public final class RuleStorage {
   }
 
   /**
+   * The {@code float[]} or {@code double[]} the whole block is, for hardware gathers; null when
+   * there is no block or it is off-heap (native memory, or elements past one array's reach).
+   */
+  public Object heapArray() {
+    if (block == null || block.address() != 0) {
+      return null;
+    }
+    Object base = block.heapBase().orElse(null);
+    long bytes = block.byteSize();
+    if (base instanceof float[] a && (long) a.length * Float.BYTES == bytes) {
+      return a;
+    }
+    if (base instanceof double[] a && (long) a.length * Double.BYTES == bytes) {
+      return a;
+    }
+    return null;
+  }
+
+  /**
    * Loads the block's records of entries {@code [from, from + nnz)} of {@code idx} ahead of their
    * use ({@link RecordTouch}).
    */
   public void touchRecords(int[] idx, int from, int nnz) {
-    RecordTouch.touch(block, step * type.bytes(), records, stride * type.bytes(), idx, from, nnz);
+    if (touchArray != null) {
+      RecordTouch.touch(touchArray, (int) stride, idx, from, nnz);
+    } else {
+      RecordTouch.touch(block, step * type.bytes(), records, stride * type.bytes(), idx, from, nnz);
+    }
+  }
+
+  /**
+   * Makes {@link #touchRecords} load from the heap array behind an interleaved block ({@link
+   * #heapArray}) instead of through the segment, or through the segment again ({@code false}).
+   */
+  public void touchThroughArray(boolean on) {
+    touchArray = on && records == 1 ? heapArray() : null;
   }
 
   /**

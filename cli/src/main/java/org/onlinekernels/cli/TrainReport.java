@@ -94,6 +94,7 @@ record TrainReport(
                   r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
               .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
               .put("kernels_at_end", r.kernels())
+              .put("thread_report", ThreadLines.json(r.threadReport()))
               .put("model", c.modelOut == null ? null : c.modelOut.toString())
               .put("initial", c.initial == null ? null : c.initial.toString())
               .put("examples_before", c.resumed == null ? 0 : c.resumed.examples())
@@ -170,6 +171,9 @@ record TrainReport(
         out.println("progressive predictions: " + c.progressiveOut);
       }
       out.println(throughput(r));
+      if (c.options.has("--verbose")) {
+        ThreadLines.text(r.threadReport()).forEach(out::println);
+      }
       if (c.modelOut != null) {
         out.println("model: " + c.modelOut);
       }

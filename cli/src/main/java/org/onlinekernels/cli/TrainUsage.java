@@ -41,7 +41,8 @@ final class TrainUsage {
         Options.parse(
             InputFormat.aliases(args),
             0,
-            Set.of("--no-shuffle", "--dense", "--normalize", "--json", "--deterministic"),
+            Set.of(
+                "--no-shuffle", "--dense", "--normalize", "--json", "--deterministic", "--verbose"),
             valued,
             Set.of("--param", "--interactions"));
     return o;
@@ -127,6 +128,8 @@ final class TrainUsage {
               + TrainCommand.DEFAULT_MAX_DIMENSION
               + ")",
           "  --json              print a one-line JSON summary instead of text",
+          "  --verbose           with --threads: where each thread spent its time (CPU, waits,",
+          "                      blocks; the JSON always has it as thread_report)",
           "  --help              print this text",
           "");
 }

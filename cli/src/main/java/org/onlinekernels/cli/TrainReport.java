@@ -53,6 +53,7 @@ record TrainReport(
               .put("shuffle", cfg.shuffle())
               .put("dense", cfg.dense())
               .put("threads", c.threads)
+              .put("threads_reason", c.threadsReason)
               .put("mode", r.mode().label())
               .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
               .put("data", c.data.toString())
@@ -143,6 +144,9 @@ record TrainReport(
       } else if (r.mode() == TrainingMode.SHARED) {
         out.printf(
             Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", c.threads);
+      }
+      if (c.threadsReason != null) {
+        out.println("threads chosen: " + c.threadsReason);
       }
       out.printf(
           Locale.ROOT,

@@ -101,10 +101,23 @@ class ParallelTrainCommandTest {
     ByteArrayOutputStream fast = new ByteArrayOutputStream();
     assertEquals(
         0,
-        run(fast, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        run(fast, err, "train", "--data", data.toString(), "--threads", "2", "--json"),
         err.toString());
     assertTrue(fast.toString().contains("\"mode\": \"shared\""), fast.toString());
     assertTrue(fast.toString().contains("\"merge_every\": null"), fast.toString());
+    assertTrue(fast.toString().contains("\"threads_reason\": null"), fast.toString());
+    // auto on 2,000 rows: too small a job for a second thread to gain; it says so.
+    ByteArrayOutputStream auto = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(auto, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        err.toString());
+    assertTrue(auto.toString().contains("\"threads\": 1, "), auto.toString());
+    assertTrue(auto.toString().contains("\"mode\": \"sequential\""), auto.toString());
+    assertTrue(auto.toString().contains("\"threads_reason\": \"auto: 1 "), auto.toString());
+    ByteArrayOutputStream autoText = new ByteArrayOutputStream();
+    assertEquals(0, run(autoText, err, "train", "--data", data.toString(), "--threads", "auto"));
+    assertTrue(autoText.toString().contains("threads chosen: auto: 1 "), autoText.toString());
     ByteArrayOutputStream det = new ByteArrayOutputStream();
     assertEquals(
         0,

@@ -85,13 +85,13 @@ final class Learner implements AutoCloseable {
             + " --initial need one of the rules");
   }
 
-  /** Each output's optimizer state as a checkpoint image, for a {@link TrainingState}. */
-  List<byte[]> images() throws Failure {
-    List<byte[]> images = new ArrayList<>();
+  /** Each output's optimizer, whose checkpoint a {@link TrainingState} saves. */
+  List<AbstractOptimizer> resumables() throws Failure {
+    List<AbstractOptimizer> resumables = new ArrayList<>();
     for (int c = 0; c < outputs; c++) {
-      images.add(Checkpoint.toBytes(resumable(trainer.optimizer(c), config)));
+      resumables.add(resumable(trainer.optimizer(c), config));
     }
-    return images;
+    return resumables;
   }
 
   /** Number of outputs. */

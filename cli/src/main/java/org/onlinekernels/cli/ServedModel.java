@@ -138,7 +138,7 @@ final class ServedModel implements AutoCloseable {
   /** Writes the state to {@code --save-state}, on the model thread. */
   private void save() throws Failure {
     if (saveState != null) {
-      new TrainingState(settings.plus(learned).toMap(), learner[0].images()).save(saveState);
+      TrainingState.save(saveState, settings.plus(learned).toMap(), learner[0].resumables());
     }
   }
 

@@ -198,8 +198,8 @@ final class StreamTrain {
                   scoreHere ? prog : null);
           commitCache();
           if (c.saveState != null) {
-            new TrainingState(c.settings(multiclass, learner, r).toMap(), learner.images())
-                .save(c.saveState);
+            TrainingState.save(
+                c.saveState, c.settings(multiclass, learner, r).toMap(), learner.resumables());
           }
         } finally {
           if (holdout != null) {

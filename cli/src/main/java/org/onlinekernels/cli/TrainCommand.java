@@ -514,8 +514,8 @@ final class TrainCommand {
                   scoreHere ? prog : null,
                   holdout);
           if (saveState != null) {
-            new TrainingState(settings(multiclass, learner, r).toMap(), learner.images())
-                .save(saveState);
+            TrainingState.save(
+                saveState, settings(multiclass, learner, r).toMap(), learner.resumables());
           }
         } finally {
           if (holdout != null) {

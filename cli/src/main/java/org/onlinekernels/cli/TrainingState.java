@@ -1,24 +1,28 @@
 package org.onlinekernels.cli;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.io.AtomicFiles;
+import org.onlinekernels.optimizer.AbstractOptimizer;
+import org.onlinekernels.optimizer.checkpoint.Checkpoint;
 
 /**
  * The whole state of a training run, what {@code train --save-state} writes and {@code train
@@ -71,13 +75,7 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
 
   /** Checks the keys. */
   TrainingState {
-    if (!settings.keySet().equals(new java.util.LinkedHashSet<>(KEYS))) {
-      throw new IllegalArgumentException(
-          "settings must have exactly the keys " + KEYS + ", got " + settings.keySet());
-    }
-    if (optimizers.isEmpty()) {
-      throw new IllegalArgumentException("a state has at least one output");
-    }
+    checkShape(settings, optimizers.size());
   }
 
   /** The setting {@code key}. */
@@ -99,34 +97,108 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
   }
 
+  private static void checkShape(Map<String, String> settings, int outputs) {
+    if (!settings.keySet().equals(new java.util.LinkedHashSet<>(KEYS))) {
+      throw new IllegalArgumentException(
+          "settings must have exactly the keys " + KEYS + ", got " + settings.keySet());
+    }
+    if (outputs == 0) {
+      throw new IllegalArgumentException("a state has at least one output");
+    }
+  }
+
   /** Writes the state to {@code file} crash-safely; a failure leaves the old file as it was. */
   void save(Path file) throws Failure {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(MAGIC);
-      out.writeInt(FORMAT_VERSION);
-      out.writeInt(KEYS.size());
-      for (String k : KEYS) {
-        out.writeUTF(k);
-        out.writeUTF(settings.get(k));
-      }
-      out.writeInt(optimizers.size());
-      for (byte[] image : optimizers) {
-        out.writeInt(image.length);
-        out.write(image);
-      }
-      out.flush();
-      CRC32C crc = new CRC32C();
-      crc.update(bytes.toByteArray());
-      out.writeInt((int) crc.getValue());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    List<Image> images = new ArrayList<>();
+    for (byte[] image : optimizers) {
+      images.add(new Image(image.length, out -> out.write(image)));
     }
+    write(file, settings, images);
+  }
+
+  /**
+   * Writes a state whose images are the checkpoints of {@code optimizers} (one per output), as
+   * {@link #save(Path)} would write them, streamed from the optimizers' buffers: saving needs no
+   * memory beyond the state itself.
+   */
+  static void save(Path file, Map<String, String> settings, List<AbstractOptimizer> optimizers)
+      throws Failure {
+    checkShape(settings, optimizers.size());
+    List<Image> images = new ArrayList<>();
+    for (AbstractOptimizer o : optimizers) {
+      long size = Checkpoint.byteSize(o);
+      if (size > Integer.MAX_VALUE) {
+        throw new Failure(
+            file
+                + ": an output's state is "
+                + size
+                + " bytes; a state file holds at most 2 GiB each");
+      }
+      images.add(new Image((int) size, out -> Checkpoint.write(o, out)));
+    }
+    write(file, settings, images);
+  }
+
+  /** Passes bytes on and counts them. */
+  private static final class Counted extends FilterOutputStream {
+    long count;
+
+    Counted(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
+    }
+  }
+
+  /** One output's checkpoint image: its length and how to write it. */
+  private record Image(int length, AtomicFiles.Content bytes) {}
+
+  private static void write(Path file, Map<String, String> settings, List<Image> images)
+      throws Failure {
     try {
-      AtomicFiles.write(file, bytes.toByteArray());
+      AtomicFiles.write(file, out -> writeTo(out, settings, images), null);
     } catch (IOException e) {
       throw new Failure(e.getMessage()); // names the file and the reason; the old file is intact
     }
+  }
+
+  /** The file's bytes, streamed: the body, then the CRC32C of the body as an int. */
+  private static void writeTo(OutputStream file, Map<String, String> settings, List<Image> images)
+      throws IOException {
+    CheckedOutputStream checked = new CheckedOutputStream(file, new CRC32C());
+    // Not closed: that would close the file's stream, which the caller forces and closes.
+    DataOutputStream out = new DataOutputStream(checked);
+    out.writeInt(MAGIC);
+    out.writeInt(FORMAT_VERSION);
+    out.writeInt(KEYS.size());
+    for (String k : KEYS) {
+      out.writeUTF(k);
+      out.writeUTF(settings.get(k));
+    }
+    out.writeInt(images.size());
+    for (Image image : images) {
+      out.writeInt(image.length());
+      out.flush();
+      Counted counted = new Counted(checked);
+      image.bytes().writeTo(counted);
+      if (counted.count != image.length()) {
+        // The file would not read back; the temporary file is dropped, the old file kept.
+        throw new IOException(
+            "an output's state wrote " + counted.count + " bytes, not " + image.length());
+      }
+    }
+    out.flush();
+    new DataOutputStream(file).writeInt((int) checked.getChecksum().getValue());
   }
 
   /** The bytes read before anything is trusted: the magic, the version and more. */

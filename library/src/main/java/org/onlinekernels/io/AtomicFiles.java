@@ -1,7 +1,9 @@
 package org.onlinekernels.io;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -47,6 +49,21 @@ public final class AtomicFiles {
   private AtomicFiles() {}
 
   /**
+   * What a streamed {@link #write(Path, Content, Runnable)} writes: the file's bytes, written to
+   * {@code out} in order, so that a large file is never held in memory whole.
+   */
+  @FunctionalInterface
+  public interface Content {
+    /**
+     * Writes the file's content to {@code out} (buffered; flushed, forced and closed by the
+     * caller).
+     *
+     * @throws IOException if writing fails; the target is then unchanged
+     */
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /**
    * Replaces {@code target} by {@code content} crash-safely.
    *
    * @throws IOException naming {@code target} and the reason; {@code target} is then unchanged
@@ -60,9 +77,19 @@ public final class AtomicFiles {
    * before it replaces the target: a seam for tests that simulate a crash there ({@code null}
    * normally). An exception from the hook propagates; the target is then unchanged.
    */
+  public static void write(Path target, byte[] content, Runnable beforeRename) throws IOException {
+    write(target, out -> out.write(content), beforeRename);
+  }
+
+  /**
+   * Replaces {@code target} by what {@code content} writes, crash-safely and streamed: memory does
+   * not grow with the file. {@code beforeRename} as in {@link #write(Path, byte[], Runnable)}.
+   *
+   * @throws IOException naming {@code target} and the reason; {@code target} is then unchanged
+   */
   // The file lock is a resource held for the write and never referenced: javac's "try" lint.
   @SuppressWarnings("try")
-  public static void write(Path target, byte[] content, Runnable beforeRename) throws IOException {
+  public static void write(Path target, Content content, Runnable beforeRename) throws IOException {
     Path abs = replaced(target);
     Path dir = abs.getParent();
     removeAbandonedTemporaries(dir);
@@ -77,10 +104,10 @@ public final class AtomicFiles {
               FileChannel.open(
                   tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
           FileLock ignored = ch.lock()) {
-        ByteBuffer buf = ByteBuffer.wrap(content);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
+        // Not closed here: closing the stream would close the channel before its force.
+        OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+        content.writeTo(out);
+        out.flush();
         ch.force(true);
         if (beforeRename != null) {
           beforeRename.run();

@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -75,12 +77,8 @@ public final class Checkpoint {
     if (optimizer == null || file == null) {
       throw new IllegalArgumentException("optimizer and file must not be null");
     }
-    optimizer.stateAccess().checkOpen();
-    if (optimizer.stateAccess().hasPending()) {
-      throw new IllegalStateException(
-          "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
-    }
-    AtomicFiles.write(file, toBytes(optimizer), beforeRename);
+    checkBetweenRounds(optimizer);
+    AtomicFiles.write(file, out -> write(optimizer, out), beforeRename);
   }
 
   /**
@@ -91,6 +89,11 @@ public final class Checkpoint {
    * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
    */
   public static byte[] toBytes(AbstractOptimizer optimizer) {
+    checkBetweenRounds(optimizer);
+    return encode(optimizer);
+  }
+
+  private static void checkBetweenRounds(AbstractOptimizer optimizer) {
     if (optimizer == null) {
       throw new IllegalArgumentException("optimizer must not be null");
     }
@@ -99,7 +102,6 @@ public final class Checkpoint {
       throw new IllegalStateException(
           "a predict is pending; call update(g) first: a checkpoint holds the state between rounds");
     }
-    return encode(optimizer);
   }
 
   /**
@@ -255,42 +257,101 @@ public final class Checkpoint {
     c.scalars.forEach(optimizer.stateAccess()::setScalar);
   }
 
+  /**
+   * Writes {@code optimizer}'s checkpoint to {@code out} in the file format of {@link #save},
+   * streamed: the state buffers are copied in chunks, so memory does not grow with the state. For a
+   * container that holds several optimizers' states in one file. Call it from the optimizer's owner
+   * thread, between rounds.
+   *
+   * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
+   * @throws IOException if {@code out} fails
+   */
+  public static void write(AbstractOptimizer optimizer, OutputStream out) throws IOException {
+    checkBetweenRounds(optimizer);
+    CheckedOutputStream checked = new CheckedOutputStream(out, new CRC32C());
+    // Not closed: that would close the caller's stream.
+    DataOutputStream data = new DataOutputStream(checked);
+    writeBody(optimizer, data);
+    data.flush();
+    new DataOutputStream(out).writeInt((int) checked.getChecksum().getValue());
+  }
+
+  /**
+   * The number of bytes {@link #write} writes for {@code optimizer} now (what {@link #toBytes}
+   * would hold), counted without holding them.
+   *
+   * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
+   */
+  public static long byteSize(AbstractOptimizer optimizer) {
+    Counter counter = new Counter();
+    try {
+      write(optimizer, counter);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // counting does not fail
+    }
+    return counter.count;
+  }
+
+  /** Counts what is written to it, and keeps nothing. */
+  private static final class Counter extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
+  }
+
+  /** Copies of the state buffers go through a buffer of this many bytes. */
+  private static final int CHUNK = 1 << 16;
+
   private static byte[] encode(AbstractOptimizer o) {
     ByteArrayOutputStream bos = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bos)) {
-      out.writeInt(MAGIC);
-      out.writeInt(FORMAT_VERSION);
-      out.writeUTF(o.algorithm());
-      // FLOAT / DOUBLE (every buffer of that type) or MIXED (Precision.MIXED: float weights,
-      // double accumulators); version-1 files hold FLOAT or DOUBLE here, which read unchanged.
-      out.writeUTF(o.precision().name());
-      out.writeUTF(ByteOrder.nativeOrder().toString());
-      out.writeInt(o.dimension());
-      out.writeUTF(o.stateAccess().params());
-      out.writeUTF(o.kernels().name());
-      Map<String, MemorySegment> buffers = o.stateAccess().buffers();
-      out.writeInt(buffers.size());
-      for (Map.Entry<String, MemorySegment> e : buffers.entrySet()) {
-        byte[] raw = e.getValue().toArray(ValueLayout.JAVA_BYTE);
-        out.writeUTF(e.getKey());
-        out.writeLong(raw.length);
-        out.write(raw);
-      }
-      // Sorted: scalarState() may be a Map.of, whose order is unspecified.
-      Map<String, Double> scalars = new TreeMap<>(o.scalarState());
-      out.writeInt(scalars.size());
-      for (Map.Entry<String, Double> e : scalars.entrySet()) {
-        out.writeUTF(e.getKey());
-        out.writeLong(Double.doubleToRawLongBits(e.getValue()));
-      }
-      out.flush();
-      CRC32C crc = new CRC32C();
-      crc.update(bos.toByteArray());
-      out.writeInt((int) crc.getValue());
+    try {
+      write(o, bos);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
     return bos.toByteArray();
+  }
+
+  private static void writeBody(AbstractOptimizer o, DataOutputStream out) throws IOException {
+    out.writeInt(MAGIC);
+    out.writeInt(FORMAT_VERSION);
+    out.writeUTF(o.algorithm());
+    // FLOAT / DOUBLE (every buffer of that type) or MIXED (Precision.MIXED: float weights,
+    // double accumulators); version-1 files hold FLOAT or DOUBLE here, which read unchanged.
+    out.writeUTF(o.precision().name());
+    out.writeUTF(ByteOrder.nativeOrder().toString());
+    out.writeInt(o.dimension());
+    out.writeUTF(o.stateAccess().params());
+    out.writeUTF(o.kernels().name());
+    Map<String, MemorySegment> buffers = o.stateAccess().buffers();
+    out.writeInt(buffers.size());
+    byte[] chunk = new byte[CHUNK];
+    for (Map.Entry<String, MemorySegment> e : buffers.entrySet()) {
+      MemorySegment buffer = e.getValue();
+      long size = buffer.byteSize();
+      out.writeUTF(e.getKey());
+      out.writeLong(size);
+      for (long at = 0; at < size; at += CHUNK) {
+        int n = (int) Math.min(CHUNK, size - at);
+        MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, at, chunk, 0, n);
+        out.write(chunk, 0, n);
+      }
+    }
+    // Sorted: scalarState() may be a Map.of, whose order is unspecified.
+    Map<String, Double> scalars = new TreeMap<>(o.scalarState());
+    out.writeInt(scalars.size());
+    for (Map.Entry<String, Double> e : scalars.entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeLong(Double.doubleToRawLongBits(e.getValue()));
+    }
   }
 
   private record Decoded(

@@ -1,14 +1,18 @@
 package org.onlinekernels.trainer.model;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
@@ -173,36 +177,37 @@ public record LinearModel(
    * rename): a failure or a kill at any point leaves {@code file} as it was or complete.
    */
   public void save(Path file) throws IOException {
-    StringBuilder sb = new StringBuilder();
-    sb.append(MAGIC).append('\n');
-    sb.append("algorithm ").append(algorithm.name()).append('\n');
-    String p = algorithm.paramString();
-    sb.append(p.isEmpty() ? "params\n" : "params " + p + "\n");
-    sb.append("type ").append(type.name().toLowerCase(Locale.ROOT)).append('\n');
-    sb.append("loss ").append(loss.name().toLowerCase(Locale.ROOT)).append('\n');
-    sb.append("d ").append(dimension()).append('\n');
-    sb.append("outputs ").append(outputs()).append('\n');
-    sb.append("classes ").append(multiclass ? Integer.toString(outputs()) : "binary").append('\n');
-    for (double[] w : weights) {
-      sb.append('w');
-      for (double v : w) {
-        sb.append(' ')
-            .append(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
-      }
-      sb.append('\n');
-    }
-    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
-    byte[] sum =
-        (CHECKSUM_KEY + crc32c(body, body.length) + "\n").getBytes(StandardCharsets.US_ASCII);
-    byte[] all = Arrays.copyOf(body, body.length + sum.length);
-    System.arraycopy(sum, 0, all, body.length, sum.length);
-    AtomicFiles.write(file, all);
+    AtomicFiles.write(file, this::writeTo, null);
   }
 
-  private static String crc32c(byte[] b, int len) {
-    CRC32C crc = new CRC32C();
-    crc.update(b, 0, len);
-    return String.format(Locale.ROOT, "%08x", crc.getValue());
+  /**
+   * Writes the file's bytes: the body, then the checksum line over the body. Streamed, value by
+   * value, so that saving a model of 2^24 weights needs no more memory than the weights.
+   */
+  private void writeTo(OutputStream out) throws IOException {
+    CheckedOutputStream checked = new CheckedOutputStream(out, new CRC32C());
+    // Not closed: that would close the file's stream, which the caller forces and closes.
+    Writer body = new BufferedWriter(new OutputStreamWriter(checked, StandardCharsets.UTF_8));
+    body.write(MAGIC + "\n");
+    body.write("algorithm " + algorithm.name() + "\n");
+    String p = algorithm.paramString();
+    body.write(p.isEmpty() ? "params\n" : "params " + p + "\n");
+    body.write("type " + type.name().toLowerCase(Locale.ROOT) + "\n");
+    body.write("loss " + loss.name().toLowerCase(Locale.ROOT) + "\n");
+    body.write("d " + dimension() + "\n");
+    body.write("outputs " + outputs() + "\n");
+    body.write("classes " + (multiclass ? Integer.toString(outputs()) : "binary") + "\n");
+    for (double[] w : weights) {
+      body.write('w');
+      for (double v : w) {
+        body.write(' ');
+        body.write(type == ElementType.FLOAT ? Float.toString((float) v) : Double.toString(v));
+      }
+      body.write('\n');
+    }
+    body.flush();
+    String sum = String.format(Locale.ROOT, "%08x", checked.getChecksum().getValue());
+    out.write((CHECKSUM_KEY + sum + "\n").getBytes(StandardCharsets.US_ASCII));
   }
 
   /** A model file that does not follow the format; the message names file, line and problem. */

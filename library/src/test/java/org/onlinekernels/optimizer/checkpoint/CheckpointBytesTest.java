@@ -45,6 +45,7 @@ class CheckpointBytesTest {
       Checkpoint.save(trained, file);
       assertArrayEquals(
           Files.readAllBytes(file), image, "the image is the checkpoint file's content");
+      assertEquals(image.length, Checkpoint.byteSize(trained), "byteSize counts the image");
       Checkpoint.restore(image, "image", restored);
       StateSnapshot.of(trained).assertSame(restored, "restored from the image");
     }

@@ -75,6 +75,20 @@ final class Json {
     return this;
   }
 
+  Json put(String k, java.util.List<Json> v) {
+    key(k);
+    if (v == null) {
+      sb.append("null");
+      return this;
+    }
+    sb.append('[');
+    for (int i = 0; i < v.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(v.get(i));
+    }
+    sb.append(']');
+    return this;
+  }
+
   @Override
   public String toString() {
     return sb + "}";

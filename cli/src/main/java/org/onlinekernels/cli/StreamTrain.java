@@ -282,7 +282,8 @@ final class StreamTrain {
         r.handoverAt(),
         r.kernels(),
         r.threads(),
-        r.mode());
+        r.mode(),
+        r.threadReport());
   }
 
   /**
@@ -378,7 +379,8 @@ final class StreamTrain {
           -1,
           null,
           c.threads,
-          mode);
+          mode,
+          t.threadReport());
     }
   }
 }

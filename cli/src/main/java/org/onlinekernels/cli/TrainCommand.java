@@ -25,6 +25,7 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.parallel.ParallelTraining;
+import org.onlinekernels.trainer.parallel.ThreadChoice;
 
 /**
  * The {@code train} subcommand: its options, checked before any data is read, then the run (read,
@@ -72,7 +73,19 @@ final class TrainCommand {
   final Path progressiveOut;
   final int epochs;
   final long seed;
-  final int threads;
+
+  /**
+   * {@code --threads}: the threads asked for; with {@code auto}, the available cores until the run
+   * knows its input, then what {@link ThreadChoice} picked.
+   */
+  int threads;
+
+  /** {@code --threads auto}: the count is chosen once the input is known. */
+  final boolean autoThreads;
+
+  /** Why the run trains on {@link #threads} threads ({@code --threads auto}), or null. */
+  String threadsReason;
+
   final long mergeEvery;
   final Path modelOut;
   final Path saveState;
@@ -131,7 +144,7 @@ final class TrainCommand {
     progressiveOut = path(o, "--progressive-out");
     epochs = o.positiveInt("--epochs", 1);
     seed = o.longValue("--seed", Main.DEFAULT_SEED);
-    boolean autoThreads = "auto".equals(o.get("--threads"));
+    autoThreads = "auto".equals(o.get("--threads"));
     threads =
         autoThreads ? Runtime.getRuntime().availableProcessors() : o.positiveInt("--threads", 1);
     if (threads > MAX_THREADS) {
@@ -341,6 +354,9 @@ final class TrainCommand {
         return trainInMemory(store.dataset(vw ? 1 << bits : d), names, out, progress);
       }
       streaming = true;
+      if (autoThreads) {
+        choose(ThreadChoice.stream(threads));
+      }
       Learner given = early;
       early = null;
       return trainStream(store, text, first, writer, given, vw, bits, d, key, names, out, progress);
@@ -368,7 +384,8 @@ final class TrainCommand {
    * Null where the dimension is not known, and with {@code --threads} (each thread makes its own).
    */
   private Learner earlyLearner(int dim) throws Failure {
-    if (threads > 1 || dim <= 0) {
+    // With --threads auto a stream trains on one thread (ThreadChoice.stream).
+    if (threads > 1 && !autoThreads || dim <= 0) {
       return null;
     }
     TrainerConfig cfg = streamConfig().withShuffle(false, seed);
@@ -462,6 +479,12 @@ final class TrainCommand {
     TrainerConfig cfg =
         new TrainerConfig(spec, type, loss, epochs, seed, shuffle, dense).withPrecision(precision);
     boolean multiclass = resumed != null ? resumed.multiclass() : !train.isBinary();
+    if (autoThreads) {
+      int outputs = multiclass ? Datasets.shape(train, test).classes() : 1;
+      choose(
+          ThreadChoice.auto(
+              threads, train.size(), train.totalNonZeros(), epochs, outputs, spec.name()));
+    }
     TrainResult r;
     Scoring prog;
     Holdout holdout = null;
@@ -518,6 +541,12 @@ final class TrainCommand {
     new TrainReport(this, cfg, train.size(), !train.isBinary(), r, prog, testScores, holdout)
         .print(out);
     return 0;
+  }
+
+  /** Trains on the threads {@code --threads auto} picked. */
+  private void choose(ThreadChoice c) {
+    threads = c.threads();
+    threadsReason = c.reason();
   }
 
   private static java.util.BitSet indicesOf(SparseDataset data) {

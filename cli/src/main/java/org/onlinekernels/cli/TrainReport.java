@@ -53,6 +53,7 @@ record TrainReport(
               .put("shuffle", cfg.shuffle())
               .put("dense", cfg.dense())
               .put("threads", c.threads)
+              .put("threads_reason", c.threadsReason)
               .put("mode", r.mode().label())
               .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
               .put("data", c.data.toString())
@@ -94,6 +95,7 @@ record TrainReport(
                   r.steadyRateMeasured() ? r.steadyExamplesPerSecond() : Double.NaN)
               .put("handover_at", r.handoverAt() < 0 ? Double.NaN : r.handoverAt())
               .put("kernels_at_end", r.kernels())
+              .put("thread_report", ThreadLines.json(r.threadReport()))
               .put("model", c.modelOut == null ? null : c.modelOut.toString())
               .put("initial", c.initial == null ? null : c.initial.toString())
               .put("examples_before", c.resumed == null ? 0 : c.resumed.examples())
@@ -143,6 +145,9 @@ record TrainReport(
         out.printf(
             Locale.ROOT, "threads: %d, one shared state (docs/parallel/README.md)%n", c.threads);
       }
+      if (c.threadsReason != null) {
+        out.println("threads chosen: " + c.threadsReason);
+      }
       out.printf(
           Locale.ROOT,
           "progressive: %s%n",
@@ -170,6 +175,9 @@ record TrainReport(
         out.println("progressive predictions: " + c.progressiveOut);
       }
       out.println(throughput(r));
+      if (c.options.has("--verbose")) {
+        ThreadLines.text(r.threadReport()).forEach(out::println);
+      }
       if (c.modelOut != null) {
         out.println("model: " + c.modelOut);
       }

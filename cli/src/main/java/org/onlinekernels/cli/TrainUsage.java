@@ -41,7 +41,8 @@ final class TrainUsage {
         Options.parse(
             InputFormat.aliases(args),
             0,
-            Set.of("--no-shuffle", "--dense", "--normalize", "--json", "--deterministic"),
+            Set.of(
+                "--no-shuffle", "--dense", "--normalize", "--json", "--deterministic", "--verbose"),
             valued,
             Set.of("--param", "--interactions"));
     return o;
@@ -100,12 +101,14 @@ final class TrainUsage {
           "                      each in visiting order: EPOCH ROW LABEL [CLASS] SCORE... (ROW: 1-based",
           "                      example number in the file; CLASS: multiclass prediction)",
           "  --dense             feed dense rows (d elements) instead of sparse index/value rows",
-          "  --threads T         train on T threads, or auto: one per available core (default 1; at most",
+          "  --threads T         train on T threads (default 1; at most",
           "                      "
               + TrainCommand.MAX_THREADS
               + ": each thread holds a learner and a shard); the",
           "                      fastest mode for the rule: shared state, lock-free (not reproducible),",
-          "                      or parameter mixing where shared state would lock; docs/parallel/README.md",
+          "                      or parameter mixing where shared state would lock; docs/parallel/README.md;",
+          "                      auto: one per core where the job is long enough for each to gain,",
+          "                      else fewer, down to one (and one for a streamed input); says why",
           "  --deterministic     with --threads: iterative parameter mixing, bit-reproducible for fixed",
           "                      T and N (docs/MERGING.md)",
           "  --merge-every N     with --threads: parameter mixing (as --deterministic), the threads'",
@@ -127,6 +130,8 @@ final class TrainUsage {
               + TrainCommand.DEFAULT_MAX_DIMENSION
               + ")",
           "  --json              print a one-line JSON summary instead of text",
+          "  --verbose           with --threads: where each thread spent its time (CPU, waits,",
+          "                      blocks; the JSON always has it as thread_report)",
           "  --help              print this text",
           "");
 }

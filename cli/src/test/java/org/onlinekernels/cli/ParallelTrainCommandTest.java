@@ -25,8 +25,8 @@ class ParallelTrainCommandTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
-  @Test
-  void trainsOnTwoThreads(@TempDir Path tmp) throws Exception {
+  /** 2,000 rows of the ScInOL paper's problem, as LIBSVM text. */
+  private static Path write(Path tmp) throws java.io.IOException {
     Path data = tmp.resolve("train.svm");
     StringBuilder sb = new StringBuilder();
     var ds = SyntheticScInOL.generate(2000, 1);
@@ -40,6 +40,43 @@ class ParallelTrainCommandTest {
       sb.append('\n');
     }
     Files.writeString(data, sb);
+    return data;
+  }
+
+  @Test
+  void reportsWhereEachThreadSpentItsTime(@TempDir Path tmp) throws Exception {
+    Path data = write(tmp);
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(json, err, "train", "--data", data.toString(), "--threads", "3", "--json"),
+        err.toString());
+    String j = json.toString();
+    assertTrue(j.contains("\"thread_report\": {\"fits\": 1, "), j);
+    for (int t = 0; t < 3; t++) {
+      assertTrue(j.contains("{\"thread\": " + t + ", \"cpu_seconds\": "), j);
+    }
+    assertTrue(!j.contains("\"thread\": 3,"), j);
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(text, err, "train", "--data", data.toString(), "--threads", "2", "--verbose"),
+        err.toString());
+    assertTrue(text.toString().contains("threads at work: 1 fit(s), "), text.toString());
+    assertTrue(text.toString().contains("  thread 1: CPU "), text.toString());
+    // Without --verbose the text stays as it was; one thread has no report.
+    ByteArrayOutputStream plain = new ByteArrayOutputStream();
+    assertEquals(0, run(plain, err, "train", "--data", data.toString(), "--threads", "2"));
+    assertTrue(!plain.toString().contains("threads at work"), plain.toString());
+    ByteArrayOutputStream one = new ByteArrayOutputStream();
+    assertEquals(0, run(one, err, "train", "--data", data.toString(), "--json"));
+    assertTrue(one.toString().contains("\"thread_report\": null"), one.toString());
+  }
+
+  @Test
+  void trainsOnTwoThreads(@TempDir Path tmp) throws Exception {
+    Path data = write(tmp);
     Path model = tmp.resolve("m.model");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -64,10 +101,23 @@ class ParallelTrainCommandTest {
     ByteArrayOutputStream fast = new ByteArrayOutputStream();
     assertEquals(
         0,
-        run(fast, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        run(fast, err, "train", "--data", data.toString(), "--threads", "2", "--json"),
         err.toString());
     assertTrue(fast.toString().contains("\"mode\": \"shared\""), fast.toString());
     assertTrue(fast.toString().contains("\"merge_every\": null"), fast.toString());
+    assertTrue(fast.toString().contains("\"threads_reason\": null"), fast.toString());
+    // auto on 2,000 rows: too small a job for a second thread to gain; it says so.
+    ByteArrayOutputStream auto = new ByteArrayOutputStream();
+    assertEquals(
+        0,
+        run(auto, err, "train", "--data", data.toString(), "--threads", "auto", "--json"),
+        err.toString());
+    assertTrue(auto.toString().contains("\"threads\": 1, "), auto.toString());
+    assertTrue(auto.toString().contains("\"mode\": \"sequential\""), auto.toString());
+    assertTrue(auto.toString().contains("\"threads_reason\": \"auto: 1 "), auto.toString());
+    ByteArrayOutputStream autoText = new ByteArrayOutputStream();
+    assertEquals(0, run(autoText, err, "train", "--data", data.toString(), "--threads", "auto"));
+    assertTrue(autoText.toString().contains("threads chosen: auto: 1 "), autoText.toString());
     ByteArrayOutputStream det = new ByteArrayOutputStream();
     assertEquals(
         0,

@@ -260,4 +260,30 @@ class StreamTrainTest {
         .assertError(1, f + ":351: no '|': a line is LABEL |NAMESPACE FEATURE ...");
     assertFalse(Files.exists(model));
   }
+
+  @Test
+  void aMalformedLineLateInAStreamOnTwoThreadsIsNamedAndNoModelIsWritten() throws IOException {
+    // The chunks of a stream on several threads are read on a thread of their own (ChunkReader):
+    // its failure reaches the run as one thread's would, with the line.
+    StreamFiles.Parts vw = StreamFiles.vw(dir, "mt", 300, 100, 0, 8);
+    List<String> lines = new ArrayList<>(Files.readAllLines(vw.ab()));
+    lines.set(350, "1 no bar here");
+    Path f = dir.resolve("bad2.vw");
+    Files.write(f, lines);
+    Path model = dir.resolve("bad2.model");
+    CliRun.of(
+            "train",
+            "--data",
+            f.toString(),
+            "--shuffle-buffer",
+            "64",
+            "--threads",
+            "2",
+            "--epochs",
+            "2",
+            "--model",
+            model.toString())
+        .assertError(1, f + ":351: no '|': a line is LABEL |NAMESPACE FEATURE ...");
+    assertFalse(Files.exists(model));
+  }
 }

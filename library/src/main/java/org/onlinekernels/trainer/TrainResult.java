@@ -24,6 +24,7 @@ import org.onlinekernels.trainer.model.LinearModel;
  *     {@code none} (the {@code ogd} baseline); null if not recorded
  * @param threads the threads that trained
  * @param mode how they trained: one thread, shared state, or parameter mixing
+ * @param threadReport where the threads spent their time (several threads), or null
  */
 public record TrainResult(
     LinearModel model,
@@ -38,13 +39,46 @@ public record TrainResult(
     long handoverAt,
     String kernels,
     int threads,
-    TrainingMode mode) {
+    TrainingMode mode,
+    ThreadReport threadReport) {
   /**
    * The shortest span a rate is given for: below it the JVM's own start-up work (class loading, the
    * JIT compiling the loop) is a large share of the time, and the figure would describe the JVM
    * rather than the training.
    */
   public static final double MIN_RATE_SECONDS = 0.1;
+
+  /** A result without a thread report. */
+  public TrainResult(
+      LinearModel model,
+      Metrics progressive,
+      Metrics[] epochs,
+      Metrics test,
+      long examples,
+      long nonzeros,
+      double seconds,
+      long steadyExamples,
+      double steadySeconds,
+      long handoverAt,
+      String kernels,
+      int threads,
+      TrainingMode mode) {
+    this(
+        model,
+        progressive,
+        epochs,
+        test,
+        examples,
+        nonzeros,
+        seconds,
+        steadyExamples,
+        steadySeconds,
+        handoverAt,
+        kernels,
+        threads,
+        mode,
+        null);
+  }
 
   /** A result of one thread. */
   public TrainResult(

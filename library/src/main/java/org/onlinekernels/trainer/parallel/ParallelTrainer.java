@@ -13,6 +13,7 @@ import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.ThreadReport;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
@@ -71,6 +72,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private final int maxNnz;
   private final Team team;
   private long rounds;
+
+  /** Examples trained by the fits before this one. */
+  private long examples;
 
   /**
    * A trainer for data of dimension {@code d} with rows of at most {@code maxNnz} nonzeros.
@@ -214,11 +218,11 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
             if (j == 0 && config.shuffle()) {
               Datasets.shuffle(order, shuffler);
             }
-            team.await();
+            team.await(j);
             for (int lo = 0; lo < n; lo += round) {
               int hi = Math.min(n, lo + round);
               if (handover != null && handover.dueNow()) {
-                moveLearners(j);
+                moveLearners(j, examples + (long) e * n + lo);
               }
               if (j == 0) {
                 long at = (long) e * n + lo;
@@ -227,10 +231,11 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
               int from = lo + (int) ((long) (hi - lo) * j / threads);
               int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
               loop.run(rows.labels, order, from, to, BlockLoop.BLOCK, e + 1, train);
+              team.clocks().block(j, to - from);
               if (local) {
                 dirty.mark(j, rows, order, from, to);
               }
-              team.await();
+              team.await(j);
               mergeRound(j, (long) e * n + hi);
             }
             loop.endEpoch(e);
@@ -243,6 +248,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
         });
     steady.end();
     span = steady;
+    examples += (long) n * epochs;
     if (handover != null) {
       handover.fitEnds((long) n * epochs);
     }
@@ -253,12 +259,19 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
    * Thread {@code j} at a round start, the handover due: moves its learners; then thread 0 frees
    * the first learners' state once every thread has moved.
    */
-  private void moveLearners(int j) {
+  private void moveLearners(int j, long done) {
+    long since = System.nanoTime();
     handover.move(j, learners.of(j));
-    team.await();
+    team.clocks().handedOver(j, since, done);
+    team.await(j);
     if (j == 0 && handover.moved()) {
       learners.freeFirst();
     }
+  }
+
+  @Override
+  public ThreadReport threadReport() {
+    return team.clocks().report();
   }
 
   @Override
@@ -280,9 +293,10 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private void mergeRound(int j, long done) {
     if (local) {
       dirty.collect(j);
-      team.await();
+      team.await(j);
     }
     if (j == 0) {
+      long since = System.nanoTime();
       int[] coords = local ? dirty.gather() : null;
       int count = local ? dirty.count() : d;
       for (int c = 0; c < k; c++) {
@@ -290,17 +304,19 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
             CoordinateMerge.prepare(
                 (AbstractOptimizer) merged.optimizer(c), learners.output(c), coords, count);
       }
+      team.clocks().alone(j, since);
     }
-    team.await();
+    team.await(j);
     for (CoordinateMerge m : merges) {
       m.check(part(m.size(), j), part(m.size(), j + 1));
     }
-    team.await();
+    team.await(j);
     for (CoordinateMerge m : merges) {
       m.write(part(m.size(), j), part(m.size(), j + 1));
     }
-    team.await();
+    team.await(j);
     if (j == 0) {
+      long since = System.nanoTime();
       for (CoordinateMerge m : merges) {
         m.finish();
       }
@@ -308,8 +324,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       if (handover != null) {
         handover.look(done);
       }
+      team.clocks().alone(j, since);
     }
-    team.await();
+    team.await(j);
   }
 
   /** The start of thread {@code j}'s share of {@code size} positions. */

@@ -8,6 +8,7 @@ import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.ThreadReport;
 import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
@@ -37,6 +38,9 @@ public final class ParallelTraining {
 
     /** Wall seconds of the last fit's steady-state span. */
     double steadySeconds();
+
+    /** Where the threads spent their time, over every fit so far ({@link ThreadReport}). */
+    ThreadReport threadReport();
 
     @Override
     void close();
@@ -103,7 +107,8 @@ public final class ParallelTraining {
           -1,
           null,
           threads,
-          mode);
+          mode,
+          t.threadReport());
     }
   }
 

@@ -15,6 +15,7 @@ import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
+import org.onlinekernels.trainer.ThreadReport;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.handover.KernelHandover;
 import org.onlinekernels.trainer.model.LinearModel;
@@ -59,6 +60,9 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
   private boolean lookedForGood;
 
   private SteadySpan span = new SteadySpan(0, 0, 1, 1);
+
+  /** Examples trained by the fits before this one. */
+  private long examples;
 
   /**
    * A trainer for data of dimension {@code d}.
@@ -163,7 +167,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               }
               next.set(0);
             }
-            team.await();
+            team.await(j);
             if (handover != null) {
               // A worker that takes no block in an epoch still moves at the next epoch's start.
               lookAtHandover(j, (long) e * n);
@@ -172,7 +176,9 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                 (long) b * BlockLoop.BLOCK < n;
                 b = next.getAndIncrement()) {
               if (e == 0 && b > 0) {
+                long since = System.nanoTime();
                 awaitFirst(firstBlock);
+                team.clocks().waited(j, since);
               }
               int q0 = b * BlockLoop.BLOCK;
               long at = (long) e * n + q0;
@@ -180,6 +186,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               if (handover != null) {
                 lookAtHandover(j, at);
               }
+              long since = System.nanoTime();
               try {
                 loop.run(
                     rows.labels,
@@ -194,8 +201,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                   firstBlock.countDown();
                 }
               }
+              if (b == 0 && e == 0) {
+                team.clocks().alone(j, since);
+              }
+              team.clocks().block(j, Math.min(n, q0 + BlockLoop.BLOCK) - q0);
             }
-            team.await();
+            team.await(j);
             if (j == 0) {
               for (SharedState s : states) {
                 s.end();
@@ -211,6 +222,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
         });
     steady.end();
     span = steady;
+    examples += (long) n * epochs;
     return BlockLoop.metrics(loops, n);
   }
 
@@ -237,10 +249,17 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
       }
     }
     if (handOverNow && !states[0].handedOver(j)) {
+      long since = System.nanoTime();
       for (SharedState s : states) {
         s.handOver(j);
       }
+      team.clocks().handedOver(j, since, examples + at);
     }
+  }
+
+  @Override
+  public ThreadReport threadReport() {
+    return team.clocks().report();
   }
 
   @Override

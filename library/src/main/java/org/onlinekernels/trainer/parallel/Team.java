@@ -18,6 +18,9 @@ final class Team {
   private final int size;
   private final CyclicBarrier barrier;
 
+  /** The members' figures ({@link WorkerClocks}): their time, waits at the barriers included. */
+  private final WorkerClocks clocks;
+
   /**
    * Set by a failing member before it breaks the barrier (it may trip it instead, as the last to
    * arrive).
@@ -27,6 +30,12 @@ final class Team {
   Team(int size) {
     this.size = size;
     this.barrier = new CyclicBarrier(size);
+    this.clocks = new WorkerClocks(size);
+  }
+
+  /** The members' figures, over every {@link #run}. */
+  WorkerClocks clocks() {
+    return clocks;
   }
 
   /** Thrown in the members that stop because another failed. */
@@ -38,8 +47,20 @@ final class Team {
     }
   }
 
-  /** Waits until every member has arrived; the barrier's happens-before edges order the phases. */
-  void await() {
+  /**
+   * Member {@code j} waits until every member has arrived; the barrier's happens-before edges order
+   * the phases. The wait counts in {@code j}'s figures.
+   */
+  void await(int j) {
+    long since = System.nanoTime();
+    try {
+      await();
+    } finally {
+      clocks.waited(j, since);
+    }
+  }
+
+  private void await() {
     try {
       barrier.await();
       if (failing) {
@@ -69,7 +90,9 @@ final class Team {
           new Thread(
               () -> {
                 try {
+                  clocks.begin(m);
                   body.accept(m);
+                  clocks.end(m);
                 } catch (Throwable e) {
                   failed[m] = e;
                   failing = true;
@@ -81,11 +104,14 @@ final class Team {
               "online-kernels-worker-" + j);
       handOver.accept(j, threads[j]);
     }
+    clocks.fitStarts();
     for (int j = 1; j < size; j++) {
       threads[j].start();
     }
     try {
+      clocks.begin(0);
       body.accept(0);
+      clocks.end(0);
     } catch (Throwable e) {
       failed[0] = e;
       failing = true;
@@ -105,6 +131,7 @@ final class Team {
     if (interrupted) {
       self.interrupt();
     }
+    clocks.fitEnds();
     if (barrier.isBroken()) {
       barrier.reset();
     }

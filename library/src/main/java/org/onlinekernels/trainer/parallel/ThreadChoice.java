@@ -1,0 +1,104 @@
+package org.onlinekernels.trainer.parallel;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How many threads {@code --threads auto} trains on, and why (docs/parallel/README.md, "How many
+ * threads"). A thread beyond the first pays before it gains: the workers start, the fit's first
+ * block is trained alone, the extra worker competes with the JIT's compilers for the cores while
+ * they compile the rounds, and the workers pass the popular coordinates' records between their
+ * caches on every row. So each thread must have enough work: the job's nonzero visits (rows x
+ * epochs x mean nonzeros per row x outputs), weighted by what a visit of the rule costs against
+ * ScInOL2 ({@link #COST}), divided by {@link #WORK_PER_THREAD}; at most one thread per core, at
+ * least one.
+ *
+ * <p>A streamed input (more rows than the shuffle buffer; its length unknown until it ends) trains
+ * on one thread: its parser threads use the other cores in the first pass, and the parallel
+ * trainers take a stream in chunks read between two fits, which measured slower than one thread
+ * (0.78-0.83x, ScInOL2, 10 epochs of 200,000 rows).
+ *
+ * @param threads the threads to train on, at least 1
+ * @param reason why, in a sentence for the user
+ */
+public record ThreadChoice(int threads, String reason) {
+  /**
+   * The work each thread needs, in ScInOL2 nonzero visits: 20,000,000. Measured on 2 cores
+   * (2026-11-29, whole training time, 3 pairs per size, ScInOL2 on the 40-nonzero Zipf stream): two
+   * threads were at 0.45-0.87x of one up to 24,000,000 visits (1,000 to 200,000 rows, 1 to 3
+   * epochs) and at 1.12x (1.01-1.31) at 40,000,000, so two threads need 40,000,000: 20,000,000
+   * each.
+   */
+  public static final long WORK_PER_THREAD = 20_000_000L;
+
+  /**
+   * What a nonzero visit of a rule costs against ScInOL2's, measured as one thread's steady seconds
+   * per row on the same stream (ScInOL2 1.21 s, AdaGrad 0.46 s per million rows, medians of 10). A
+   * rule not listed counts as the cheapest listed: auto then errs towards one thread.
+   */
+  public static final Map<String, Double> COST = Map.of("scinol2", 1.0, "adagrad", 0.38);
+
+  /** The cost of a rule not in {@link #COST}. */
+  static final double UNMEASURED_COST = 0.38;
+
+  /**
+   * The choice for an input held in memory: {@code rows} rows with {@code nonzeros} stored entries
+   * in all, {@code epochs} passes, {@code outputs} outputs (classes one-vs-rest, else 1), rule
+   * {@code algorithm}, on {@code cores} cores.
+   */
+  public static ThreadChoice auto(
+      int cores, long rows, long nonzeros, int epochs, int outputs, String algorithm) {
+    if (cores < 1 || rows < 0 || nonzeros < 0 || epochs < 1 || outputs < 1) {
+      throw new IllegalArgumentException(
+          "cores, epochs, outputs >= 1 and rows, nonzeros >= 0 needed, got cores "
+              + cores
+              + ", epochs "
+              + epochs
+              + ", outputs "
+              + outputs
+              + ", rows "
+              + rows
+              + ", nonzeros "
+              + nonzeros);
+    }
+    double cost = COST.getOrDefault(algorithm, UNMEASURED_COST);
+    double work = (double) nonzeros * epochs * outputs * cost;
+    int t = (int) Math.max(1, Math.min(cores, Math.floor(work / WORK_PER_THREAD)));
+    String job =
+        String.format(
+            Locale.ROOT,
+            "%d rows x %d epoch(s)%s, %.1f million %s nonzero visits",
+            rows,
+            epochs,
+            outputs > 1 ? " x " + outputs + " outputs" : "",
+            work / 1e6,
+            cost == 1.0 ? "" : "ScInOL2-equivalent");
+    String reason =
+        t == cores
+            ? String.format(
+                Locale.ROOT,
+                "auto: %d thread(s), one per core: %s, at least %d million per thread",
+                t,
+                job,
+                WORK_PER_THREAD / 1_000_000)
+            : String.format(
+                Locale.ROOT,
+                "auto: %d of %d cores: %s; each thread needs %d million to gain"
+                    + " (docs/parallel/README.md, \"How many threads\")",
+                t,
+                cores,
+                job,
+                WORK_PER_THREAD / 1_000_000);
+    return new ThreadChoice(t, reason.replace("  ", " "));
+  }
+
+  /** The choice for a streamed input (its length unknown): one thread, and why. */
+  public static ThreadChoice stream(int cores) {
+    return new ThreadChoice(
+        1,
+        "auto: 1 thread: the input streams (more rows than --shuffle-buffer)"
+            + (cores > 1 ? ", its parser threads use the other cores," : "")
+            + " and a stream measured slower on several threads (docs/parallel/README.md,"
+            + " \"How many threads\")");
+  }
+}

@@ -1,0 +1,76 @@
+package org.onlinekernels.trainer.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --threads auto}'s rule (docs/parallel/README.md, "How many threads"): one thread for the
+ * jobs measured slower on two, one per core for those measured faster, never more threads than
+ * cores or than the work pays for, one for a stream.
+ */
+class ThreadChoiceTest {
+  private static final int NNZ = 40;
+
+  private static int threads(int cores, long rows, int epochs, String rule) {
+    return ThreadChoice.auto(cores, rows, rows * NNZ, epochs, 1, rule).threads();
+  }
+
+  @Test
+  void jobsMeasuredSlowerOnTwoThreadsRunOnOne() {
+    // ScInOL2, 1,000 to 200,000 rows of 40 nonzeros, 1 to 3 epochs: two threads at 0.45-0.87x.
+    assertEquals(1, threads(2, 1_000, 1, "scinol2"));
+    assertEquals(1, threads(2, 10_000, 1, "scinol2"));
+    assertEquals(1, threads(2, 50_000, 2, "scinol2"));
+    assertEquals(1, threads(2, 200_000, 2, "scinol2"));
+    assertEquals(1, threads(2, 200_000, 3, "scinol2"));
+    // AdaGrad, whose rows cost 0.38 of ScInOL2's: 0.65-0.94x up to 10 epochs of 200,000 rows.
+    assertEquals(1, threads(2, 200_000, 5, "adagrad"));
+    assertEquals(1, threads(2, 200_000, 10, "adagrad"));
+  }
+
+  @Test
+  void jobsMeasuredFasterOnTwoThreadsRunOnTwo() {
+    // ScInOL2: 1.12x at 5 epochs of 200,000 rows, 1.27x at 10.
+    assertEquals(2, threads(2, 200_000, 5, "scinol2"));
+    assertEquals(2, threads(2, 200_000, 10, "scinol2"));
+  }
+
+  @Test
+  void outputsAndTheRulesCostScaleTheWork() {
+    // Six one-vs-rest outputs do six times the work of one.
+    assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 2, 1, "scinol2").threads());
+    assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 2, 6, "scinol2").threads());
+    // A rule not measured counts as the cheapest measured.
+    assertEquals(
+        threads(2, 200_000, 10, "adagrad"), threads(2, 200_000, 10, "no-such-rule-measured"));
+  }
+
+  @Test
+  void neverMoreThreadsThanCoresOrThanTheWorkPaysFor() {
+    assertEquals(1, threads(1, 10_000_000, 10, "scinol2"));
+    assertEquals(4, threads(64, 200_000, 10, "scinol2"));
+    int t = threads(64, 200_000, 10, "scinol2");
+    assertTrue(200_000.0 * NNZ * 10 / t >= ThreadChoice.WORK_PER_THREAD);
+    assertEquals(64, threads(64, 100_000_000, 10, "scinol2"));
+    assertEquals(16, threads(16, 100_000_000, 10, "scinol2"));
+    assertEquals(1, ThreadChoice.auto(8, 0, 0, 1, 1, "scinol2").threads());
+  }
+
+  @Test
+  void saysWhatItPickedAndWhy() {
+    ThreadChoice small = ThreadChoice.auto(2, 1_000, 40_000, 1, 1, "scinol2");
+    assertTrue(
+        small.reason().startsWith("auto: 1 of 2 cores: 1000 rows x 1 epoch(s), 0.0 million"),
+        small.reason());
+    ThreadChoice large = ThreadChoice.auto(2, 200_000, 8_000_000, 10, 1, "scinol2");
+    assertTrue(large.reason().startsWith("auto: 2 thread(s), one per core"), large.reason());
+    ThreadChoice stream = ThreadChoice.stream(2);
+    assertEquals(1, stream.threads());
+    assertTrue(stream.reason().contains("the input streams"), stream.reason());
+    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(0, 1, 1, 1, 1, "x"));
+    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(2, 1, 1, 0, 1, "x"));
+  }
+}

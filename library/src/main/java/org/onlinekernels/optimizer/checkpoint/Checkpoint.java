@@ -283,13 +283,14 @@ public final class Checkpoint {
    * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
    */
   public static long byteSize(AbstractOptimizer optimizer) {
+    checkBetweenRounds(optimizer);
     Counter counter = new Counter();
     try {
-      write(optimizer, counter);
+      writeBody(optimizer, new DataOutputStream(counter));
     } catch (IOException e) {
       throw new UncheckedIOException(e); // counting does not fail
     }
-    return counter.count;
+    return counter.count + Integer.BYTES; // the body, then its CRC32C
   }
 
   /** Counts what is written to it, and keeps nothing. */

@@ -38,8 +38,8 @@ public record ThreadChoice(int threads, String reason) {
    */
   public static final Map<String, Double> COST = Map.of("scinol2", 1.0, "adagrad", 0.38);
 
-  /** The cost of a rule not in {@link #COST}. */
-  static final double UNMEASURED_COST = 0.38;
+  /** The cost of a rule not in {@link #COST}: the cheapest listed. */
+  static final double UNMEASURED_COST = java.util.Collections.min(COST.values());
 
   /**
    * The choice for an input held in memory: {@code rows} rows with {@code nonzeros} stored entries

@@ -179,18 +179,7 @@ class MainTest {
   @Test
   @Tag("long")
   void outOfMemoryIsOneErrorLine() throws Exception {
-    java.util.List<String> cmd =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-modules",
-            "jdk.incubator.vector",
-            "-Xmx24m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
-            "demo",
-            "--n",
-            "200000000");
+    java.util.List<String> cmd = MainJvm.command(List.of("-Xmx24m"), "demo", "--n", "200000000");
     Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));

@@ -96,17 +96,7 @@ class ModelFileLimitsTest {
 
   /** Runs the command line in a JVM with a 64 MiB heap: exit 1 and one line naming the file. */
   private static void refused(List<String> args, Path file, String words) throws Exception {
-    List<String> cmd =
-        new java.util.ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules",
-                "jdk.incubator.vector",
-                "-Xmx64m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(args);
+    List<String> cmd = MainJvm.command(List.of("-Xmx64m"), args.toArray(String[]::new));
     Process p =
         new ProcessBuilder(cmd)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)

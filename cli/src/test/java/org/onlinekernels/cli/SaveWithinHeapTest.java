@@ -68,17 +68,7 @@ class SaveWithinHeapTest {
   }
 
   private static void inJvm(String heap, List<String> args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules",
-                "jdk.incubator.vector",
-                heap,
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(args);
+    List<String> cmd = MainJvm.command(List.of(heap), args.toArray(String[]::new));
     Process p =
         new ProcessBuilder(cmd)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -123,23 +123,18 @@ class ServeClientsTest {
     StreamFiles.Parts p = StreamFiles.libsvm(dir, "t", 50, 30, 15, 0, 8);
     Path initial = state(p);
     Path served = dir.resolve("served.okst");
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process proc =
         new ProcessBuilder(
-                java.toString(),
-                "--add-modules",
-                "jdk.incubator.vector",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--initial",
-                initial.toString(),
-                "--learn",
-                "--save-state",
-                served.toString(),
-                "--port",
-                "0")
+                MainJvm.command(
+                    List.of(),
+                    "serve",
+                    "--initial",
+                    initial.toString(),
+                    "--learn",
+                    "--save-state",
+                    served.toString(),
+                    "--port",
+                    "0"))
             .redirectError(dir.resolve("serve.err").toFile())
             .start();
     try {

@@ -236,22 +236,11 @@ class ServeMemoryTest {
   @Tag("long")
   void aSmallHeapServesSixHugeLinesWithErrorLinesAndNoOutOfMemory() throws Exception {
     Path model = model();
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path err = dir.resolve("serve.err");
     Process proc =
         new ProcessBuilder(
-                java.toString(),
-                "-Xmx128m",
-                "--add-modules",
-                "jdk.incubator.vector",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "serve",
-                "--model",
-                model.toString(),
-                "--port",
-                "0")
+                MainJvm.command(
+                    List.of("-Xmx128m"), "serve", "--model", model.toString(), "--port", "0"))
             .redirectError(err.toFile())
             .start();
     ExecutorService pool = Executors.newFixedThreadPool(6);

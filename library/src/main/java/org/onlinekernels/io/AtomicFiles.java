@@ -85,11 +85,15 @@ public final class AtomicFiles {
    * Replaces {@code target} by what {@code content} writes, crash-safely and streamed: memory does
    * not grow with the file. {@code beforeRename} as in {@link #write(Path, byte[], Runnable)}.
    *
+   * @throws IllegalArgumentException if {@code target} or {@code content} is null (nothing written)
    * @throws IOException naming {@code target} and the reason; {@code target} is then unchanged
    */
   // The file lock is a resource held for the write and never referenced: javac's "try" lint.
   @SuppressWarnings("try")
   public static void write(Path target, Content content, Runnable beforeRename) throws IOException {
+    if (target == null || content == null) {
+      throw new IllegalArgumentException("target and content must not be null");
+    }
     Path abs = replaced(target);
     Path dir = abs.getParent();
     removeAbandonedTemporaries(dir);

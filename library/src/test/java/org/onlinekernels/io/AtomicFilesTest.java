@@ -54,6 +54,37 @@ class AtomicFilesTest {
   }
 
   @Test
+  void aStreamedWriteRefusesNullAndWritesNothing() throws IOException {
+    Path f = dir.resolve("m.model");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> AtomicFiles.write(f, (AtomicFiles.Content) null, null));
+    assertThrows(
+        IllegalArgumentException.class, () -> AtomicFiles.write(null, out -> out.write(1), null));
+    assertEquals(List.of(), listing());
+  }
+
+  @Test
+  void aStreamedContentThatFailsLeavesThePreviousContentAndNoTemporary() throws IOException {
+    Path f = dir.resolve("m.model");
+    AtomicFiles.write(f, new byte[] {1, 2, 3});
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                AtomicFiles.write(
+                    f,
+                    out -> {
+                      out.write(new byte[1 << 17]);
+                      throw new IOException("disk full");
+                    },
+                    null));
+    assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
+    assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(f));
+    assertEquals(List.of(f), listing());
+  }
+
+  @Test
   void aTargetNameOfMaximalLengthWorks() throws IOException {
     Path f = dir.resolve("m".repeat(250));
     AtomicFiles.write(f, new byte[] {7});

@@ -263,11 +263,15 @@ public final class Checkpoint {
    * container that holds several optimizers' states in one file. Call it from the optimizer's owner
    * thread, between rounds.
    *
+   * @throws IllegalArgumentException if {@code optimizer} or {@code out} is null
    * @throws IllegalStateException if a predict is pending (update first) or the optimizer is closed
    * @throws IOException if {@code out} fails
    */
   public static void write(AbstractOptimizer optimizer, OutputStream out) throws IOException {
     checkBetweenRounds(optimizer);
+    if (out == null) {
+      throw new IllegalArgumentException("out must not be null");
+    }
     CheckedOutputStream checked = new CheckedOutputStream(out, new CRC32C());
     // Not closed: that would close the caller's stream.
     DataOutputStream data = new DataOutputStream(checked);

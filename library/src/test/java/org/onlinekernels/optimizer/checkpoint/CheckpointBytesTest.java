@@ -52,6 +52,18 @@ class CheckpointBytesTest {
   }
 
   @Test
+  void aNullOptimizerOrStreamIsRefused() {
+    try (ScInOL2Optimizer o =
+        new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults())) {
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> Checkpoint.write(null, new java.io.ByteArrayOutputStream()));
+      assertThrows(IllegalArgumentException.class, () -> Checkpoint.write(o, null));
+      assertThrows(IllegalArgumentException.class, () -> Checkpoint.byteSize(null));
+    }
+  }
+
+  @Test
   void aPendingPredictOrAForeignImageIsRefusedNamingTheSource() {
     try (Arena a = Arena.ofConfined();
         ScInOL2Optimizer o = new ScInOL2Optimizer(4, ElementType.DOUBLE, ScInOLParams.defaults());
@@ -62,6 +74,11 @@ class CheckpointBytesTest {
       o.predict(x);
       assertThrows(
           IllegalStateException.class, () -> Checkpoint.toBytes(o), "a predict is pending");
+      assertThrows(
+          IllegalStateException.class,
+          () -> Checkpoint.write(o, new java.io.ByteArrayOutputStream()),
+          "a predict is pending");
+      assertThrows(IllegalStateException.class, () -> Checkpoint.byteSize(o), "pending");
       o.update(-1);
       byte[] image = Checkpoint.toBytes(o);
       StateSnapshot before = StateSnapshot.of(wide);

@@ -21,16 +21,18 @@ import org.onlinekernels.testkit.Subjects;
 /**
  * The steps of docs/ADDING_A_RULE.md, walked for every rule of the registry: the registry line
  * makes an optimizer that runs the generated forms ({@link RuleOptimizer}), in float and double;
- * the test kit has the rule's subject ({@link Subjects#of}), whose optimizer is the registry's and
- * whose reference names the optimizer's state buffers and scalars; so every suite that runs "every
- * rule" (agreement, rounds, bit identity, merges: {@code MergeProperties} walks the merge side)
- * reaches the rule from the registry. A step left out fails here with the rule's name.
+ * the test kit finds the rule's subject ({@link Subjects#of}, by its naming rule: {@code
+ * <Rule>Subject} for {@code <Rule>Optimizer}), whose optimizer is the registry's, whose parameters
+ * are the optimizer's record and whose reference names the optimizer's state buffers and scalars;
+ * so every suite that runs "every rule" (agreement, rounds, bit identity, merges: {@code
+ * MergeProperties} walks the merge side) reaches the rule from the registry. A step left out fails
+ * here with the rule's name.
  */
 class RegistryWalkTest {
   private static final int D = 5;
 
   @Test
-  void everyRuleOfTheRegistryHasItsFormsSubjectAndReference() {
+  void everyRuleOfTheRegistryHasItsFormsSubjectAndReference() throws ReflectiveOperationException {
     assertTrue(Rules.ALL.size() >= 10, "the registry lost rules: " + Rules.names());
     for (RuleInfo rule : Rules.ALL) {
       for (ElementType t : ElementType.values()) {
@@ -61,6 +63,11 @@ class RegistryWalkTest {
                   + s.referenceScalars(r).keySet()
                   + " are not the optimizer's "
                   + o.scalarState().keySet());
+          Object params = o.getClass().getMethod("params").invoke(o);
+          assertInstanceOf(
+              params.getClass(),
+              s.params(),
+              where + ": the subject's parameters are not the optimizer's record");
         }
       }
     }

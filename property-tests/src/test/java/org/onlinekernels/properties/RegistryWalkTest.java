@@ -15,6 +15,7 @@ import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.reference.ReferenceLinearModel;
 import org.onlinekernels.rules.Rules;
+import org.onlinekernels.testkit.KernelCheck;
 import org.onlinekernels.testkit.Subject;
 import org.onlinekernels.testkit.Subjects;
 
@@ -23,10 +24,10 @@ import org.onlinekernels.testkit.Subjects;
  * makes an optimizer that runs the generated forms ({@link RuleOptimizer}), in float and double;
  * the test kit finds the rule's subject ({@link Subjects#of}, by its naming rule: {@code
  * <Rule>Subject} for {@code <Rule>Optimizer}), whose optimizer is the registry's, whose parameters
- * are the optimizer's record and whose reference names the optimizer's state buffers and scalars;
- * so every suite that runs "every rule" (agreement, rounds, bit identity, merges: {@code
- * MergeProperties} walks the merge side) reaches the rule from the registry. A step left out fails
- * here with the rule's name.
+ * are the optimizer's record ({@link KernelCheck#forRule} hands them to a user's factory) and whose
+ * reference names the optimizer's state buffers and scalars; so every suite that runs "every rule"
+ * (agreement, rounds, bit identity, merges: {@code MergeProperties} walks the merge side) reaches
+ * the rule from the registry. A step left out fails here with the rule's name.
  */
 class RegistryWalkTest {
   private static final int D = 5;
@@ -68,6 +69,12 @@ class RegistryWalkTest {
               params.getClass(),
               s.params(),
               where + ": the subject's parameters are not the optimizer's record");
+          assertEquals(
+              s.scaleInvariant(),
+              KernelCheck.forRule(rule.name(), Object.class, (d, type, p) -> null)
+                  .properties()
+                  .contains(KernelCheck.Property.SCALE_INVARIANCE),
+              where + ": KernelCheck.forRule");
         }
       }
     }

@@ -16,7 +16,8 @@ import org.onlinekernels.optimizer.state.StateLayout;
  * rule's factory makes. Holds the subject's two constructors: the one that draws the parameters
  * from a case seed ({@code (long seed)}, then {@code int d} and {@code ElementType t} where the
  * draw needs them, in that order), and, where the subject has it, the one that takes them ({@code
- * (P params)}, then {@code int d} and {@code ElementType t} where the bounds need them).
+ * (P params)}, then {@code int d} and {@code ElementType t} where the bounds need them). Of several
+ * that fit, the one with the most parameters; a deprecated constructor is never taken.
  *
  * @param rule the rule
  * @param name the subject's class name, for messages

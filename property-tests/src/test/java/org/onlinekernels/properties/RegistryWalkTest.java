@@ -36,46 +36,55 @@ class RegistryWalkTest {
   void everyRuleOfTheRegistryHasItsFormsSubjectAndReference() throws ReflectiveOperationException {
     assertTrue(Rules.ALL.size() >= 10, "the registry lost rules: " + Rules.names());
     for (RuleInfo rule : Rules.ALL) {
-      for (ElementType t : ElementType.values()) {
-        String where = rule.name() + " " + t;
-        try (AbstractOptimizer o =
-                rule.factory()
-                    .create(
-                        D,
-                        Precision.of(t),
-                        StateLayout.PLANAR,
-                        null,
-                        null,
-                        new RuleInfo.Params(Map.of()));
-            AbstractOptimizer fromSubject =
-                Subjects.of(rule.name(), 1, D, t).optimizer(D, t, KernelProvider.get())) {
-          assertInstanceOf(RuleOptimizer.class, o, where + ": not a generated rule");
-          assertEquals(o.getClass(), fromSubject.getClass(), where + ": the subject's optimizer");
-          Subject s = Subjects.of(rule.name(), 1, D, t);
-          ReferenceLinearModel r = s.reference(D);
-          assertEquals(
-              o.state().keySet(),
-              s.referenceState(r).keySet(),
-              where + ": the reference's buffers (ReferenceModel.buffers)");
-          assertTrue(
-              o.scalarState().keySet().containsAll(s.referenceScalars(r).keySet()),
-              where
-                  + ": the reference's scalars "
-                  + s.referenceScalars(r).keySet()
-                  + " are not the optimizer's "
-                  + o.scalarState().keySet());
-          Object params = o.getClass().getMethod("params").invoke(o);
-          assertInstanceOf(
-              params.getClass(),
-              s.params(),
-              where + ": the subject's parameters are not the optimizer's record");
-          assertEquals(
-              s.scaleInvariant(),
-              KernelCheck.forRule(rule.name(), Object.class, (d, type, p) -> null)
-                  .properties()
-                  .contains(KernelCheck.Property.SCALE_INVARIANCE),
-              where + ": KernelCheck.forRule");
-        }
+      walk(rule);
+    }
+  }
+
+  /**
+   * The steps checked for one rule, in the registry or not ({@code AddedRuleTest}'s example rule):
+   * the subject is found from the rule itself ({@link Subjects#of(RuleInfo, long, int,
+   * ElementType)}).
+   */
+  static void walk(RuleInfo rule) throws ReflectiveOperationException {
+    for (ElementType t : ElementType.values()) {
+      String where = rule.name() + " " + t;
+      try (AbstractOptimizer o =
+              rule.factory()
+                  .create(
+                      D,
+                      Precision.of(t),
+                      StateLayout.PLANAR,
+                      null,
+                      null,
+                      new RuleInfo.Params(Map.of()));
+          AbstractOptimizer fromSubject =
+              Subjects.of(rule, 1, D, t).optimizer(D, t, KernelProvider.get())) {
+        assertInstanceOf(RuleOptimizer.class, o, where + ": not a generated rule");
+        assertEquals(o.getClass(), fromSubject.getClass(), where + ": the subject's optimizer");
+        Subject s = Subjects.of(rule, 1, D, t);
+        ReferenceLinearModel r = s.reference(D);
+        assertEquals(
+            o.state().keySet(),
+            s.referenceState(r).keySet(),
+            where + ": the reference's buffers (ReferenceModel.buffers)");
+        assertTrue(
+            o.scalarState().keySet().containsAll(s.referenceScalars(r).keySet()),
+            where
+                + ": the reference's scalars "
+                + s.referenceScalars(r).keySet()
+                + " are not the optimizer's "
+                + o.scalarState().keySet());
+        Object params = o.getClass().getMethod("params").invoke(o);
+        assertInstanceOf(
+            params.getClass(),
+            s.params(),
+            where + ": the subject's parameters are not the optimizer's record");
+        assertEquals(
+            s.scaleInvariant(),
+            KernelCheck.forRule(rule, Object.class, (d, type, p) -> null)
+                .properties()
+                .contains(KernelCheck.Property.SCALE_INVARIANCE),
+            where + ": KernelCheck.forRule");
       }
     }
   }

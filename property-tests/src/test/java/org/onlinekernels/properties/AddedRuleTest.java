@@ -38,8 +38,8 @@ import org.onlinekernels.testkit.Subjects;
  * the rule's parameters are a record of its own, {@code FixedRateGdParams}. With those and nothing
  * else the rule passes what the registry's rules pass: the steps ({@link RegistryWalkTest#walk}),
  * agreement with its reference, bit identity of vector and scalar forms, and the test kit's check
- * of the optimizer as a user's implementation; and a one-ulp error planted in its update fails that
- * check.
+ * of the optimizer as a user's implementation (its merges: {@code AddedRuleMergeTest}); and a
+ * one-ulp error planted in its update fails that check.
  */
 class AddedRuleTest {
   /** Step 5: the registry with the rule's one line. */

@@ -31,11 +31,6 @@ public abstract class RoundState extends DenseParams {
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
 
-  /** The input policy measured; TRUSTED so that the kernel rows time the kernels alone. */
-  protected InputPolicy policy() {
-    return InputPolicy.TRUSTED;
-  }
-
   /** Name of a state buffer that is nonzero at both ends after one round. */
   protected abstract String movedBuffer();
 
@@ -45,9 +40,8 @@ public abstract class RoundState extends DenseParams {
     open();
     warmUp();
     opt = create();
-    // Kernel cost only by default: the CHECKED input scan is measured on its own
-    // (InputPolicyBench).
-    opt.setInputPolicy(policy());
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
+    opt.setInputPolicy(InputPolicy.TRUSTED);
     x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
   }

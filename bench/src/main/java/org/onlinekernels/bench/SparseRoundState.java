@@ -43,7 +43,7 @@ public abstract class SparseRoundState extends SparseParams {
     open();
     opt = create();
     rows = fused() ? pool.rows(t) : null;
-    // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
     initialSum = stateSum();
     for (int i = 0; i < warmCalls; i++) round();

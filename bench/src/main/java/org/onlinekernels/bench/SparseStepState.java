@@ -25,7 +25,7 @@ public abstract class SparseStepState extends SparseParams {
   public void setUp() {
     open();
     opt = create();
-    // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
     step = (GradientOptimizer) opt;
     initialSum = stateSum();

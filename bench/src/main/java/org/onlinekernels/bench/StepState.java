@@ -32,7 +32,7 @@ public abstract class StepState extends DenseParams {
     open();
     warmUp();
     opt = create();
-    // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
     step = (GradientOptimizer) opt;
     gPlus = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);

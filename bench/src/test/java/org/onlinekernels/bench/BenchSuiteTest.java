@@ -163,23 +163,6 @@ class BenchSuiteTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
-  void inputPolicy(String type) {
-    // On clean input the scan changes nothing: checked and trusted rounds give identical results.
-    for (String algorithm : new String[] {"dfeg", "scinol2"}) {
-      double[] c = new double[2];
-      String[] policies = {"trusted", "checked"};
-      for (int k = 0; k < 2; k++) {
-        InputPolicyBench.Round r = dense(InputPolicyBench.Round::new, type, "vector");
-        r.policy = policies[k];
-        r.algorithm = algorithm;
-        c[k] = run(r);
-      }
-      same(algorithm + " checked vs trusted", c[0], c[1]);
-    }
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"float", "double"})
   void scInOL2(String type) {
     double v = run(dense(ScInOL2Bench.Round::new, type, "vector"));
     double s = run(dense(ScInOL2Bench.Round::new, type, "scalar"));

@@ -2,11 +2,8 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -107,23 +104,6 @@ public class AdaGradBench {
     @TearDown(Level.Trial)
     public void tearDown() {
       close();
-    }
-  }
-
-  /**
-   * Fused sparse rounds ({@code round}: predict, logistic derivative, update) at d = 2^22 on
-   * interleaved state: the trainer's path.
-   */
-  public static class SparseFused extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new AdaGradOptimizer(
-          d, t, AdaGradParams.eta(ETA).withDelta(DELTA), StateLayout.INTERLEAVED, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
     }
   }
 
@@ -330,12 +310,6 @@ public class AdaGradBench {
   public Object dense(Dense s) {
     s.step();
     return s.w;
-  }
-
-  /** Fused sparse round (predict + update), interleaved state; time per call. */
-  @Benchmark
-  public double sparseFused(SparseFused s) {
-    return s.round();
   }
 
   /** Sparse update; time per call, the report divides by nnz. */

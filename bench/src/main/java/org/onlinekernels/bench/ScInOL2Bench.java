@@ -3,7 +3,6 @@ package org.onlinekernels.bench;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
@@ -59,34 +58,6 @@ public class ScInOL2Bench {
     @Override
     protected String movedBuffer() {
       return "G";
-    }
-  }
-
-  /** Fused sparse rounds ({@code round}) at d = 2^22 on interleaved state: the trainer's path. */
-  public static class SparseFused extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(
-          d, t, ScInOLParams.defaults(), StateLayout.INTERLEAVED, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
-    }
-  }
-
-  /** Fused sparse rounds on planar state: the layout's share of the fused round's gain. */
-  public static class SparseFusedPlanar extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(
-          d, t, ScInOLParams.defaults(), StateLayout.PLANAR, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
     }
   }
 
@@ -284,18 +255,6 @@ public class ScInOL2Bench {
   /** Sparse round. */
   @Benchmark
   public double sparse(Sparse s) {
-    return s.round();
-  }
-
-  /** Fused sparse round, interleaved state. */
-  @Benchmark
-  public double sparseFused(SparseFused s) {
-    return s.round();
-  }
-
-  /** Fused sparse round, planar state. */
-  @Benchmark
-  public double sparseFusedPlanar(SparseFusedPlanar s) {
     return s.round();
   }
 

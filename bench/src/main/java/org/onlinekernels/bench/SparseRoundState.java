@@ -2,17 +2,15 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
-import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.optimizer.SparseRows;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled
- * vector, or one fused {@code round} on it ({@link #fused}).
+ * vector.
  */
 public abstract class SparseRoundState extends SparseParams {
   /** The optimizer under test. */
@@ -24,25 +22,14 @@ public abstract class SparseRoundState extends SparseParams {
   private double y = 1;
   private double initialSum;
 
-  /** The pool as validated rows, when {@link #fused}. */
-  private SparseRows rows;
-
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
-
-  /**
-   * Whether a round is one fused {@code round(rows, k, y, loss)} instead of predictSparse + update.
-   */
-  protected boolean fused() {
-    return false;
-  }
 
   /** Allocates state and the pool. */
   @Setup(Level.Trial)
   public void setUp() {
     open();
     opt = create();
-    rows = fused() ? pool.rows(t) : null;
     // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
     initialSum = stateSum();
@@ -62,13 +49,8 @@ public abstract class SparseRoundState extends SparseParams {
   /** One sparse round. */
   public double round() {
     int k = pool.next();
-    double yhat;
-    if (rows != null) {
-      yhat = opt.round(rows, k, y, Loss.LOGISTIC);
-    } else {
-      yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
-      opt.update(BenchData.logisticGrad(y, yhat));
-    }
+    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
+    opt.update(BenchData.logisticGrad(y, yhat));
     y = -y;
     yhatSum += yhat;
     return yhat;

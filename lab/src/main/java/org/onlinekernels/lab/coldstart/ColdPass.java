@@ -1,4 +1,4 @@
-package org.onlinekernels.bench.coldstart;
+package org.onlinekernels.lab.coldstart;
 
 import java.nio.file.Path;
 import java.util.Locale;

@@ -145,7 +145,7 @@ public final class ColdStartReport {
     List<String> cli =
         List.of(launcher, "train", "--data", file.toString(), "--no-shuffle", "--json");
     String spec = "file:" + file.getFileName();
-    String dir = file.getParent().getParent().toString();
+    String dir = file.getParent().toString();
     return List.of(
         new Run("cli vector", cli, Map.of()),
         new Run(
@@ -164,7 +164,7 @@ public final class ColdStartReport {
 
   private void curves(int reps, double seconds) throws Exception {
     Path synthetic = SyntheticFile.write(home.resolve("target/coldstart"));
-    String dir = synthetic.getParent().getParent().toString();
+    String dir = synthetic.getParent().toString();
     String spec = "file:" + synthetic.getFileName();
     Map<String, List<String>> runs = new LinkedHashMap<>();
     runs.put("lib vector", coldPass(true, "curve", "trainer", dir, spec, Double.toString(seconds)));

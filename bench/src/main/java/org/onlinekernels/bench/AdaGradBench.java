@@ -2,6 +2,7 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
@@ -25,7 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * sign alternates per call (kernel {@code scale = +-1}, exact), so {@code w} oscillates; {@code Q}
  * grows by at most 1 per call and is reset every iteration.
  *
- * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements.
+ * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements. With
+ * {@code Q} in double and {@code w, g} in float (mixed precision, {@link Dense#qType}): float 20
+ * bytes, mixed 28, double 40; mixed also does all its arithmetic at double width (half float's
+ * lanes).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -40,20 +44,37 @@ public class AdaGradBench {
 
   /** The stateless kernel's dense update: {@code w, Q} in place, gradient {@code g}. */
   public static class Dense extends DenseParams {
+    /**
+     * The type of {@code Q}: {@code same} as {@code w}, or {@code double} beside a float {@code w}
+     * (mixed precision, {@code AdaGradKernel.mixed}; docs/GUARANTEES.md). No report profile sets
+     * it: {@code -p type=float -p qType=double} measures the mixed form.
+     */
+    @Param({"same"})
+    public String qType = "same";
+
     /** Weights, accumulated squared gradients, gradient. */
     public MemorySegment w, q, g;
 
     AdaGradKernel kernel;
+    ElementType qt;
     double scale = 1;
 
     /** Allocates buffers. */
     @Setup(Level.Trial)
     public void setUp() {
       open();
-      kernel = AdaGradKernel.of(kernels, t);
+      boolean mixed = qType.equals("double");
+      if (mixed && t != ElementType.FLOAT) {
+        throw new IllegalArgumentException("qType = double (mixed precision) needs type = float");
+      }
+      if (!mixed && !qType.equals("same")) {
+        throw new IllegalArgumentException("qType must be same or double, got " + qType);
+      }
+      qt = mixed ? ElementType.DOUBLE : t;
+      kernel = mixed ? AdaGradKernel.mixed(kernels) : AdaGradKernel.of(kernels, t);
       // JIT warm-up at a small size first (see DenseParams.WARM_D).
       MemorySegment sw = BenchData.allocate(arena, t, WARM_D),
-          sq = BenchData.allocate(arena, t, WARM_D);
+          sq = BenchData.allocate(arena, qt, WARM_D);
       MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
       for (int i = 0; i < warmCalls; i++) {
         kernel.updateDense(
@@ -68,7 +89,7 @@ public class AdaGradBench {
             Double.POSITIVE_INFINITY);
       }
       w = BenchData.allocate(arena, t, d);
-      q = BenchData.allocate(arena, t, d);
+      q = BenchData.allocate(arena, qt, d);
       g = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     }
 
@@ -76,7 +97,7 @@ public class AdaGradBench {
     @Setup(Level.Iteration)
     public void reset() {
       BenchData.fill(w, t, d, 0);
-      BenchData.fill(q, t, d, 0);
+      BenchData.fill(q, qt, d, 0);
       scale = 1;
     }
 
@@ -95,9 +116,9 @@ public class AdaGradBench {
 
     /** {@code sum(w) + sum(Q)}, checked. */
     public double checksum() {
-      BenchData.requireMoved("Q", q, t, d, 0);
+      BenchData.requireMoved("Q", q, qt, d, 0);
       BenchData.requireMoved("w", w, t, d, 0);
-      return BenchData.checkedSum("w", w, t, d) + BenchData.checkedSum("Q", q, t, d);
+      return BenchData.checkedSum("w", w, t, d) + BenchData.checkedSum("Q", q, qt, d);
     }
 
     /** Frees buffers. */

@@ -1,8 +1,6 @@
 package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.openjdk.jmh.annotations.Level;
@@ -89,12 +87,8 @@ public abstract class RoundState extends DenseParams {
   /** Sum over every state buffer, after checking each is finite and the moved buffer moved. */
   public double checksum() {
     BenchData.requireFinite("sum of yhat", yhatSum);
-    ElementType et = opt.elementType();
-    double sum = 0;
-    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
-      sum += BenchData.checkedSum(e.getKey(), e.getValue(), et, d);
-    }
-    BenchData.requireMoved(movedBuffer(), opt.state().get(movedBuffer()), et, d, 0);
+    double sum = BenchData.stateSum(opt, d);
+    BenchData.requireMoved(movedBuffer(), opt.state().get(movedBuffer()), opt.elementType(), d, 0);
     return sum;
   }
 

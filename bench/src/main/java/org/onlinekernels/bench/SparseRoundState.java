@@ -1,7 +1,5 @@
 package org.onlinekernels.bench;
 
-import java.lang.foreign.MemorySegment;
-import java.util.Map;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.openjdk.jmh.annotations.Level;
@@ -9,8 +7,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled
- * vector.
+ * The sparse twin of {@link RoundState}: one call per pooled vector, in turn ({@link #call}: {@code
+ * predictSparse} + {@code update}, or a gradient step in {@link SparseStepState}); the iteration
+ * teardown checks that the state is finite and moved.
  */
 public abstract class SparseRoundState extends SparseParams {
   /** The optimizer under test. */
@@ -46,13 +45,18 @@ public abstract class SparseRoundState extends SparseParams {
     yhatSum = 0;
   }
 
-  /** One sparse round. */
+  /** One call on the next pooled vector; returns its {@code yhat} (0 for a step). */
   public double round() {
-    int k = pool.next();
-    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
-    opt.update(BenchData.logisticGrad(y, yhat));
+    double yhat = call(pool.next(), y);
     y = -y;
     yhatSum += yhat;
+    return yhat;
+  }
+
+  /** The call on pooled vector {@code k} with label {@code y}: a round, returning {@code yhat}. */
+  protected double call(int k, double y) {
+    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
+    opt.update(BenchData.logisticGrad(y, yhat));
     return yhat;
   }
 
@@ -66,17 +70,12 @@ public abstract class SparseRoundState extends SparseParams {
   public double checksum() {
     BenchData.requireFinite("sum of yhat", yhatSum);
     double sum = stateSum();
-    if (sum == initialSum)
-      throw new IllegalStateException("sparse rounds left the state untouched");
+    if (sum == initialSum) throw new IllegalStateException("sparse calls left the state untouched");
     return sum;
   }
 
   private double stateSum() {
-    double sum = 0;
-    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
-      sum += BenchData.checkedSum(e.getKey(), e.getValue(), t, d);
-    }
-    return sum;
+    return BenchData.stateSum(opt, d);
   }
 
   /** Frees everything. */

@@ -1,7 +1,6 @@
 package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.GradientOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
@@ -77,10 +76,7 @@ public abstract class StepState extends DenseParams {
 
   /** Sum over the state after checking it is finite and that {@code w} moved. */
   public double checksum() {
-    double sum = 0;
-    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
-      sum += BenchData.checkedSum(e.getKey(), e.getValue(), t, d);
-    }
+    double sum = BenchData.stateSum(opt, d);
     BenchData.requireMoved("w", opt.state().get("w"), t, d, 0);
     return sum;
   }

@@ -12,7 +12,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * predict(x)}, {@code g = logistic'(y, yhat)}, {@code update(g)}; rounds alternate between two
  * instances, {@code x1} labelled +1 and {@code x2} labelled -1 (see {@link BenchData#SEED_X2}). The
  * state is reset at every iteration so its growth is bounded by one iteration's rounds; the
- * iteration teardown checks that every state buffer is finite and moved.
+ * iteration teardown checks that every state buffer is finite and moved. {@link StepState} runs a
+ * gradient step instead of the round ({@link #call}) in the same harness.
  */
 public abstract class RoundState extends DenseParams {
   /** The optimizer under test. */
@@ -40,8 +41,20 @@ public abstract class RoundState extends DenseParams {
     opt = create();
     // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
-    x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
-    x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+    x1 = input(false);
+    x2 = input(true);
+  }
+
+  /** The first instance ({@link BenchData#SEED_X}) or the second ({@link BenchData#SEED_X2}). */
+  protected MemorySegment input(boolean second) {
+    return BenchData.filled(arena, t, d, second ? BenchData.SEED_X2 : BenchData.SEED_X, 1);
+  }
+
+  /** One round of {@code o} on {@code x} labelled {@code y}; returns {@code yhat}. */
+  protected double call(AbstractOptimizer o, MemorySegment x, double y) {
+    double yhat = o.predict(x);
+    o.update(BenchData.logisticGrad(y, yhat));
+    return yhat;
   }
 
   /** JIT warm-up on a small optimizer of the same kind (see {@link DenseParams#WARM_D}). */
@@ -49,12 +62,11 @@ public abstract class RoundState extends DenseParams {
     int realD = d;
     d = WARM_D;
     try (AbstractOptimizer small = create()) {
-      MemorySegment a = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
-      MemorySegment b = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+      MemorySegment a = input(false);
+      MemorySegment b = input(true);
       for (int i = 0; i < warmCalls; i++) {
         if (i % 500 == 0) small.reset();
-        double yhat = small.predict((i & 1) == 0 ? a : b);
-        small.update(BenchData.logisticGrad((i & 1) == 0 ? 1 : -1, yhat));
+        call(small, (i & 1) == 0 ? a : b, (i & 1) == 0 ? 1 : -1);
       }
     } finally {
       d = realD;
@@ -71,8 +83,7 @@ public abstract class RoundState extends DenseParams {
 
   /** One round; returns {@code yhat} for JMH to consume. */
   public double round() {
-    double yhat = opt.predict(y > 0 ? x1 : x2);
-    opt.update(BenchData.logisticGrad(y, yhat));
+    double yhat = call(opt, y > 0 ? x1 : x2, y);
     y = -y;
     yhatSum += yhat;
     return yhat;

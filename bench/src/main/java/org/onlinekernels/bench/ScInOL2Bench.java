@@ -49,15 +49,10 @@ public class ScInOL2Bench {
   }
 
   /** Stored-weights mode. */
-  public static class RoundStored extends RoundState {
+  public static class RoundStored extends Round {
     @Override
     protected AbstractOptimizer create() {
       return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), true, arena, kernels);
-    }
-
-    @Override
-    protected String movedBuffer() {
-      return "G";
     }
   }
 

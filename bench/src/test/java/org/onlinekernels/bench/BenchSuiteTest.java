@@ -87,16 +87,6 @@ class BenchSuiteTest {
     return c;
   }
 
-  static double run(StepState s) {
-    s.setUp();
-    s.reset();
-    for (int i = 0; i < CALLS; i++) s.step();
-    s.check();
-    double c = s.checksum();
-    s.tearDown();
-    return c;
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
   void adaGrad(String type) {

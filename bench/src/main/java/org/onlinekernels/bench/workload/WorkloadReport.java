@@ -1,10 +1,10 @@
 package org.onlinekernels.bench.workload;
 
+import static org.onlinekernels.bench.report.MachineInfo.elapsed;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -103,10 +103,7 @@ public final class WorkloadReport {
     Files.createDirectories(out.resolve("tmp"));
     long start = System.nanoTime();
     Path data = Workload.dataFolder().toAbsolutePath();
-    Properties props = new Properties();
-    props.putAll(MachineInfo.collect());
-    props.setProperty("profile", p.name());
-    props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+    Properties props = MachineInfo.runProperties(p.name());
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("pages", PagePolicy.describe());
     props.setProperty("clock", clock());
@@ -337,10 +334,5 @@ public final class WorkloadReport {
         st.getMax(),
         (int) st.getN(),
         cpu);
-  }
-
-  private static String elapsed(long start) {
-    long s = (System.nanoTime() - start) / 1_000_000_000L;
-    return String.format("%d:%02d", s / 60, s % 60);
   }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,9 +15,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -279,50 +278,29 @@ public class AdaGradBench {
     }
   }
 
-  /** The scalar {@code double[]} oracle, at the small sizes only (it is not meant to be fast). */
-  @State(Scope.Thread)
-  public static class Reference {
-    /** Dimension. */
-    @Param({"1024", "16384", "262144"})
-    public int d;
-
-    /** The oracle. */
-    public ReferenceAdaGrad ref;
-
-    double[] gPlus, gMinus;
-    boolean plus = true;
-
-    /** Builds inputs. */
-    @Setup(Level.Trial)
-    public void setUp() {
-      gPlus = BenchData.values(d, BenchData.SEED_X);
-      gMinus = new double[d];
-      for (int i = 0; i < d; i++) gMinus[i] = -gPlus[i];
+  /**
+   * The scalar {@code double[]} oracle, at the small sizes only (it is not meant to be fast): steps
+   * on {@code g} and {@code -g}, in turn.
+   */
+  public static class Reference extends ReferenceRoundState {
+    @Override
+    protected ReferenceAdaGrad create() {
+      return new ReferenceAdaGrad(d, AdaGradParams.eta(ETA).withDelta(DELTA));
     }
 
-    /** Fresh oracle (it has no reset). */
-    @Setup(Level.Iteration)
-    public void reset() {
-      ref = new ReferenceAdaGrad(d, AdaGradParams.eta(ETA).withDelta(DELTA));
-      plus = true;
+    /** {@code g} ({@link BenchData#SEED_X}), or the second instance {@code -g}. */
+    @Override
+    protected double[] input(boolean second) {
+      double[] g = BenchData.values(d, BenchData.SEED_X);
+      if (second) for (int i = 0; i < d; i++) g[i] = -g[i];
+      return g;
     }
 
-    /** One step. */
-    public void step() {
-      ref.step(plus ? gPlus : gMinus);
-      plus = !plus;
-    }
-
-    /** Checks the state. */
-    @TearDown(Level.Iteration)
-    public void check() {
-      checksum();
-    }
-
-    /** {@code sum(w) + sum(Q)}, checked. */
-    public double checksum() {
-      if (!(ref.q()[0] > 0)) throw new IllegalStateException("reference AdaGrad left Q untouched");
-      return BenchData.checkedSum("w", ref.w()) + BenchData.checkedSum("Q", ref.q());
+    /** A gradient step on {@code g} (the label is not used); returns 0. */
+    @Override
+    protected double call(ReferenceModel m, double[] g, double y) {
+      ((ReferenceAdaGrad) m).step(g);
+      return 0;
     }
   }
 
@@ -349,8 +327,7 @@ public class AdaGradBench {
 
   /** The scalar double reference. */
   @Benchmark
-  public Object reference(Reference s) {
-    s.step();
-    return s.ref;
+  public double reference(Reference s) {
+    return s.round();
   }
 }

@@ -13,7 +13,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * A linear-model round of the scalar double oracle at the small sizes, with the same two
  * alternating instances as {@link RoundState}; one subclass per algorithm supplies the learner. The
  * check and the checksum read the learner's named state ({@link ReferenceModel#buffers()}, under
- * the optimizer's names, and {@link ReferenceModel#scalars()}), so no rule needs code of its own.
+ * the optimizer's names, and {@link ReferenceModel#scalars()}), so no rule needs code of its own. A
+ * gradient-form oracle steps on {@code g} and {@code -g} instead ({@link #input}, {@link #call}),
+ * as {@link StepState} does.
  */
 @State(Scope.Thread)
 public abstract class ReferenceRoundState {
@@ -35,8 +37,20 @@ public abstract class ReferenceRoundState {
   /** Builds the inputs. */
   @Setup(Level.Trial)
   public void setUp() {
-    x1 = BenchData.values(d, BenchData.SEED_X);
-    x2 = BenchData.values(d, BenchData.SEED_X2);
+    x1 = input(false);
+    x2 = input(true);
+  }
+
+  /** The first instance ({@link BenchData#SEED_X}) or the second ({@link BenchData#SEED_X2}). */
+  protected double[] input(boolean second) {
+    return BenchData.values(d, second ? BenchData.SEED_X2 : BenchData.SEED_X);
+  }
+
+  /** One round of {@code m} on {@code x} labelled {@code y}; returns {@code yhat}. */
+  protected double call(ReferenceModel m, double[] x, double y) {
+    double yhat = m.predict(x);
+    m.update(BenchData.logisticGrad(y, yhat));
+    return yhat;
   }
 
   /** Fresh oracle. */
@@ -50,8 +64,7 @@ public abstract class ReferenceRoundState {
 
   /** One round. */
   public double round() {
-    double yhat = model.predict(y > 0 ? x1 : x2);
-    model.update(BenchData.logisticGrad(y, yhat));
+    double yhat = call(model, y > 0 ? x1 : x2, y);
     y = -y;
     yhatSum += yhat;
     return yhat;

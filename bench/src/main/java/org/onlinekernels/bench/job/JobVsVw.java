@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.onlinekernels.bench.report.MachineInfo;
 
 /**
  * The whole job beside Vowpal Wabbit (issue #35): VW and our command line on the same VW text file,
@@ -79,14 +80,7 @@ public final class JobVsVw {
       }
       return Optional.of(p);
     }
-    String path = System.getenv("PATH");
-    for (String dir : path == null ? new String[0] : path.split(":")) {
-      Path p = Path.of(dir.isEmpty() ? "." : dir, "vw");
-      if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-        return Optional.of(p);
-      }
-    }
-    return Optional.empty();
+    return MachineInfo.program("vw");
   }
 
   /**

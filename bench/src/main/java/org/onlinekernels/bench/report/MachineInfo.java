@@ -1,5 +1,6 @@
 package org.onlinekernels.bench.report;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,7 +9,9 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.Stream;
 import jdk.incubator.vector.VectorShape;
 
 /** Reads what the report header states about the machine, at run time (never hard-coded). */
@@ -61,6 +64,20 @@ public final class MachineInfo {
   public static String elapsed(long start) {
     long s = (System.nanoTime() - start) / 1_000_000_000L;
     return String.format("%d:%02d", s / 60, s % 60);
+  }
+
+  /**
+   * Where a program is on this machine: {@code name} itself if it holds a path separator, else the
+   * first entry of the {@code PATH} that has it; in either case only an executable regular file.
+   */
+  public static Optional<Path> program(String name) {
+    Stream<Path> candidates =
+        name.contains(File.separator)
+            ? Stream.of(Path.of(name))
+            : Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .filter(dir -> !dir.isEmpty())
+                .map(dir -> Path.of(dir, name));
+    return candidates.filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
   }
 
   private static String cpuinfo(String key) {

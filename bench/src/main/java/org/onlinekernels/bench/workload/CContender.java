@@ -3,7 +3,6 @@ package org.onlinekernels.bench.workload;
 import com.google.gson.FieldNamingPolicy;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.onlinekernels.bench.report.MachineInfo;
 
 /**
  * The C contender of the workload benchmark ({@code bench/c/contender}: a fused C loop per rule,
@@ -77,7 +77,7 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
    */
   public static Optional<CContender> build(String cc, Path sources, Path generated, Path buildDir)
       throws IOException {
-    Optional<Path> compiler = onPath(cc);
+    Optional<Path> compiler = MachineInfo.program(cc);
     if (compiler.isEmpty()) {
       return Optional.empty();
     }
@@ -165,23 +165,6 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
   public String checkLibm(Path records) throws IOException {
     return run(List.of(binary.toString(), "--check-libm", records.toString()), "the libm check")
         .strip();
-  }
-
-  /**
-   * Where {@code cc} is: itself if it names an executable file, else the first match on the {@code
-   * PATH}.
-   */
-  static Optional<Path> onPath(String cc) {
-    if (cc.contains(File.separator)) {
-      Path p = Path.of(cc);
-      return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
-    }
-    String path = System.getenv().getOrDefault("PATH", "");
-    return Stream.of(path.split(File.pathSeparator))
-        .filter(s -> !s.isEmpty())
-        .map(s -> Path.of(s, cc))
-        .filter(Files::isExecutable)
-        .findFirst();
   }
 
   private static boolean stale(Path bin, List<Path> sources) throws IOException {

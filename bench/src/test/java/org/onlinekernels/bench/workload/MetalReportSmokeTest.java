@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.rules.Rules;
 
 /**
@@ -31,7 +32,7 @@ class MetalReportSmokeTest {
     WorkloadProfile p = WorkloadProfile.named("metal-quick", Workload.dataFolder());
     Properties props = WorkloadReportSmokeTest.run(p, out);
     List<WorkloadResult> rows = WorkloadReportSmokeTest.results(out);
-    boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();
+    boolean gcc = MachineInfo.program(System.getProperty("workload.cc", "gcc")).isPresent();
     String differ = props.getProperty("c.differ", "");
     String missing = props.getProperty("c.missing", "");
     String unported = props.getProperty("c.unported", "");

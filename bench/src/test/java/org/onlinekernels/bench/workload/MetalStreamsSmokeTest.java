@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.onlinekernels.bench.report.MachineInfo;
 import org.onlinekernels.bench.workload.hand.HandLoop;
 
 /**
@@ -33,7 +34,7 @@ class MetalStreamsSmokeTest {
     WorkloadProfile p = WorkloadProfile.named("metal-streams-quick", Workload.dataFolder());
     Properties props = WorkloadReportSmokeTest.run(p, out);
     List<WorkloadResult> rows = WorkloadReportSmokeTest.results(out);
-    boolean gcc = CContender.onPath(System.getProperty("workload.cc", "gcc")).isPresent();
+    boolean gcc = MachineInfo.program(System.getProperty("workload.cc", "gcc")).isPresent();
     // hand, trainer x 2, per-call, rounds, rounds-buffers (+ C) per rule, float only.
     assertEquals(
         p.workloads().size() * HandLoop.RULES.size() * (6 + (gcc ? 1 : 0)),

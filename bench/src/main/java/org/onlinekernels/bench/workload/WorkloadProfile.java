@@ -26,18 +26,12 @@ import org.onlinekernels.rules.Rules;
  *   <li>{@code metal-quick}: the same plan on {@code zipf:14:40} (2,500 rows) and {@code
  *       heart_scale.svm}, C check included, in the report's own JVM: what MetalReportSmokeTest
  *       runs.
- *   <li>{@code metal-streams} (issue #21's stream targets): the twelve synthetic streams of {@code
- *       full} at its 2,000,000 nonzeros per pass, float only, the two rules with a hand loop: the C
- *       loop (11 passes, as one takes only 10-80 ms), the hand loop and every library path side by
- *       side, so that the trainer / C ratios and the fits {@code a + b nnz} of C and of the library
- *       come from one run; no files, no peers.
- *   <li>{@code metal-streams-quick}: the same plan on {@code zipf:14:8}, {@code :40} and {@code
- *       :200} (100,000 nonzeros per pass), C check included, in the report's own JVM: what
- *       MetalStreamsSmokeTest runs.
  * </ul>
  *
- * @param name {@code quick}, {@code full}, {@code metal}, {@code metal-quick}, {@code
- *     metal-streams} or {@code metal-streams-quick}
+ * <p>A study may run the harness on a profile of its own (the lab's {@code metal-streams}:
+ * lab/README.md).
+ *
+ * @param name {@code quick}, {@code full}, {@code metal} or {@code metal-quick} (or a study's)
  * @param nonzeros synthetic streams' nonzeros per pass
  * @param workloads workload specs, in run order
  * @param everyRule the workloads where every library contender runs both types (issue #19's
@@ -96,8 +90,6 @@ public record WorkloadProfile(
   /** The named profile, with the data files found under {@code dataDir}. */
   public static WorkloadProfile named(String name, Path dataDir) {
     List<String> types = WorkloadGrid.TYPES;
-    List<String> handRules = HandLoop.RULES;
-    List<String> floatOnly = List.of("float");
     return switch (name) {
       case "quick" -> {
         List<String> w = List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200");
@@ -112,14 +104,6 @@ public record WorkloadProfile(
         List<String> w = List.of("zipf:20:40", "file:austen_lines.train.svm");
         yield new WorkloadProfile(name, 8_000_000, w, w, ALL_RULES, types, FORKED, 7, false);
       }
-      case "metal-streams" ->
-          new WorkloadProfile(
-              name, full(), streams(), List.of(), handRules, floatOnly, FORKED, 11, false);
-      case "metal-streams-quick" -> {
-        List<String> w = List.of("zipf:14:8", "zipf:14:40", "zipf:14:200");
-        yield new WorkloadProfile(
-            name, 100_000, w, List.of(), handRules, floatOnly, IN_PROCESS, 3, false);
-      }
       case "full" -> {
         List<String> w = new ArrayList<>(Workload.trainingFiles(dataDir));
         w.addAll(streams());
@@ -129,14 +113,12 @@ public record WorkloadProfile(
       }
       default ->
           throw new IllegalArgumentException(
-              "workload profile must be quick, full, metal, metal-quick, metal-streams,"
-                  + " metal-streams-quick or render, got "
-                  + name);
+              "workload profile must be quick, full, metal, metal-quick or render, got " + name);
     };
   }
 
   /** The full profile's nonzeros per synthetic pass. */
-  private static long full() {
+  static long full() {
     return Long.parseLong(WorkloadBench.FULL_NONZEROS);
   }
 

@@ -35,15 +35,14 @@ import org.openjdk.jmh.util.Statistics;
 
 /**
  * The workload report command: {@code WorkloadReport PROFILE|render OUTDIR [SPEC,SPEC...]} (a
- * {@link WorkloadProfile}: quick, full, metal, metal-quick, metal-streams, metal-streams-quick)
- * (the optional list runs only those workloads, with the profile's settings). Builds and checks the
- * C contender first ({@link CSide}); then for each workload of the profile, in turn, times the C
- * loop and runs its library and hand-written contenders ({@link WorkloadGrid}) and then the peers
- * through JMH's Java API (so the contenders of one workload run back to back and share the
- * machine's state of that moment), stores the results in {@code OUTDIR/workload-results.csv} and
- * the circumstances in {@code OUTDIR/workload-run.properties}, then writes {@code
- * OUTDIR/workload.md} and its charts ({@link WorkloadReportWriter}). {@code render} only
- * re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
+ * {@link WorkloadProfile}: quick, full, metal, metal-quick) (the optional list runs only those
+ * workloads, with the profile's settings). Builds and checks the C contender first ({@link CSide});
+ * then for each workload of the profile, in turn, times the C loop and runs its library and
+ * hand-written contenders ({@link WorkloadGrid}) and then the peers through JMH's Java API (so the
+ * contenders of one workload run back to back and share the machine's state of that moment), stores
+ * the results in {@code OUTDIR/workload-results.csv} and the circumstances in {@code
+ * OUTDIR/workload-run.properties}, then writes {@code OUTDIR/workload.md} and its charts ({@link
+ * WorkloadReportWriter}). {@code render} only re-renders. JMH's logs go to {@code OUTDIR/tmp/}.
  */
 public final class WorkloadReport {
   private WorkloadReport() {}

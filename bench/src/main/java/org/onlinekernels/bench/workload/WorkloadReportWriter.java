@@ -26,10 +26,10 @@ import org.onlinekernels.bench.report.Md;
  * Writes {@code workload.md} and its charts from {@code workload-results.csv} and {@code
  * workload-run.properties}: the machine and JMH settings, what each contender is, the headline
  * ratios against the hand-written loop, the C loop's section ({@link WorkloadMetalSection}), the
- * fit time per row {@code a + b nnz}, issue #21's verdicts on the streams ({@link
- * WorkloadStreamTargets}), every figure per workload, and examples/s against nonzeros per row, then
- * the hand-written analysis of {@code bench-report/workload-notes.md}. Every ratio is between
- * figures of the same run, from median passes.
+ * fit time per row {@code a + b nnz} (then a study's verdicts, if one passes them), every figure
+ * per workload, and examples/s against nonzeros per row, then the hand-written analysis of {@code
+ * bench-report/workload-notes.md}. Every ratio is between figures of the same run, from median
+ * passes.
  */
 public final class WorkloadReportWriter {
   private WorkloadReportWriter() {}
@@ -39,7 +39,7 @@ public final class WorkloadReportWriter {
 
   /** Renders {@code dir/workload.md} and {@code dir/workload-*.png}. */
   public static void write(Path dir) throws IOException {
-    write(dir, WorkloadReportWriter::command, WorkloadStreamTargets::write);
+    write(dir, WorkloadReportWriter::command, (md, rows) -> {});
   }
 
   /**

@@ -8,10 +8,11 @@ import org.onlinekernels.bench.workload.hand.HandLoop;
 /**
  * Issue #21's study of the synthetic streams against the C loop, run on the workload benchmark's
  * harness: {@code MetalStreams [PROFILE|render] [OUTDIR] [SPEC,SPEC...]} (default {@code
- * metal-streams} into {@code bench-report/metal-streams}; {@code render} only re-renders; the list
- * runs only those workloads). It writes the workload page ({@link WorkloadReportWriter}) with the
- * study's verdicts on the targets after the fit section ({@link WorkloadStreamTargets}). The
- * profiles:
+ * metal-streams} into {@code bench-report/metal-streams}; {@code render} only re-renders, also a
+ * run of the product's profiles such as {@code bench-report/metal}; the list runs only those
+ * workloads). It writes the workload page ({@link WorkloadReportWriter}) with the study's verdicts
+ * on the targets after the fit section ({@link WorkloadStreamTargets}), wherever the C loop ran on
+ * a synthetic stream. The profiles:
  *
  * <ul>
  *   <li>{@code metal-streams}: the twelve synthetic streams of the {@code full} profile at its
@@ -73,8 +74,9 @@ public final class MetalStreams {
     WorkloadReportWriter.write(dir, MetalStreams::command, WorkloadStreamTargets::write);
   }
 
-  /** The command that makes a run of {@code profile}. */
+  /** The command that makes a run of {@code profile} (the product's own for its profiles). */
   static String command(String profile) {
+    if (!profile.startsWith("metal-streams")) return WorkloadReportWriter.command(profile);
     return "mvn -B -q -Plab -pl lab -am compile exec:exec@metal-streams"
         + (profile.equals("metal-streams") ? "" : " -Dlab.args=" + profile);
   }

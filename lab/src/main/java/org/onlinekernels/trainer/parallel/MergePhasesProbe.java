@@ -17,9 +17,9 @@ import org.onlinekernels.trainer.TrainerConfig;
  * (train, mark, collect, prepare, check, write, finish): the trainer's rounds replayed with the
  * members run one after another on one thread, each phase timed with {@link System#nanoTime}, so
  * each figure is the CPU time of that phase summed over the members (no barrier waits). Measurement
- * only, not a test: {@code MergePhasesProbe [algorithm] [threads] [mergeEvery] [rows] [epochs]} on
- * the issue-22 stream ({@link HashedZipfStream#standard}); the second half of the epochs is
- * counted.
+ * only, not a test: {@code MergePhasesProbe [algorithm] [threads] [mergeEvery] [rows] [epochs]
+ * [solo|combine]} on the issue-22 stream ({@link HashedZipfStream#standard}); the second half of
+ * the epochs is counted.
  */
 final class MergePhasesProbe {
   private MergePhasesProbe() {}
@@ -34,6 +34,8 @@ final class MergePhasesProbe {
     int every = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
     int n = args.length > 3 ? Integer.parseInt(args[3]) : 200_000;
     int epochs = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+    // "combine": every coordinate combined, as before the solo copies (for comparison).
+    boolean solo = !(args.length > 5 && args[5].equals("combine"));
     SparseDataset data = HashedZipfStream.standard(1).rows(n, 2);
     TrainerConfig c =
         TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(epochs).withShuffle(false, 1);
@@ -85,7 +87,8 @@ final class MergePhasesProbe {
           int[] list = dirty.gather();
           t[3] = System.nanoTime();
           CoordinateMerge m =
-              CoordinateMerge.prepare(into, learners.output(0), list, dirty.count());
+              CoordinateMerge.prepare(
+                  into, learners.output(0), list, dirty.count(), solo ? dirty.owners() : null);
           t[4] = System.nanoTime();
           m.check(0, m.size());
           t[5] = System.nanoTime();

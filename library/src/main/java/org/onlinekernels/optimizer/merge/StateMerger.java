@@ -201,13 +201,13 @@ public final class StateMerger {
    * #prepare}) of the only one whose rows named it, or -1 where several did; those positions are
    * then copied, not combined, by {@link #write} and skipped by {@link #check} (see the class
    * comment). Ignored without a list of coordinates, without two contributors, or where the rule
-   * weights learners by their scalar increments.
+   * weights learners by their scalar increments. Returns whether they were taken.
    *
    * @throws IllegalArgumentException for an owner outside {@code -1..learners-1}
    */
-  public void soloOwners(int[] owners) {
+  public boolean soloOwners(int[] owners) {
     if (owners == null || coords == null || k < 2 || !soloExact) {
-      return;
+      return false;
     }
     if (owners.length < n) {
       throw new IllegalArgumentException(owners.length + " owners for " + n + " coordinates");
@@ -220,6 +220,7 @@ public final class StateMerger {
     }
     this.solo = owners;
     columns.skipSolo(owners);
+    return true;
   }
 
   /** The number of coordinates merged. */
@@ -249,44 +250,84 @@ public final class StateMerger {
    */
   public void write(int lo, int hi, double scale, boolean back) {
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
-      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back, EVERY);
     }
   }
 
-  /** {@link #write} over one chunk of positions. */
-  private void writeChunk(int lo, int hi, double scale, boolean back) {
-    if (k == 1) {
-      copy(ordered.get(0), into, lo, hi);
-    } else if (k > 1) {
-      for (MergePlan.Buffer b : plan.buffers()) {
-        if (b.rule() == MergePlan.Rule.MEAN) {
-          columns.mean(b.name(), lo, hi, scale, true, null);
-        }
-      }
-      for (MergePlan.Buffer b : plan.buffers()) {
-        switch (b.rule()) {
-          case SUM -> columns.sum(b.name(), lo, hi, true);
-          case AVERAGE -> columns.average(b.name(), lo, hi);
-          case MAX -> columns.max(b.name(), lo, hi);
-          case MEAN -> {}
-        }
-      }
-      if (solo != null) {
-        copySolo(lo, hi);
-      }
+  /** {@link #writeChunk}'s positions: all of them. */
+  private static final int EVERY = -2;
+
+  /** {@link #writeChunk}'s positions: those several learners named (combined, not copied). */
+  private static final int SHARED = -1;
+
+  /**
+   * Share {@code j} of {@code threads} of the write, with every learner taking the merged state:
+   * the positions several learners named within {@code [n j / threads, n (j + 1) / threads)}, and
+   * every position that learner {@code j} alone named, wherever it is; without {@link #soloOwners},
+   * the range. The shares of {@code j = 0..threads-1} cover every position once, so run on {@code
+   * threads} threads at once (the solo positions by the thread whose learner wrote them, its own
+   * records in its own cache) they are {@link #write} over every position.
+   */
+  public void writeShare(int j, int threads, double scale) {
+    int lo = (int) ((long) n * j / threads);
+    int hi = (int) ((long) n * (j + 1) / threads);
+    if (solo == null || learners.size() != threads) {
+      write(lo, hi, scale, true);
+      return;
     }
-    if (back) {
-      for (StateAccess l : learners) {
-        copy(into, l, lo, hi);
-      }
+    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, true, SHARED);
+    }
+    for (int c0 = 0; c0 < n; c0 += CHUNK) {
+      writeChunk(c0, Math.min(n, c0 + CHUNK), scale, true, j);
     }
   }
 
   /**
-   * The solo positions of {@code [lo, hi)}: each buffer of the plan takes its one learner's value
-   * (MAX: the larger of it and the start's), what the rule's combination gives there.
+   * {@link #write} over one chunk of positions: {@code only} {@link #EVERY} position, the {@link
+   * #SHARED} ones, or those learner {@code only} alone named.
    */
-  private void copySolo(int lo, int hi) {
+  private void writeChunk(int lo, int hi, double scale, boolean back, int only) {
+    if (k == 1) {
+      copy(ordered.get(0), into, lo, hi, only);
+    } else if (k > 1) {
+      if (only < 0) {
+        for (MergePlan.Buffer b : plan.buffers()) {
+          if (b.rule() == MergePlan.Rule.MEAN) {
+            columns.mean(b.name(), lo, hi, scale, true, null);
+          }
+        }
+        for (MergePlan.Buffer b : plan.buffers()) {
+          switch (b.rule()) {
+            case SUM -> columns.sum(b.name(), lo, hi, true);
+            case AVERAGE -> columns.average(b.name(), lo, hi);
+            case MAX -> columns.max(b.name(), lo, hi);
+            case MEAN -> {}
+          }
+        }
+      }
+      if (solo != null && only != SHARED) {
+        copySolo(lo, hi, only);
+      }
+    }
+    if (back) {
+      for (StateAccess l : learners) {
+        copy(into, l, lo, hi, only);
+      }
+    }
+  }
+
+  /** Whether position {@code q} is among {@code only} ({@link #writeChunk}). */
+  private boolean among(int q, int only) {
+    return only == EVERY || solo == null || (only == SHARED ? solo[q] < 0 : solo[q] == only);
+  }
+
+  /**
+   * The solo positions of {@code [lo, hi)} ({@code only}: of every learner, or of that one): each
+   * buffer of the plan takes its one learner's value (MAX: the larger of it and the start's), what
+   * the rule's combination gives there.
+   */
+  private void copySolo(int lo, int hi, int only) {
     int t = learners.size();
     for (MergePlan.Buffer b : plan.buffers()) {
       StateStore.Field to = into.store().field(b.name());
@@ -297,7 +338,7 @@ public final class StateMerger {
       boolean max = b.rule() == MergePlan.Rule.MAX;
       for (int q = lo; q < hi; q++) {
         int owner = solo[q];
-        if (owner < 0) {
+        if (owner < 0 || (only >= 0 && owner != only)) {
           continue;
         }
         int i = coords[q];
@@ -307,12 +348,15 @@ public final class StateMerger {
     }
   }
 
-  /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
-  private void copy(StateAccess from, StateAccess to, int lo, int hi) {
+  /** Every variable of {@code from} at the positions of {@code [lo, hi)} among {@code only}. */
+  private void copy(StateAccess from, StateAccess to, int lo, int hi, int only) {
     for (String name : from.store().names()) {
       StateStore.Field f = from.store().field(name);
       StateStore.Field t = to.store().field(name);
       for (int q = lo; q < hi; q++) {
+        if (!among(q, only)) {
+          continue;
+        }
         int i = columns.at(q);
         t.set(i, f.get(i));
       }

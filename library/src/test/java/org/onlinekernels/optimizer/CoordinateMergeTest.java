@@ -22,9 +22,8 @@ import org.onlinekernels.optimizer.parallel.CoordinateMerge;
  * every learner holding that state, for a few coordinates and for thousands (the merge loads their
  * records in blocks ahead of its passes); a ball's merge refuses a list of coordinates. Told which
  * learner alone named each coordinate, the merge of 1 to 4 learners, cut into one share per thread
- * as the deterministic trainer cuts it (each learner's own coordinates and a range of the others)
- * and the shares run in any order, still gives {@code merge}'s bits while copying those coordinates
- * instead of combining them.
+ * as the deterministic trainer cuts it and the shares run in any order, still gives {@code merge}'s
+ * bits while copying those coordinates instead of combining them.
  */
 class CoordinateMergeTest {
   private static final int D = 300;
@@ -143,11 +142,9 @@ class CoordinateMergeTest {
   /**
    * {@code threads} learners, each trained on its own 150 rows over {@link #SHARES_D} coordinates,
    * are merged over the coordinates they named, with each coordinate's sole learner given (or -1),
-   * in one share per thread (each range {@code [size j / T, size (j + 1) / T)} checked, then
-   * written, last share first: for even {@code T} by {@code writeShare(j, T)}, each learner's own
-   * coordinates and a range of the others, as the trainer writes; for odd {@code T} by range): the
-   * named coordinates hold the full merge's bits in the merged state and every learner, the others
-   * the start's, and the scalars the merged ones.
+   * in one share per thread ({@code [size j / T, size (j + 1) / T)}, each checked, then each
+   * written, last share first): the named coordinates hold the full merge's bits in the merged
+   * state and every learner, the others the start's, and the scalars the merged ones.
    */
   private static void sharesAreTheFullMerge(AllOptimizers.Named n, int threads) {
     int d = SHARES_D;
@@ -188,11 +185,7 @@ class CoordinateMergeTest {
           m.check(share(coords.length, j, threads), share(coords.length, j + 1, threads));
         }
         for (int j = threads - 1; j >= 0; j--) {
-          if (threads % 2 == 0) {
-            m.writeShare(j, threads);
-          } else {
-            m.write(share(coords.length, j, threads), share(coords.length, j + 1, threads));
-          }
+          m.write(share(coords.length, j, threads), share(coords.length, j + 1, threads));
         }
         m.finish();
         boolean[] isNamed = new boolean[d];

@@ -201,13 +201,13 @@ public final class StateMerger {
    * #prepare}) of the only one whose rows named it, or -1 where several did; those positions are
    * then copied, not combined, by {@link #write} and skipped by {@link #check} (see the class
    * comment). Ignored without a list of coordinates, without two contributors, or where the rule
-   * weights learners by their scalar increments. Returns whether they were taken.
+   * weights learners by their scalar increments.
    *
    * @throws IllegalArgumentException for an owner outside {@code -1..learners-1}
    */
-  public boolean soloOwners(int[] owners) {
+  public void soloOwners(int[] owners) {
     if (owners == null || coords == null || k < 2 || !soloExact) {
-      return false;
+      return;
     }
     if (owners.length < n) {
       throw new IllegalArgumentException(owners.length + " owners for " + n + " coordinates");
@@ -220,7 +220,6 @@ public final class StateMerger {
     }
     this.solo = owners;
     columns.skipSolo(owners);
-    return true;
   }
 
   /** The number of coordinates merged. */
@@ -250,84 +249,44 @@ public final class StateMerger {
    */
   public void write(int lo, int hi, double scale, boolean back) {
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
-      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back, EVERY);
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
     }
   }
 
-  /** {@link #writeChunk}'s positions: all of them. */
-  private static final int EVERY = -2;
-
-  /** {@link #writeChunk}'s positions: those several learners named (combined, not copied). */
-  private static final int SHARED = -1;
-
-  /**
-   * Share {@code j} of {@code threads} of the write, with every learner taking the merged state:
-   * the positions several learners named within {@code [n j / threads, n (j + 1) / threads)}, and
-   * every position that learner {@code j} alone named, wherever it is; without {@link #soloOwners},
-   * the range. The shares of {@code j = 0..threads-1} cover every position once, so run on {@code
-   * threads} threads at once (the solo positions by the thread whose learner wrote them, its own
-   * records in its own cache) they are {@link #write} over every position.
-   */
-  public void writeShare(int j, int threads, double scale) {
-    int lo = (int) ((long) n * j / threads);
-    int hi = (int) ((long) n * (j + 1) / threads);
-    if (solo == null || learners.size() != threads) {
-      write(lo, hi, scale, true);
-      return;
-    }
-    for (int c0 = lo; c0 < hi; c0 += CHUNK) {
-      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, true, SHARED);
-    }
-    for (int c0 = 0; c0 < n; c0 += CHUNK) {
-      writeChunk(c0, Math.min(n, c0 + CHUNK), scale, true, j);
-    }
-  }
-
-  /**
-   * {@link #write} over one chunk of positions: {@code only} {@link #EVERY} position, the {@link
-   * #SHARED} ones, or those learner {@code only} alone named.
-   */
-  private void writeChunk(int lo, int hi, double scale, boolean back, int only) {
+  /** {@link #write} over one chunk of positions. */
+  private void writeChunk(int lo, int hi, double scale, boolean back) {
     if (k == 1) {
-      copy(ordered.get(0), into, lo, hi, only);
+      copy(ordered.get(0), into, lo, hi);
     } else if (k > 1) {
-      if (only < 0) {
-        for (MergePlan.Buffer b : plan.buffers()) {
-          if (b.rule() == MergePlan.Rule.MEAN) {
-            columns.mean(b.name(), lo, hi, scale, true, null);
-          }
-        }
-        for (MergePlan.Buffer b : plan.buffers()) {
-          switch (b.rule()) {
-            case SUM -> columns.sum(b.name(), lo, hi, true);
-            case AVERAGE -> columns.average(b.name(), lo, hi);
-            case MAX -> columns.max(b.name(), lo, hi);
-            case MEAN -> {}
-          }
+      for (MergePlan.Buffer b : plan.buffers()) {
+        if (b.rule() == MergePlan.Rule.MEAN) {
+          columns.mean(b.name(), lo, hi, scale, true, null);
         }
       }
-      if (solo != null && only != SHARED) {
-        copySolo(lo, hi, only);
+      for (MergePlan.Buffer b : plan.buffers()) {
+        switch (b.rule()) {
+          case SUM -> columns.sum(b.name(), lo, hi, true);
+          case AVERAGE -> columns.average(b.name(), lo, hi);
+          case MAX -> columns.max(b.name(), lo, hi);
+          case MEAN -> {}
+        }
+      }
+      if (solo != null) {
+        copySolo(lo, hi);
       }
     }
     if (back) {
       for (StateAccess l : learners) {
-        copy(into, l, lo, hi, only);
+        copy(into, l, lo, hi);
       }
     }
   }
 
-  /** Whether position {@code q} is among {@code only} ({@link #writeChunk}). */
-  private boolean among(int q, int only) {
-    return only == EVERY || solo == null || (only == SHARED ? solo[q] < 0 : solo[q] == only);
-  }
-
   /**
-   * The solo positions of {@code [lo, hi)} ({@code only}: of every learner, or of that one): each
-   * buffer of the plan takes its one learner's value (MAX: the larger of it and the start's), what
-   * the rule's combination gives there.
+   * The solo positions of {@code [lo, hi)}: each buffer of the plan takes its one learner's value
+   * (MAX: the larger of it and the start's), what the rule's combination gives there.
    */
-  private void copySolo(int lo, int hi, int only) {
+  private void copySolo(int lo, int hi) {
     int t = learners.size();
     for (MergePlan.Buffer b : plan.buffers()) {
       StateStore.Field to = into.store().field(b.name());
@@ -338,7 +297,7 @@ public final class StateMerger {
       boolean max = b.rule() == MergePlan.Rule.MAX;
       for (int q = lo; q < hi; q++) {
         int owner = solo[q];
-        if (owner < 0 || (only >= 0 && owner != only)) {
+        if (owner < 0) {
           continue;
         }
         int i = coords[q];
@@ -348,15 +307,12 @@ public final class StateMerger {
     }
   }
 
-  /** Every variable of {@code from} at the positions of {@code [lo, hi)} among {@code only}. */
-  private void copy(StateAccess from, StateAccess to, int lo, int hi, int only) {
+  /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
+  private void copy(StateAccess from, StateAccess to, int lo, int hi) {
     for (String name : from.store().names()) {
       StateStore.Field f = from.store().field(name);
       StateStore.Field t = to.store().field(name);
       for (int q = lo; q < hi; q++) {
-        if (!among(q, only)) {
-          continue;
-        }
         int i = columns.at(q);
         t.set(i, f.get(i));
       }

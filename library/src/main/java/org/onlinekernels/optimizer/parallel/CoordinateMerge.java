@@ -63,9 +63,6 @@ public final class CoordinateMerge {
   /** Whether {@link #check} reads the state (a SUM buffer), or has nothing to check. */
   private final boolean checks;
 
-  /** Whether the merger copies the positions one learner alone named ({@link #writeShare}). */
-  private boolean solo;
-
   private CoordinateMerge(
       StateMerger merger,
       double scale,
@@ -148,7 +145,7 @@ public final class CoordinateMerge {
     CoordinateMerge m =
         prepare(into.stateAccess(), StatefulOptimizer.stateAccess(learners), coords, n);
     if (owners != null) {
-      m.solo = m.merger.soloOwners(owners);
+      m.merger.soloOwners(owners);
     }
     return m;
   }
@@ -220,23 +217,6 @@ public final class CoordinateMerge {
       touch(b, e);
       merger.write(b, e, scale, true);
     }
-  }
-
-  /**
-   * Share {@code j} of {@code threads} of {@link #write}: the positions several learners named in
-   * the {@code j}-th of {@code threads} equal ranges, and every position learner {@code j} alone
-   * named (told by {@link #prepare(AbstractOptimizer, List, int[], int, int[])}); without owners,
-   * the range. Run for {@code j = 0..threads-1} (one share per learner, e.g. thread {@code j} the
-   * share of its own learner, whose records it wrote and holds in its cache), the shares are {@link
-   * #write} over every position.
-   */
-  public void writeShare(int j, int threads) {
-    if (solo) {
-      // The solo positions are scattered over the list: not loaded ahead.
-      merger.writeShare(j, threads, scale);
-      return;
-    }
-    write((int) ((long) size() * j / threads), (int) ((long) size() * (j + 1) / threads));
   }
 
   /** The merged scalars into {@code into} and every learner (DFEG recomputes its norm first). */

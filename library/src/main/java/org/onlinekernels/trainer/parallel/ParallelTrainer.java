@@ -34,12 +34,11 @@ import org.onlinekernels.trainer.model.LinearModel;
  *
  * <p>Cheap merges: a sparse round changes only its row's coordinates (for every rule but Adaptive
  * OGD on the ball), so each thread marks the coordinates its rows name, and the merge ({@link
- * CoordinateMerge}) visits only those, on the same threads, writing the merged values into the
- * merged state and into every learner at once: a round costs its rows plus the distinct coordinates
- * they named, not {@code O(T d)}. A coordinate only one thread's rows named is copied from that
- * thread's learner rather than combined, by that thread (whose cache holds the records it just
- * wrote), and not checked for overflow (a sum of one term cannot overflow); the coordinates several
- * threads named are split by range. The same bits for less work. The threads live for the whole
+ * CoordinateMerge}) visits only those, split by coordinate range over the same threads, writing the
+ * merged values into the merged state and into every learner at once: a round costs its rows plus
+ * the distinct coordinates they named, not {@code O(T d)}. A coordinate only one thread's rows
+ * named is copied from that thread's learner rather than combined, and not checked for overflow (a
+ * sum of one term cannot overflow): the same bits for less work. The threads live for the whole
  * {@link #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays
  * with the calling thread (thread 0).
  *
@@ -289,10 +288,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
 
   /**
    * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of its
-   * range of words collected; thread 0 prepares the merges; every thread checks its range of the
-   * coordinates, then writes its share (the coordinates its rows alone named, and its range of
-   * those several threads' rows named); thread 0 merges the scalars and, {@code done} examples into
-   * the fit, looks at the handover. Returns with every learner holding the merged state.
+   * range of words collected; thread 0 prepares the merges; every thread checks, then writes, its
+   * range of the coordinates; thread 0 merges the scalars and, {@code done} examples into the fit,
+   * looks at the handover. Returns with every learner holding the merged state.
    */
   private void mergeRound(int j, long done) {
     if (local) {
@@ -320,7 +318,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     }
     team.await(j);
     for (CoordinateMerge m : merges) {
-      m.writeShare(j, threads);
+      m.write(part(m.size(), j), part(m.size(), j + 1));
     }
     team.await(j);
     if (j == 0) {

@@ -129,6 +129,7 @@ final class RowStore {
   RowFeed feed(RowFeed rest) {
     return new RowFeed() {
       private int next;
+      private boolean collected;
 
       @Override
       public boolean next(RowBlock block) throws IOException {
@@ -140,6 +141,14 @@ final class RowStore {
         if (rest == null) {
           block.clear();
           return false;
+        }
+        if (!collected && !blocks.isEmpty()) {
+          // The rows read ahead are garbage now, in the old generation (they outlived the young
+          // one). Collected once here, their pages are reused by what comes later (the model's
+          // read-out, a kernel handover's second state) instead of fresh pages growing the RSS.
+          collected = true;
+          blocks.clear();
+          System.gc();
         }
         return rest.next(block);
       }

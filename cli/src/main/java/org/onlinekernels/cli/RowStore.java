@@ -144,11 +144,10 @@ final class RowStore {
         }
         if (!collected && !blocks.isEmpty()) {
           // The rows read ahead are garbage now, in the old generation (they outlived the young
-          // one). Collected once here, their pages are reused by what comes later (the model's
-          // read-out, a kernel handover's second state) instead of fresh pages growing the RSS.
+          // one): their pages are for what comes later (the model's read-out).
           collected = true;
           blocks.clear();
-          System.gc();
+          HeapRelease.now();
         }
         return rest.next(block);
       }

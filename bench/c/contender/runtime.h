@@ -39,25 +39,6 @@ static inline T TF(jmax)(T a, T b) {
 }
 
 /*
- * FloatRowSums.sum4, the order of every fused round's prediction: c[j] into partial sum j mod 4,
- * each in entry order, then (a0 + a1) + (a2 + a3).
- */
-static inline T TF(sum4)(const T *c, int n) {
-  T a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  int j = 0;
-  for (; j + 3 < n; j += 4) {
-    a0 += c[j];
-    a1 += c[j + 1];
-    a2 += c[j + 2];
-    a3 += c[j + 3];
-  }
-  if (j < n) a0 += c[j];
-  if (j + 1 < n) a1 += c[j + 1];
-  if (j + 2 < n) a2 += c[j + 2];
-  return (a0 + a1) + (a2 + a3);
-}
-
-/*
  * A dense reduction in FloatVirtualLanes' order (the linear-algebra kernels' sumOfSquares and
  * dot): `acc` accumulators of LANES lanes, each element fused (Math.fma) into partial sum
  * i mod (acc * LANES), the accumulators combined lane-wise ((a0 + a1) + (a2 + a3)), the tail fused

@@ -25,7 +25,7 @@ mkdir -p "$RUN"
 DATA=${DATA:-$RUN/zipf_20_40-200000.svm}
 THREADS=${THREADS:-"1 2"}
 EXTRA=${EXTRA:-}
-[[ -f $DATA ]] || { echo "no $DATA: write it from the checkout, after mvn -B -q -pl bench -am compile: java -cp library/target/classes:bench/target/classes lab/scripts/threads/Gen.java 200000 $DATA" >&2; exit 2; }
+[[ -f $DATA ]] || { echo "no $DATA: write it from the checkout: mvn -B -q -Plab -pl lab -am compile exec:exec@zipf-file -Dlab.args=\"$DATA 200000\"" >&2; exit 2; }
 buf=""
 [[ $MODE == mem ]] && buf="--shuffle-buffer 200000"
 OUT=$RUN/series-$(date -u +%H%M%S)-$MODE

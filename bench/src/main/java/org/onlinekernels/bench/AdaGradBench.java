@@ -2,11 +2,10 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.state.StateLayout;
+import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
-import org.onlinekernels.rules.adagrad.AdaGradOptimizer;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,9 +15,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -28,7 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * sign alternates per call (kernel {@code scale = +-1}, exact), so {@code w} oscillates; {@code Q}
  * grows by at most 1 per call and is reset every iteration.
  *
- * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements.
+ * <p>Minimal traffic per coordinate: read {@code w, Q, g}, write {@code w, Q} = 5 elements. With
+ * {@code Q} in double and {@code w, g} in float (mixed precision, {@link Dense#qType}): float 20
+ * bytes, mixed 28, double 40; mixed also does all its arithmetic at double width (half float's
+ * lanes).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -43,20 +43,37 @@ public class AdaGradBench {
 
   /** The stateless kernel's dense update: {@code w, Q} in place, gradient {@code g}. */
   public static class Dense extends DenseParams {
+    /**
+     * The type of {@code Q}: {@code same} as {@code w}, or {@code double} beside a float {@code w}
+     * (mixed precision, {@code AdaGradKernel.mixed}; docs/GUARANTEES.md). No report profile sets
+     * it: {@code -p type=float -p qType=double} measures the mixed form.
+     */
+    @Param({"same"})
+    public String qType = "same";
+
     /** Weights, accumulated squared gradients, gradient. */
     public MemorySegment w, q, g;
 
     AdaGradKernel kernel;
+    ElementType qt;
     double scale = 1;
 
     /** Allocates buffers. */
     @Setup(Level.Trial)
     public void setUp() {
       open();
-      kernel = AdaGradKernel.of(kernels, t);
+      boolean mixed = qType.equals("double");
+      if (mixed && t != ElementType.FLOAT) {
+        throw new IllegalArgumentException("qType = double (mixed precision) needs type = float");
+      }
+      if (!mixed && !qType.equals("same")) {
+        throw new IllegalArgumentException("qType must be same or double, got " + qType);
+      }
+      qt = mixed ? ElementType.DOUBLE : t;
+      kernel = mixed ? AdaGradKernel.mixed(kernels) : AdaGradKernel.of(kernels, t);
       // JIT warm-up at a small size first (see DenseParams.WARM_D).
       MemorySegment sw = BenchData.allocate(arena, t, WARM_D),
-          sq = BenchData.allocate(arena, t, WARM_D);
+          sq = BenchData.allocate(arena, qt, WARM_D);
       MemorySegment sg = BenchData.filled(arena, t, WARM_D, BenchData.SEED_X, 1);
       for (int i = 0; i < warmCalls; i++) {
         kernel.updateDense(
@@ -71,7 +88,7 @@ public class AdaGradBench {
             Double.POSITIVE_INFINITY);
       }
       w = BenchData.allocate(arena, t, d);
-      q = BenchData.allocate(arena, t, d);
+      q = BenchData.allocate(arena, qt, d);
       g = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
     }
 
@@ -79,7 +96,7 @@ public class AdaGradBench {
     @Setup(Level.Iteration)
     public void reset() {
       BenchData.fill(w, t, d, 0);
-      BenchData.fill(q, t, d, 0);
+      BenchData.fill(q, qt, d, 0);
       scale = 1;
     }
 
@@ -98,32 +115,15 @@ public class AdaGradBench {
 
     /** {@code sum(w) + sum(Q)}, checked. */
     public double checksum() {
-      BenchData.requireMoved("Q", q, t, d, 0);
+      BenchData.requireMoved("Q", q, qt, d, 0);
       BenchData.requireMoved("w", w, t, d, 0);
-      return BenchData.checkedSum("w", w, t, d) + BenchData.checkedSum("Q", q, t, d);
+      return BenchData.checkedSum("w", w, t, d) + BenchData.checkedSum("Q", q, qt, d);
     }
 
     /** Frees buffers. */
     @TearDown(Level.Trial)
     public void tearDown() {
       close();
-    }
-  }
-
-  /**
-   * Fused sparse rounds ({@code round}: predict, logistic derivative, update) at d = 2^22 on
-   * interleaved state: the trainer's path.
-   */
-  public static class SparseFused extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new AdaGradOptimizer(
-          d, t, AdaGradParams.eta(ETA).withDelta(DELTA), StateLayout.INTERLEAVED, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
     }
   }
 
@@ -278,50 +278,29 @@ public class AdaGradBench {
     }
   }
 
-  /** The scalar {@code double[]} oracle, at the small sizes only (it is not meant to be fast). */
-  @State(Scope.Thread)
-  public static class Reference {
-    /** Dimension. */
-    @Param({"1024", "16384", "262144"})
-    public int d;
-
-    /** The oracle. */
-    public ReferenceAdaGrad ref;
-
-    double[] gPlus, gMinus;
-    boolean plus = true;
-
-    /** Builds inputs. */
-    @Setup(Level.Trial)
-    public void setUp() {
-      gPlus = BenchData.values(d, BenchData.SEED_X);
-      gMinus = new double[d];
-      for (int i = 0; i < d; i++) gMinus[i] = -gPlus[i];
+  /**
+   * The scalar {@code double[]} oracle, at the small sizes only (it is not meant to be fast): steps
+   * on {@code g} and {@code -g}, in turn.
+   */
+  public static class Reference extends ReferenceRoundState {
+    @Override
+    protected ReferenceAdaGrad create() {
+      return new ReferenceAdaGrad(d, AdaGradParams.eta(ETA).withDelta(DELTA));
     }
 
-    /** Fresh oracle (it has no reset). */
-    @Setup(Level.Iteration)
-    public void reset() {
-      ref = new ReferenceAdaGrad(d, AdaGradParams.eta(ETA).withDelta(DELTA));
-      plus = true;
+    /** {@code g} ({@link BenchData#SEED_X}), or the second instance {@code -g}. */
+    @Override
+    protected double[] input(boolean second) {
+      double[] g = BenchData.values(d, BenchData.SEED_X);
+      if (second) for (int i = 0; i < d; i++) g[i] = -g[i];
+      return g;
     }
 
-    /** One step. */
-    public void step() {
-      ref.step(plus ? gPlus : gMinus);
-      plus = !plus;
-    }
-
-    /** Checks the state. */
-    @TearDown(Level.Iteration)
-    public void check() {
-      checksum();
-    }
-
-    /** {@code sum(w) + sum(Q)}, checked. */
-    public double checksum() {
-      if (!(ref.q()[0] > 0)) throw new IllegalStateException("reference AdaGrad left Q untouched");
-      return BenchData.checkedSum("w", ref.w()) + BenchData.checkedSum("Q", ref.q());
+    /** A gradient step on {@code g} (the label is not used); returns 0. */
+    @Override
+    protected double call(ReferenceModel m, double[] g, double y) {
+      ((ReferenceAdaGrad) m).step(g);
+      return 0;
     }
   }
 
@@ -330,12 +309,6 @@ public class AdaGradBench {
   public Object dense(Dense s) {
     s.step();
     return s.w;
-  }
-
-  /** Fused sparse round (predict + update), interleaved state; time per call. */
-  @Benchmark
-  public double sparseFused(SparseFused s) {
-    return s.round();
   }
 
   /** Sparse update; time per call, the report divides by nnz. */
@@ -354,8 +327,7 @@ public class AdaGradBench {
 
   /** The scalar double reference. */
   @Benchmark
-  public Object reference(Reference s) {
-    s.step();
-    return s.ref;
+  public double reference(Reference s) {
+    return s.round();
   }
 }

@@ -3,9 +3,11 @@ package org.onlinekernels.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
+import org.onlinekernels.optimizer.AbstractOptimizer;
 
 /**
  * Seeded inputs and result checks shared by every benchmark.
@@ -117,6 +119,15 @@ public final class BenchData {
             what + "[" + i + "] = " + v + ": the benchmarked kernel produced a non-finite state");
       }
       sum += v;
+    }
+    return sum;
+  }
+
+  /** {@link #checkedSum} of every state buffer of {@code opt} (its first {@code d} elements). */
+  public static double stateSum(AbstractOptimizer opt, long d) {
+    double sum = 0;
+    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
+      sum += checkedSum(e.getKey(), e.getValue(), opt.elementType(), d);
     }
     return sum;
   }

@@ -1,8 +1,6 @@
 package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
 import org.openjdk.jmh.annotations.Level;
@@ -14,7 +12,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * predict(x)}, {@code g = logistic'(y, yhat)}, {@code update(g)}; rounds alternate between two
  * instances, {@code x1} labelled +1 and {@code x2} labelled -1 (see {@link BenchData#SEED_X2}). The
  * state is reset at every iteration so its growth is bounded by one iteration's rounds; the
- * iteration teardown checks that every state buffer is finite and moved.
+ * iteration teardown checks that every state buffer is finite and moved. {@link StepState} runs a
+ * gradient step instead of the round ({@link #call}) in the same harness.
  */
 public abstract class RoundState extends DenseParams {
   /** The optimizer under test. */
@@ -31,11 +30,6 @@ public abstract class RoundState extends DenseParams {
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
 
-  /** The input policy measured; TRUSTED so that the kernel rows time the kernels alone. */
-  protected InputPolicy policy() {
-    return InputPolicy.TRUSTED;
-  }
-
   /** Name of a state buffer that is nonzero at both ends after one round. */
   protected abstract String movedBuffer();
 
@@ -45,11 +39,22 @@ public abstract class RoundState extends DenseParams {
     open();
     warmUp();
     opt = create();
-    // Kernel cost only by default: the CHECKED input scan is measured on its own
-    // (InputPolicyBench).
-    opt.setInputPolicy(policy());
-    x1 = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
-    x2 = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
+    opt.setInputPolicy(InputPolicy.TRUSTED);
+    x1 = input(false);
+    x2 = input(true);
+  }
+
+  /** The first instance ({@link BenchData#SEED_X}) or the second ({@link BenchData#SEED_X2}). */
+  protected MemorySegment input(boolean second) {
+    return BenchData.filled(arena, t, d, second ? BenchData.SEED_X2 : BenchData.SEED_X, 1);
+  }
+
+  /** One round of {@code o} on {@code x} labelled {@code y}; returns {@code yhat}. */
+  protected double call(AbstractOptimizer o, MemorySegment x, double y) {
+    double yhat = o.predict(x);
+    o.update(BenchData.logisticGrad(y, yhat));
+    return yhat;
   }
 
   /** JIT warm-up on a small optimizer of the same kind (see {@link DenseParams#WARM_D}). */
@@ -57,12 +62,11 @@ public abstract class RoundState extends DenseParams {
     int realD = d;
     d = WARM_D;
     try (AbstractOptimizer small = create()) {
-      MemorySegment a = BenchData.filled(arena, t, d, BenchData.SEED_X, 1);
-      MemorySegment b = BenchData.filled(arena, t, d, BenchData.SEED_X2, 1);
+      MemorySegment a = input(false);
+      MemorySegment b = input(true);
       for (int i = 0; i < warmCalls; i++) {
         if (i % 500 == 0) small.reset();
-        double yhat = small.predict((i & 1) == 0 ? a : b);
-        small.update(BenchData.logisticGrad((i & 1) == 0 ? 1 : -1, yhat));
+        call(small, (i & 1) == 0 ? a : b, (i & 1) == 0 ? 1 : -1);
       }
     } finally {
       d = realD;
@@ -79,8 +83,7 @@ public abstract class RoundState extends DenseParams {
 
   /** One round; returns {@code yhat} for JMH to consume. */
   public double round() {
-    double yhat = opt.predict(y > 0 ? x1 : x2);
-    opt.update(BenchData.logisticGrad(y, yhat));
+    double yhat = call(opt, y > 0 ? x1 : x2, y);
     y = -y;
     yhatSum += yhat;
     return yhat;
@@ -95,12 +98,8 @@ public abstract class RoundState extends DenseParams {
   /** Sum over every state buffer, after checking each is finite and the moved buffer moved. */
   public double checksum() {
     BenchData.requireFinite("sum of yhat", yhatSum);
-    ElementType et = opt.elementType();
-    double sum = 0;
-    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
-      sum += BenchData.checkedSum(e.getKey(), e.getValue(), et, d);
-    }
-    BenchData.requireMoved(movedBuffer(), opt.state().get(movedBuffer()), et, d, 0);
+    double sum = BenchData.stateSum(opt, d);
+    BenchData.requireMoved(movedBuffer(), opt.state().get(movedBuffer()), opt.elementType(), d, 0);
     return sum;
   }
 

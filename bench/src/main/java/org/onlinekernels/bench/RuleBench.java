@@ -11,7 +11,7 @@ import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.DfegParams;
 import org.onlinekernels.params.ScInOLParams;
-import org.onlinekernels.reference.ReferenceLinearModel;
+import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.rules.Rules;
 import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
@@ -125,32 +125,13 @@ public class RuleBench {
     @Param({"scinol1", "dfeg"})
     public String rule;
 
-    private ReferenceLinearModel ref;
-
     @Override
-    protected ReferenceLinearModel create() {
-      return ref =
-          switch (rule) {
-            case "scinol1" -> new ReferenceScInOL1(d, ScInOLParams.defaults());
-            case "dfeg" -> new ReferenceDfeg(d, DfegParams.defaults());
-            default -> throw new IllegalArgumentException("no reference row for " + rule);
-          };
-    }
-
-    /** The sum over the oracle's state, named as the optimizer's state buffers. */
-    @Override
-    protected double stateChecksum() {
-      if (ref instanceof ReferenceScInOL1 s) {
-        if (!(s.s2()[0] > 0))
-          throw new IllegalStateException("reference ScInOL1 left S2 untouched");
-        return BenchData.checkedSum("G", s.bigG())
-            + BenchData.checkedSum("S2", s.s2())
-            + BenchData.checkedSum("M", s.m())
-            + BenchData.checkedSum("beta", s.beta());
-      }
-      ReferenceDfeg f = (ReferenceDfeg) ref;
-      if (f.theta()[0] == 0) throw new IllegalStateException("reference DFEG left theta untouched");
-      return BenchData.checkedSum("theta", f.theta());
+    protected ReferenceModel create() {
+      return switch (rule) {
+        case "scinol1" -> new ReferenceScInOL1(d, ScInOLParams.defaults());
+        case "dfeg" -> new ReferenceDfeg(d, DfegParams.defaults());
+        default -> throw new IllegalArgumentException("no reference row for " + rule);
+      };
     }
   }
 

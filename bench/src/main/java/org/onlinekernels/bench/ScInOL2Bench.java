@@ -3,7 +3,6 @@ package org.onlinekernels.bench;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
-import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
@@ -50,43 +49,10 @@ public class ScInOL2Bench {
   }
 
   /** Stored-weights mode. */
-  public static class RoundStored extends RoundState {
+  public static class RoundStored extends Round {
     @Override
     protected AbstractOptimizer create() {
       return new ScInOL2Optimizer(d, t, ScInOLParams.defaults(), true, arena, kernels);
-    }
-
-    @Override
-    protected String movedBuffer() {
-      return "G";
-    }
-  }
-
-  /** Fused sparse rounds ({@code round}) at d = 2^22 on interleaved state: the trainer's path. */
-  public static class SparseFused extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(
-          d, t, ScInOLParams.defaults(), StateLayout.INTERLEAVED, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
-    }
-  }
-
-  /** Fused sparse rounds on planar state: the layout's share of the fused round's gain. */
-  public static class SparseFusedPlanar extends SparseRoundState {
-    @Override
-    protected AbstractOptimizer create() {
-      return new ScInOL2Optimizer(
-          d, t, ScInOLParams.defaults(), StateLayout.PLANAR, arena, kernels);
-    }
-
-    @Override
-    protected boolean fused() {
-      return true;
     }
   }
 
@@ -250,22 +216,9 @@ public class ScInOL2Bench {
 
   /** The scalar double oracle at the small sizes. */
   public static class Reference extends ReferenceRoundState {
-    /** The oracle of the current iteration. */
-    public ReferenceScInOL2 ref;
-
     @Override
     protected ReferenceScInOL2 create() {
-      return ref = new ReferenceScInOL2(d, ScInOLParams.defaults());
-    }
-
-    @Override
-    protected double stateChecksum() {
-      if (!(ref.s2()[0] > 0))
-        throw new IllegalStateException("reference ScInOL2 left S2 untouched");
-      return BenchData.checkedSum("G", ref.bigG())
-          + BenchData.checkedSum("S2", ref.s2())
-          + BenchData.checkedSum("M", ref.m())
-          + BenchData.checkedSum("eta", ref.eta());
+      return new ReferenceScInOL2(d, ScInOLParams.defaults());
     }
   }
 
@@ -284,18 +237,6 @@ public class ScInOL2Bench {
   /** Sparse round. */
   @Benchmark
   public double sparse(Sparse s) {
-    return s.round();
-  }
-
-  /** Fused sparse round, interleaved state. */
-  @Benchmark
-  public double sparseFused(SparseFused s) {
-    return s.round();
-  }
-
-  /** Fused sparse round, planar state. */
-  @Benchmark
-  public double sparseFusedPlanar(SparseFusedPlanar s) {
     return s.round();
   }
 

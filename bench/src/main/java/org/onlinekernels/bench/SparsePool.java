@@ -6,7 +6,6 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.onlinekernels.kernel.ElementType;
-import org.onlinekernels.optimizer.SparseRows;
 
 /**
  * A pre-generated pool of sparse vectors (strictly increasing random indices in {@code [0, d)},
@@ -28,16 +27,12 @@ public final class SparsePool {
   /** The same values as Java arrays (reference, peer). */
   public final double[][] valArrays;
 
-  /** Nonzeros per vector. */
-  public final int nnz;
-
   private int next;
 
   /** Builds the pool; deterministic in {@code seed}. */
   public SparsePool(Arena arena, ElementType t, int d, int nnz, int totalNonzeros, long seed) {
     if (nnz > d) throw new IllegalArgumentException("nnz " + nnz + " > d " + d);
     int count = Math.max(16, totalNonzeros / nnz);
-    this.nnz = nnz;
     idx = new MemorySegment[count];
     val = new MemorySegment[count];
     idxArrays = new int[count][];
@@ -64,19 +59,6 @@ public final class SparsePool {
       idxArrays[k] = ix;
       valArrays[k] = vx;
     }
-  }
-
-  /** The pool as validated rows (row {@code k} = vector {@code k}), for fused rounds. */
-  public SparseRows rows(ElementType t) {
-    int[] start = new int[idx.length + 1];
-    int[] ix = new int[idx.length * nnz];
-    double[] vx = new double[idx.length * nnz];
-    for (int k = 0; k < idx.length; k++) {
-      start[k + 1] = start[k] + nnz;
-      System.arraycopy(idxArrays[k], 0, ix, start[k], nnz);
-      System.arraycopy(valArrays[k], 0, vx, start[k], nnz);
-    }
-    return SparseRows.of(start, ix, vx, t);
   }
 
   /** Index of the vector to use next; cycles through the pool. */

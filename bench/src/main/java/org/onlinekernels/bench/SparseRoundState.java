@@ -1,18 +1,15 @@
 package org.onlinekernels.bench;
 
-import java.lang.foreign.MemorySegment;
-import java.util.Map;
-import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.InputPolicy;
-import org.onlinekernels.optimizer.SparseRows;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The sparse twin of {@link RoundState}: {@code predictSparse} + {@code update} on the next pooled
- * vector, or one fused {@code round} on it ({@link #fused}).
+ * The sparse twin of {@link RoundState}: one call per pooled vector, in turn ({@link #call}: {@code
+ * predictSparse} + {@code update}, or a gradient step in {@link SparseStepState}); the iteration
+ * teardown checks that the state is finite and moved.
  */
 public abstract class SparseRoundState extends SparseParams {
   /** The optimizer under test. */
@@ -24,26 +21,15 @@ public abstract class SparseRoundState extends SparseParams {
   private double y = 1;
   private double initialSum;
 
-  /** The pool as validated rows, when {@link #fused}. */
-  private SparseRows rows;
-
   /** Builds the optimizer for the parsed parameters. */
   protected abstract AbstractOptimizer create();
-
-  /**
-   * Whether a round is one fused {@code round(rows, k, y, loss)} instead of predictSparse + update.
-   */
-  protected boolean fused() {
-    return false;
-  }
 
   /** Allocates state and the pool. */
   @Setup(Level.Trial)
   public void setUp() {
     open();
     opt = create();
-    rows = fused() ? pool.rows(t) : null;
-    // Kernel cost only: the CHECKED input scan is measured on its own (InputPolicyBench).
+    // Kernel cost only: the CHECKED input scan's cost is in bench-report/kernels-notes.md.
     opt.setInputPolicy(InputPolicy.TRUSTED);
     initialSum = stateSum();
     for (int i = 0; i < warmCalls; i++) round();
@@ -59,18 +45,18 @@ public abstract class SparseRoundState extends SparseParams {
     yhatSum = 0;
   }
 
-  /** One sparse round. */
+  /** One call on the next pooled vector; returns its {@code yhat} (0 for a step). */
   public double round() {
-    int k = pool.next();
-    double yhat;
-    if (rows != null) {
-      yhat = opt.round(rows, k, y, Loss.LOGISTIC);
-    } else {
-      yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
-      opt.update(BenchData.logisticGrad(y, yhat));
-    }
+    double yhat = call(pool.next(), y);
     y = -y;
     yhatSum += yhat;
+    return yhat;
+  }
+
+  /** The call on pooled vector {@code k} with label {@code y}: a round, returning {@code yhat}. */
+  protected double call(int k, double y) {
+    double yhat = opt.predictSparse(pool.idx[k], pool.val[k], nnz);
+    opt.update(BenchData.logisticGrad(y, yhat));
     return yhat;
   }
 
@@ -84,17 +70,12 @@ public abstract class SparseRoundState extends SparseParams {
   public double checksum() {
     BenchData.requireFinite("sum of yhat", yhatSum);
     double sum = stateSum();
-    if (sum == initialSum)
-      throw new IllegalStateException("sparse rounds left the state untouched");
+    if (sum == initialSum) throw new IllegalStateException("sparse calls left the state untouched");
     return sum;
   }
 
   private double stateSum() {
-    double sum = 0;
-    for (Map.Entry<String, MemorySegment> e : opt.state().entrySet()) {
-      sum += BenchData.checkedSum(e.getKey(), e.getValue(), t, d);
-    }
-    return sum;
+    return BenchData.stateSum(opt, d);
   }
 
   /** Frees everything. */

@@ -87,26 +87,6 @@ class BenchSuiteTest {
     return c;
   }
 
-  static double run(StepState s) {
-    s.setUp();
-    s.reset();
-    for (int i = 0; i < CALLS; i++) s.step();
-    s.check();
-    double c = s.checksum();
-    s.tearDown();
-    return c;
-  }
-
-  static double run(SparseStepState s) {
-    s.setUp();
-    s.reset();
-    for (int i = 0; i < CALLS; i++) s.step();
-    s.check();
-    double c = s.checksum();
-    s.tearDown();
-    return c;
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"float", "double"})
   void adaGrad(String type) {
@@ -159,23 +139,6 @@ class BenchSuiteTest {
       s.tearDown();
     }
     same("sparse AdaGrad vector vs scalar", sp[1], sp[0]);
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"float", "double"})
-  void inputPolicy(String type) {
-    // On clean input the scan changes nothing: checked and trusted rounds give identical results.
-    for (String algorithm : new String[] {"dfeg", "scinol2"}) {
-      double[] c = new double[2];
-      String[] policies = {"trusted", "checked"};
-      for (int k = 0; k < 2; k++) {
-        InputPolicyBench.Round r = dense(InputPolicyBench.Round::new, type, "vector");
-        r.policy = policies[k];
-        r.algorithm = algorithm;
-        c[k] = run(r);
-      }
-      same(algorithm + " checked vs trusted", c[0], c[1]);
-    }
   }
 
   @ParameterizedTest

@@ -8,9 +8,9 @@ import java.util.List;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.RowSource;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
-import org.onlinekernels.optimizer.checkpoint.Checkpoint;
 import org.onlinekernels.optimizer.checkpoint.CheckpointException;
 import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
@@ -59,14 +59,19 @@ final class Learner implements AutoCloseable {
     Learner l = new Learner(config, s.d(), s.multiclass(), s.outputs());
     try {
       for (int c = 0; c < l.outputs; c++) {
-        Checkpoint.restore(
-            state.optimizers().get(c),
-            file + (l.outputs > 1 ? ", output " + (c + 1) : ""),
-            resumable(l.trainer.optimizer(c), config));
+        state
+            .images()
+            .get(c)
+            .restore(
+                file + (l.outputs > 1 ? ", output " + (c + 1) : ""),
+                resumable(l.trainer.optimizer(c), config));
       }
     } catch (CheckpointException e) {
       l.close();
       throw new Failure(e.getMessage());
+    } catch (IOException e) {
+      l.close();
+      throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     } catch (Failure | RuntimeException e) {
       l.close();
       throw e;

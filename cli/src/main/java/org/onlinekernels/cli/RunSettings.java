@@ -105,12 +105,12 @@ record RunSettings(
       boolean dense = choice(state.get(key), "sparse", "dense").equals("dense");
       key = "d";
       int d = positive(state.get(key));
-      for (byte[] image : state.optimizers()) {
+      for (TrainingState.Image image : state.images()) {
         // Each optimizer keeps at least one buffer of d elements of 4 or more bytes: a larger d
         // would size the state before the images are read (2^31-1 asked for 34 GB).
-        if (d > image.length / 4) {
+        if (d > image.length() / 4) {
           throw new IllegalArgumentException(
-              "is more than the optimizer images hold (" + image.length + " bytes)");
+              "is more than the optimizer images hold (" + image.length() + " bytes)");
         }
       }
       key = "outputs";
@@ -120,9 +120,9 @@ record RunSettings(
       if (multi ? positive(state.get(key)) != outputs || outputs < 2 : outputs != 1) {
         throw new IllegalArgumentException("does not match outputs " + outputs);
       }
-      if (state.optimizers().size() != outputs) {
+      if (state.images().size() != outputs) {
         throw new IllegalArgumentException(
-            "the file holds " + state.optimizers().size() + " optimizers");
+            "the file holds " + state.images().size() + " optimizers");
       }
       key = "labels";
       LabelMap labels = LabelMap.ofRecorded(state.get(key));

@@ -1,9 +1,12 @@
 package org.onlinekernels.cli;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +15,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -39,9 +44,9 @@ import org.onlinekernels.optimizer.checkpoint.Checkpoint;
  * image is verified again by the checkpoint reader against the optimizer it is loaded into.
  *
  * @param settings the settings by key ({@link #KEYS}, in that order)
- * @param optimizers one checkpoint image per output
+ * @param images one checkpoint image per output
  */
-record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
+record TrainingState(Map<String, String> settings, List<TrainingState.Image> images) {
   /** The format version this program writes and reads. */
   static final int FORMAT_VERSION = 1;
 
@@ -75,7 +80,108 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
 
   /** Checks the keys. */
   TrainingState {
-    checkShape(settings, optimizers.size());
+    checkShape(settings, images.size());
+  }
+
+  /** A state whose images are held in memory (a test's hand-made or altered state). */
+  static TrainingState held(Map<String, String> settings, List<byte[]> images) {
+    return new TrainingState(settings, images.stream().<Image>map(Image.Held::new).toList());
+  }
+
+  /**
+   * Every image's bytes, read into memory: for tests and small states (loading and resuming read
+   * the images in place).
+   */
+  List<byte[]> optimizers() {
+    List<byte[]> bytes = new ArrayList<>();
+    for (Image image : images) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(image.length());
+      try {
+        image.writeTo(out);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      bytes.add(out.toByteArray());
+    }
+    return bytes;
+  }
+
+  /**
+   * One output's checkpoint image: held in memory (a state read from a pipe), or where it lies in
+   * the state file it was loaded from, read from there when it is restored.
+   */
+  sealed interface Image {
+    /** The image's length in bytes. */
+    int length();
+
+    /** Loads the image into {@code optimizer} ({@link Checkpoint#restore}); source names it. */
+    void restore(String source, AbstractOptimizer optimizer) throws IOException;
+
+    /** Writes the image's bytes to {@code out}. */
+    void writeTo(OutputStream out) throws IOException;
+
+    /** An image held in memory. */
+    record Held(byte[] bytes) implements Image {
+      @Override
+      public int length() {
+        return bytes.length;
+      }
+
+      @Override
+      public void restore(String source, AbstractOptimizer optimizer) throws IOException {
+        Checkpoint.restore(bytes, source, optimizer);
+      }
+
+      @Override
+      public void writeTo(OutputStream out) throws IOException {
+        out.write(bytes);
+      }
+    }
+
+    /**
+     * The {@code length} bytes of {@code file} from {@code offset} on, as the file was when it was
+     * loaded ({@code identity}): a file replaced since (a state saved over it) is refused.
+     */
+    record InFile(Path file, FileIdentity identity, long offset, int length) implements Image {
+      @Override
+      public void restore(String source, AbstractOptimizer optimizer) throws IOException {
+        identity.check(file);
+        Checkpoint.load(file, offset, length, source, optimizer);
+      }
+
+      @Override
+      public void writeTo(OutputStream out) throws IOException {
+        identity.check(file);
+        try (InputStream in = Files.newInputStream(file)) {
+          in.skipNBytes(offset);
+          byte[] chunk = new byte[1 << 16];
+          for (int left = length; left > 0; ) {
+            int r = in.read(chunk, 0, Math.min(chunk.length, left));
+            if (r < 0) {
+              throw new EOFException(file + " ended inside an output's state");
+            }
+            out.write(chunk, 0, r);
+            left -= r;
+          }
+        }
+      }
+    }
+  }
+
+  /** A file as it was when it was read: its key (inode), modification time and size. */
+  record FileIdentity(Object key, FileTime modified, long size) {
+    static FileIdentity of(Path file) throws IOException {
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+      return new FileIdentity(a.fileKey(), a.lastModifiedTime(), a.size());
+    }
+
+    /** Refuses {@code file} if it is no longer the file this identity describes. */
+    void check(Path file) throws IOException {
+      if (!equals(of(file))) {
+        throw new IOException(
+            file + " changed since it was loaded (another state saved over it?): load it again");
+      }
+    }
   }
 
   /** The setting {@code key}. */
@@ -107,13 +213,16 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
   }
 
-  /** Writes the state to {@code file} crash-safely; a failure leaves the old file as it was. */
+  /**
+   * Writes the state to {@code file} crash-safely; a failure leaves the old file as it was. Each
+   * image is copied from where it is held (memory, or the file it was loaded from).
+   */
   void save(Path file) throws Failure {
-    List<Image> images = new ArrayList<>();
-    for (byte[] image : optimizers) {
-      images.add(new Image(image.length, out -> out.write(image)));
+    List<Output> outputs = new ArrayList<>();
+    for (Image image : images) {
+      outputs.add(new Output(image.length(), image::writeTo));
     }
-    write(file, settings, images);
+    write(file, settings, outputs);
   }
 
   /**
@@ -124,7 +233,7 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
   static void save(Path file, Map<String, String> settings, List<AbstractOptimizer> optimizers)
       throws Failure {
     checkShape(settings, optimizers.size());
-    List<Image> images = new ArrayList<>();
+    List<Output> images = new ArrayList<>();
     for (AbstractOptimizer o : optimizers) {
       long size = Checkpoint.byteSize(o);
       if (size > Integer.MAX_VALUE) {
@@ -134,7 +243,7 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
                 + size
                 + " bytes; a state file holds at most 2 GiB each");
       }
-      images.add(new Image((int) size, out -> Checkpoint.write(o, out)));
+      images.add(new Output((int) size, out -> Checkpoint.write(o, out)));
     }
     write(file, settings, images);
   }
@@ -160,10 +269,10 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
   }
 
-  /** One output's checkpoint image: its length and how to write it. */
-  private record Image(int length, AtomicFiles.Content bytes) {}
+  /** One output's checkpoint image to write: its length and how to write it. */
+  private record Output(int length, AtomicFiles.Content bytes) {}
 
-  private static void write(Path file, Map<String, String> settings, List<Image> images)
+  private static void write(Path file, Map<String, String> settings, List<Output> images)
       throws Failure {
     try {
       AtomicFiles.write(file, out -> writeTo(out, settings, images), null);
@@ -173,7 +282,7 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
   }
 
   /** The file's bytes, streamed: the body, then the CRC32C of the body as an int. */
-  private static void writeTo(OutputStream file, Map<String, String> settings, List<Image> images)
+  private static void writeTo(OutputStream file, Map<String, String> settings, List<Output> images)
       throws IOException {
     CheckedOutputStream checked = new CheckedOutputStream(file, new CRC32C());
     // Not closed: that would close the file's stream, which the caller forces and closes.
@@ -186,7 +295,7 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       out.writeUTF(settings.get(k));
     }
     out.writeInt(images.size());
-    for (Image image : images) {
+    for (Output image : images) {
       out.writeInt(image.length());
       out.flush();
       Counted counted = new Counted(checked);
@@ -204,17 +313,19 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
   /** The bytes read before anything is trusted: the magic, the version and more. */
   private static final int HEADER_BYTES = 16;
 
-  /** The largest state file: the largest Java array. */
+  /** The largest state held in memory (from a pipe or device): the largest Java array. */
   private static final int MAX_BYTES = Integer.MAX_VALUE - 8;
 
   /**
-   * Reads and verifies {@code file}.
+   * Reads and verifies {@code file}: the whole file's checksum, then the settings and where each
+   * output's image lies. A regular file's images stay in the file and are read from there, in
+   * chunks, when they are restored, so loading needs no memory beyond the optimizers' own state; a
+   * pipe's or device's bytes (read once) are held in memory.
    *
    * @throws Failure naming the file and what is wrong: missing, not a state file, another format
    *     version, damaged (checksum) or truncated, or with impossible counts
    */
   static TrainingState load(Path file) throws Failure {
-    byte[] bytes;
     try {
       if (Files.isDirectory(file)) {
         throw new Failure("cannot read " + file + ": it is a directory");
@@ -236,22 +347,62 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
                   + "; this program reads version "
                   + FORMAT_VERSION);
         }
-        bytes = Files.isRegularFile(file) ? readFile(file, in, head) : readStream(file, in, head);
+        if (Files.isRegularFile(file)) {
+          return inPlace(file);
+        }
+        return heldBytes(file, readStream(file, in, head));
       }
     } catch (NoSuchFileException e) {
       throw new Failure("cannot read " + file + ": no such file");
     } catch (IOException e) {
       throw new Failure("cannot read " + file + ": " + AtomicFiles.reason(e));
     }
-    String where = file + ": ";
+  }
+
+  /** A regular file, checked whole by streaming it; its images are left where they are. */
+  private static TrainingState inPlace(Path file) throws IOException, Failure {
+    FileIdentity identity = FileIdentity.of(file);
+    long size = identity.size();
+    if (size < HEADER_BYTES + 4 || !checksumMatches(file, size)) {
+      throw new Failure(
+          file + ": checksum mismatch: the file is damaged or truncated; use another copy");
+    }
+    try (InputStream raw = Files.newInputStream(file)) {
+      raw.skipNBytes(8);
+      Position body = new Position(new BufferedInputStream(raw, 1 << 16), 8, size - 4);
+      return parse(
+          file,
+          body,
+          (offset, length) -> {
+            body.skipNBytes(length);
+            return new Image.InFile(file, identity, offset, length);
+          });
+    }
+  }
+
+  /** A pipe's or device's bytes, held: checked whole, then each image copied out of them. */
+  private static TrainingState heldBytes(Path file, byte[] bytes) throws Failure {
     CRC32C crc = new CRC32C();
     crc.update(bytes, 0, bytes.length - 4);
     if ((int) crc.getValue() != ByteBuffer.wrap(bytes).getInt(bytes.length - 4)) {
       throw new Failure(
-          where + "checksum mismatch: the file is damaged or truncated; use another copy");
+          file + ": checksum mismatch: the file is damaged or truncated; use another copy");
     }
-    try (DataInputStream in =
-        new DataInputStream(new ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
+    Position body =
+        new Position(new ByteArrayInputStream(bytes, 8, bytes.length - 12), 8, bytes.length - 4);
+    return parse(file, body, (offset, length) -> new Image.Held(body.readNBytes(length)));
+  }
+
+  /** Makes the image of {@code length} bytes at {@code offset}, moving the body past it. */
+  private interface ImageAt {
+    Image next(long offset, int length) throws IOException;
+  }
+
+  /** The settings and the images' places, from the body after the magic and version. */
+  private static TrainingState parse(Path file, Position body, ImageAt images) throws Failure {
+    String where = file + ": ";
+    try {
+      DataInputStream in = new DataInputStream(body);
       int keys = in.readInt();
       if (keys != KEYS.size()) {
         throw new Failure(where + "declares " + keys + " settings; this format has " + KEYS.size());
@@ -268,20 +419,19 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
       if (outputs < 1 || outputs > MAX_OUTPUTS) {
         throw new Failure(where + "declares " + outputs + " outputs; the file is damaged");
       }
-      List<byte[]> images = new java.util.ArrayList<>();
+      List<Image> list = new ArrayList<>();
       for (int k = 0; k < outputs; k++) {
         int len = in.readInt();
-        if (len < 0 || len > in.available()) {
+        if (len < 0 || len > body.left()) {
           throw new Failure(
               where + "output " + (k + 1) + " declares " + len + " bytes; the file is damaged");
         }
-        images.add(in.readNBytes(len));
+        list.add(images.next(body.at(), len));
       }
-      if (in.available() != 0) {
-        throw new Failure(
-            where + "has " + in.available() + " unexpected bytes after the last output");
+      if (body.left() != 0) {
+        throw new Failure(where + "has " + body.left() + " unexpected bytes after the last output");
       }
-      return new TrainingState(settings, images);
+      return new TrainingState(settings, list);
     } catch (EOFException e) {
       throw new Failure(where + "is truncated inside its settings or state");
     } catch (IOException e) {
@@ -289,40 +439,65 @@ record TrainingState(Map<String, String> settings, List<byte[]> optimizers) {
     }
   }
 
-  /**
-   * A regular file whose first {@code head} bytes {@code in} has read: its size and checksum are
-   * checked by streaming it before it is held in memory, so that a file cut short, damaged or too
-   * large is refused as such, never by running out of memory (a sound header with a 256 MiB body
-   * did under a 64 MiB heap).
-   */
-  private static byte[] readFile(Path file, InputStream in, byte[] head)
-      throws IOException, Failure {
-    long size = Files.size(file);
-    if (size > MAX_BYTES) {
-      throw new Failure(file + ": a state file holds at most " + MAX_BYTES + " bytes");
+  /** The body as a stream that knows its offset in the file and stops where the body ends. */
+  private static final class Position extends FilterInputStream {
+    private long at;
+    private final long end;
+
+    Position(InputStream in, long at, long end) {
+      super(in);
+      this.at = at;
+      this.end = end;
     }
-    if (!checksumMatches(file, size)) {
-      throw new Failure(
-          file + ": checksum mismatch: the file is damaged or truncated; use another copy");
+
+    long at() {
+      return at;
     }
-    long heap = Runtime.getRuntime().maxMemory();
-    if (2 * size > heap) { // the file's bytes, then each output's image copied out of them
-      throw new Failure(
-          file
-              + ": loading a state of "
-              + (size >> 20)
-              + " MiB takes about "
-              + (2 * size >> 20)
-              + " MiB of heap; this JVM may use "
-              + (heap >> 20)
-              + " MiB: give Java more memory (-Xmx, e.g. -Xmx8g)");
+
+    long left() {
+      return end - at;
     }
-    byte[] bytes = Arrays.copyOf(head, (int) size);
-    int n = in.readNBytes(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES);
-    if (n != bytes.length - HEADER_BYTES || in.read() >= 0) {
-      throw new Failure(file + ": the file changed while it was read");
+
+    @Override
+    public int read() throws IOException {
+      if (at >= end) {
+        return -1;
+      }
+      int b = in.read();
+      if (b >= 0) {
+        at++;
+      }
+      return b;
     }
-    return bytes;
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (at >= end) {
+        return -1;
+      }
+      int r = in.read(b, off, (int) Math.min(len, end - at));
+      if (r > 0) {
+        at += r;
+      }
+      return r;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long s = in.skip(Math.min(n, end - at));
+      at += s;
+      return s;
+    }
+
+    @Override
+    public int available() {
+      return (int) Math.min(Integer.MAX_VALUE, end - at);
+    }
+
+    @Override
+    public boolean markSupported() {
+      return false;
+    }
   }
 
   /** Whether the CRC32C of all but the last 4 bytes of {@code file} is those 4 bytes, streamed. */

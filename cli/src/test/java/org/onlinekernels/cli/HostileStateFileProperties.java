@@ -162,7 +162,7 @@ class HostileStateFileProperties {
     int which = rnd.nextInt(images.size());
     String what = damage(c.damage(), rnd, settings, images, which);
     Path f = dir.resolve("h" + tryNumber++ + ".okst");
-    new TrainingState(settings, images).save(f);
+    TrainingState.held(settings, images).save(f);
     Path out = dir.resolve("p" + tryNumber);
     Path data = dataOf.get(c.state());
     CliRun p =

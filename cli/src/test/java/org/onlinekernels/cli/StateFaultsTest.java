@@ -1,7 +1,9 @@
 package org.onlinekernels.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -162,7 +164,7 @@ class StateFaultsTest {
     Map<String, String> m = new LinkedHashMap<>(s.settings());
     m.put(key, value);
     Path hostile = dir.resolve("hostile.okst");
-    new TrainingState(m, s.optimizers()).save(hostile);
+    TrainingState.held(m, s.optimizers()).save(hostile);
     CliRun r = CliRun.line("train --initial " + hostile + " --data " + svm.b());
     r.assertError(1, hostile + ": setting " + key + " = '" + value + "' is invalid");
     assertTrue(r.err().contains("was not written by train --save-state"), r.err());
@@ -180,10 +182,35 @@ class StateFaultsTest {
     Map<String, String> m = new LinkedHashMap<>(s.settings());
     m.put(key, value);
     Path hostile = dir.resolve("breaks.okst");
-    new TrainingState(m, s.optimizers()).save(hostile);
+    TrainingState.held(m, s.optimizers()).save(hostile);
     String shown = value.replace("\r", "\\u000d").replace("\n", "\\u000a");
     CliRun.line("train --initial " + hostile + " --data " + svm.b())
         .assertError(1, hostile + ": setting " + key + " = '" + shown + "' is invalid");
+  }
+
+  /** A loaded state's images stay in its file: saved again, they are copied from there whole. */
+  @Test
+  void aLoadedStateSavedAgainIsTheSameFile() throws Exception {
+    Path copy = dir.resolve("copy.okst");
+    TrainingState.load(state).save(copy);
+    assertArrayEquals(Files.readAllBytes(state), Files.readAllBytes(copy));
+  }
+
+  /**
+   * The images are read from the file when they are used: a state saved over the file in between (a
+   * new file renamed over it) is refused by name, not read as the old one's images.
+   */
+  @Test
+  void aStateFileReplacedAfterLoadingIsRefusedWhenItsImagesAreRead() throws Exception {
+    Path file = dir.resolve("replaced.okst");
+    Files.copy(state, file);
+    TrainingState loaded = TrainingState.load(file);
+    TrainingState.held(loaded.settings(), loaded.optimizers()).save(file);
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> loaded.images().get(0).writeTo(java.io.OutputStream.nullOutputStream()));
+    assertTrue(e.getMessage().contains(file + " changed since it was loaded"), e.getMessage());
   }
 
   @Test
@@ -192,7 +219,7 @@ class StateFaultsTest {
     Map<String, String> m = new LinkedHashMap<>(s.settings());
     m.put("algorithm", "scinol2");
     Path other = dir.resolve("other.okst");
-    new TrainingState(m, s.optimizers()).save(other);
+    TrainingState.held(m, s.optimizers()).save(other);
     CliRun.line("train --initial " + other + " --data " + svm.b())
         .assertError(1, other + ": holds adagrad state");
   }

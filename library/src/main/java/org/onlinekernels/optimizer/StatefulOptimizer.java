@@ -444,8 +444,8 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     }
 
     @Override
-    public String checkBufferImage(String name, MemorySegment image) {
-      return store.checkImage(name, image, StatefulOptimizer.this::brokenInvariant);
+    public String checkBufferImage(String name, MemorySegment image, long offset) {
+      return store.checkImage(name, image, offset, StatefulOptimizer.this::brokenInvariant);
     }
 
     @Override

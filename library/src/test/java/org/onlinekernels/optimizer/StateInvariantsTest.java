@@ -232,6 +232,59 @@ class StateInvariantsTest {
     }
   }
 
+  /**
+   * A file is checked in chunks of 64 KiB: a broken value in a later chunk is named by its index in
+   * the whole buffer and its own variable (interleaved ScInOL2, coordinate 12,345 of 20,000: byte
+   * 197,524 of a float block, 395,048 of a double one), and the optimizer stays unchanged.
+   */
+  @Test
+  void aBrokenValueBeyondTheFirstChunkIsNamedByItsPlaceInTheWhole() throws IOException {
+    Path f = dir.resolve("chunks.ckpt");
+    int d = 20_000;
+    int coordinate = 12_345;
+    for (ElementType t : ElementType.values()) {
+      try (ScInOL2Optimizer writer =
+              new ScInOL2Optimizer(
+                  d,
+                  t,
+                  org.onlinekernels.params.ScInOLParams.defaults(),
+                  StateLayout.INTERLEAVED,
+                  null,
+                  null);
+          ScInOL2Optimizer target =
+              new ScInOL2Optimizer(
+                  d,
+                  t,
+                  org.onlinekernels.params.ScInOLParams.defaults(),
+                  StateLayout.INTERLEAVED,
+                  null,
+                  null)) {
+        MemorySegment block =
+            ((AbstractOptimizer) writer).stateAccess().buffers().values().iterator().next();
+        // variable M (index 2 of G, S2, M, eta)
+        if (t == ElementType.FLOAT) {
+          block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, coordinate * 4L + 2, -0.5f);
+        } else {
+          block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, coordinate * 4L + 2, -0.5);
+        }
+        Checkpoint.save(writer, f);
+        StateSnapshot before = StateSnapshot.of(target);
+        CheckpointException e =
+            assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
+        assertTrue(
+            e.getMessage()
+                .startsWith(
+                    f
+                        + ": buffer M["
+                        + coordinate
+                        + "] = -0.5 breaks its invariant: M (largest |x| seen) is finite and"
+                        + " >= 0"),
+            t + " " + e.getMessage());
+        before.assertSame(target, t + " refused");
+      }
+    }
+  }
+
   /** Writes {@code v} behind the API's back: element 1 of a buffer, or a scalar. */
   private static void plant(AbstractOptimizer o, String name, double v) {
     if (o.scalarState().containsKey(name)) {

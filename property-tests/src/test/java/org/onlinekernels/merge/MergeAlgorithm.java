@@ -26,10 +26,10 @@ import org.onlinekernels.rules.Rules;
  * reference state under the optimizer's names. Nothing here names a rule but {@link #SMALL}: a new
  * rule is merged with its default parameters.
  *
- * @param rule the rule's name in {@link Rules#ALL}
+ * @param info the rule: one of {@link Rules#ALL}, or a test's own ({@code AddedRuleMergeTest})
  * @param mixed whether the optimizer runs in {@link Precision#MIXED}
  */
-record MergeAlgorithm(String rule, boolean mixed) {
+record MergeAlgorithm(RuleInfo info, boolean mixed) {
   /** Parameters (as on the command line) that bring a rule's box or ball into play. */
   private static final Map<String, Map<String, Double>> SMALL =
       Map.of(
@@ -49,9 +49,9 @@ record MergeAlgorithm(String rule, boolean mixed) {
   static List<MergeAlgorithm> all() {
     List<MergeAlgorithm> all = new ArrayList<>();
     for (RuleInfo r : Rules.ALL) {
-      all.add(new MergeAlgorithm(r.name(), false));
+      all.add(new MergeAlgorithm(r, false));
       if (r.mixed()) {
-        all.add(new MergeAlgorithm(r.name(), true));
+        all.add(new MergeAlgorithm(r, true));
       }
     }
     return all;
@@ -62,9 +62,23 @@ record MergeAlgorithm(String rule, boolean mixed) {
     return Arbitraries.of(all());
   }
 
-  /** Rule {@code rule} in its element type. */
+  /** Rule {@code rule} of {@link Rules#ALL} in its element type. */
   static MergeAlgorithm of(String rule) {
-    return new MergeAlgorithm(rule, false);
+    RuleInfo info = Rules.find(rule);
+    if (info == null) {
+      throw new IllegalArgumentException(rule + " is not in Rules.ALL");
+    }
+    return new MergeAlgorithm(info, false);
+  }
+
+  /** The rule's name. */
+  String rule() {
+    return info.name();
+  }
+
+  @Override
+  public String toString() {
+    return rule() + (mixed ? " mixed" : "");
   }
 
   /** The element type a case runs: float state and input under mixed precision. */
@@ -73,10 +87,6 @@ record MergeAlgorithm(String rule, boolean mixed) {
   }
 
   AbstractOptimizer create(int d, ElementType type) {
-    RuleInfo info = Rules.find(rule);
-    if (info == null) {
-      throw new IllegalArgumentException(rule + " is not in Rules.ALL");
-    }
     return info.factory()
         .create(
             d,
@@ -84,7 +94,7 @@ record MergeAlgorithm(String rule, boolean mixed) {
             StateLayout.PLANAR,
             null,
             null,
-            new RuleInfo.Params(SMALL.getOrDefault(rule, Map.of())));
+            new RuleInfo.Params(SMALL.getOrDefault(rule(), Map.of())));
   }
 
   /** The reference learner of this algorithm holding {@code o}'s state (its values, widened). */
@@ -97,14 +107,14 @@ record MergeAlgorithm(String rule, boolean mixed) {
             (name, into) -> {
               double[] from = s.get(name);
               if (from == null) {
-                throw new AssertionError(rule + ": the optimizer has no buffer " + name);
+                throw new AssertionError(rule() + ": the optimizer has no buffer " + name);
               }
               System.arraycopy(from, 0, into, 0, from.length);
             });
     for (String name : r.scalars().keySet()) {
       Double v = sc.get(name);
       if (v == null) {
-        throw new AssertionError(rule + ": the optimizer has no scalar " + name);
+        throw new AssertionError(rule() + ": the optimizer has no scalar " + name);
       }
       r.setScalar(name, v);
     }

@@ -113,7 +113,8 @@ class MergeProperties {
     assertMergeEqualsReference(algo, type, d, k, seed);
   }
 
-  private static void assertMergeEqualsReference(
+  /** The optimizer's merge against the reference's (also {@code AddedRuleMergeTest}'s). */
+  static void assertMergeEqualsReference(
       MergeAlgorithm algo, ElementType type, int d, int k, long seed) {
     try (MergeScenario s = new MergeScenario(algo, type, d, seed, k)) {
       ReferenceModel refStart = algo.reference(s.start);

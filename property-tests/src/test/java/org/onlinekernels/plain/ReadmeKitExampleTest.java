@@ -66,7 +66,8 @@ class ReadmeKitExampleTest {
 
   @Test
   void myAdaGradAgreesWithTheReference() {
-    KernelCheck.adaGrad((d, type, params) -> new MyAdaGrad(d, params.rate()))
+    KernelCheck.forRule(
+            "adagrad", AdaGradParams.class, (d, type, params) -> new MyAdaGrad(d, params.rate()))
         .withParams(AdaGradParams.eta(0.5))
         .types(ElementType.DOUBLE)
         .sparseOnly()

@@ -114,7 +114,7 @@ abstract class MixedSubject {
     private final ScInOL2Subject plain;
 
     ScInOL2(long seed) {
-      this.plain = new ScInOL2Subject(seed, org.onlinekernels.kernel.ElementType.FLOAT);
+      this.plain = new ScInOL2Subject(seed);
     }
 
     @Override

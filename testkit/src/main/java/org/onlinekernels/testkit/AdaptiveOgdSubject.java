@@ -22,12 +22,21 @@ import org.onlinekernels.rules.aogd.ReferenceAdaptiveOgdCoordinate;
  * Ball: {@code G_t}, {@code <w, g>} and {@code ||w||^2} are reductions, and the kernel gets {@code
  * ||v||^2} by expanding the square (terms up to {@code (|1 - eta lambda| ||w|| + eta ||g||)^2}, at
  * most about 4 times {@code ||v||^2} when projecting): {@code C = 4 (1 + chain(d) / 8)}.
+ *
+ * <p>The registry's two rules each have their subject by the kit's naming rule ({@link Subjects}):
+ * {@link AdaptiveOgdBallSubject} and {@link AdaptiveOgdCoordinateSubject}, this class with the form
+ * fixed.
  */
-public final class AdaptiveOgdSubject implements Subject {
+public sealed class AdaptiveOgdSubject implements Subject
+    permits AdaptiveOgdBallSubject, AdaptiveOgdCoordinateSubject {
   private final AdaptiveOgdParams params;
   private final boolean ball;
   private final double factor;
 
+  /**
+   * Adaptive OGD, ball form if {@code ball}, with the radius (or radii) case seed {@code seed}
+   * draws at dimension {@code d}, rounded to {@code t}.
+   */
   public AdaptiveOgdSubject(long seed, int d, ElementType t, boolean ball) {
     SplittableRandom r = new SplittableRandom(seed ^ (ball ? 0xba11L : 0xc00dL));
     this.ball = ball;

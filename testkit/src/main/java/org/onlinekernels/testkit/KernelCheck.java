@@ -5,12 +5,11 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.params.AdaptiveOgdParams;
 import org.onlinekernels.params.DfegParams;
@@ -22,21 +21,26 @@ import org.onlinekernels.params.ScInOLParams;
 
 /**
  * Checks a user's implementation of one algorithm against the library's reference, with the
- * library's own generators and bounds. Adapt the implementation to {@link Learner}, then one call:
+ * library's own generators and bounds. Adapt the implementation to {@link Learner}, then one call
+ * with the rule's name in the registry and its parameter record:
  *
  * <pre>{@code
- * KernelCheck.scInOL2((d, type, params) -> new MyScInOL2(d, type, params.epsilon())).run();
+ * KernelCheck.forRule("scinol2", ScInOLParams.class,
+ *     (d, type, params) -> new MyScInOL2(d, type, params.epsilon())).run();
  * }</pre>
  *
- * runs {@linkplain #tries(int) tries} random {@link Trial}s of the {@link Property properties}
- * (single step from a warmed-up state, trajectory, dense == sparse, and for ScInOL scale
- * invariance) over dimensions with lane counts +-1 and primes, byte offsets, native and heap
- * segments, sparse densities, feature scales {@code 2^-20 .. 2^20}, explicit zeros and {@code
- * -0.0}, repeated and all-zero rows and long one-sign runs ({@link Cases}, {@link Workload}). The
- * first failing trial is shrunk (jqwik's shrinking of the same generators) and thrown as a {@link
- * CheckFailure} with the shrunk counterexample, the original one and the seed; {@link #seed(long)}
- * reproduces it. To run under jqwik's own runner instead (its reports, its {@code tries}), use
- * {@link #trials()} and {@link #check(Trial)} in a {@code @Property}.
+ * (or the same with a typed entry, {@code KernelCheck.scInOL2(factory)}: one per rule of the first
+ * release, each a one-line {@link #forRule(String, Class, Factory)}; a rule added since has {@code
+ * forRule} only, which finds its {@link Subject} from the registry) runs {@linkplain #tries(int)
+ * tries} random {@link Trial}s of the {@link Property properties} (single step from a warmed-up
+ * state, trajectory, dense == sparse, and for ScInOL scale invariance) over dimensions with lane
+ * counts +-1 and primes, byte offsets, native and heap segments, sparse densities, feature scales
+ * {@code 2^-20 .. 2^20}, explicit zeros and {@code -0.0}, repeated and all-zero rows and long
+ * one-sign runs ({@link Cases}, {@link Workload}). The first failing trial is shrunk (jqwik's
+ * shrinking of the same generators) and thrown as a {@link CheckFailure} with the shrunk
+ * counterexample, the original one and the seed; {@link #seed(long)} reproduces it. To run under
+ * jqwik's own runner instead (its reports, its {@code tries}), use {@link #trials()} and {@link
+ * #check(Trial)} in a {@code @Property}.
  *
  * <p>The state names the kit reads and writes through {@link Learner#state} and {@link
  * Learner#writeState}, per algorithm (as in the library's optimizers): AdaGrad {@code w}, {@code
@@ -100,8 +104,8 @@ public final class KernelCheck<P> {
   public record Trial(Property property, Case c) {}
 
   private final String algorithm;
-  private final BiFunction<Case, P, Subject> subjects;
-  private final Function<Subject, P> paramsOf;
+  private final RuleInfo rule;
+  private final Class<P> paramsType;
   private final Factory<P> factory;
   private final boolean scaleInvariant;
   private P fixed;
@@ -113,133 +117,135 @@ public final class KernelCheck<P> {
 
   private KernelCheck(
       String algorithm,
-      BiFunction<Case, P, Subject> subjects,
-      Function<Subject, P> paramsOf,
+      RuleInfo rule,
+      Class<P> paramsType,
       Factory<P> factory,
       boolean scaleInvariant) {
-    if (factory == null) {
-      throw new IllegalArgumentException("factory must not be null");
-    }
     this.algorithm = algorithm;
-    this.subjects = subjects;
-    this.paramsOf = paramsOf;
+    this.rule = rule;
+    this.paramsType = paramsType;
     this.factory = factory;
     this.scaleInvariant = scaleInvariant;
   }
 
   /**
+   * The check of rule {@code rule} of the registry ({@code org.onlinekernels.rules.Rules#ALL}, by
+   * its command-line name: {@code "adagrad"}, {@code "scinol2"}, ...): random draws of its
+   * parameters as its {@link Subject} makes them, which {@code factory} receives as {@code params}
+   * (the rule's parameter record, e.g. {@link ScInOLParams} for {@code scinol2}).
+   *
+   * <pre>{@code
+   * KernelCheck.forRule("scinol2", ScInOLParams.class,
+   *     (d, type, p) -> new MyScInOL2(d, type, p.epsilon())).run();
+   * }</pre>
+   *
+   * Every rule has this entry, a new one too; the typed entries below ({@link #scInOL2}, ...) are
+   * this call with the name and the record filled in.
+   *
+   * @throws IllegalArgumentException for a name not in the registry, a rule whose parameters are
+   *     not a {@code params}, or a null factory
+   */
+  public static <P> KernelCheck<P> forRule(String rule, Class<P> params, Factory<P> factory) {
+    return forRule(Subjects.rule(rule), params, factory);
+  }
+
+  /**
+   * {@link #forRule(String, Class, Factory)} for any rule, in the registry or not (a rule of your
+   * own or of a test, with its subject found by the kit's naming rule: {@link Subjects}).
+   */
+  public static <P> KernelCheck<P> forRule(RuleInfo rule, Class<P> params, Factory<P> factory) {
+    if (factory == null) {
+      throw new IllegalArgumentException("factory must not be null");
+    }
+    if (params == null) {
+      throw new IllegalArgumentException("params must not be null (the rule's parameter record)");
+    }
+    Subject sample = Subjects.of(rule, 0, 1, ElementType.DOUBLE);
+    Object p = sample.params();
+    if (!params.isInstance(p)) {
+      throw new IllegalArgumentException(
+          "rule "
+              + rule.name()
+              + " takes "
+              + p.getClass().getSimpleName()
+              + ", not "
+              + params.getSimpleName());
+    }
+    String label = sample.getClass().getSimpleName().replaceFirst("Subject$", "");
+    return new KernelCheck<>(label, rule, params, factory, sample.scaleInvariant());
+  }
+
+  /**
    * AdaGrad (per-coordinate rate): random draws of {@code eta} or {@code alpha D_i}, {@code delta},
-   * {@code Q0}, boxes.
+   * {@code Q0}, boxes. {@code forRule("adagrad", AdaGradParams.class, factory)}.
    */
   public static KernelCheck<AdaGradParams> adaGrad(Factory<AdaGradParams> factory) {
-    return new KernelCheck<>(
-        "AdaGrad",
-        (c, p) -> p == null ? new AdaGradSubject(c.seed(), c.d(), c.type()) : new AdaGradSubject(p),
-        s -> ((AdaGradSubject) s).params(),
-        factory,
-        false);
+    return forRule("adagrad", AdaGradParams.class, factory);
   }
 
-  /** AdaGrad with the global rate. */
+  /**
+   * AdaGrad with the global rate. {@code forRule("adagrad-global", GlobalAdaGradParams.class,
+   * factory)}.
+   */
   public static KernelCheck<GlobalAdaGradParams> globalAdaGrad(
       Factory<GlobalAdaGradParams> factory) {
-    return new KernelCheck<>(
-        "GlobalAdaGrad",
-        (c, p) ->
-            p == null
-                ? new GlobalAdaGradSubject(c.seed(), c.d(), c.type())
-                : new GlobalAdaGradSubject(p, c.d()),
-        s -> ((GlobalAdaGradSubject) s).params(),
-        factory,
-        false);
+    return forRule("adagrad-global", GlobalAdaGradParams.class, factory);
   }
 
-  /** Adaptive OGD, per-coordinate form. */
+  /**
+   * Adaptive OGD, per-coordinate form. {@code forRule("aogd-coord", AdaptiveOgdParams.class,
+   * factory)}.
+   */
   public static KernelCheck<AdaptiveOgdParams> adaptiveOgdCoordinate(
       Factory<AdaptiveOgdParams> factory) {
-    return adaptiveOgd(factory, false);
+    return forRule("aogd-coord", AdaptiveOgdParams.class, factory);
   }
 
-  /** Adaptive OGD, L2-ball form. */
+  /** Adaptive OGD, L2-ball form. {@code forRule("aogd-ball", AdaptiveOgdParams.class, factory)}. */
   public static KernelCheck<AdaptiveOgdParams> adaptiveOgdBall(Factory<AdaptiveOgdParams> factory) {
-    return adaptiveOgd(factory, true);
+    return forRule("aogd-ball", AdaptiveOgdParams.class, factory);
   }
 
-  private static KernelCheck<AdaptiveOgdParams> adaptiveOgd(
-      Factory<AdaptiveOgdParams> factory, boolean ball) {
-    return new KernelCheck<>(
-        ball ? "AdaptiveOgdBall" : "AdaptiveOgdCoordinate",
-        (c, p) ->
-            p == null
-                ? new AdaptiveOgdSubject(c.seed(), c.d(), c.type(), ball)
-                : new AdaptiveOgdSubject(p, c.d(), ball),
-        s -> ((AdaptiveOgdSubject) s).params(),
-        factory,
-        false);
-  }
-
-  /** ScInOL1: random {@code epsilon}. */
+  /** ScInOL1: random {@code epsilon}. {@code forRule("scinol1", ScInOLParams.class, factory)}. */
   public static KernelCheck<ScInOLParams> scInOL1(Factory<ScInOLParams> factory) {
-    return new KernelCheck<>(
-        "ScInOL1",
-        (c, p) -> p == null ? new ScInOL1Subject(c.seed(), c.type()) : new ScInOL1Subject(p),
-        s -> ((ScInOL1Subject) s).params(),
-        factory,
-        true);
+    return forRule("scinol1", ScInOLParams.class, factory);
   }
 
-  /** ScInOL2: random {@code epsilon}. */
+  /** ScInOL2: random {@code epsilon}. {@code forRule("scinol2", ScInOLParams.class, factory)}. */
   public static KernelCheck<ScInOLParams> scInOL2(Factory<ScInOLParams> factory) {
-    return new KernelCheck<>(
-        "ScInOL2",
-        (c, p) -> p == null ? new ScInOL2Subject(c.seed(), c.type()) : new ScInOL2Subject(p, false),
-        s -> ((ScInOL2Subject) s).params(),
-        factory,
-        true);
+    return forRule("scinol2", ScInOLParams.class, factory);
   }
 
-  /** DFEG: random {@code a}, {@code L}, {@code delta}; gradients within {@code L}. */
+  /**
+   * DFEG: random {@code a}, {@code L}, {@code delta}; gradients within {@code L}. {@code
+   * forRule("dfeg", DfegParams.class, factory)}.
+   */
   public static KernelCheck<DfegParams> dfeg(Factory<DfegParams> factory) {
-    return new KernelCheck<>(
-        "DFEG",
-        (c, p) -> p == null ? new DfegSubject(c.seed(), c.type()) : new DfegSubject(p),
-        s -> ((DfegSubject) s).params(),
-        factory,
-        false);
+    return forRule("dfeg", DfegParams.class, factory);
   }
 
-  /** FTRL-Proximal: random {@code alpha}, {@code beta}, {@code lambda1}, {@code lambda2}. */
+  /**
+   * FTRL-Proximal: random {@code alpha}, {@code beta}, {@code lambda1}, {@code lambda2}. {@code
+   * forRule("ftrl", FtrlParams.class, factory)}.
+   */
   public static KernelCheck<FtrlParams> ftrl(Factory<FtrlParams> factory) {
-    return new KernelCheck<>(
-        "FTRL",
-        (c, p) -> p == null ? new FtrlSubject(c.seed(), c.type()) : new FtrlSubject(p, c.type()),
-        s -> ((FtrlSubject) s).params(),
-        factory,
-        false);
+    return forRule("ftrl", FtrlParams.class, factory);
   }
 
   /**
    * KT coin betting: random {@code epsilon} and {@code Lg}; the wealth saturates at the element
-   * type's cap.
+   * type's cap. {@code forRule("kt", KtParams.class, factory)}.
    */
   public static KernelCheck<KtParams> kt(Factory<KtParams> factory) {
-    return new KernelCheck<>(
-        "KT",
-        (c, p) -> p == null ? new KtSubject(c.seed(), c.type()) : new KtSubject(p, c.type()),
-        s -> ((KtSubject) s).params(),
-        factory,
-        false);
+    return forRule("kt", KtParams.class, factory);
   }
 
-  /** FreeGrad: random {@code epsilon}; the exponent saturates at the element type's cap. */
+  /**
+   * FreeGrad: random {@code epsilon}; the exponent saturates at the element type's cap. {@code
+   * forRule("freegrad", FreeGradParams.class, factory)}.
+   */
   public static KernelCheck<FreeGradParams> freeGrad(Factory<FreeGradParams> factory) {
-    return new KernelCheck<>(
-        "FreeGrad",
-        (c, p) ->
-            p == null ? new FreeGradSubject(c.seed(), c.type()) : new FreeGradSubject(p, c.type()),
-        s -> ((FreeGradSubject) s).params(),
-        factory,
-        false);
+    return forRule("freegrad", FreeGradParams.class, factory);
   }
 
   /**
@@ -340,8 +346,11 @@ public final class KernelCheck<P> {
    */
   public void check(Trial t) {
     Case c = t.c();
-    Subject s = subjects.apply(c, fixed);
-    P params = paramsOf.apply(s);
+    Subject s =
+        fixed == null
+            ? Subjects.of(rule, c.seed(), c.d(), c.type())
+            : Subjects.withParams(rule, fixed, c.d(), c.type());
+    P params = paramsType.cast(s.params());
     LearnerFactory f = (d, type) -> factory.create(d, type, params);
     switch (t.property()) {
       case SINGLE_STEP, TRAJECTORY -> Agreement.learnerVsReference(s, c, f, null);

@@ -22,8 +22,20 @@ import org.onlinekernels.rules.scinol1.ScInOL1Optimizer;
  * Math.expm1} ({@code VectorExpm1Test}): factor {@code 3 (1 + max|theta|/2) + 2}.
  */
 public final class ScInOL1Subject extends FusedRuleSubject<ScInOLParams> {
-  public ScInOL1Subject(long seed, ElementType t) {
+  /** ScInOL1 with the {@code epsilon} case seed {@code seed} draws (a power of two). */
+  public ScInOL1Subject(long seed) {
     this(new ScInOLParams(Math.scalb(1.0, new SplittableRandom(seed ^ 0x5c1L).nextInt(-4, 5))));
+  }
+
+  /**
+   * {@link #ScInOL1Subject(long)}: the draw does not depend on the element type.
+   *
+   * @deprecated the element type is unused; use {@link #ScInOL1Subject(long)} (kept so that code
+   *     written against the kit's first form still compiles)
+   */
+  @Deprecated(since = "0.1.0")
+  public ScInOL1Subject(long seed, ElementType t) {
+    this(seed);
   }
 
   /** ScInOL1 with the given parameters. */

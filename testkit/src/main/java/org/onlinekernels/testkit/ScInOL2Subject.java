@@ -24,10 +24,30 @@ public final class ScInOL2Subject implements Subject {
   private final ScInOLParams params;
   private final boolean stored;
 
-  public ScInOL2Subject(long seed, ElementType t) {
+  /**
+   * ScInOL2 with the {@code epsilon} case seed {@code seed} draws (a power of two), the library's
+   * optimizer in recompute or stored-weights mode as the seed draws.
+   */
+  public ScInOL2Subject(long seed) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5c2L);
     params = new ScInOLParams(Math.scalb(1.0, r.nextInt(-4, 5)));
     stored = r.nextBoolean();
+  }
+
+  /**
+   * {@link #ScInOL2Subject(long)}: the draw does not depend on the element type.
+   *
+   * @deprecated the element type is unused; use {@link #ScInOL2Subject(long)} (kept so that code
+   *     written against the kit's first form still compiles)
+   */
+  @Deprecated(since = "0.1.0")
+  public ScInOL2Subject(long seed, ElementType t) {
+    this(seed);
+  }
+
+  /** ScInOL2 with the given parameters, the library's optimizer recomputing its weights. */
+  public ScInOL2Subject(ScInOLParams params) {
+    this(params, false);
   }
 
   /**

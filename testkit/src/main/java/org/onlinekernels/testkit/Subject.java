@@ -16,6 +16,16 @@ public interface Subject {
   /** Algorithm and parameters, for failure messages. */
   String describe();
 
+  /**
+   * The parameters both sides run with (the rule's parameter record, what {@link
+   * KernelCheck.Factory} receives). Every subject of the kit gives them; by default none.
+   *
+   * @throws UnsupportedOperationException for a subject that does not give its parameters
+   */
+  default Object params() {
+    throw new UnsupportedOperationException(describe() + ": the subject gives no parameters");
+  }
+
   /** Largest {@code |g|} the workload feeds (DFEG assumes {@code |g| <= L}). */
   default double gMax() {
     return 1.0;

@@ -1,15 +1,26 @@
 package org.onlinekernels.testkit;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.ElementType;
+import org.onlinekernels.optimizer.RuleInfo;
 import org.onlinekernels.rules.Rules;
 
 /**
- * Every rule's {@link Subject}, by the rule's name in {@link Rules#ALL}: the one place the suites
- * look a rule up, so a suite that runs "every rule" runs exactly the registry's rules, and a rule
- * without a subject fails loudly instead of being left out.
+ * Every rule's {@link Subject}, found from the registry ({@link Rules#ALL}) by one naming rule: the
+ * subject of a rule whose factory makes a {@code <Rule>Optimizer} is the class {@code
+ * org.onlinekernels.testkit.<Rule>Subject}, with a public constructor {@code (long seed)}, then
+ * {@code int d} and {@code ElementType t} where its parameter draw needs them, in that order (and,
+ * for {@link KernelCheck#withParams}, one that takes the parameters: {@code (P params)}, then
+ * {@code int d} and {@code ElementType t} where its bounds need them). A rule needs nothing here:
+ * its subject is found once and remembered. This is the one place the suites look a rule up, so a
+ * suite that runs "every rule" runs exactly the registry's rules, and a rule without a subject
+ * fails loudly, naming the class it looked for, instead of being left out.
  */
 public final class Subjects {
+  private static final Map<RuleInfo, SubjectClass> CLASSES = new ConcurrentHashMap<>();
+
   private Subjects() {}
 
   /** The rules' names, in {@link Rules#ALL}'s order. */
@@ -21,27 +32,11 @@ public final class Subjects {
    * The subject of rule {@code name} with the parameters case seed {@code seed} draws, for
    * dimension {@code d} and element type {@code t}.
    *
-   * @throws IllegalArgumentException for a rule without a subject here
+   * @throws IllegalArgumentException for a name not in {@link Rules#ALL}, or a rule without a
+   *     subject (the message names the class looked for)
    */
   public static Subject of(String name, long seed, int d, ElementType t) {
-    return switch (name) {
-      case "adagrad" -> new AdaGradSubject(seed, d, t);
-      case "adagrad-global" -> new GlobalAdaGradSubject(seed, d, t);
-      case "aogd-ball" -> new AdaptiveOgdSubject(seed, d, t, true);
-      case "aogd-coord" -> new AdaptiveOgdSubject(seed, d, t, false);
-      case "scinol1" -> new ScInOL1Subject(seed, t);
-      case "scinol2" -> new ScInOL2Subject(seed, t);
-      case "dfeg" -> new DfegSubject(seed, t);
-      case "ftrl" -> new FtrlSubject(seed, t);
-      case "kt" -> new KtSubject(seed, t);
-      case "freegrad" -> new FreeGradSubject(seed, t);
-      default ->
-          throw new IllegalArgumentException(
-              "rule "
-                  + name
-                  + " of Rules.ALL has no test kit subject;"
-                  + " add one to Subjects.of (docs/ADDING_A_RULE.md)");
-    };
+    return of(rule(name), seed, d, t);
   }
 
   /**
@@ -49,5 +44,38 @@ public final class Subjects {
    */
   public static Subject of(String name, Case c) {
     return of(name, c.seed(), c.d(), c.type());
+  }
+
+  /**
+   * The subject of {@code rule}, which need not be in {@link Rules#ALL} (a rule of your own, or of
+   * a test), found by the same naming rule.
+   *
+   * @throws IllegalArgumentException for a rule without a subject (the message names the class
+   *     looked for)
+   */
+  public static Subject of(RuleInfo rule, long seed, int d, ElementType t) {
+    return subjectClass(rule).draw(seed, d, t);
+  }
+
+  /** The subject of {@code rule} with the given parameters, checked at {@code d} and {@code t}. */
+  static Subject withParams(RuleInfo rule, Object params, int d, ElementType t) {
+    return subjectClass(rule).withParams(params, d, t);
+  }
+
+  /** Rule {@code name} of {@link Rules#ALL}. */
+  static RuleInfo rule(String name) {
+    RuleInfo r = Rules.find(name);
+    if (r == null) {
+      throw new IllegalArgumentException(
+          "no rule " + name + " in Rules.ALL; the rules are " + Rules.names());
+    }
+    return r;
+  }
+
+  private static SubjectClass subjectClass(RuleInfo rule) {
+    if (rule == null) {
+      throw new IllegalArgumentException("rule must not be null");
+    }
+    return CLASSES.computeIfAbsent(rule, SubjectClass::of);
   }
 }

@@ -1,10 +1,10 @@
 package org.onlinekernels.bench.report;
 
+import static org.onlinekernels.bench.report.MachineInfo.elapsed;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -45,10 +45,7 @@ public final class BenchReport {
 
   static void run(Profile p, Path out) throws IOException {
     long start = System.nanoTime();
-    Properties props = new Properties();
-    props.putAll(MachineInfo.collect());
-    props.setProperty("profile", p.name());
-    props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+    Properties props = MachineInfo.runProperties(p.name());
     props.setProperty(
         "jmh.settings",
         String.format(
@@ -154,10 +151,5 @@ public final class BenchReport {
 
   private static String orEmpty(String s) {
     return s == null ? "" : s;
-  }
-
-  private static String elapsed(long start) {
-    long s = (System.nanoTime() - start) / 1_000_000_000L;
-    return String.format("%d:%02d", s / 60, s % 60);
   }
 }

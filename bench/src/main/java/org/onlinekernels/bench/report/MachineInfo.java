@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -44,6 +46,21 @@ public final class MachineInfo {
             : org.openjdk.jmh.util.Utils.class.getPackage().getImplementationVersion());
     m.put("loadavg", read(Path.of("/proc/loadavg")).trim());
     return m;
+  }
+
+  /** What a run records first: {@link #collect()}, the profile's name and the date. */
+  public static Properties runProperties(String profile) {
+    Properties p = new Properties();
+    p.putAll(collect());
+    p.setProperty("profile", profile);
+    p.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+    return p;
+  }
+
+  /** {@code m:ss} since {@code start} ({@link System#nanoTime}), for a run's progress lines. */
+  public static String elapsed(long start) {
+    long s = (System.nanoTime() - start) / 1_000_000_000L;
+    return String.format("%d:%02d", s / 60, s % 60);
   }
 
   private static String cpuinfo(String key) {

@@ -138,11 +138,6 @@ public final class Workload {
     return start[n];
   }
 
-  /** Mean nonzeros per row. */
-  public double meanNnz() {
-    return n == 0 ? 0 : (double) start[n] / n;
-  }
-
   /** Label of output {@code k} for row {@code r}: {@code +1/-1} (one-vs-rest when multiclass). */
   public double target(int r, int k) {
     return multiclass ? (label[r] == k ? 1.0 : -1.0) : label[r];

@@ -59,9 +59,38 @@ public class WorkloadBench {
   /** Synthetic streams' total nonzeros per pass in the full profile (rows = this / nnz). */
   public static final String FULL_NONZEROS = "2000000";
 
-  /** Library and hand-written contenders. */
+  /**
+   * What the library's, the hand loop's and the peers' states share: the stream size, the warm-up,
+   * the contender, and the thread CPU clock around each pass ({@link Cpu}).
+   */
   @State(Scope.Thread)
-  public static class Run {
+  public abstract static class Passes {
+    /** Synthetic streams' nonzeros per pass. */
+    @Param({FULL_NONZEROS})
+    public long nonzeros;
+
+    /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
+    @Param({WARM_ROWS})
+    public long warmRows;
+
+    Contender c;
+    Cpu cpu;
+
+    /** A fresh model before every pass ({@link Cpu#reset}). */
+    @Setup(Level.Invocation)
+    public void reset(Cpu k) {
+      cpu = k.reset(c);
+    }
+
+    /** The CPU clock stops. */
+    @TearDown(Level.Invocation)
+    public void stop() {
+      cpu.stop();
+    }
+  }
+
+  /** Library and hand-written contenders. */
+  public static class Run extends Passes {
     /** {@link Workload} spec. */
     @Param({"zipf:20:40"})
     public String workload;
@@ -78,16 +107,7 @@ public class WorkloadBench {
     @Param({"float", "double"})
     public String type;
 
-    /** Synthetic streams' nonzeros per pass. */
-    @Param({FULL_NONZEROS})
-    public long nonzeros;
-
-    /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
-    @Param({WARM_ROWS})
-    public long warmRows;
-
     Workload wl;
-    Contender c;
     double expected;
     double last = Double.NaN;
 
@@ -128,20 +148,6 @@ public class WorkloadBench {
       }
     }
 
-    Cpu cpu;
-
-    /** A fresh model before every pass ({@link Cpu#reset}). */
-    @Setup(Level.Invocation)
-    public void reset(Cpu k) {
-      cpu = k.reset(c);
-    }
-
-    /** The CPU clock stops. */
-    @TearDown(Level.Invocation)
-    public void stop() {
-      cpu.stop();
-    }
-
     /** The last pass's mean loss must equal the expected one exactly. */
     @TearDown(Level.Iteration)
     public void check() {
@@ -156,8 +162,7 @@ public class WorkloadBench {
   }
 
   /** The peers, doubles only, in their own state (no algorithm or type parameter). */
-  @State(Scope.Thread)
-  public static class PeerRun {
+  public static class PeerRun extends Passes {
     /** {@link Workload} spec. */
     @Param({"file:breast_cancer.svm"})
     public String workload;
@@ -166,15 +171,6 @@ public class WorkloadBench {
     @Param({"tribuo", "moa"})
     public String peer;
 
-    /** Synthetic streams' nonzeros per pass. */
-    @Param({FULL_NONZEROS})
-    public long nonzeros;
-
-    /** Warm-up in the trial set-up: rows x outputs (see {@link #warm}). */
-    @Param({WARM_ROWS})
-    public long warmRows;
-
-    Contender c;
     Object last;
 
     /** Reads or generates the rows and builds the peer's own data structures. */
@@ -189,20 +185,6 @@ public class WorkloadBench {
                 throw new IllegalArgumentException("peer must be tribuo or moa, got " + peer);
           };
       warm(c, wl, warmRows, PEER_WARM_NONZEROS);
-    }
-
-    Cpu cpu;
-
-    /** A fresh model before every pass ({@link Cpu#reset}). */
-    @Setup(Level.Invocation)
-    public void reset(Cpu k) {
-      cpu = k.reset(c);
-    }
-
-    /** The CPU clock stops. */
-    @TearDown(Level.Invocation)
-    public void stop() {
-      cpu.stop();
     }
 
     /** The pass produced a model (Tribuo) or a finite loss (MOA). */

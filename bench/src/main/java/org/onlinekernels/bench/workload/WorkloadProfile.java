@@ -45,14 +45,7 @@ import org.onlinekernels.rules.Rules;
  * @param rules the rules measured (by the library contenders and the C loop; the hand loop has
  *     {@link HandLoop#RULES} only)
  * @param types the element types measured ({@code float}, {@code double}), by the C loop too
- * @param warmRows rows x outputs every contender trains on in its trial set-up before JMH's warm-up
- *     (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
- * @param warmups warm-up iterations (library and hand-written contenders)
- * @param measurements measured iterations
- * @param iterationMillis iteration time (at least one pass is always run)
- * @param peerWarmups warm-up iterations of Tribuo and MOA (slow: a pass can take seconds)
- * @param peerMeasurements measured iterations of Tribuo and MOA
- * @param forks JMH forks per combination (0: in this JVM, for the smoke test)
+ * @param jmh the JMH settings
  * @param cRepeat passes of the C loop per workload, rule and type (the median is its figure; 0: no
  *     C loop)
  * @param peers whether Tribuo and MOA run
@@ -64,129 +57,75 @@ public record WorkloadProfile(
     List<String> everyRule,
     List<String> rules,
     List<String> types,
-    long warmRows,
-    int warmups,
-    int measurements,
-    int iterationMillis,
-    int peerWarmups,
-    int peerMeasurements,
-    int forks,
+    Jmh jmh,
     int cRepeat,
     boolean peers) {
+  /**
+   * The JMH settings of a profile.
+   *
+   * @param warmRows rows x outputs every contender trains on in its trial set-up before JMH's
+   *     warm-up (fewer if it has seen 3 full-profile passes' nonzeros first; WorkloadBench.warm)
+   * @param warmups warm-up iterations (library and hand-written contenders)
+   * @param measurements measured iterations
+   * @param iterationMillis iteration time (at least one pass is always run)
+   * @param peerWarmups warm-up iterations of Tribuo and MOA (slow: a pass can take seconds)
+   * @param peerMeasurements measured iterations of Tribuo and MOA
+   * @param forks JMH forks per combination (0: in this JVM, for the smoke tests)
+   */
+  public record Jmh(
+      long warmRows,
+      int warmups,
+      int measurements,
+      int iterationMillis,
+      int peerWarmups,
+      int peerMeasurements,
+      int forks) {}
+
+  /**
+   * The committed runs' settings: one fork per combination, 1 + 5 iterations of 200 ms, no peer
+   * iterations.
+   */
+  static final Jmh FORKED = new Jmh(Long.parseLong(WorkloadBench.WARM_ROWS), 1, 5, 200, 0, 0, 1);
+
+  /** The quick C profiles': in the report's own JVM, one iteration of 20 ms. */
+  static final Jmh IN_PROCESS = new Jmh(2000, 0, 1, 20, 0, 0, 0);
+
   /** Every rule of the registry. */
   private static final List<String> ALL_RULES = Rules.names();
 
   /** The named profile, with the data files found under {@code dataDir}. */
   public static WorkloadProfile named(String name, Path dataDir) {
+    List<String> types = WorkloadGrid.TYPES;
+    List<String> handRules = HandLoop.RULES;
+    List<String> floatOnly = List.of("float");
     return switch (name) {
-      case "quick" ->
-          new WorkloadProfile(
-              "quick",
-              100_000,
-              List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200"),
-              List.of(),
-              ALL_RULES,
-              WorkloadGrid.TYPES,
-              2000,
-              1,
-              2,
-              20,
-              0,
-              1,
-              0,
-              0,
-              true);
+      case "quick" -> {
+        List<String> w = List.of("file:heart_scale.svm", "zipf:14:8", "zipf:14:40", "zipf:14:200");
+        Jmh jmh = new Jmh(2000, 1, 2, 20, 0, 1, 0);
+        yield new WorkloadProfile(name, 100_000, w, List.of(), ALL_RULES, types, jmh, 0, true);
+      }
       case "metal-quick" -> {
         List<String> w = List.of("zipf:14:40", "file:heart_scale.svm");
-        yield new WorkloadProfile(
-            "metal-quick",
-            100_000,
-            w,
-            w,
-            ALL_RULES,
-            WorkloadGrid.TYPES,
-            2000,
-            0,
-            1,
-            20,
-            0,
-            0,
-            0,
-            3,
-            false);
+        yield new WorkloadProfile(name, 100_000, w, w, ALL_RULES, types, IN_PROCESS, 3, false);
       }
       case "metal" -> {
         List<String> w = List.of("zipf:20:40", "file:austen_lines.train.svm");
-        yield new WorkloadProfile(
-            "metal",
-            8_000_000,
-            w,
-            w,
-            ALL_RULES,
-            WorkloadGrid.TYPES,
-            Long.parseLong(WorkloadBench.WARM_ROWS),
-            1,
-            5,
-            200,
-            0,
-            0,
-            1,
-            7,
-            false);
+        yield new WorkloadProfile(name, 8_000_000, w, w, ALL_RULES, types, FORKED, 7, false);
       }
       case "metal-streams" ->
           new WorkloadProfile(
-              "metal-streams",
-              Long.parseLong(WorkloadBench.FULL_NONZEROS),
-              streams(new int[] {20, 24}),
-              List.of(),
-              HandLoop.RULES,
-              List.of("float"),
-              Long.parseLong(WorkloadBench.WARM_ROWS),
-              1,
-              5,
-              200,
-              0,
-              0,
-              1,
-              11,
-              false);
-      case "metal-streams-quick" ->
-          new WorkloadProfile(
-              "metal-streams-quick",
-              100_000,
-              List.of("zipf:14:8", "zipf:14:40", "zipf:14:200"),
-              List.of(),
-              HandLoop.RULES,
-              List.of("float"),
-              2000,
-              0,
-              1,
-              20,
-              0,
-              0,
-              0,
-              3,
-              false);
+              name, full(), streams(), List.of(), handRules, floatOnly, FORKED, 11, false);
+      case "metal-streams-quick" -> {
+        List<String> w = List.of("zipf:14:8", "zipf:14:40", "zipf:14:200");
+        yield new WorkloadProfile(
+            name, 100_000, w, List.of(), handRules, floatOnly, IN_PROCESS, 3, false);
+      }
       case "full" -> {
         List<String> w = new ArrayList<>(Workload.trainingFiles(dataDir));
-        w.addAll(streams(new int[] {20, 24}));
+        w.addAll(streams());
+        Jmh peers = new Jmh(FORKED.warmRows(), 1, 5, 200, 1, 3, 1);
         yield new WorkloadProfile(
-            "full",
-            Long.parseLong(WorkloadBench.FULL_NONZEROS),
-            w,
-            List.of("zipf:20:40"),
-            ALL_RULES,
-            WorkloadGrid.TYPES,
-            Long.parseLong(WorkloadBench.WARM_ROWS),
-            1,
-            5,
-            200,
-            1,
-            3,
-            1,
-            7,
-            true);
+            name, full(), w, List.of("zipf:20:40"), ALL_RULES, types, peers, 7, true);
       }
       default ->
           throw new IllegalArgumentException(
@@ -196,14 +135,19 @@ public record WorkloadProfile(
     };
   }
 
+  /** The full profile's nonzeros per synthetic pass. */
+  private static long full() {
+    return Long.parseLong(WorkloadBench.FULL_NONZEROS);
+  }
+
   /**
-   * The synthetic streams of the full profile at these {@code log2 d}: Zipf then uniform indices,
-   * 8, 40 and 200 nonzeros per row.
+   * The synthetic streams of the full profile: Zipf then uniform indices, d = 2^20 and 2^24, 8, 40
+   * and 200 nonzeros per row.
    */
-  static List<String> streams(int[] logDs) {
+  static List<String> streams() {
     List<String> w = new ArrayList<>();
     for (String dist : new String[] {"zipf", "uniform"}) {
-      for (int logD : logDs) {
+      for (int logD : new int[] {20, 24}) {
         for (int nnz : new int[] {8, 40, 200}) w.add(dist + ":" + logD + ":" + nnz);
       }
     }
@@ -219,13 +163,7 @@ public record WorkloadProfile(
         everyRule.stream().filter(specs::contains).toList(),
         rules,
         types,
-        warmRows,
-        warmups,
-        measurements,
-        iterationMillis,
-        peerWarmups,
-        peerMeasurements,
-        forks,
+        jmh,
         cRepeat,
         peers);
   }

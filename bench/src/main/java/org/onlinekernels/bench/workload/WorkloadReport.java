@@ -1,10 +1,10 @@
 package org.onlinekernels.bench.workload;
 
+import static org.onlinekernels.bench.report.MachineInfo.elapsed;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -103,10 +103,7 @@ public final class WorkloadReport {
     Files.createDirectories(out.resolve("tmp"));
     long start = System.nanoTime();
     Path data = Workload.dataFolder().toAbsolutePath();
-    Properties props = new Properties();
-    props.putAll(MachineInfo.collect());
-    props.setProperty("profile", p.name());
-    props.setProperty("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+    Properties props = MachineInfo.runProperties(p.name());
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("pages", PagePolicy.describe());
     props.setProperty("clock", clock());
@@ -120,13 +117,13 @@ public final class WorkloadReport {
                 + "%d fork(s) per combination; library and hand-written contenders %d warm-up + %d measured iterations of "
                 + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
                 + "fork JVM args: %s",
-            p.warmRows(),
-            p.forks(),
-            p.warmups(),
-            p.measurements(),
-            p.iterationMillis(),
-            p.peerWarmups(),
-            p.peerMeasurements(),
+            p.jmh().warmRows(),
+            p.jmh().forks(),
+            p.jmh().warmups(),
+            p.jmh().measurements(),
+            p.jmh().iterationMillis(),
+            p.jmh().peerWarmups(),
+            p.jmh().peerMeasurements(),
             String.join(" ", jvmArgs())));
     Set<String> dense = new TreeSet<>();
     List<String> costs = new ArrayList<>();
@@ -234,18 +231,19 @@ public final class WorkloadReport {
    */
   private static ChainedOptionsBuilder options(
       WorkloadProfile p, String w, String method, boolean peer) {
+    WorkloadProfile.Jmh j = p.jmh();
     return new OptionsBuilder()
         .include("org\\.onlinekernels\\.bench\\.workload\\.WorkloadBench\\." + method + "$")
         .param("workload", w)
         .param("nonzeros", Long.toString(p.nonzeros()))
-        .param("warmRows", Long.toString(p.warmRows()))
+        .param("warmRows", Long.toString(j.warmRows()))
         .mode(Mode.SampleTime)
         .timeUnit(TimeUnit.MILLISECONDS)
-        .forks(p.forks())
-        .warmupIterations(peer ? p.peerWarmups() : p.warmups())
-        .measurementIterations(peer ? p.peerMeasurements() : p.measurements())
-        .warmupTime(TimeValue.milliseconds(p.iterationMillis()))
-        .measurementTime(TimeValue.milliseconds(p.iterationMillis()))
+        .forks(j.forks())
+        .warmupIterations(peer ? j.peerWarmups() : j.warmups())
+        .measurementIterations(peer ? j.peerMeasurements() : j.measurements())
+        .warmupTime(TimeValue.milliseconds(j.iterationMillis()))
+        .measurementTime(TimeValue.milliseconds(j.iterationMillis()))
         .jvmArgsAppend(jvmArgs())
         .shouldFailOnError(false);
   }
@@ -336,10 +334,5 @@ public final class WorkloadReport {
         st.getMax(),
         (int) st.getN(),
         cpu);
-  }
-
-  private static String elapsed(long start) {
-    long s = (System.nanoTime() - start) / 1_000_000_000L;
-    return String.format("%d:%02d", s / 60, s % 60);
   }
 }

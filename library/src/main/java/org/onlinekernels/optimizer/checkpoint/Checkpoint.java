@@ -1,21 +1,17 @@
 package org.onlinekernels.optimizer.checkpoint;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -54,7 +50,7 @@ public final class Checkpoint {
   /** The format version this library writes and reads. */
   public static final int FORMAT_VERSION = 1;
 
-  private static final int MAGIC = 0x4F4B4350; // "OKCP"
+  static final int MAGIC = 0x4F4B4350; // "OKCP"
 
   /**
    * Bound on everything but the buffer bytes: header strings (at most 64 KiB each), names, scalars.
@@ -137,7 +133,37 @@ public final class Checkpoint {
               + most
               + " bytes: not its checkpoint, or damaged");
     }
-    restore(Files.readAllBytes(file), file.toString(), optimizer);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ImageReader.restore(ImageReader.Source.of(channel, 0, size), file.toString(), optimizer);
+    }
+  }
+
+  /**
+   * Loads the checkpoint image that a container file holds at {@code offset}, {@code length} bytes
+   * long (one optimizer's checkpoint, as {@link #write} wrote it into the container), into {@code
+   * optimizer}, with every check of {@link #load} and without holding the image in memory: each
+   * check reads it in chunks from the file. {@code source} names the image in messages (e.g. {@code
+   * "state.okst, output 2"}).
+   *
+   * @throws CheckpointException if the image is damaged or does not match the optimizer; the
+   *     optimizer is then unchanged (reset to its initial state if the file changed while it was
+   *     read)
+   * @throws IOException if reading fails
+   */
+  public static void load(
+      Path file, long offset, long length, String source, AbstractOptimizer optimizer)
+      throws IOException {
+    if (optimizer == null || file == null || source == null) {
+      throw new IllegalArgumentException("file, source and optimizer must not be null");
+    }
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException(
+          "offset and length must not be negative: " + offset + ", " + length);
+    }
+    optimizer.stateAccess().checkOpen();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ImageReader.restore(ImageReader.Source.of(channel, offset, length), source, optimizer);
+    }
   }
 
   /**
@@ -154,107 +180,13 @@ public final class Checkpoint {
       throw new IllegalArgumentException("image, source and optimizer must not be null");
     }
     optimizer.stateAccess().checkOpen();
-    Decoded c = decode(image, source);
-    String where = source + ": ";
-    if (!c.algorithm.equals(optimizer.algorithm())) {
-      throw new CheckpointException(
-          where
-              + "holds "
-              + c.algorithm
-              + " state; this optimizer is "
-              + optimizer.algorithm()
-              + "; load it into a "
-              + c.algorithm
-              + " optimizer");
+    try {
+      ImageReader.restore(ImageReader.Source.of(image), source, optimizer);
+    } catch (CheckpointException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // reading an array does not fail
     }
-    if (!c.elementType.equals(optimizer.precision().name())) {
-      throw new CheckpointException(
-          where
-              + "holds "
-              + c.elementType.toLowerCase()
-              + " state; this optimizer is "
-              + optimizer.precision().name().toLowerCase()
-              + "; create the optimizer with the checkpoint's precision");
-    }
-    if (!c.byteOrder.equals(ByteOrder.nativeOrder().toString())) {
-      throw new CheckpointException(
-          where
-              + "was written on a "
-              + c.byteOrder
-              + " machine; this one is "
-              + ByteOrder.nativeOrder());
-    }
-    if (c.d != optimizer.dimension()) {
-      throw new CheckpointException(
-          where + "has dimension " + c.d + "; this optimizer has " + optimizer.dimension());
-    }
-    String params = optimizer.stateAccess().params();
-    if (!c.params.equals(params)) {
-      throw new CheckpointException(
-          where
-              + "was saved with parameters "
-              + c.params
-              + "; this optimizer has "
-              + params
-              + "; create the optimizer with the checkpoint's parameters");
-    }
-    Map<String, MemorySegment> buffers = optimizer.stateAccess().buffers();
-    if (!c.buffers.keySet().equals(buffers.keySet())) {
-      throw new CheckpointException(
-          where
-              + "has state buffers "
-              + c.buffers.keySet()
-              + "; this optimizer has "
-              + buffers.keySet()
-              + " (e.g. another storage mode)");
-    }
-    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
-      long want = buffers.get(e.getKey()).byteSize();
-      if (e.getValue().length != want) {
-        throw new CheckpointException(
-            where
-                + "buffer "
-                + e.getKey()
-                + " has "
-                + e.getValue().length
-                + " bytes; expected "
-                + want);
-      }
-    }
-    if (!c.scalars.keySet().equals(new TreeMap<>(optimizer.scalarState()).keySet())) {
-      throw new CheckpointException(
-          where
-              + "has scalars "
-              + c.scalars.keySet()
-              + "; this optimizer has "
-              + optimizer.scalarState().keySet());
-    }
-    // Values the algorithm could never reach (a valid checksum only says the file is as written).
-    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
-      String broken =
-          optimizer.stateAccess().checkBufferImage(e.getKey(), MemorySegment.ofArray(e.getValue()));
-      if (broken != null) {
-        throw new CheckpointException(where + "buffer " + broken);
-      }
-    }
-    for (Map.Entry<String, Double> e : c.scalars.entrySet()) {
-      double v = e.getValue();
-      String broken =
-          Double.isNaN(v)
-              ? e.getKey() + " is not NaN"
-              : optimizer.stateAccess().brokenInvariant(e.getKey(), v);
-      if (broken != null) {
-        throw new CheckpointException(
-            where + "scalar " + e.getKey() + " = " + v + " breaks its invariant: " + broken);
-      }
-    }
-    // Everything verified: only now is the optimizer written.
-    optimizer.reset();
-    for (Map.Entry<String, byte[]> e : c.buffers.entrySet()) {
-      MemorySegment.copy(
-          MemorySegment.ofArray(e.getValue()), 0, buffers.get(e.getKey()), 0, e.getValue().length);
-    }
-    c.scalars.forEach(optimizer.stateAccess()::setScalar);
   }
 
   /**
@@ -312,8 +244,11 @@ public final class Checkpoint {
     }
   }
 
-  /** Copies of the state buffers go through a buffer of this many bytes. */
-  private static final int CHUNK = 1 << 16;
+  /**
+   * Copies of the state buffers, written or read, go through a buffer of this many bytes (a
+   * multiple of every element's size, so that a chunk holds whole elements).
+   */
+  static final int CHUNK = 1 << 16;
 
   private static byte[] encode(AbstractOptimizer o) {
     ByteArrayOutputStream bos = new ByteArrayOutputStream();
@@ -356,84 +291,6 @@ public final class Checkpoint {
     for (Map.Entry<String, Double> e : scalars.entrySet()) {
       out.writeUTF(e.getKey());
       out.writeLong(Double.doubleToRawLongBits(e.getValue()));
-    }
-  }
-
-  private record Decoded(
-      String algorithm,
-      String elementType,
-      String byteOrder,
-      int d,
-      String params,
-      Map<String, byte[]> buffers,
-      Map<String, Double> scalars) {}
-
-  private static Decoded decode(byte[] bytes, String source) throws CheckpointException {
-    String where = source + ": ";
-    if (bytes.length < 12) {
-      throw new CheckpointException(
-          where + "is truncated (" + bytes.length + " bytes); not a complete checkpoint");
-    }
-    ByteBuffer head = ByteBuffer.wrap(bytes);
-    if (head.getInt(0) != MAGIC) {
-      throw new CheckpointException(where + "is not an online-kernels checkpoint (bad magic)");
-    }
-    int version = head.getInt(4);
-    if (version != FORMAT_VERSION) {
-      throw new CheckpointException(
-          where
-              + "has format version "
-              + version
-              + "; this library reads version "
-              + FORMAT_VERSION);
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bytes.length - 4);
-    if ((int) crc.getValue() != head.getInt(bytes.length - 4)) {
-      throw new CheckpointException(
-          where + "checksum mismatch: the file is damaged or truncated; use an older checkpoint");
-    }
-    try (DataInputStream in =
-        new DataInputStream(new java.io.ByteArrayInputStream(bytes, 8, bytes.length - 12))) {
-      String algorithm = in.readUTF();
-      String type = in.readUTF();
-      String order = in.readUTF();
-      int d = in.readInt();
-      String params = in.readUTF();
-      in.readUTF(); // kernel provider: informational
-      int nb = in.readInt();
-      if (nb < 0 || nb > 64) {
-        throw new CheckpointException(where + "declares " + nb + " buffers; the file is damaged");
-      }
-      Map<String, byte[]> buffers = new LinkedHashMap<>();
-      for (int k = 0; k < nb; k++) {
-        String name = in.readUTF();
-        long len = in.readLong();
-        if (len < 0 || len > in.available()) {
-          throw new CheckpointException(
-              where + "buffer " + name + " declares " + len + " bytes; the file is damaged");
-        }
-        byte[] raw = new byte[(int) len];
-        in.readFully(raw);
-        buffers.put(name, raw);
-      }
-      int ns = in.readInt();
-      Map<String, Double> scalars = new TreeMap<>();
-      List<String> names = new ArrayList<>();
-      for (int k = 0; k < ns; k++) {
-        String name = in.readUTF();
-        names.add(name);
-        scalars.put(name, Double.longBitsToDouble(in.readLong()));
-      }
-      if (in.available() != 0) {
-        throw new CheckpointException(
-            where + "has " + in.available() + " unexpected trailing bytes");
-      }
-      return new Decoded(algorithm, type, order, d, params, buffers, scalars);
-    } catch (EOFException e) {
-      throw new CheckpointException(where + "is truncated inside its header or data");
-    } catch (IOException e) {
-      throw new CheckpointException(where + "cannot be parsed: " + e.getMessage());
     }
   }
 

@@ -62,8 +62,11 @@ public interface StateAccess {
   /** The invariant {@code value} would break as element or scalar {@code name}, or null. */
   String brokenInvariant(String name, double value);
 
-  /** The first invariant an image of buffer {@code name} breaks, or null. */
-  String checkBufferImage(String name, MemorySegment image);
+  /**
+   * The first invariant a part of an image of buffer {@code name} breaks, or null: {@code image}
+   * holds the buffer's bytes from byte {@code offset} on (a multiple of the element size).
+   */
+  String checkBufferImage(String name, MemorySegment image, long offset);
 
   /** The algorithm's merge rules, or null for none. */
   MergePlan mergePlan();

@@ -297,20 +297,24 @@ public final class StateStore {
    * The first element of a buffer image (raw bytes in native order of the buffer's element type,
    * about to replace buffer {@code name}) that breaks an invariant, as {@code "name[i] = v breaks
    * ..."}, or null. A buffer is one variable or an interleaved block whose element {@code k}
-   * belongs to variable {@code k mod (number of variables)}.
+   * belongs to variable {@code k mod (number of variables)}. The image may be a part of the whole,
+   * from byte {@code offset} of the buffer on (a multiple of the element size), so that an image
+   * read in chunks is checked with the indices of the whole.
    */
-  public String checkImage(String name, MemorySegment image, Invariants.Check invariants) {
+  public String checkImage(
+      String name, MemorySegment image, long offset, Invariants.Check invariants) {
     String[] names =
         fields.containsKey(name)
             ? new String[] {name}
             : name.replace(" (interleaved)", "").split("\\+");
     boolean isFloat = fields.get(names[0]).type() == ElementType.FLOAT;
-    long n = image.byteSize() / (isFloat ? Float.BYTES : Double.BYTES);
-    for (long i = 0; i < n; i++) {
+    int bytes = isFloat ? Float.BYTES : Double.BYTES;
+    long n = image.byteSize() / bytes;
+    for (long k = 0, i = offset / bytes; k < n; k++, i++) {
       double v =
           isFloat
-              ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)
-              : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+              ? image.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, k)
+              : image.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, k);
       String field = names[(int) (i % names.length)];
       String broken = Double.isNaN(v) ? field + " is not NaN" : invariants.broken(field, v);
       if (broken != null) {

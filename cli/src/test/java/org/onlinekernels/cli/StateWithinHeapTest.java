@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Saving streams: {@code train --save-state --model} of a model whose state is 32 MiB (ScInOL2,
- * 2^21 coordinates, float) succeeds in a JVM allowed 96 MiB of heap, and writes the bytes an
- * unconstrained run writes. Holding the files in memory before writing them (a copy of the state, a
- * growing byte array and its copies) needs several times the state and runs out of heap there.
+ * Saving and loading a state stream: {@code train --save-state --model} of a model whose state is
+ * 32 MiB (ScInOL2, 2^21 coordinates, float) succeeds in a JVM allowed 96 MiB of heap, and writes
+ * the bytes an unconstrained run writes; so does resuming that state with {@code --initial} in 80
+ * MiB. Holding the files in memory (a copy of the state, a growing byte array and its copies; or
+ * the file's bytes and each output's image copied out of them) needs several times the state and
+ * runs out of heap there.
  */
 @Tag("long")
-class SaveWithinHeapTest {
+class StateWithinHeapTest {
   @TempDir Path dir;
 
   @Test
@@ -59,6 +61,27 @@ class SaveWithinHeapTest {
     Path model = dir.resolve("here.model");
     here(args(data, 22, List.of("--model", model.toString())));
     assertArrayEquals(Files.readAllBytes(model), Files.readAllBytes(smallModel), "the model file");
+  }
+
+  /**
+   * A 32 MiB state resumed, trained on and saved again in 80 MiB of heap: the state file is read in
+   * place, in chunks, into the resumed optimizer; reading it whole (32 MiB) and copying the image
+   * out of it (32 MiB more) beside the optimizer's own 32 MiB does not fit.
+   */
+  @Test
+  void aStateIsResumedInAHeapTwoAndAHalfTimesTheState() throws Exception {
+    Path data = rows();
+    Path state = dir.resolve("first.state");
+    here(args(data, 21, List.of("--save-state", state.toString())));
+    assertTrue(Files.size(state) > 32L << 20, "a state of at least 32 MiB");
+    Path small = dir.resolve("small-resumed.state");
+    inJvm(
+        "-Xmx80m",
+        args(data, 21, List.of("--initial", state.toString(), "--save-state", small.toString())));
+    Path resumed = dir.resolve("resumed.state");
+    here(
+        args(data, 21, List.of("--initial", state.toString(), "--save-state", resumed.toString())));
+    assertArrayEquals(Files.readAllBytes(resumed), Files.readAllBytes(small), "the resumed state");
   }
 
   private Path rows() throws Exception {

@@ -1,4 +1,4 @@
-package org.onlinekernels.bench.coldstart;
+package org.onlinekernels.lab.coldstart;
 
 import java.io.File;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import org.onlinekernels.bench.workload.Workload;
  * alike), medians reported.
  *
  * <pre>
- *   mvn -q -pl bench -am compile exec:exec@coldstart-report -Dcoldstart.args="REPS CURVE_SECONDS"
+ *   mvn -q -Plab -pl lab -am compile exec:exec@coldstart-report -Dcoldstart.args="REPS CURVE_SECONDS"
  * </pre>
  *
  * Needs the jars ({@code bin/online-kernels} builds them on first use). Prints Markdown tables: the
@@ -42,10 +42,12 @@ public final class ColdStartReport {
     this.home = home;
     this.dataDir = dataDir;
     this.java = Path.of(System.getProperty("java.home"), "bin", "java");
-    // Only the project's own classes (bench and library): the dozens of dependency jars would slow
-    // every start.
+    // Only the project's own classes (lab, bench and library): the dozens of dependency jars would
+    // slow every start.
     this.classpath =
-        home.resolve("bench/target/classes")
+        home.resolve("lab/target/classes")
+            + File.pathSeparator
+            + home.resolve("bench/target/classes")
             + File.pathSeparator
             + home.resolve("library/target/classes");
   }
@@ -143,7 +145,7 @@ public final class ColdStartReport {
     List<String> cli =
         List.of(launcher, "train", "--data", file.toString(), "--no-shuffle", "--json");
     String spec = "file:" + file.getFileName();
-    String dir = file.getParent().getParent().toString();
+    String dir = file.getParent().toString();
     return List.of(
         new Run("cli vector", cli, Map.of()),
         new Run(
@@ -162,7 +164,7 @@ public final class ColdStartReport {
 
   private void curves(int reps, double seconds) throws Exception {
     Path synthetic = SyntheticFile.write(home.resolve("target/coldstart"));
-    String dir = synthetic.getParent().getParent().toString();
+    String dir = synthetic.getParent().toString();
     String spec = "file:" + synthetic.getFileName();
     Map<String, List<String>> runs = new LinkedHashMap<>();
     runs.put("lib vector", coldPass(true, "curve", "trainer", dir, spec, Double.toString(seconds)));

@@ -1,19 +1,22 @@
 package org.onlinekernels.bench;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Smoke test of {@link MixedPrecisionBench}: every precision and implementation at d = 1003 (not a
+ * Smoke test of {@link AdaGradBench.Dense}'s precisions (float, mixed: {@code qType = double}
+ * beside a float {@code w}, and double): every precision and implementation at d = 1003 (not a
  * multiple of any lane count), a few calls, the state's own check, and the checksums of float,
  * mixed and double close to each other (same inputs, different rounding).
  */
-class MixedPrecisionBenchTest {
+class AdaGradMixedPrecisionTest {
   static double run(String precision, String impl) {
-    MixedPrecisionBench.Dense s = new MixedPrecisionBench.Dense();
+    AdaGradBench.Dense s = new AdaGradBench.Dense();
     s.d = BenchSuiteTest.D;
-    s.precision = precision;
+    s.type = precision.equals("double") ? "double" : "float";
+    s.qType = precision.equals("mixed") ? "double" : "same";
     s.impl = impl;
     s.warmCalls = 3;
     s.setUp();
@@ -34,5 +37,16 @@ class MixedPrecisionBenchTest {
       }
     }
     assertTrue(run("mixed", "vector") == run("mixed", "scalar"), "mixed vector == scalar");
+  }
+
+  @Test
+  void mixedNeedsAFloatW() {
+    AdaGradBench.Dense s = new AdaGradBench.Dense();
+    s.d = BenchSuiteTest.D;
+    s.type = "double";
+    s.qType = "double";
+    s.impl = "scalar";
+    assertThrows(IllegalArgumentException.class, s::setUp);
+    s.tearDown();
   }
 }

@@ -2,4 +2,4 @@
  * The cold-start benchmark: fresh JVMs training one pass, against the scalar fallback and a
  * hand-written loop, and the time to steady state (bench-report/coldstart.md).
  */
-package org.onlinekernels.bench.coldstart;
+package org.onlinekernels.lab.coldstart;

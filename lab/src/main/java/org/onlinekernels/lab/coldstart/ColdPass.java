@@ -1,4 +1,4 @@
-package org.onlinekernels.bench.coldstart;
+package org.onlinekernels.lab.coldstart;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -14,14 +14,14 @@ import org.onlinekernels.optimizer.InputPolicy;
  * ScInOL2, float, logistic loss, rows in file order, from a fresh model.
  *
  * <pre>
- *   ColdPass pass  trainer|hand SHARED SPEC          one pass; prints seconds=S examples=N loss=L
- *   ColdPass curve trainer|hand SHARED SPEC SECONDS  passes until SECONDS have gone by; prints
- *                                                    rate_0.1=R rate_1=R rate_10=R (examples/s
- *                                                    over the first 0.1, 1, 10 s)
+ *   ColdPass pass  trainer|hand DATA SPEC          one pass; prints seconds=S examples=N loss=L
+ *   ColdPass curve trainer|hand DATA SPEC SECONDS  passes until SECONDS have gone by; prints
+ *                                                  rate_0.1=R rate_1=R rate_10=R (examples/s
+ *                                                  over the first 0.1, 1, 10 s)
  * </pre>
  *
- * {@code SPEC} is a workload spec ({@code file:NAME}, the file under {@code SHARED/data}). {@code
- * trainer} is {@code OnlineTrainer} on the kernel provider this JVM chooses ({@code
+ * {@code SPEC} is a workload spec ({@code file:NAME}, the file under the folder {@code DATA}).
+ * {@code trainer} is {@code OnlineTrainer} on the kernel provider this JVM chooses ({@code
  * -Donlinekernels.vectorization}, {@code -Donlinekernels.handover}); {@code hand} is the workload
  * benchmark's hand-written fused loop ({@code FloatHandScInOL2}), the same rule on plain arrays.
  * The clock starts after the file is read, just before the model is made: the model's construction

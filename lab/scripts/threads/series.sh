@@ -11,7 +11,9 @@
 #           stream (the default buffer: the 200,000 rows are streamed), default mem
 #   RULES   default "scinol2 adagrad"
 # env: WT (the checkout whose bin/online-kernels runs; default this one), DATA (default the 200,000-row Zipf file here),
-#      THREADS (default "1 2"), EXTRA (more train options)
+#      THREADS (default "1 2"), EXTRA (more train options), PROBE (the machine probe run before each
+#      run; default "probe 2 60000000", the spinning threads; "cores 0.5": lab/scripts/threads/cores.c,
+#      register-only, private-array and shared-array speedups, printed as REG/PRIV/SHARED)
 set -u
 N=${1:-10}
 EPOCHS=${2:-10}
@@ -22,6 +24,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 RUN=${RUN:-$WT/target/threads}   # data files, the probe and each series' folder
 mkdir -p "$RUN"
 [[ -x $RUN/probe ]] || gcc -O2 -pthread -o "$RUN/probe" "$HERE/probe.c"
+[[ -x $RUN/cores ]] || gcc -O2 -march=native -pthread -o "$RUN/cores" "$HERE/cores.c"
+PROBE=${PROBE:-probe 2 60000000}
 DATA=${DATA:-$RUN/zipf_20_40-200000.svm}
 THREADS=${THREADS:-"1 2"}
 EXTRA=${EXTRA:-}
@@ -41,7 +45,7 @@ for rule in $RULES; do
     for t in $THREADS; do
       f=$OUT/$rule-t$t-$i
       # The machine now: two independent spinning threads against one (no shared memory).
-      "$RUN/probe" 2 60000000 >"$f.probe"
+      "$RUN/"$PROBE >"$f.probe"
       start=$(date +%s.%N)
       ONLINE_KERNELS_JAVA_OPTS="-Xlog:gc:file=$f.gc ${JOPTS:-}" \
         perf stat -x, -e context-switches,cpu-migrations -o "$f.perf" \

@@ -129,6 +129,7 @@ final class RowStore {
   RowFeed feed(RowFeed rest) {
     return new RowFeed() {
       private int next;
+      private boolean collected;
 
       @Override
       public boolean next(RowBlock block) throws IOException {
@@ -140,6 +141,13 @@ final class RowStore {
         if (rest == null) {
           block.clear();
           return false;
+        }
+        if (!collected && !blocks.isEmpty()) {
+          // The rows read ahead are garbage now, in the old generation (they outlived the young
+          // one): their pages are for what comes later (the model's read-out).
+          collected = true;
+          blocks.clear();
+          HeapRelease.now();
         }
         return rest.next(block);
       }

@@ -349,8 +349,12 @@ final class TrainCommand {
         if (writer != null) {
           writer.commit();
         }
-        closeQuietly(early);
-        early = null;
+        if (early != null) {
+          // Its state is as large as the model and in-memory training makes its own learner.
+          closeQuietly(early);
+          early = null;
+          HeapRelease.now();
+        }
         return trainInMemory(store.dataset(vw ? 1 << bits : d), names, out, progress);
       }
       streaming = true;
@@ -628,6 +632,7 @@ final class TrainCommand {
       if (early != null && resumed == null && (fit.multiclass() || early.dimension() != dim)) {
         early.close();
         early = null;
+        HeapRelease.now();
       }
       run = new StreamTrain(this, text, first, store, dim, fit, writer, cache, temporary, key);
       TrainerConfig cfg = streamConfig();

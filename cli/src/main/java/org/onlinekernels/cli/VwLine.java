@@ -1,7 +1,9 @@
 package org.onlinekernels.cli;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import org.apache.commons.codec.digest.MurmurHash3;
 import org.onlinekernels.data.RowBlock;
 import org.onlinekernels.io.LibSvmReader;
 import org.onlinekernels.io.TextFeed;
@@ -114,6 +116,25 @@ final class VwLine implements TextFeed.LineParser {
     return c <= ' ' && (c == ' ' || c == '\t' || c == '\f' || c == 0x0b);
   }
 
+  /** Eight bytes of an array as one little-endian long. */
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /**
+   * The bytes of {@code w} (eight, little-endian) that may end or split a feature: at most {@code '
+   * '} (the spaces among them), '|' and ':', as the high bit of each such byte. Exact at the lowest
+   * set bit (a borrow reaches a higher byte only from a byte that is flagged itself); bytes above
+   * it may be flagged wrongly, so only the lowest is used.
+   */
+  static long candidates(long w) {
+    long bar = w ^ ('|' * ONES);
+    long colon = w ^ (':' * ONES);
+    return (((w - 0x21 * ONES) & ~w) | ((bar - ONES) & ~bar) | ((colon - ONES) & ~colon)) & HIGHS;
+  }
+
   /** Whether {@code c} ends a name or a feature: a space, or the '|' of the next namespace. */
   private static boolean stop(byte c) {
     return c <= ' ' ? space(c) : c == '|';
@@ -154,7 +175,7 @@ final class VwLine implements TextFeed.LineParser {
         scaleTo = p;
         scale = number(colon + 1, p, "namespace scale");
       }
-      seed = MurmurHash3.hash32x86(b, from, nameEnd - from, 0);
+      seed = Murmur3.hash(b, from, nameEnd - from, 0);
       letter = nameEnd > from ? b[from] & 0xFF : ' ';
       ns = row.keepsNames() ? name(from, nameEnd) : "";
     }
@@ -167,15 +188,43 @@ final class VwLine implements TextFeed.LineParser {
       }
       int ts = p;
       int colon = -1;
-      for (byte c; p < e && !stop(c = b[p]); p++) {
-        colon = c == ':' ? p : colon;
+      // The feature's end (a space, '|' or e) and its last ':', eight bytes at a time where the
+      // array holds eight more: the first byte that may stop or split the token is found in a word,
+      // then looked at alone.
+      while (p < e) {
+        int at;
+        if (p + Long.BYTES <= b.length) {
+          long w = (long) LONGS.get(b, p);
+          long m = candidates(w);
+          if (m == 0) {
+            p += Long.BYTES;
+            continue;
+          }
+          at = p + (Long.numberOfTrailingZeros(m) >>> 3);
+          if (at >= e) {
+            p = e;
+            break;
+          }
+        } else {
+          at = p;
+        }
+        byte c = b[at];
+        if (stop(c)) {
+          p = at;
+          break;
+        }
+        colon = c == ':' ? at : colon;
+        p = at + 1;
+      }
+      if (p > e) {
+        p = e;
       }
       int nameEnd = colon < 0 ? p : colon;
       double v = colon < 0 ? 1 : value(colon + 1, p, ts, nameEnd);
       if (nameEnd == ts) {
         throw new TextFeed.LineProblem("a feature value without a feature name");
       }
-      int h = MurmurHash3.hash32x86(b, ts, nameEnd - ts, seed);
+      int h = Murmur3.hash(b, ts, nameEnd - ts, seed);
       double x = v * scale;
       if (!Double.isFinite(x) || Math.abs(x) > limits.maxMagnitude()) {
         throw new TextFeed.LineProblem(

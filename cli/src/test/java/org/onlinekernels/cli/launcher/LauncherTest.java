@@ -135,17 +135,20 @@ class LauncherTest {
   }
 
   /**
-   * train's collector (the serial one) is the launcher's default, and a user's own heap bound or
-   * collector wins without a conflict (two collectors would stop the JVM). The JVM's final flags,
-   * printed (on stderr, as the launcher has the JVM print its own output), tell.
+   * train's collector (the serial one, its young generation at most 16 MiB) is the launcher's
+   * default, and a user's own heap bound, young generation or collector wins without a conflict
+   * (two collectors would stop the JVM). The JVM's final flags, printed (on stderr, as the launcher
+   * has the JVM print its own output), tell.
    */
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
       value = {
-        "''                               | UseSerialGC = true, UseG1GC = false",
-        "-Xmx200m                         | UseSerialGC = true, MaxHeapSize = 209715200",
-        "-XX:+UseG1GC                     | UseG1GC = true, UseSerialGC = false",
+        "''                               | UseSerialGC = true, UseG1GC = false, MaxNewSize = 16777216",
+        "-Xmx200m                         | UseSerialGC = true, MaxHeapSize = 209715200, MaxNewSize = 16777216",
+        "-Xmn64m                          | UseSerialGC = true, MaxNewSize = 67108864",
+        "-XX:NewRatio=1                   | NewRatio = 1, MaxNewSize = (?!16777216\\s)\\d+",
+        "-XX:+UseG1GC                     | UseG1GC = true, UseSerialGC = false, MaxNewSize = (?!16777216\\s)\\d+",
         "-XX:+UseParallelGC -Xmx300m      | UseParallelGC = true, UseSerialGC = false, MaxHeapSize = 314572800",
         "-XX:-UseSerialGC                 | UseSerialGC = false"
       })

@@ -15,11 +15,11 @@ import org.onlinekernels.trainer.TrainerConfig;
 /**
  * Where a round of {@link ParallelTrainer}'s deterministic mode spends its time, phase by phase
  * (train, mark, collect, prepare, check, write, finish): the trainer's rounds replayed with the
- * members run one after another on one thread, each phase timed with {@link System#nanoTime}, so
- * each figure is the CPU time of that phase summed over the members (no barrier waits). Measurement
- * only, not a test: {@code MergePhasesProbe [algorithm] [threads] [mergeEvery] [rows] [epochs]} on
- * the issue-22 stream ({@link HashedZipfStream#standard}); the second half of the epochs is
- * counted.
+ * members run one after another on one thread, each phase timed by the thread's CPU time, so each
+ * figure is the CPU time of that phase summed over the members (no barrier waits). Measurement
+ * only, not a test: {@code MergePhasesProbe [algorithm] [threads] [mergeEvery] [rows] [epochs]
+ * [solo|combine]} on the issue-22 stream ({@link HashedZipfStream#standard}); the second half of
+ * the epochs is counted.
  */
 final class MergePhasesProbe {
   private MergePhasesProbe() {}
@@ -28,12 +28,22 @@ final class MergePhasesProbe {
     "train", "mark", "collect", "prepare", "check", "write", "finish"
   };
 
+  private static final java.lang.management.ThreadMXBean CPU =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** This thread's CPU time, so that a busy machine does not inflate a phase. */
+  private static long now() {
+    return CPU.getCurrentThreadCpuTime();
+  }
+
   public static void main(String[] args) {
     String algorithm = args.length > 0 ? args[0] : "scinol2";
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     int every = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
     int n = args.length > 3 ? Integer.parseInt(args[3]) : 200_000;
     int epochs = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+    // "combine": every coordinate combined, as before the solo copies (for comparison).
+    boolean solo = !(args.length > 5 && args[5].equals("combine"));
     SparseDataset data = HashedZipfStream.standard(1).rows(n, 2);
     TrainerConfig c =
         TrainerConfig.of(AlgorithmSpec.of(algorithm)).withEpochs(epochs).withShuffle(false, 1);
@@ -66,33 +76,34 @@ final class MergePhasesProbe {
         for (int lo = 0; lo < n; lo += every) {
           int hi = Math.min(n, lo + every);
           long[] t = new long[PHASES.length + 1];
-          t[0] = System.nanoTime();
+          t[0] = now();
           for (int j = 0; j < threads; j++) {
             int from = lo + (int) ((long) (hi - lo) * j / threads);
             int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
             loops[j].run(rows.labels, order, from, to, BlockLoop.BLOCK, e + 1, train[j]);
           }
-          t[1] = System.nanoTime();
+          t[1] = now();
           for (int j = 0; j < threads; j++) {
             int from = lo + (int) ((long) (hi - lo) * j / threads);
             int to = lo + (int) ((long) (hi - lo) * (j + 1) / threads);
             dirty.mark(j, rows, order, from, to);
           }
-          t[2] = System.nanoTime();
+          t[2] = now();
           for (int j = 0; j < threads; j++) {
             dirty.collect(j);
           }
           int[] list = dirty.gather();
-          t[3] = System.nanoTime();
+          t[3] = now();
           CoordinateMerge m =
-              CoordinateMerge.prepare(into, learners.output(0), list, dirty.count());
-          t[4] = System.nanoTime();
+              CoordinateMerge.prepare(
+                  into, learners.output(0), list, dirty.count(), solo ? dirty.owners() : null);
+          t[4] = now();
           m.check(0, m.size());
-          t[5] = System.nanoTime();
+          t[5] = now();
           m.write(0, m.size());
-          t[6] = System.nanoTime();
+          t[6] = now();
           m.finish();
-          t[7] = System.nanoTime();
+          t[7] = now();
           if (counted) {
             for (int p = 0; p < PHASES.length; p++) {
               nanos[p] += t[p + 1] - t[p];

@@ -10,7 +10,8 @@ import org.onlinekernels.optimizer.state.StateStore;
  * A {@link StateMerger}'s per-buffer passes: each combines, coordinate by coordinate over positions
  * {@code [lo, hi)} of the merged coordinates, one buffer's column of contributor values (in
  * canonical order) with the start's value by one {@link MergePlan.Rule}, and writes the result into
- * the start's state. Two or more contributors; nothing is allocated per coordinate.
+ * the start's state. Two or more contributors; nothing is allocated per coordinate. Positions named
+ * by one learner's rows alone ({@code solo}) are skipped: {@link StateMerger} writes them.
  */
 final class MergeColumns {
   private final StateAccess into;
@@ -24,6 +25,12 @@ final class MergeColumns {
   /** Per contributor: the summed increments of the plan's weight scalars ({@code MEAN}). */
   private final double[] scalarWeight;
 
+  /**
+   * Per position, the one learner whose rows named it ({@code >= 0}: the passes skip it), or -1;
+   * null: every position is combined.
+   */
+  private int[] solo;
+
   MergeColumns(
       StateAccess into,
       List<StateAccess> ordered,
@@ -36,6 +43,16 @@ final class MergeColumns {
     this.plan = plan;
     this.coords = coords;
     this.scalarWeight = scalarWeight;
+  }
+
+  /** From now on the passes skip the positions {@code solo} gives an owner ({@code >= 0}). */
+  void skipSolo(int[] solo) {
+    this.solo = solo;
+  }
+
+  /** Whether position {@code q} is left to the solo pass. */
+  private boolean skipped(int q) {
+    return solo != null && solo[q] >= 0;
   }
 
   /** The coordinate at position {@code q}. */
@@ -62,6 +79,9 @@ final class MergeColumns {
     boolean f = s0.type() == ElementType.FLOAT;
     double[] column = new double[k];
     for (int q = lo; q < hi; q++) {
+      if (skipped(q)) {
+        continue;
+      }
       int i = at(q);
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
@@ -90,6 +110,9 @@ final class MergeColumns {
     StateStore.Field[] fs = learnerFields(name);
     double[] column = new double[k];
     for (int q = lo; q < hi; q++) {
+      if (skipped(q)) {
+        continue;
+      }
       int i = at(q);
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
@@ -102,6 +125,9 @@ final class MergeColumns {
     StateStore.Field s0 = startField(name);
     StateStore.Field[] fs = learnerFields(name);
     for (int q = lo; q < hi; q++) {
+      if (skipped(q)) {
+        continue;
+      }
       int i = at(q);
       double acc = s0.get(i);
       for (int j = 0; j < k; j++) {
@@ -126,6 +152,9 @@ final class MergeColumns {
     boolean averaged = false;
     double sq = 0;
     for (int q = lo; q < hi; q++) {
+      if (skipped(q)) {
+        continue;
+      }
       int i = at(q);
       double base = c0 == null ? 0 : c0.get(i);
       for (int j = 0; j < k; j++) {

@@ -22,6 +22,15 @@ import org.onlinekernels.optimizer.state.StateStore;
  * rule can overflow, so its buffers get a checking pass over every range first, and a ball
  * projection a pass for the norm; a refused merge therefore leaves {@code into} bit-identical.
  * Nothing is allocated per coordinate.
+ *
+ * <p>Solo coordinates: where the caller knows that only one learner's rows named a coordinate
+ * ({@link #soloOwners}), every other learner holds the start's value there, so each rule's
+ * combination has at most that one contributor and is its value as is (MAX: the larger of it and
+ * the start's), the bits {@link MergeColumns} would compute. Such a coordinate is copied instead of
+ * combined, and has no sum to check: a sum of one term cannot overflow (as a merge with one
+ * contributor copies its state unchecked). Not where a rule weights its learners by their scalar
+ * increments ({@code MEAN} with a positive {@link #scalarWeight}): there a learner that did not
+ * name a coordinate still contributes the start's value.
  */
 public final class StateMerger {
   /**
@@ -56,6 +65,17 @@ public final class StateMerger {
   /** The merged scalars (two or more contributors), set by {@link #finish}. */
   private final double[] scalars;
 
+  /**
+   * Whether no contributor's {@link #scalarWeight} is positive (solo coordinates may be copied).
+   */
+  private final boolean soloExact;
+
+  /**
+   * Per position, the index in {@link #learners} of the only learner whose rows named it, or -1;
+   * null: none known (every position combined).
+   */
+  private int[] solo;
+
   private StateMerger(
       StateAccess into,
       List<? extends StateAccess> learners,
@@ -74,12 +94,16 @@ public final class StateMerger {
     this.scalars = new double[plan.scalars().size()];
     this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
     if (k < 2) {
+      this.soloExact = false;
       return;
     }
     Map<String, Double> s0 = into.scalarState();
+    boolean exact = true;
     for (int j = 0; j < k; j++) {
       scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
+      exact &= !(scalarWeight[j] > 0);
     }
+    this.soloExact = exact;
     for (int s = 0; s < scalars.length; s++) {
       String name = plan.scalars().get(s).name();
       double[] v = new double[k];
@@ -172,6 +196,32 @@ public final class StateMerger {
     return c;
   }
 
+  /**
+   * Gives, per position of the coordinates, the index in the learners (as given to {@link
+   * #prepare}) of the only one whose rows named it, or -1 where several did; those positions are
+   * then copied, not combined, by {@link #write} and skipped by {@link #check} (see the class
+   * comment). Ignored without a list of coordinates, without two contributors, or where the rule
+   * weights learners by their scalar increments.
+   *
+   * @throws IllegalArgumentException for an owner outside {@code -1..learners-1}
+   */
+  public void soloOwners(int[] owners) {
+    if (owners == null || coords == null || k < 2 || !soloExact) {
+      return;
+    }
+    if (owners.length < n) {
+      throw new IllegalArgumentException(owners.length + " owners for " + n + " coordinates");
+    }
+    for (int q = 0; q < n; q++) {
+      if (owners[q] < -1 || owners[q] >= learners.size()) {
+        throw new IllegalArgumentException(
+            "owner " + owners[q] + " at " + q + " of " + learners.size() + " learners");
+      }
+    }
+    this.solo = owners;
+    columns.skipSolo(owners);
+  }
+
   /** The number of coordinates merged. */
   public int size() {
     return n;
@@ -221,10 +271,38 @@ public final class StateMerger {
           case MEAN -> {}
         }
       }
+      if (solo != null) {
+        copySolo(lo, hi);
+      }
     }
     if (back) {
       for (StateAccess l : learners) {
         copy(into, l, lo, hi);
+      }
+    }
+  }
+
+  /**
+   * The solo positions of {@code [lo, hi)}: each buffer of the plan takes its one learner's value
+   * (MAX: the larger of it and the start's), what the rule's combination gives there.
+   */
+  private void copySolo(int lo, int hi) {
+    int t = learners.size();
+    for (MergePlan.Buffer b : plan.buffers()) {
+      StateStore.Field to = into.store().field(b.name());
+      StateStore.Field[] from = new StateStore.Field[t];
+      for (int j = 0; j < t; j++) {
+        from[j] = learners.get(j).store().field(b.name());
+      }
+      boolean max = b.rule() == MergePlan.Rule.MAX;
+      for (int q = lo; q < hi; q++) {
+        int owner = solo[q];
+        if (owner < 0) {
+          continue;
+        }
+        int i = coords[q];
+        double v = from[owner].get(i);
+        to.set(i, max ? Math.max(to.get(i), v) : v);
       }
     }
   }

@@ -124,7 +124,30 @@ public final class CoordinateMerge {
    */
   public static CoordinateMerge prepare(
       AbstractOptimizer into, List<? extends AbstractOptimizer> learners, int[] coords, int n) {
-    return prepare(into.stateAccess(), StatefulOptimizer.stateAccess(learners), coords, n);
+    return prepare(into, learners, coords, n, null);
+  }
+
+  /**
+   * {@link #prepare(AbstractOptimizer, List, int[], int)}, told for each position {@code q < n}
+   * which learner alone named {@code coords[q]} ({@code owners[q]}, its index in {@code learners}),
+   * or -1 where several did: such a position is copied from its learner, not combined, and has no
+   * sum to check (the same bits: {@link StateMerger#soloOwners}).
+   *
+   * @param owners per position the only learner whose rows named it, or -1; null: not known
+   * @throws IllegalArgumentException also for an owner outside {@code -1..learners.size()-1}
+   */
+  public static CoordinateMerge prepare(
+      AbstractOptimizer into,
+      List<? extends AbstractOptimizer> learners,
+      int[] coords,
+      int n,
+      int[] owners) {
+    CoordinateMerge m =
+        prepare(into.stateAccess(), StatefulOptimizer.stateAccess(learners), coords, n);
+    if (owners != null) {
+      m.merger.soloOwners(owners);
+    }
+    return m;
   }
 
   private static CoordinateMerge prepare(

@@ -5,8 +5,10 @@ package org.onlinekernels.trainer.parallel;
  * org.onlinekernels.optimizer.parallel.CoordinateMerge}): each thread sets the bits of its rows'
  * indices in a bitset of its own; then each thread collects a range of the bitsets' words (the
  * union of every thread's bits there, cleared for the next round) into an ascending list, and the
- * lists, in thread order, are the round's coordinates in ascending order. Everything is allocated
- * once.
+ * lists, in thread order, are the round's coordinates in ascending order, each with the thread
+ * whose rows alone named it (or -1 where several threads' rows did): a merge copies such a
+ * coordinate from that thread's learner instead of combining every learner there. Everything is
+ * allocated once.
  */
 final class DirtyCoordinates {
   private final int threads;
@@ -18,8 +20,12 @@ final class DirtyCoordinates {
   /** found[j]: the coordinates thread j collected; count[j] of them. */
   private final int[][] found;
 
+  /** foundOwner[j][q]: the only thread whose rows named found[j][q], or -1. */
+  private final int[][] foundOwner;
+
   private final int[] count;
   private final int[] all;
+  private final int[] allOwner;
   private int total;
 
   DirtyCoordinates(int d, int threads) {
@@ -27,11 +33,14 @@ final class DirtyCoordinates {
     this.words = (d + 63) >>> 6;
     this.bits = new long[threads][words];
     this.found = new int[threads][];
+    this.foundOwner = new int[threads][];
     this.count = new int[threads];
     for (int j = 0; j < threads; j++) {
       found[j] = new int[(wordAt(j + 1) - wordAt(j)) * 64];
+      foundOwner[j] = new int[found[j].length];
     }
     this.all = new int[d];
+    this.allOwner = new int[d];
   }
 
   private int wordAt(int j) {
@@ -55,16 +64,30 @@ final class DirtyCoordinates {
   /** Thread {@code j} collects (and clears) its range of words, after every thread has marked. */
   void collect(int j) {
     int[] out = found[j];
+    int[] owner = foundOwner[j];
     int c = 0;
     for (int w = wordAt(j), end = wordAt(j + 1); w < end; w++) {
       long u = 0;
+      long several = 0;
       for (long[] b : bits) {
+        several |= u & b[w];
         u |= b[w];
-        b[w] = 0;
       }
       while (u != 0) {
-        out[c++] = (w << 6) + Long.numberOfTrailingZeros(u);
+        int bit = Long.numberOfTrailingZeros(u);
+        int who = -1;
+        if ((several & (1L << bit)) == 0) {
+          who = 0;
+          while ((bits[who][w] & (1L << bit)) == 0) {
+            who++;
+          }
+        }
+        owner[c] = who;
+        out[c++] = (w << 6) + bit;
         u &= u - 1;
+      }
+      for (long[] b : bits) {
+        b[w] = 0;
       }
     }
     count[j] = c;
@@ -78,10 +101,19 @@ final class DirtyCoordinates {
     int at = 0;
     for (int j = 0; j < threads; j++) {
       System.arraycopy(found[j], 0, all, at, count[j]);
+      System.arraycopy(foundOwner[j], 0, allOwner, at, count[j]);
       at += count[j];
     }
     total = at;
     return all;
+  }
+
+  /**
+   * Per position of {@link #gather}'s list, the only thread whose rows named that coordinate, or -1
+   * where several threads' rows did.
+   */
+  int[] owners() {
+    return allOwner;
   }
 
   /** The number of coordinates {@link #gather} returned. */

@@ -36,9 +36,11 @@ import org.onlinekernels.trainer.model.LinearModel;
  * OGD on the ball), so each thread marks the coordinates its rows name, and the merge ({@link
  * CoordinateMerge}) visits only those, split by coordinate range over the same threads, writing the
  * merged values into the merged state and into every learner at once: a round costs its rows plus
- * the distinct coordinates they named, not {@code O(T d)}. The threads live for the whole {@link
- * #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays with
- * the calling thread (thread 0).
+ * the distinct coordinates they named, not {@code O(T d)}. A coordinate only one thread's rows
+ * named is copied from that thread's learner rather than combined, and not checked for overflow (a
+ * sum of one term cannot overflow): the same bits for less work. The threads live for the whole
+ * {@link #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays
+ * with the calling thread (thread 0).
  *
  * <p>Kernels: the learners start on the scalar kernels and move to the vector kernels at a round
  * boundary once the sequential trainer's handover ({@link KernelHandover}) is due, all in the same
@@ -302,7 +304,11 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       for (int c = 0; c < k; c++) {
         merges[c] =
             CoordinateMerge.prepare(
-                (AbstractOptimizer) merged.optimizer(c), learners.output(c), coords, count);
+                (AbstractOptimizer) merged.optimizer(c),
+                learners.output(c),
+                coords,
+                count,
+                local ? dirty.owners() : null);
       }
       team.clocks().alone(j, since);
     }

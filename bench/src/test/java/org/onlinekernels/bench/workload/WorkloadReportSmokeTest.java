@@ -46,6 +46,9 @@ class WorkloadReportSmokeTest {
         .toList();
   }
 
+  /** How far apart the thread CPU clock and the wall clock may run: 1 %. */
+  private static final double CLOCKS = 1.01;
+
   @Test
   void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
     WorkloadProfile p = WorkloadProfile.named("quick", Workload.dataFolder());
@@ -61,8 +64,11 @@ class WorkloadReportSmokeTest {
       WorkloadResult r = WorkloadResult.parse(l);
       assertTrue(r.msMedian() > 0 && Double.isFinite(r.examplesPerSecond()), l);
       // Thread CPU time of the same passes: measured, and never more than the slowest wall pass
-      // (plus the clock reads' own cost).
-      assertTrue(r.cpuMs() > 0 && r.cpuMs() <= r.msMax() + 0.05, "cpu_ms: " + l);
+      // (plus the clock reads' own cost), within the two clocks' disagreement: the thread CPU
+      // clock is the scheduler's and the wall clock another source, which on a virtual machine
+      // were seen a fraction of a percent apart (Tribuo's pass, CPU above wall). A clock that
+      // counted another thread's work too would be far beyond 1 %.
+      assertTrue(r.cpuMs() > 0 && r.cpuMs() <= r.msMax() * CLOCKS + 0.05, "cpu_ms: " + l);
     }
     WorkloadReportWriter.write(out);
     String md = Files.readString(out.resolve("workload.md"));

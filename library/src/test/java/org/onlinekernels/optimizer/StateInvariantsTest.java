@@ -192,44 +192,12 @@ class StateInvariantsTest {
   /** An interleaved block holds G, S2, M, eta in turn: a bad S2 in it is named as S2[i]. */
   @Test
   void anInterleavedCheckpointNamesTheVariableAndCoordinate() throws IOException {
-    Path f = dir.resolve("interleaved.ckpt");
-    for (ElementType t : ElementType.values()) {
-      try (ScInOL2Optimizer writer =
-              new ScInOL2Optimizer(
-                  3,
-                  t,
-                  org.onlinekernels.params.ScInOLParams.defaults(),
-                  StateLayout.INTERLEAVED,
-                  null,
-                  null);
-          ScInOL2Optimizer target =
-              new ScInOL2Optimizer(
-                  3,
-                  t,
-                  org.onlinekernels.params.ScInOLParams.defaults(),
-                  StateLayout.INTERLEAVED,
-                  null,
-                  null)) {
-        MemorySegment block =
-            ((AbstractOptimizer) writer).stateAccess().buffers().values().iterator().next();
-        // coordinate 2, variable S2 (index 1 of G, S2, M, eta)
-        if (t == ElementType.FLOAT)
-          block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, 2 * 4 + 1, -1f);
-        else block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, 2 * 4 + 1, -1.0);
-        Checkpoint.save(writer, f);
-        StateSnapshot before = StateSnapshot.of(target);
-        CheckpointException e =
-            assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
-        assertTrue(
-            e.getMessage()
-                .startsWith(
-                    f
-                        + ": buffer S2[2] = -1.0 breaks its invariant: S2 (sum of squared"
-                        + " gradients) is finite and >= 0"),
-            e.getMessage());
-        before.assertSame(target, "interleaved refused");
-      }
-    }
+    assertInterleavedRefused(
+        3,
+        2,
+        1,
+        -1.0,
+        "S2[2] = -1.0 breaks its invariant: S2 (sum of squared gradients) is finite and >= 0");
   }
 
   /**
@@ -239,50 +207,51 @@ class StateInvariantsTest {
    */
   @Test
   void aBrokenValueBeyondTheFirstChunkIsNamedByItsPlaceInTheWhole() throws IOException {
-    Path f = dir.resolve("chunks.ckpt");
-    int d = 20_000;
-    int coordinate = 12_345;
+    assertInterleavedRefused(
+        20_000,
+        12_345,
+        2,
+        -0.5,
+        "M[12345] = -0.5 breaks its invariant: M (largest |x| seen) is finite and >= 0");
+  }
+
+  /**
+   * Interleaved ScInOL2 at dimension {@code d}, in float and double, with {@code value} planted at
+   * {@code coordinate}'s variable {@code variable} (0 to 3: G, S2, M, eta), saved: loading it is
+   * refused with {@code "buffer " + named}, the target unchanged.
+   */
+  private void assertInterleavedRefused(
+      int d, int coordinate, int variable, double value, String named) throws IOException {
+    Path f = dir.resolve("interleaved.ckpt");
     for (ElementType t : ElementType.values()) {
-      try (ScInOL2Optimizer writer =
-              new ScInOL2Optimizer(
-                  d,
-                  t,
-                  org.onlinekernels.params.ScInOLParams.defaults(),
-                  StateLayout.INTERLEAVED,
-                  null,
-                  null);
-          ScInOL2Optimizer target =
-              new ScInOL2Optimizer(
-                  d,
-                  t,
-                  org.onlinekernels.params.ScInOLParams.defaults(),
-                  StateLayout.INTERLEAVED,
-                  null,
-                  null)) {
+      try (ScInOL2Optimizer writer = interleavedScInOL2(d, t);
+          ScInOL2Optimizer target = interleavedScInOL2(d, t)) {
         MemorySegment block =
             ((AbstractOptimizer) writer).stateAccess().buffers().values().iterator().next();
-        // variable M (index 2 of G, S2, M, eta)
+        long at = coordinate * 4L + variable;
         if (t == ElementType.FLOAT) {
-          block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, coordinate * 4L + 2, -0.5f);
+          block.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, at, (float) value);
         } else {
-          block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, coordinate * 4L + 2, -0.5);
+          block.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, value);
         }
         Checkpoint.save(writer, f);
         StateSnapshot before = StateSnapshot.of(target);
         CheckpointException e =
             assertThrows(CheckpointException.class, () -> Checkpoint.load(f, target));
-        assertTrue(
-            e.getMessage()
-                .startsWith(
-                    f
-                        + ": buffer M["
-                        + coordinate
-                        + "] = -0.5 breaks its invariant: M (largest |x| seen) is finite and"
-                        + " >= 0"),
-            t + " " + e.getMessage());
+        assertTrue(e.getMessage().startsWith(f + ": buffer " + named), t + " " + e.getMessage());
         before.assertSame(target, t + " refused");
       }
     }
+  }
+
+  private static ScInOL2Optimizer interleavedScInOL2(int d, ElementType t) {
+    return new ScInOL2Optimizer(
+        d,
+        t,
+        org.onlinekernels.params.ScInOLParams.defaults(),
+        StateLayout.INTERLEAVED,
+        null,
+        null);
   }
 
   /** Writes {@code v} behind the API's back: element 1 of a buffer, or a scalar. */

@@ -388,10 +388,11 @@ final class ImageReader {
       return end - at;
     }
 
+    private final byte[] single = new byte[1];
+
     @Override
     public int read() throws IOException {
-      byte[] b = new byte[1];
-      return read(b, 0, 1) < 0 ? -1 : b[0] & 0xff;
+      return read(single, 0, 1) < 0 ? -1 : single[0] & 0xff;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.onlinekernels.bench;
 
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -73,7 +75,7 @@ public class RoofBench {
     MemorySegment pattern(int n, int k) {
       MemorySegment s = BenchData.allocate(arena, ElementType.FLOAT, n);
       for (int i = 0; i < n; i++) {
-        s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, 0.25f + ((i * k) & 1023) / 1024f);
+        s.setAtIndex(JAVA_FLOAT, i, 0.25f + ((i * k) & 1023) / 1024f);
       }
       return s;
     }
@@ -134,9 +136,7 @@ public class RoofBench {
     }
     float sum = sa.add(sb).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
-      sum +=
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+      sum += a.getAtIndex(JAVA_FLOAT, i) + b.getAtIndex(JAVA_FLOAT, i);
     }
     return sum;
   }
@@ -146,11 +146,7 @@ public class RoofBench {
     for (int bound = S.loopBound(n); i < bound; i += S.length()) {
       FloatVector.fromMemorySegment(S, a, 4L * i, LE).intoMemorySegment(b, 4L * i, LE);
     }
-    for (; i < n; i++)
-      b.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+    for (; i < n; i++) b.setAtIndex(JAVA_FLOAT, i, a.getAtIndex(JAVA_FLOAT, i));
   }
 
   static void triad(MemorySegment a, MemorySegment b, MemorySegment c, float s, int n) {
@@ -161,11 +157,7 @@ public class RoofBench {
       vc.mul(s).add(vb).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + s * c.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(JAVA_FLOAT, i, b.getAtIndex(JAVA_FLOAT, i) + s * c.getAtIndex(JAVA_FLOAT, i));
     }
   }
 
@@ -177,11 +169,7 @@ public class RoofBench {
       vb.mul(s).add(va).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + s * b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(JAVA_FLOAT, i, a.getAtIndex(JAVA_FLOAT, i) + s * b.getAtIndex(JAVA_FLOAT, i));
     }
   }
 }

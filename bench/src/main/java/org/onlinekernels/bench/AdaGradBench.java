@@ -194,9 +194,8 @@ public class AdaGradBench {
   }
 
   /**
-   * What a user would write instead: a plain loop over {@code float[]}/{@code double[]}, left to
-   * C2's auto-vectorizer (which handles this loop: no branch, {@code (float) Math.sqrt} is
-   * recognised as a float square root).
+   * What a user would write instead: a plain loop over {@code float[]}/{@code double[]} ({@link
+   * FloatHandLoops#adaGrad}).
    */
   public static class HandWritten extends ArrayParams {
     /** Float state (type = float). */
@@ -236,28 +235,9 @@ public class AdaGradBench {
 
     /** One update. */
     public void step() {
-      if (wf != null) adaGrad(wf, qf, gf, (float) scale, (float) ETA, (float) DELTA);
-      else adaGrad(wd, qd, gd, scale, ETA, DELTA);
+      if (wf != null) FloatHandLoops.adaGrad(wf, qf, gf, (float) scale, (float) ETA, (float) DELTA);
+      else DoubleHandLoops.adaGrad(wd, qd, gd, scale, ETA, DELTA);
       scale = -scale;
-    }
-
-    static void adaGrad(float[] w, float[] q, float[] g, float scale, float eta, float delta) {
-      for (int i = 0; i < w.length; i++) {
-        float gi = scale * g[i];
-        float qi = q[i] + gi * gi;
-        q[i] = qi;
-        w[i] -= eta * gi / (delta + (float) Math.sqrt(qi));
-      }
-    }
-
-    static void adaGrad(
-        double[] w, double[] q, double[] g, double scale, double eta, double delta) {
-      for (int i = 0; i < w.length; i++) {
-        double gi = scale * g[i];
-        double qi = q[i] + gi * gi;
-        q[i] = qi;
-        w[i] -= eta * gi / (delta + Math.sqrt(qi));
-      }
     }
 
     /** Checks the state. */

@@ -1,23 +1,16 @@
 package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-coordinate AdaGrad (ALGORITHMS.md section 1), gradient form, {@code eta = 0.1}, {@code delta
@@ -30,14 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * bytes, mixed 28, double 40; mixed also does all its arithmetic at double width (half float's
  * lanes).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class AdaGradBench {
+public class AdaGradBench extends KernelSuite {
   static final double ETA = 0.1;
   static final double DELTA = 1e-6;
 

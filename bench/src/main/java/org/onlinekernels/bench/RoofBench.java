@@ -5,24 +5,17 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The machine's memory-bandwidth roof, measured by the suite in the same run as the kernels:
@@ -37,14 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The DRAM roof is {@code n = 64M} floats (256 MiB per array, 8x the 32 MiB L3); the in-place
  * pass at the kernel sizes draws the roof curve across the cache levels.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class RoofBench {
+public class RoofBench extends KernelSuite {
   static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
   static final ByteOrder LE = ByteOrder.nativeOrder();
 

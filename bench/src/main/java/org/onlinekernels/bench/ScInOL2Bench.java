@@ -1,21 +1,14 @@
 package org.onlinekernels.bench;
 
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update), {@code
@@ -27,14 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * eta}: 14 elements. Stored mode: predict also writes {@code w}, update reads {@code w} instead of
  * {@code M}: 15 elements.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class ScInOL2Bench {
+public class ScInOL2Bench extends KernelSuite {
   /** Recompute mode (the default optimizer). */
   public static class Round extends RoundState {
     @Override

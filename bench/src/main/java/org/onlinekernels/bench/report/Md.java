@@ -1,10 +1,14 @@
 package org.onlinekernels.bench.report;
 
+import java.awt.Color;
 import java.util.Locale;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
 
 /**
- * Markdown table rows for the report writers, and the spellings of their figures (root locale: a
- * report reads the same on every machine).
+ * What the report writers share: Markdown table rows, the spellings of their figures (root locale:
+ * a report reads the same on every machine) and the charts' look.
  */
 public final class Md {
   private Md() {}
@@ -54,5 +58,27 @@ public final class Md {
     if (ns >= 1e6) return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
     if (ns >= 1e3) return String.format(Locale.ROOT, "%.2f µs", ns / 1e3);
     return String.format(Locale.ROOT, "%.1f ns", ns);
+  }
+
+  /**
+   * A chart 900 pixels wide, x axis logarithmic, markers of 7 pixels, error bars in their series'
+   * colour, on white.
+   */
+  public static XYChart chart(
+      String title, String x, String y, int height, Styler.LegendPosition legend) {
+    XYChart c =
+        new XYChartBuilder()
+            .width(900)
+            .height(height)
+            .title(title)
+            .xAxisTitle(x)
+            .yAxisTitle(y)
+            .build();
+    c.getStyler().setXAxisLogarithmic(true);
+    c.getStyler().setLegendPosition(legend);
+    c.getStyler().setMarkerSize(7);
+    c.getStyler().setErrorBarsColorSeriesColor(true);
+    c.getStyler().setChartBackgroundColor(Color.WHITE);
+    return c;
   }
 }

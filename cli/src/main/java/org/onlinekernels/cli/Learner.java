@@ -104,6 +104,11 @@ final class Learner implements AutoCloseable {
     return outputs;
   }
 
+  /** The trainer's settings this learner was made with. */
+  TrainerConfig config() {
+    return config;
+  }
+
   /** Dimension. */
   int dimension() {
     return d;

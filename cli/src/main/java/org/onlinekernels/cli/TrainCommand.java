@@ -117,6 +117,14 @@ final class TrainCommand {
   final int dimension;
 
   /**
+   * The learner made before the read-ahead ({@link #earlyLearner}) while an input that fit in
+   * memory has not yet picked its own: in-memory training adopts it where it is the learner that
+   * training would make ({@link #learner}), else drops it; closed at the end of the run if neither
+   * happened.
+   */
+  private Learner spare;
+
+  /**
    * From {@code --labels} or the state, or decided from the training data ({@code null} until
    * then).
    */
@@ -349,12 +357,9 @@ final class TrainCommand {
         if (writer != null) {
           writer.commit();
         }
-        if (early != null) {
-          // Its state is as large as the model and in-memory training makes its own learner.
-          closeQuietly(early);
-          early = null;
-          HeapRelease.now();
-        }
+        // In-memory training adopts it or drops it (its state is as large as the model).
+        spare = early;
+        early = null;
         return trainInMemory(store.dataset(vw ? 1 << bits : d), names, out, progress);
       }
       streaming = true;
@@ -373,8 +378,21 @@ final class TrainCommand {
       throw StreamInput.failure(data.toString(), e);
     } finally {
       if (!streaming) {
-        closeQuietly(writer, first, early);
+        closeQuietly(writer, first, early, spare);
+        spare = null;
       }
+    }
+  }
+
+  /**
+   * Drops the learner made before the read-ahead, and its state with a collection ({@link
+   * HeapRelease}), before a run allocates another.
+   */
+  private void dropSpare() {
+    if (spare != null) {
+      closeQuietly(spare);
+      spare = null;
+      HeapRelease.now();
     }
   }
 
@@ -498,6 +516,7 @@ final class TrainCommand {
       boolean scoreHere =
           threads == 1 && (multiclass || ties != Scoring.Ties.HALF || progWriter != null);
       if (threads > 1) {
+        dropSpare();
         TrainingMode mode =
             options.has("--deterministic") || options.has("--merge-every")
                 ? TrainingMode.MIXING
@@ -742,14 +761,27 @@ final class TrainCommand {
     return max + 1;
   }
 
-  /** A fresh learner for the data, or one resumed from the {@code --initial} state. */
+  /**
+   * A fresh learner for the data, or one resumed from the {@code --initial} state: the one made
+   * before the read-ahead where it is that learner (untrained, same settings, dimension and labels:
+   * the same bits), so that a small job makes and zeroes one state, not two.
+   */
   private Learner learner(
       TrainerConfig cfg, SparseDataset train, SparseDataset test, boolean multiclass)
       throws Failure {
+    int d =
+        resumed != null
+            ? resumed.d()
+            : Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
+    if (spare != null && !multiclass && spare.dimension() == d && spare.config().equals(cfg)) {
+      Learner adopted = spare;
+      spare = null;
+      return adopted;
+    }
+    dropSpare();
     if (resumed != null) {
       return Learner.resume(state, resumed, cfg, initial);
     }
-    int d = Math.max(1, Math.max(train.dimension(), test == null ? 0 : test.dimension()));
     int classes =
         multiclass
             ? Math.max(train.numClasses(), test == null || test.isBinary() ? 0 : test.numClasses())

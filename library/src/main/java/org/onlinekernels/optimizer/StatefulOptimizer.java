@@ -12,6 +12,7 @@ import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.internal.StateAccess;
 import org.onlinekernels.optimizer.merge.MergeCompatibility;
 import org.onlinekernels.optimizer.merge.StateMerger;
+import org.onlinekernels.optimizer.state.AdoptingArena;
 import org.onlinekernels.optimizer.state.Invariants;
 import org.onlinekernels.optimizer.state.MergePlan;
 import org.onlinekernels.optimizer.state.Precision;
@@ -70,7 +71,8 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     this.precision = precision;
     this.type = precision.inputType();
     this.kernels = kernels == null ? KernelProvider.get() : kernels;
-    this.ownsArena = arena == null;
+    // An adopting arena is the new optimizer's own: it closes it (its inner arena, if its own).
+    this.ownsArena = arena == null || arena instanceof AdoptingArena;
     this.arena = arena == null ? Arena.ofConfined() : arena;
     this.store = new StateStore(algorithm, d, this.arena, ownsArena);
   }
@@ -305,8 +307,29 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     source
         .store
         .buffers()
-        .forEach((name, seg) -> MemorySegment.copy(seg, 0, into.get(name), 0, seg.byteSize()));
+        .forEach(
+            (name, seg) -> {
+              MemorySegment to = into.get(name);
+              if (!to.equals(seg)) { // the same buffer where this one adopted the source's
+                MemorySegment.copy(seg, 0, to, 0, seg.byteSize());
+              }
+            });
     scalars.forEach(this::setScalar);
+  }
+
+  /**
+   * An arena through which the next optimizer made of this one's algorithm, dimension, precision,
+   * layout and parameters (e.g. on other kernels: a kernel handover) takes over this optimizer's
+   * state buffers in place instead of allocating and initializing its own; then {@link
+   * #copyStateFrom} this optimizer gives it the scalars (the buffers are already the same), and
+   * this optimizer must be closed and no longer used. Null where a state buffer lives off the Java
+   * heap (it would be freed with this optimizer's arena): copy the state instead.
+   *
+   * @param inner where the new optimizer's other allocations go; null for an arena of its own
+   */
+  public final AdoptingArena stateDonor(Arena inner) {
+    checkOpen();
+    return store.donor(inner);
   }
 
   /** The merge rules of this algorithm, or null for none (then {@link #merge} is refused). */

@@ -35,6 +35,8 @@ public final class StateStore {
   /** Physical buffers, as a checkpoint stores them. */
   private final Map<String, MemorySegment> buffers = new LinkedHashMap<>();
 
+  private final Map<String, MemorySegment> raw = new LinkedHashMap<>();
+
   /** State variables by name, where they live in the buffers. */
   private final Map<String, Field> fields = new LinkedHashMap<>();
 
@@ -114,10 +116,40 @@ public final class StateStore {
    * buffers (shared-state training, {@link org.onlinekernels.optimizer.parallel.SharedState}).
    */
   private MemorySegment allocateRaw(String name, long bytes, ElementType heapType) {
-    if (arena instanceof SharingArena sharing) {
-      return sharing.share(name, bytes, () -> allocateOwn(name, bytes, heapType));
+    MemorySegment s;
+    if (arena instanceof AdoptingArena adopting) {
+      s = adopting.take(name, bytes);
+    } else if (arena instanceof SharingArena sharing) {
+      s = sharing.share(name, bytes, () -> allocateOwn(name, bytes, heapType));
+    } else {
+      s = allocateOwn(name, bytes, heapType);
     }
-    return allocateOwn(name, bytes, heapType);
+    raw.put(name, s);
+    return s;
+  }
+
+  /** The blocks as allocated, by the name each was asked for under (for {@link AdoptingArena}). */
+  Map<String, MemorySegment> rawBlocks() {
+    return raw;
+  }
+
+  /**
+   * Whether the buffers are another optimizer's, taken over in place ({@link AdoptingArena}): their
+   * content is that optimizer's state, not to be initialized.
+   */
+  public boolean adopted() {
+    return arena instanceof AdoptingArena;
+  }
+
+  /**
+   * An arena through which one new optimizer takes over these buffers in place, or null where one
+   * lives off the heap ({@link AdoptingArena#of}).
+   *
+   * @param inner where the new optimizer's other allocations go; null for an arena of its own
+   */
+  public AdoptingArena donor(Arena inner) {
+    // A shared state's buffers are its views' too: never handed to a single new optimizer.
+    return arena instanceof SharingArena ? null : AdoptingArena.of(this, inner);
   }
 
   private MemorySegment allocateOwn(String name, long bytes, ElementType heapType) {

@@ -128,7 +128,9 @@ public final class AdaGradOptimizer extends RuleOptimizer implements GradientOpt
     u[AdaGradRuleForms.SHAPE.uniform("delta")] = p.delta();
     u[AdaGradRuleForms.SHAPE.uniform("lo")] = b.lo(0);
     u[AdaGradRuleForms.SHAPE.uniform("hi")] = b.hi(0);
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /**

@@ -84,7 +84,9 @@ public final class AdaptiveOgdCoordinateOptimizer extends AdaptiveOgdOptimizer {
         kernels,
         SHAPE);
     u[SHAPE.uniform("R")] = params.radius();
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /** {@code Hsum}. */

@@ -95,7 +95,9 @@ public final class DfegOptimizer extends RuleOptimizer {
     this.p = params;
     this.linalg = this.kernels.linearAlgebra(type);
     this.theta = segment("theta");
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   private static RuleShape checked(DfegParams params) {

@@ -59,7 +59,9 @@ public final class FreeGradOptimizer extends GradientRuleOptimizer<FreeGradParam
         kernels,
         FreeGradRuleForms.SHAPE);
     uniform("eps", params.epsilon());
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   private static Precision checked(FreeGradParams params, ElementType type) {

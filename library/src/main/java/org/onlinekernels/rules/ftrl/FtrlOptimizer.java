@@ -66,7 +66,9 @@ public final class FtrlOptimizer extends GradientRuleOptimizer<FtrlParams> {
     uniform("beta", params.beta());
     uniform("lambda1", params.lambda1());
     uniform("lambda2", params.lambda2());
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /**

@@ -110,7 +110,9 @@ public final class GlobalAdaGradOptimizer extends RuleOptimizer implements Gradi
     this.boxed = params.box().isPerCoordinate();
     u[SHAPE.uniform("lo")] = params.box().lo(0);
     u[SHAPE.uniform("hi")] = params.box().hi(0);
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /** The checks before any state is allocated; returns whether the box is per coordinate. */

@@ -53,7 +53,9 @@ public final class KtOptimizer extends GradientRuleOptimizer<KtParams> {
       KernelProvider kernels) {
     super("kt", d, params, checked(params, type), layout, arena, kernels, KtRuleForms.SHAPE);
     uniform("Lg", params.lg());
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /**

@@ -87,7 +87,9 @@ public final class ScInOL1Optimizer extends RuleOptimizer {
         ScInOL1RuleForms.SHAPE);
     this.p = params;
     u[EPS] = params.epsilon();
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   private static Precision checked(ScInOLParams params, ElementType type) {

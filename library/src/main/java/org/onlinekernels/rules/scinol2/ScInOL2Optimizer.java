@@ -127,7 +127,9 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
         ScInOL2RuleForms.SHAPE);
     this.p = params;
     this.storeWeights = storeWeights;
-    resetImpl();
+    if (!store.adopted()) {
+      resetImpl();
+    }
   }
 
   /**

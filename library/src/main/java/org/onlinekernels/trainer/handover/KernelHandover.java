@@ -7,7 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.state.AdoptingArena;
 import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.optimizer.state.SharingArena;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.TrainerConfig;
 
@@ -296,10 +298,12 @@ public final class KernelHandover {
   /**
    * Stops the race and moves every optimizer of {@code opt} to a fresh optimizer on {@link
    * #target()}'s kernels (state in {@code arena}, or its own with {@code null}) with a bit-for-bit
-   * copy of its state, and frees the old one. If that fails (e.g. no memory for the second state),
-   * {@code opt} is left as it was, on kernels that compute the same. Several threads may each move
-   * optimizers of their own at once (the parallel trainer's learners); the new optimizers belong to
-   * the calling thread.
+   * copy of its state, and frees the old one. A state on the Java heap is not copied: the new
+   * optimizer takes over the old one's buffers in place ({@link AbstractOptimizer#stateDonor}), so
+   * a handover needs no second state. If a move fails (e.g. no memory for a second state off the
+   * heap), {@code opt} is left as it was, on kernels that compute the same. Several threads may
+   * each move optimizers of their own at once (the parallel trainer's learners); the new optimizers
+   * belong to the calling thread.
    *
    * @return whether the optimizers were moved
    * @throws IllegalArgumentException if an argument is null or an optimizer is not one of the
@@ -313,7 +317,19 @@ public final class KernelHandover {
     int wrong = -1;
     try {
       for (int c = 0; c < opt.length; c++) {
-        next[c] = config.algorithm().create(d, config.precision(), layout, arena, target);
+        // Not into a shared state's arena, whose views must get the buffers it records.
+        AdoptingArena donor =
+            arena instanceof SharingArena ? null : ((AbstractOptimizer) opt[c]).stateDonor(arena);
+        next[c] =
+            config
+                .algorithm()
+                .create(d, config.precision(), layout, donor == null ? arena : donor, target);
+        if (donor != null && !donor.allTaken()) {
+          // Made otherwise than the old one (the algorithm check below says how): adopting a part
+          // of a state is no move.
+          wrong = c;
+          break;
+        }
         if (!next[c].algorithm().equals(opt[c].algorithm())) {
           wrong = c;
           break;
@@ -322,6 +338,12 @@ public final class KernelHandover {
         a.setInputPolicy(config.inputPolicy());
         a.copyStateFrom((AbstractOptimizer) opt[c]);
       }
+    } catch (IllegalStateException e) {
+      // An adopting arena's refusal: the new optimizer asked for buffers the old one does not
+      // have, i.e. another algorithm or layout (reported as such below, with nothing moved).
+      closeAll(next);
+      throw new IllegalArgumentException(
+          "the configuration's optimizer is not made as the one to move: " + e.getMessage(), e);
     } catch (RuntimeException | OutOfMemoryError e) {
       // The second state did not fit (StateStore's OutOfMemoryError: one large allocation refused,
       // nothing else touched): training goes on with the optimizers it has.

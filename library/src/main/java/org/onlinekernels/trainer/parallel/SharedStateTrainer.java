@@ -1,15 +1,18 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.lang.foreign.Arena;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.parallel.HotRecords;
 import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
@@ -17,6 +20,7 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.ThreadReport;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.handover.KernelHandover;
 import org.onlinekernels.trainer.model.LinearModel;
 
@@ -35,14 +39,42 @@ import org.onlinekernels.trainer.model.LinearModel;
  * the sequential trainer's model and metrics, bit for bit. Sparse rows only, the library's rules
  * only; the state keeps the layout the sequential trainer gives it ({@link
  * TrainerConfig#stateLayout}).
+ *
+ * <p><b>Hot records.</b> With {@code T >= 2} and a lock-free rule, each worker keeps private copies
+ * of the records of the fit's {@link #hotRecords} most named coordinates ({@link HotRecords}: its
+ * rows name its copies instead) and folds them into the shared state at the end of each of its
+ * blocks, so the cache lines both cores write on every row are the cold coordinates' only. The
+ * state then has {@code T} times that many coordinates more than the data; the model holds the
+ * data's {@code d}.
  */
 public final class SharedStateTrainer implements ParallelTraining.Fit {
+  /**
+   * The system property that sets {@link #hotRecords}: the most hot coordinates whose records each
+   * worker keeps private; 0 turns private records off.
+   */
+  public static final String HOT_PROPERTY = "onlinekernels.shared.hot";
+
+  /** The default of {@link #HOT_PROPERTY}. */
+  public static final int DEFAULT_HOT = 1024;
+
+  /** The most hot coordinates each worker keeps private ({@link #HOT_PROPERTY}). */
+  public static int hotRecords() {
+    return Math.max(0, Integer.getInteger(HOT_PROPERTY, DEFAULT_HOT));
+  }
+
   private final TrainerConfig config;
   private final int threads;
   private final int d;
   private final int k;
   private final boolean multiclass;
   private final SharedState[] states;
+
+  /** Per output, the workers' private hot records; null without them. */
+  private final HotRecords[] hot;
+
+  /** The hot coordinates of the fit and each worker's rows naming its copies; null without. */
+  private final HotCoordinates hotCoordinates;
+
   private final Random shuffler;
   private final Team team;
 
@@ -99,15 +131,22 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     this.multiclass = multiclass;
     this.k = multiclass ? classes : 1;
     this.states = new SharedState[k];
+    int capacity = hotCapacity(config, threads, d, hotRecords());
+    this.hot = capacity > 0 ? new HotRecords[k] : null;
+    this.hotCoordinates = capacity > 0 ? new HotCoordinates(d, capacity) : null;
+    int stateD = d + threads * capacity;
     try {
       for (int c = 0; c < k; c++) {
         states[c] =
             SharedState.create(
-                arena -> make(arena, handover == null ? null : KernelProvider.scalar()),
-                handover == null ? null : arena -> make(arena, handover.target()),
+                arena -> make(arena, stateD, handover == null ? null : KernelProvider.scalar()),
+                handover == null ? null : arena -> make(arena, stateD, handover.target()),
                 threads);
         for (int j = 0; j < threads; j++) {
           states[c].view(j).setInputPolicy(config.inputPolicy());
+        }
+        if (hot != null) {
+          hot[c] = new HotRecords(states[c].owner(), d, threads, capacity);
         }
       }
     } catch (RuntimeException e) {
@@ -118,8 +157,22 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     this.team = new Team(threads);
   }
 
-  private LinearModelOptimizer make(Arena arena, KernelProvider kernels) {
-    return config.algorithm().create(d, config.precision(), config.stateLayout(), arena, kernels);
+  private LinearModelOptimizer make(Arena arena, int dimension, KernelProvider kernels) {
+    return config
+        .algorithm()
+        .create(dimension, config.precision(), config.stateLayout(), arena, kernels);
+  }
+
+  /**
+   * The hot records each worker keeps ({@code wanted} at most, none for {@code d} or fewer, one
+   * thread, or a rule whose rounds run under the lock), within the int range of coordinates.
+   */
+  static int hotCapacity(TrainerConfig config, int threads, int d, int wanted) {
+    if (threads < 2 || wanted < 1 || ParallelTraining.fastest(config) != TrainingMode.SHARED) {
+      return 0;
+    }
+    long room = ((long) Integer.MAX_VALUE - d) / threads;
+    return (int) Math.min(Math.min(wanted, d), room);
   }
 
   @Override
@@ -131,6 +184,16 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     Metrics.checkLabels(data, multiclass, k, "the training data");
     Rows rows = new Rows(data);
     SparseRows sparse = rows.sparse(config);
+    SparseRows[] mine = new SparseRows[threads];
+    Arrays.fill(mine, sparse);
+    if (hot != null) {
+      hotCoordinates.choose(rows);
+      ElementType type =
+          config.type() == ElementType.FLOAT ? ElementType.FLOAT : ElementType.DOUBLE;
+      for (int j = 0; j < threads; j++) {
+        mine[j] = hotCoordinates.rowsOf(j, rows, type);
+      }
+    }
     Loss loss = config.loss();
     int n = rows.size();
     int[] order = rows.fileOrder();
@@ -156,7 +219,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
           loops[j] = loop;
           BlockLoop.Rounds rounds =
               (c, from, to, y, yhat, losses) ->
-                  states[c].rounds(j, sparse, order, from, to, y, loss, yhat, losses);
+                  states[c].rounds(j, mine[j], order, from, to, y, loss, yhat, losses);
           for (int e = 0; e < epochs; e++) {
             if (j == 0) {
               if (config.shuffle()) {
@@ -164,6 +227,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               }
               for (SharedState s : states) {
                 s.begin();
+              }
+              if (hot != null) {
+                int[] coords = hotCoordinates.coords();
+                for (HotRecords h : hot) {
+                  h.use(coords, coords.length);
+                }
               }
               next.set(0);
             }
@@ -196,6 +265,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                     BlockLoop.BLOCK,
                     e + 1,
                     rounds);
+                if (hot != null) {
+                  for (HotRecords h : hot) {
+                    h.fold(j);
+                  }
+                }
               } finally {
                 if (b == 0) {
                   firstBlock.countDown();
@@ -208,6 +282,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
             }
             team.await(j);
             if (j == 0) {
+              if (hot != null) {
+                for (HotRecords h : hot) {
+                  h.park();
+                }
+              }
               for (SharedState s : states) {
                 s.end();
               }
@@ -278,7 +357,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     for (int c = 0; c < k; c++) {
       owners[c] = states[c].owner();
     }
-    return LinearModel.readOut(config, multiclass, owners);
+    return LinearModel.readOut(config, multiclass, d, owners);
+  }
+
+  /** The last fit's hot coordinates, ascending (empty without private hot records). */
+  int[] hotCoordinates() {
+    return hotCoordinates == null ? new int[0] : hotCoordinates.coords().clone();
   }
 
   /** The shared state of output {@code c} (for tests and experiments that inspect it). */

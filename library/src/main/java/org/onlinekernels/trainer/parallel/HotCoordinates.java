@@ -1,7 +1,6 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.util.Arrays;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.parallel.HotRecords;
 
@@ -34,30 +33,33 @@ final class HotCoordinates {
   }
 
   /** Chooses the hot coordinates of {@code rows} (replacing the last fit's). */
-  void choose(Rows rows) {
+  void choose(SparseRows rows) {
     if (rank == null) {
       rank = new int[d];
     }
     Arrays.fill(rank, 0);
-    int[] idx = rows.indices();
-    int end = rows.start[Math.min(rows.size(), SAMPLE)];
+    int sample = Math.min(rows.size(), SAMPLE);
     int distinct = 0;
-    for (int e = rows.start[0]; e < end; e++) {
-      if (rank[idx[e]]++ == 0) {
-        distinct++;
+    for (int r = 0; r < sample; r++) {
+      for (int j = 0; j < rows.nnz(r); j++) {
+        if (rank[rows.index(r, j)]++ == 0) {
+          distinct++;
+        }
       }
     }
     // Candidates named at least twice, by count (most first), ties by coordinate.
     long[] keyed = new long[distinct];
     int m = 0;
-    for (int e = rows.start[0]; e < end; e++) {
-      int c = idx[e];
-      int k = rank[c];
-      if (k > 0) {
-        if (k >= 2) {
-          keyed[m++] = ((long) (Integer.MAX_VALUE - k) << 32) | c;
+    for (int r = 0; r < sample; r++) {
+      for (int j = 0; j < rows.nnz(r); j++) {
+        int c = rows.index(r, j);
+        int k = rank[c];
+        if (k > 0) {
+          if (k >= 2) {
+            keyed[m++] = ((long) (Integer.MAX_VALUE - k) << 32) | c;
+          }
+          rank[c] = 0;
         }
-        rank[c] = 0;
       }
     }
     Arrays.sort(keyed, 0, m);
@@ -75,37 +77,17 @@ final class HotCoordinates {
   }
 
   /**
-   * Worker {@code j}'s rows: in each row the entries of cold coordinates first, as they were, then
-   * those of hot coordinates, renamed to worker {@code j}'s copies (ascending, since the copies
-   * follow the hot coordinates' order and lie above {@code d}); values as {@code type}.
+   * Each worker's rows: in each row the entries of cold coordinates first, as they were, then those
+   * of hot coordinates, renamed to the worker's copies (ascending, since the copies follow the hot
+   * coordinates' order and lie above {@code d}). Worker 0's rows are renamed from {@code rows}; the
+   * others' share their values.
    */
-  SparseRows rowsOf(int j, Rows rows, ElementType type) {
-    int[] idx = rows.indices();
-    double[] val = rows.values();
-    int n = rows.size();
-    int[] start = Arrays.copyOf(rows.start, n + 1);
-    int base = start[0];
-    for (int r = 0; r <= n; r++) {
-      start[r] -= base;
+  SparseRows[] rowsOf(int threads, SparseRows rows) {
+    SparseRows[] mine = new SparseRows[threads];
+    mine[0] = rows.renamed(rank, HotRecords.slot(d, capacity, 0, 0));
+    for (int j = 1; j < threads; j++) {
+      mine[j] = mine[0].shifted(d, HotRecords.slot(d, capacity, j, 0) - d);
     }
-    int[] to = new int[start[n]];
-    double[] values = new double[start[n]];
-    for (int r = 0; r < n; r++) {
-      int q = start[r];
-      for (int e = rows.start[r]; e < rows.start[r + 1]; e++) {
-        if (rank[idx[e]] < 0) {
-          to[q] = idx[e];
-          values[q++] = val[e];
-        }
-      }
-      for (int e = rows.start[r]; e < rows.start[r + 1]; e++) {
-        int k = rank[idx[e]];
-        if (k >= 0) {
-          to[q] = HotRecords.slot(d, capacity, j, k);
-          values[q++] = val[e];
-        }
-      }
-    }
-    return SparseRows.of(start, to, values, type);
+    return mine;
   }
 }

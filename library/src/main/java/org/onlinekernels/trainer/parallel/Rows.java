@@ -13,9 +13,6 @@ public final class Rows {
   /** All rows' feature indices, row after row; copied on first use (mixing's merges read them). */
   private int[] indices;
 
-  /** All rows' values, as {@link #indices}; copied on first use (the hot coordinates' rows). */
-  private double[] values;
-
   /** Row {@code r} is {@code [start[r], start[r + 1])} of {@link #indices()}. */
   final int[] start;
 
@@ -54,14 +51,6 @@ public final class Rows {
       indices = data.indices();
     }
     return indices;
-  }
-
-  /** All rows' values, entry for entry with {@link #indices()} (not to be written). */
-  synchronized double[] values() {
-    if (values == null) {
-      values = data.values();
-    }
-    return values;
   }
 
   /**

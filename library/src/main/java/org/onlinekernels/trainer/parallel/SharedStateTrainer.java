@@ -6,7 +6,6 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
-import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
@@ -187,12 +186,8 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     SparseRows[] mine = new SparseRows[threads];
     Arrays.fill(mine, sparse);
     if (hot != null) {
-      hotCoordinates.choose(rows);
-      ElementType type =
-          config.type() == ElementType.FLOAT ? ElementType.FLOAT : ElementType.DOUBLE;
-      for (int j = 0; j < threads; j++) {
-        mine[j] = hotCoordinates.rowsOf(j, rows, type);
-      }
+      hotCoordinates.choose(sparse);
+      System.arraycopy(hotCoordinates.rowsOf(threads, sparse), 0, mine, 0, threads);
     }
     Loss loss = config.loss();
     int n = rows.size();

@@ -3,6 +3,7 @@ package org.onlinekernels.trainer.parallel;
 import java.lang.foreign.Arena;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
@@ -55,6 +56,15 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
 
   /** The default of {@link #HOT_PROPERTY}. */
   public static final int DEFAULT_HOT = 1024;
+
+  /**
+   * Rules without private hot records: a per-coordinate variable of theirs is not the sum of its
+   * rounds' changes, so a fold that adds both sides' increments would overshoot it. ScInOL1's
+   * {@code beta} is a running minimum (both sides lowering it gave a sum below either, and ScInOL1
+   * 0.008 above one thread on the margin test, against 0.005); FreeGrad's {@code h1} is set once,
+   * at a coordinate's first nonzero gradient (two sides setting it would add up).
+   */
+  static final Set<String> NOT_ADDITIVE = Set.of("scinol1", "freegrad");
 
   /** The most hot coordinates each worker keeps private ({@link #HOT_PROPERTY}). */
   public static int hotRecords() {
@@ -163,11 +173,15 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
   }
 
   /**
-   * The hot records each worker keeps ({@code wanted} at most, none for {@code d} or fewer, one
-   * thread, or a rule whose rounds run under the lock), within the int range of coordinates.
+   * The hot records each worker keeps: {@code wanted} at most and at most {@code d}, within the int
+   * range of coordinates; none on one thread, for a rule whose rounds run under the lock or one of
+   * {@link #NOT_ADDITIVE}.
    */
   static int hotCapacity(TrainerConfig config, int threads, int d, int wanted) {
-    if (threads < 2 || wanted < 1 || ParallelTraining.fastest(config) != TrainingMode.SHARED) {
+    if (threads < 2
+        || wanted < 1
+        || NOT_ADDITIVE.contains(config.algorithm().name())
+        || ParallelTraining.fastest(config) != TrainingMode.SHARED) {
       return 0;
     }
     long room = ((long) Integer.MAX_VALUE - d) / threads;

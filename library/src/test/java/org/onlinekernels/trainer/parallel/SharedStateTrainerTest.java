@@ -202,6 +202,22 @@ class SharedStateTrainerTest {
     }
   }
 
+  @Test
+  void hotRecordsAreKeptOnSeveralThreadsForRulesWhoseVariablesAdd() {
+    TrainerConfig scinol2 = TrainerConfig.of(AlgorithmSpec.of("scinol2"));
+    assertEquals(1024, SharedStateTrainer.hotCapacity(scinol2, 2, 1 << 20, 1024));
+    assertEquals(100, SharedStateTrainer.hotCapacity(scinol2, 4, 100, 1024), "at most d");
+    assertEquals(0, SharedStateTrainer.hotCapacity(scinol2, 1, 1 << 20, 1024), "one thread");
+    assertEquals(0, SharedStateTrainer.hotCapacity(scinol2, 2, 1 << 20, 0), "turned off");
+    for (String rule : new String[] {"scinol1", "freegrad", "aogd-ball"}) {
+      assertEquals(
+          0,
+          SharedStateTrainer.hotCapacity(
+              TrainerConfig.of(AlgorithmSpec.of(rule)), 2, 1 << 20, 1024),
+          rule);
+    }
+  }
+
   @Tag("long")
   @Test
   void twoThreadsLearnASparseStreamWithinTheStatedMargin() {

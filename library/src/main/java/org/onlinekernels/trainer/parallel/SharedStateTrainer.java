@@ -50,12 +50,17 @@ import org.onlinekernels.trainer.model.LinearModel;
 public final class SharedStateTrainer implements ParallelTraining.Fit {
   /**
    * The system property that sets {@link #hotRecords}: the most hot coordinates whose records each
-   * worker keeps private; 0 turns private records off.
+   * worker keeps private; 0 (the default) turns private records off.
    */
   public static final String HOT_PROPERTY = "onlinekernels.shared.hot";
 
-  /** The default of {@link #HOT_PROPERTY}. */
-  public static final int DEFAULT_HOT = 1024;
+  /**
+   * The default of {@link #HOT_PROPERTY}: 0, off. Measured (bench-report/threads-2026-11-29.md,
+   * session 6), 64 to 256 private records lift the steady state of two threads in the machine's
+   * slow phase for shared memory, but counting and renaming the rows before the workers start costs
+   * a 2,000,000-row job more than that saves.
+   */
+  public static final int DEFAULT_HOT = 0;
 
   /**
    * Rules without private hot records: a per-coordinate variable of theirs is not the sum of its

@@ -190,7 +190,21 @@ class SharedStateTrainerTest {
     for (int e = 0; e < idx.length; e++) {
       max[idx[e]] = Math.max(max[idx[e]], Math.abs((float) val[e]));
     }
-    try (SharedStateTrainer t = new SharedStateTrainer(c, 2, data.dimension(), false, 1)) {
+    // Private records are off by default (they lost over the whole run: bench report, session
+    // 6); this test turns them on for the trainer it makes.
+    String before = System.getProperty(SharedStateTrainer.HOT_PROPERTY);
+    System.setProperty(SharedStateTrainer.HOT_PROPERTY, "1024");
+    SharedStateTrainer made;
+    try {
+      made = new SharedStateTrainer(c, 2, data.dimension(), false, 1);
+    } finally {
+      if (before == null) {
+        System.clearProperty(SharedStateTrainer.HOT_PROPERTY);
+      } else {
+        System.setProperty(SharedStateTrainer.HOT_PROPERTY, before);
+      }
+    }
+    try (SharedStateTrainer t = made) {
       t.fit(data);
       int[] hot = t.hotCoordinates();
       assertEquals(data.dimension(), hot.length, "every coordinate is hot");

@@ -211,6 +211,104 @@ public final class SparseRows {
     this.maxNnz = longest;
   }
 
+  /**
+   * These rows with the entries of some coordinates moved to the end of their row and renamed: an
+   * entry whose index {@code i} has {@code rank[i] >= 0} becomes index {@code base + rank[i]},
+   * after the row's other entries, which keep their order and index (a shared-state worker's rows
+   * naming its private copies of the hottest records). {@code rank} must grow with the index among
+   * the renamed coordinates and {@code base} be at least {@link #dimension()}, so every row stays
+   * strictly increasing; the values keep their bits.
+   *
+   * @throws IllegalArgumentException for a {@link #buffer}, a {@code rank} shorter than {@link
+   *     #dimension()}, {@code base} below it, or ranks that do not grow with the index
+   */
+  public SparseRows renamed(int[] rank, int base) {
+    if (reusable || rank == null || rank.length < dimension || base < dimension) {
+      throw new IllegalArgumentException(
+          "renamed needs immutable rows, a rank per coordinate and a base of at least "
+              + dimension
+              + ", got "
+              + (rank == null ? "no ranks" : rank.length + " ranks")
+              + " and base "
+              + base);
+    }
+    SparseRows r = like();
+    int count = start[rows];
+    r.indices = new int[count];
+    float[] f = type == ElementType.FLOAT ? new float[count] : null;
+    double[] g = type == ElementType.FLOAT ? null : new double[count];
+    int dim = dimension;
+    for (int row = 0; row < rows; row++) {
+      int q = start[row];
+      for (int pass = 0; pass < 2; pass++) {
+        int last = -1;
+        for (int j = start[row]; j < start[row + 1]; j++) {
+          int k = rank[indices[j]];
+          if ((k >= 0) != (pass == 1)) {
+            continue;
+          }
+          int to = k >= 0 ? base + k : indices[j];
+          if (k >= 0) {
+            if (to <= last) {
+              throw new IllegalArgumentException(
+                  "rank " + k + " of coordinate " + indices[j] + " does not grow with the index");
+            }
+            last = to;
+            dim = Math.max(dim, to + 1);
+          }
+          r.indices[q] = to;
+          if (f != null) {
+            f[q] = floats[j];
+          } else {
+            g[q] = doubles[j];
+          }
+          q++;
+        }
+      }
+    }
+    r.floats = f;
+    r.doubles = g;
+    r.dimension = dim;
+    return r;
+  }
+
+  /**
+   * These rows with every index of at least {@code from} moved up by {@code shift >= 0} (rows from
+   * {@link #renamed}: another worker's copies); the values are shared, not copied.
+   *
+   * @throws IllegalArgumentException for a {@link #buffer}, a negative shift or {@code from < 0}
+   */
+  public SparseRows shifted(int from, int shift) {
+    if (reusable || shift < 0 || from < 0 || (long) dimension + shift > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "shifted needs immutable rows, from >= 0 and a shift >= 0 within the int range, got "
+              + from
+              + " and "
+              + shift);
+    }
+    SparseRows r = like();
+    int count = start[rows];
+    r.indices = new int[count];
+    for (int j = 0; j < count; j++) {
+      int i = indices[j];
+      r.indices[j] = i >= from ? i + shift : i;
+    }
+    r.floats = floats;
+    r.doubles = doubles;
+    r.dimension = dimension > from ? dimension + shift : dimension;
+    return r;
+  }
+
+  /** Immutable rows with these rows' offsets, row maxima and shape (not their entries). */
+  private SparseRows like() {
+    SparseRows r = new SparseRows(type, false);
+    r.rows = rows;
+    r.start = start;
+    r.maxAbs = maxAbs;
+    r.maxNnz = maxNnz;
+    return r;
+  }
+
   /** Element type of the values. */
   public ElementType elementType() {
     return type;

@@ -97,11 +97,19 @@ public record LinearModel(
    */
   public static LinearModel readOut(
       TrainerConfig config, boolean multiclass, LinearModelOptimizer... optimizers) {
-    int d = optimizers[0].dimension();
+    return readOut(config, multiclass, optimizers[0].dimension(), optimizers);
+  }
+
+  /**
+   * The model of the first {@code d} coordinates of {@code optimizers} (a shared state whose
+   * coordinates above the data's hold workers' private copies).
+   */
+  public static LinearModel readOut(
+      TrainerConfig config, boolean multiclass, int d, LinearModelOptimizer... optimizers) {
     ElementType type = config.type();
     double[][] w = new double[optimizers.length][d];
     try (Arena a = Arena.ofConfined()) {
-      MemorySegment buf = a.allocate((long) d * type.bytes(), 64);
+      MemorySegment buf = a.allocate((long) optimizers[0].dimension() * type.bytes(), 64);
       for (int c = 0; c < optimizers.length; c++) {
         optimizers[c].readWeights(buf);
         for (int i = 0; i < d; i++) {

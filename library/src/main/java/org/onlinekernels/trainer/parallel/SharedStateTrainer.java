@@ -1,7 +1,9 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.lang.foreign.Arena;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.onlinekernels.data.SparseDataset;
@@ -10,6 +12,7 @@ import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
 import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.parallel.HotRecords;
 import org.onlinekernels.optimizer.parallel.SharedState;
 import org.onlinekernels.trainer.BlockLoop;
 import org.onlinekernels.trainer.Datasets;
@@ -17,6 +20,7 @@ import org.onlinekernels.trainer.Metrics;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.ThreadReport;
 import org.onlinekernels.trainer.TrainerConfig;
+import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.handover.KernelHandover;
 import org.onlinekernels.trainer.model.LinearModel;
 
@@ -35,14 +39,56 @@ import org.onlinekernels.trainer.model.LinearModel;
  * the sequential trainer's model and metrics, bit for bit. Sparse rows only, the library's rules
  * only; the state keeps the layout the sequential trainer gives it ({@link
  * TrainerConfig#stateLayout}).
+ *
+ * <p><b>Hot records.</b> With {@code T >= 2} and a lock-free rule, each worker keeps private copies
+ * of the records of the fit's {@link #hotRecords} most named coordinates ({@link HotRecords}: its
+ * rows name its copies instead) and folds them into the shared state at the end of each of its
+ * blocks, so the cache lines both cores write on every row are the cold coordinates' only. The
+ * state then has {@code T} times that many coordinates more than the data; the model holds the
+ * data's {@code d}.
  */
 public final class SharedStateTrainer implements ParallelTraining.Fit {
+  /**
+   * The system property that sets {@link #hotRecords}: the most hot coordinates whose records each
+   * worker keeps private; 0 (the default) turns private records off.
+   */
+  public static final String HOT_PROPERTY = "onlinekernels.shared.hot";
+
+  /**
+   * The default of {@link #HOT_PROPERTY}: 0, off. Measured (bench-report/threads-2026-11-29.md,
+   * session 6), 64 to 256 private records lift the steady state of two threads in the machine's
+   * slow phase for shared memory, but counting and renaming the rows before the workers start costs
+   * a 2,000,000-row job more than that saves.
+   */
+  public static final int DEFAULT_HOT = 0;
+
+  /**
+   * Rules without private hot records: a per-coordinate variable of theirs is not the sum of its
+   * rounds' changes, so a fold that adds both sides' increments would overshoot it. ScInOL1's
+   * {@code beta} is a running minimum (both sides lowering it gave a sum below either, and ScInOL1
+   * 0.008 above one thread on the margin test, against 0.005); FreeGrad's {@code h1} is set once,
+   * at a coordinate's first nonzero gradient (two sides setting it would add up).
+   */
+  static final Set<String> NOT_ADDITIVE = Set.of("scinol1", "freegrad");
+
+  /** The most hot coordinates each worker keeps private ({@link #HOT_PROPERTY}). */
+  public static int hotRecords() {
+    return Math.max(0, Integer.getInteger(HOT_PROPERTY, DEFAULT_HOT));
+  }
+
   private final TrainerConfig config;
   private final int threads;
   private final int d;
   private final int k;
   private final boolean multiclass;
   private final SharedState[] states;
+
+  /** Per output, the workers' private hot records; null without them. */
+  private final HotRecords[] hot;
+
+  /** The hot coordinates of the fit and each worker's rows naming its copies; null without. */
+  private final HotCoordinates hotCoordinates;
+
   private final Random shuffler;
   private final Team team;
 
@@ -99,15 +145,22 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     this.multiclass = multiclass;
     this.k = multiclass ? classes : 1;
     this.states = new SharedState[k];
+    int capacity = hotCapacity(config, threads, d, hotRecords());
+    this.hot = capacity > 0 ? new HotRecords[k] : null;
+    this.hotCoordinates = capacity > 0 ? new HotCoordinates(d, capacity) : null;
+    int stateD = d + threads * capacity;
     try {
       for (int c = 0; c < k; c++) {
         states[c] =
             SharedState.create(
-                arena -> make(arena, handover == null ? null : KernelProvider.scalar()),
-                handover == null ? null : arena -> make(arena, handover.target()),
+                arena -> make(arena, stateD, handover == null ? null : KernelProvider.scalar()),
+                handover == null ? null : arena -> make(arena, stateD, handover.target()),
                 threads);
         for (int j = 0; j < threads; j++) {
           states[c].view(j).setInputPolicy(config.inputPolicy());
+        }
+        if (hot != null) {
+          hot[c] = new HotRecords(states[c].owner(), d, threads, capacity);
         }
       }
     } catch (RuntimeException e) {
@@ -118,8 +171,26 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     this.team = new Team(threads);
   }
 
-  private LinearModelOptimizer make(Arena arena, KernelProvider kernels) {
-    return config.algorithm().create(d, config.precision(), config.stateLayout(), arena, kernels);
+  private LinearModelOptimizer make(Arena arena, int dimension, KernelProvider kernels) {
+    return config
+        .algorithm()
+        .create(dimension, config.precision(), config.stateLayout(), arena, kernels);
+  }
+
+  /**
+   * The hot records each worker keeps: {@code wanted} at most and at most {@code d}, within the int
+   * range of coordinates; none on one thread, for a rule whose rounds run under the lock or one of
+   * {@link #NOT_ADDITIVE}.
+   */
+  static int hotCapacity(TrainerConfig config, int threads, int d, int wanted) {
+    if (threads < 2
+        || wanted < 1
+        || NOT_ADDITIVE.contains(config.algorithm().name())
+        || ParallelTraining.fastest(config) != TrainingMode.SHARED) {
+      return 0;
+    }
+    long room = ((long) Integer.MAX_VALUE - d) / threads;
+    return (int) Math.min(Math.min(wanted, d), room);
   }
 
   @Override
@@ -131,6 +202,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     Metrics.checkLabels(data, multiclass, k, "the training data");
     Rows rows = new Rows(data);
     SparseRows sparse = rows.sparse(config);
+    SparseRows[] mine = new SparseRows[threads];
+    Arrays.fill(mine, sparse);
+    if (hot != null) {
+      hotCoordinates.choose(sparse);
+      System.arraycopy(hotCoordinates.rowsOf(threads, sparse), 0, mine, 0, threads);
+    }
     Loss loss = config.loss();
     int n = rows.size();
     int[] order = rows.fileOrder();
@@ -156,7 +233,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
           loops[j] = loop;
           BlockLoop.Rounds rounds =
               (c, from, to, y, yhat, losses) ->
-                  states[c].rounds(j, sparse, order, from, to, y, loss, yhat, losses);
+                  states[c].rounds(j, mine[j], order, from, to, y, loss, yhat, losses);
           for (int e = 0; e < epochs; e++) {
             if (j == 0) {
               if (config.shuffle()) {
@@ -164,6 +241,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               }
               for (SharedState s : states) {
                 s.begin();
+              }
+              if (hot != null) {
+                int[] coords = hotCoordinates.coords();
+                for (HotRecords h : hot) {
+                  h.use(coords, coords.length);
+                }
               }
               next.set(0);
             }
@@ -196,6 +279,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                     BlockLoop.BLOCK,
                     e + 1,
                     rounds);
+                if (hot != null) {
+                  for (HotRecords h : hot) {
+                    h.fold(j);
+                  }
+                }
               } finally {
                 if (b == 0) {
                   firstBlock.countDown();
@@ -208,6 +296,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
             }
             team.await(j);
             if (j == 0) {
+              if (hot != null) {
+                for (HotRecords h : hot) {
+                  h.park();
+                }
+              }
               for (SharedState s : states) {
                 s.end();
               }
@@ -278,7 +371,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     for (int c = 0; c < k; c++) {
       owners[c] = states[c].owner();
     }
-    return LinearModel.readOut(config, multiclass, owners);
+    return LinearModel.readOut(config, multiclass, d, owners);
+  }
+
+  /** The last fit's hot coordinates, ascending (empty without private hot records). */
+  int[] hotCoordinates() {
+    return hotCoordinates == null ? new int[0] : hotCoordinates.coords().clone();
   }
 
   /** The shared state of output {@code c} (for tests and experiments that inspect it). */

@@ -1,0 +1,93 @@
+package org.onlinekernels.trainer.parallel;
+
+import java.util.Arrays;
+import org.onlinekernels.optimizer.SparseRows;
+import org.onlinekernels.optimizer.parallel.HotRecords;
+
+/**
+ * Which coordinates of a fit's data are hot (named by the most rows), and each worker's copy of the
+ * rows with those coordinates renamed to the worker's private copies of their records ({@link
+ * HotRecords}). Counted over the fit's first {@link #SAMPLE} rows in file order; a coordinate is
+ * hot if it is among the {@code capacity} most named there and named at least twice.
+ */
+final class HotCoordinates {
+  /** Rows counted: enough to rank the popular coordinates of a Zipf-like stream. */
+  static final int SAMPLE = 10_000;
+
+  private final int d;
+  private final int capacity;
+
+  /** Per coordinate: its count while choosing, else its rank among the hot ones or -1. */
+  private int[] rank;
+
+  private int[] coords = new int[0];
+
+  HotCoordinates(int d, int capacity) {
+    this.d = d;
+    this.capacity = capacity;
+  }
+
+  /** The hot coordinates, ascending. */
+  int[] coords() {
+    return coords;
+  }
+
+  /** Chooses the hot coordinates of {@code rows} (replacing the last fit's). */
+  void choose(SparseRows rows) {
+    if (rank == null) {
+      rank = new int[d];
+    }
+    Arrays.fill(rank, 0);
+    int sample = Math.min(rows.size(), SAMPLE);
+    int distinct = 0;
+    for (int r = 0; r < sample; r++) {
+      for (int j = 0; j < rows.nnz(r); j++) {
+        if (rank[rows.index(r, j)]++ == 0) {
+          distinct++;
+        }
+      }
+    }
+    // Candidates named at least twice, by count (most first), ties by coordinate.
+    long[] keyed = new long[distinct];
+    int m = 0;
+    for (int r = 0; r < sample; r++) {
+      for (int j = 0; j < rows.nnz(r); j++) {
+        int c = rows.index(r, j);
+        int k = rank[c];
+        if (k > 0) {
+          if (k >= 2) {
+            keyed[m++] = ((long) (Integer.MAX_VALUE - k) << 32) | c;
+          }
+          rank[c] = 0;
+        }
+      }
+    }
+    Arrays.sort(keyed, 0, m);
+    int n = Math.min(m, capacity);
+    int[] hot = new int[n];
+    for (int r = 0; r < n; r++) {
+      hot[r] = (int) keyed[r];
+    }
+    Arrays.sort(hot);
+    Arrays.fill(rank, -1);
+    for (int r = 0; r < n; r++) {
+      rank[hot[r]] = r;
+    }
+    coords = hot;
+  }
+
+  /**
+   * Each worker's rows: in each row the entries of cold coordinates first, as they were, then those
+   * of hot coordinates, renamed to the worker's copies (ascending, since the copies follow the hot
+   * coordinates' order and lie above {@code d}). Worker 0's rows are renamed from {@code rows}; the
+   * others' share their values.
+   */
+  SparseRows[] rowsOf(int threads, SparseRows rows) {
+    SparseRows[] mine = new SparseRows[threads];
+    mine[0] = rows.renamed(rank, HotRecords.slot(d, capacity, 0, 0));
+    for (int j = 1; j < threads; j++) {
+      mine[j] = mine[0].shifted(d, HotRecords.slot(d, capacity, j, 0) - d);
+    }
+    return mine;
+  }
+}

@@ -14,7 +14,7 @@
  *          -o contender contender.c libsvm_read.c -lm          (CContender does it)
  * Usage: contender --data FILE [--algorithm scinol2|adagrad|scinol1|dfeg|adagrad-global|aogd-coord|aogd-ball|
  *          ftrl|kt|freegrad]
- *          [--type float|double] [--prefetch ROWS] [--repeat R] [--dimension N] [--hugepages]
+ *          [--type float|double] [--repeat R] [--dimension N] [--hugepages]
  *        contender --check-libm FILE   (fdlibm.h against a file of Java's StrictMath results)
  *        contender --bits DECIMAL      (the bits of the nearest double, e.g. of the CLI's printed loss)
  *        contender --rules             (the rules it has, one per line)
@@ -62,18 +62,13 @@ static inline double fmax_java(double a, double b) {
   return a >= b ? a : b;
 }
 
-static inline double fmin_java(double a, double b) {
-  if (a != a) return a;
-  if (a == 0 && b == 0 && signbit(b)) return b;
-  return a <= b ? a : b;
-}
-
 /*
- * Loss.LOGISTIC.derivativeAndValue: one exp of -|z| for the loss and the derivative.
+ * Loss.LOGISTIC.derivativeAndValue: one exp of -|z| for the loss and the derivative (-fabs(z) has
+ * the bits of Java's Math.min(z, -z) wherever z is a number).
  */
 static inline double logistic_dv(double y, double yhat, double *loss) {
   double z = y * yhat;
-  double e = fd_exp(fmin_java(z, -z));
+  double e = fd_exp(-fabs(z));
   *loss = z > 0 ? fd_log1p(e) : -z + fd_log1p(e);
   return z >= 0 ? -y * e / (1 + e) : -y / (1 + e);
 }
@@ -103,17 +98,16 @@ typedef struct {
 } result;
 
 /*
- * One pass: rows in file order; per row, the records of the row `prefetch` rows ahead prefetched
- * (0: none), then every output's predict, the outputs' losses and derivatives, every output's
- * update. The outputs share no state, so predicting output k+1 before updating output k changes
- * no bit (OnlineTrainer runs each output over a block of rows in turn, for the same reason), and
- * the K losses, independent, overlap in the pipeline. The row's loss is the outputs' losses
- * summed in output order from 0, added to the pass's sum. The clock starts before the first row
- * and stops after the last; the steady span starts at row n / 2, as OnlineTrainer's second half.
- * Defined for each generated rule and type P (P##model, P##init, P##predict, ... in rules.h).
+ * One pass: rows in file order; per row, the records of the next row prefetched, then every
+ * output's predict, the outputs' losses and derivatives, every output's update. The outputs share
+ * no state, so predicting output k+1 before updating output k changes no bit (OnlineTrainer runs
+ * each output over a block of rows in turn, for the same reason), and the K losses, independent,
+ * overlap in the pipeline. The row's loss is the outputs' losses summed in output order from 0,
+ * added to the pass's sum. The clock starts before the first row and stops after the last; the
+ * steady span starts at row n / 2, as OnlineTrainer's second half. Defined for each generated rule and type P (P##model, P##init, P##predict, ... in rules.h).
  */
 #define DEFINE_TRAIN(P, T)                                                                       \
-  static void P##train(const dataset *ds, const T *val, int prefetch, result *res) {             \
+  static void P##train(const dataset *ds, const T *val, result *res) {                           \
     int K = ds->outputs, n = ds->n;                                                             \
     P##model *mods = calloc((size_t) K, sizeof *mods);                                          \
     double *yh = malloc((size_t) K * sizeof *yh), *gk = malloc((size_t) K * sizeof *gk);         \
@@ -138,9 +132,9 @@ typedef struct {
       }                                                                                         \
       const int64_t s = start[r];                                                               \
       const int nnz = (int) (start[r + 1] - s);                                                 \
-      if (prefetch > 0 && r + prefetch < n) {                                                   \
-        const int64_t ps = start[r + prefetch];                                                 \
-        const int pn = (int) (start[r + prefetch + 1] - ps);                                    \
+      if (r + 1 < n) {                                                                          \
+        const int64_t ps = start[r + 1];                                                        \
+        const int pn = (int) (start[r + 2] - ps);                                               \
         for (int k = 0; k < K; k++) P##prefetch(&mods[k], idx + ps, pn);                        \
       }                                                                                         \
       int rc = 0, k;                                                                            \
@@ -182,8 +176,8 @@ typedef struct {
     free(lk);                                                                                   \
   }
 
-typedef void (*train_f)(const dataset *, const float *, int, result *);
-typedef void (*train_d)(const dataset *, const double *, int, result *);
+typedef void (*train_f)(const dataset *, const float *, result *);
+typedef void (*train_d)(const dataset *, const double *, result *);
 
 /* A rule as the command line names it, and its pass in float and in double. */
 typedef struct {
@@ -236,7 +230,7 @@ static void print_json_string(const char *v) {
 
 static void usage(void) {
   fprintf(stderr,
-      "usage: contender --data FILE [--algorithm A] [--type float|double] [--prefetch ROWS] [--repeat R]\n"
+      "usage: contender --data FILE [--algorithm A] [--type float|double] [--repeat R]\n"
       "                 [--dimension N] [--hugepages]\n"
       "       contender --check-libm FILE | --bits DECIMAL | --rules | --unported\n"
       "  A: scinol2 (default), adagrad, scinol1, dfeg, adagrad-global, aogd-coord, aogd-ball, ftrl, kt,\n"
@@ -245,7 +239,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   const char *data = NULL, *algorithm = "scinol2", *type = "float";
-  int prefetch = 1, repeat = 1, dimension = 0;
+  int repeat = 1, dimension = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -277,7 +271,6 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--data")) data = v;
     else if (!strcmp(a, "--algorithm")) algorithm = v;
     else if (!strcmp(a, "--type")) type = v;
-    else if (!strcmp(a, "--prefetch")) prefetch = atoi(v);
     else if (!strcmp(a, "--repeat")) repeat = atoi(v);
     else if (!strcmp(a, "--dimension")) dimension = atoi(v);
     else {
@@ -290,7 +283,7 @@ int main(int argc, char **argv) {
   for (size_t k = 0; RULES[k].name; k++) {
     if (!strcmp(RULES[k].name, algorithm)) rule = (int) k;
   }
-  if (!data || rule < 0 || (!is_float && strcmp(type, "double")) || repeat < 1 || prefetch < 0 || dimension < 0) {
+  if (!data || rule < 0 || (!is_float && strcmp(type, "double")) || repeat < 1 || dimension < 0) {
     usage();
     return 2;
   }
@@ -312,8 +305,8 @@ int main(int argc, char **argv) {
   int steady_rows = 0;
   for (int t = 0; t < repeat; t++) {
     result res;
-    if (is_float) RULES[rule].f(&ds, ds.valf, prefetch, &res);
-    else RULES[rule].d(&ds, ds.val, prefetch, &res);
+    if (is_float) RULES[rule].f(&ds, ds.valf, &res);
+    else RULES[rule].d(&ds, ds.val, &res);
     if (res.fail_code == 2) {
       fprintf(stderr, "error: cannot allocate the state (d = %d, %d outputs)\n", ds.d, ds.outputs);
       return 1;
@@ -363,7 +356,7 @@ int main(int argc, char **argv) {
   for (int t = 0; t < repeat; t++) printf("%s%.9f", t ? ", " : "", secs[t]);
   printf("], \"cpu_seconds_all\": [");
   for (int t = 0; t < repeat; t++) printf("%s%.9f", t ? ", " : "", cpu[t]);
-  printf("], \"parse_seconds\": %.3f, \"prefetch_rows\": %d, \"hugepages\": %s, \"exp\": \"fdlibm\"}\n", parse_seconds,
-      prefetch, use_hugepages ? "true" : "false");
+  printf("], \"parse_seconds\": %.3f, \"hugepages\": %s, \"exp\": \"fdlibm\"}\n", parse_seconds,
+      use_hugepages ? "true" : "false");
   return 0;
 }

@@ -1,23 +1,16 @@
 package org.onlinekernels.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.params.AdaGradParams;
 import org.onlinekernels.reference.ReferenceModel;
 import org.onlinekernels.rules.adagrad.AdaGradKernel;
 import org.onlinekernels.rules.adagrad.ReferenceAdaGrad;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-coordinate AdaGrad (ALGORITHMS.md section 1), gradient form, {@code eta = 0.1}, {@code delta
@@ -30,14 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * bytes, mixed 28, double 40; mixed also does all its arithmetic at double width (half float's
  * lanes).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class AdaGradBench {
+public class AdaGradBench extends KernelSuite {
   static final double ETA = 0.1;
   static final double DELTA = 1e-6;
 
@@ -194,9 +180,8 @@ public class AdaGradBench {
   }
 
   /**
-   * What a user would write instead: a plain loop over {@code float[]}/{@code double[]}, left to
-   * C2's auto-vectorizer (which handles this loop: no branch, {@code (float) Math.sqrt} is
-   * recognised as a float square root).
+   * What a user would write instead: a plain loop over {@code float[]}/{@code double[]} ({@link
+   * FloatHandLoops#adaGrad}).
    */
   public static class HandWritten extends ArrayParams {
     /** Float state (type = float). */
@@ -236,28 +221,9 @@ public class AdaGradBench {
 
     /** One update. */
     public void step() {
-      if (wf != null) adaGrad(wf, qf, gf, (float) scale, (float) ETA, (float) DELTA);
-      else adaGrad(wd, qd, gd, scale, ETA, DELTA);
+      if (wf != null) FloatHandLoops.adaGrad(wf, qf, gf, (float) scale, (float) ETA, (float) DELTA);
+      else DoubleHandLoops.adaGrad(wd, qd, gd, scale, ETA, DELTA);
       scale = -scale;
-    }
-
-    static void adaGrad(float[] w, float[] q, float[] g, float scale, float eta, float delta) {
-      for (int i = 0; i < w.length; i++) {
-        float gi = scale * g[i];
-        float qi = q[i] + gi * gi;
-        q[i] = qi;
-        w[i] -= eta * gi / (delta + (float) Math.sqrt(qi));
-      }
-    }
-
-    static void adaGrad(
-        double[] w, double[] q, double[] g, double scale, double eta, double delta) {
-      for (int i = 0; i < w.length; i++) {
-        double gi = scale * g[i];
-        double qi = q[i] + gi * gi;
-        q[i] = qi;
-        w[i] -= eta * gi / (delta + Math.sqrt(qi));
-      }
     }
 
     /** Checks the state. */

@@ -1,26 +1,21 @@
 package org.onlinekernels.bench;
 
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.onlinekernels.kernel.ElementType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The machine's memory-bandwidth roof, measured by the suite in the same run as the kernels:
@@ -35,14 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The DRAM roof is {@code n = 64M} floats (256 MiB per array, 8x the 32 MiB L3); the in-place
  * pass at the kernel sizes draws the roof curve across the cache levels.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class RoofBench {
+public class RoofBench extends KernelSuite {
   static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
   static final ByteOrder LE = ByteOrder.nativeOrder();
 
@@ -73,7 +61,7 @@ public class RoofBench {
     MemorySegment pattern(int n, int k) {
       MemorySegment s = BenchData.allocate(arena, ElementType.FLOAT, n);
       for (int i = 0; i < n; i++) {
-        s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, 0.25f + ((i * k) & 1023) / 1024f);
+        s.setAtIndex(JAVA_FLOAT, i, 0.25f + ((i * k) & 1023) / 1024f);
       }
       return s;
     }
@@ -134,9 +122,7 @@ public class RoofBench {
     }
     float sum = sa.add(sb).reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
-      sum +=
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+      sum += a.getAtIndex(JAVA_FLOAT, i) + b.getAtIndex(JAVA_FLOAT, i);
     }
     return sum;
   }
@@ -146,11 +132,7 @@ public class RoofBench {
     for (int bound = S.loopBound(n); i < bound; i += S.length()) {
       FloatVector.fromMemorySegment(S, a, 4L * i, LE).intoMemorySegment(b, 4L * i, LE);
     }
-    for (; i < n; i++)
-      b.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+    for (; i < n; i++) b.setAtIndex(JAVA_FLOAT, i, a.getAtIndex(JAVA_FLOAT, i));
   }
 
   static void triad(MemorySegment a, MemorySegment b, MemorySegment c, float s, int n) {
@@ -161,11 +143,7 @@ public class RoofBench {
       vc.mul(s).add(vb).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + s * c.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(JAVA_FLOAT, i, b.getAtIndex(JAVA_FLOAT, i) + s * c.getAtIndex(JAVA_FLOAT, i));
     }
   }
 
@@ -177,11 +155,7 @@ public class RoofBench {
       vb.mul(s).add(va).intoMemorySegment(a, 4L * i, LE);
     }
     for (; i < n; i++) {
-      a.setAtIndex(
-          java.lang.foreign.ValueLayout.JAVA_FLOAT,
-          i,
-          a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i)
-              + s * b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+      a.setAtIndex(JAVA_FLOAT, i, a.getAtIndex(JAVA_FLOAT, i) + s * b.getAtIndex(JAVA_FLOAT, i));
     }
   }
 }

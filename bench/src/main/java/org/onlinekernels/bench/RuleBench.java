@@ -2,7 +2,6 @@ package org.onlinekernels.bench;
 
 import java.lang.foreign.Arena;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
@@ -16,13 +15,7 @@ import org.onlinekernels.rules.Rules;
 import org.onlinekernels.rules.dfeg.ReferenceDfeg;
 import org.onlinekernels.rules.scinol1.ReferenceScInOL1;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Every rule without a suite of its own (AdaGrad and ScInOL2 have {@link AdaGradBench} and {@link
@@ -41,14 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code ||g||, <w,g>, ||w||} first); AOGD per coordinate 5 (one pass: read {@code w, Lsum, g},
  * write {@code w, Lsum}).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class RuleBench {
+public class RuleBench extends KernelSuite {
   /** Parameters that differ from a rule's defaults, by rule name. */
   static final Map<String, Map<String, Double>> PARAMS =
       Map.of("aogd-ball", Map.of("R", 1.0), "aogd-coord", Map.of("R", 1.0));

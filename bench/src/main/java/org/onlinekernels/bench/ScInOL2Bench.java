@@ -1,21 +1,14 @@
 package org.onlinekernels.bench;
 
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.params.ScInOLParams;
 import org.onlinekernels.rules.scinol2.ReferenceScInOL2;
 import org.onlinekernels.rules.scinol2.ScInOL2Optimizer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * ScInOL2 (ALGORITHMS.md section 4), one linear-model round per call (predict + update), {@code
@@ -27,14 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * eta}: 14 elements. Stored mode: predict also writes {@code w}, update reads {@code w} instead of
  * {@code M}: 15 elements.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class ScInOL2Bench {
+public class ScInOL2Bench extends KernelSuite {
   /** Recompute mode (the default optimizer). */
   public static class Round extends RoundState {
     @Override
@@ -66,10 +52,7 @@ public class ScInOL2Bench {
 
   /**
    * What a user would write instead: two plain loops over Java arrays, storing {@code w} between
-   * predict and update. The {@code s = 0} case (a coordinate whose {@code x} was always 0) is
-   * handled branch-free by flooring {@code s} at the smallest normal number: then {@code G = 0}, so
-   * {@code theta = 0} and {@code w = 0}, as the rule says. {@code max}/{@code min} instead of a
-   * ternary keep the loop vectorizable by C2; {@code yhat} is summed in double for accuracy.
+   * predict and update ({@link FloatHandLoops#predict}, {@link FloatHandLoops#update}).
    */
   public static class HandWritten extends ArrayParams {
     /** Float state. */
@@ -128,65 +111,16 @@ public class ScInOL2Bench {
       double yhat;
       if (gf != null) {
         float[] x = y > 0 ? xf : xf2;
-        yhat = predict(gf, s2f, mf, etaf, wf, x);
-        update(gf, s2f, etaf, wf, x, (float) BenchData.logisticGrad(y, yhat));
+        yhat = FloatHandLoops.predict(gf, s2f, mf, etaf, wf, x);
+        FloatHandLoops.update(gf, s2f, etaf, wf, x, (float) BenchData.logisticGrad(y, yhat));
       } else {
         double[] x = y > 0 ? xd : xd2;
-        yhat = predict(gd, s2d, md, etad, wd, x);
-        update(gd, s2d, etad, wd, x, BenchData.logisticGrad(y, yhat));
+        yhat = DoubleHandLoops.predict(gd, s2d, md, etad, wd, x);
+        DoubleHandLoops.update(gd, s2d, etad, wd, x, BenchData.logisticGrad(y, yhat));
       }
       y = -y;
       yhatSum += yhat;
       return yhat;
-    }
-
-    static double predict(float[] bigG, float[] s2, float[] m, float[] eta, float[] w, float[] x) {
-      double yhat = 0;
-      for (int i = 0; i < x.length; i++) {
-        float xi = x[i];
-        float mi = Math.max(m[i], Math.abs(xi));
-        m[i] = mi;
-        float s = Math.max((float) Math.sqrt(s2[i] + mi * mi), Float.MIN_NORMAL);
-        float clipped = Math.max(-1f, Math.min(1f, bigG[i] / s));
-        float wi = clipped * eta[i] / (2 * s);
-        w[i] = wi;
-        yhat += xi * wi;
-      }
-      return yhat;
-    }
-
-    static void update(float[] bigG, float[] s2, float[] eta, float[] w, float[] x, float g) {
-      for (int i = 0; i < x.length; i++) {
-        float gx = g * x[i];
-        bigG[i] -= gx;
-        s2[i] += gx * gx;
-        eta[i] -= gx * w[i];
-      }
-    }
-
-    static double predict(
-        double[] bigG, double[] s2, double[] m, double[] eta, double[] w, double[] x) {
-      double yhat = 0;
-      for (int i = 0; i < x.length; i++) {
-        double xi = x[i];
-        double mi = Math.max(m[i], Math.abs(xi));
-        m[i] = mi;
-        double s = Math.max(Math.sqrt(s2[i] + mi * mi), Double.MIN_NORMAL);
-        double clipped = Math.max(-1.0, Math.min(1.0, bigG[i] / s));
-        double wi = clipped * eta[i] / (2 * s);
-        w[i] = wi;
-        yhat += xi * wi;
-      }
-      return yhat;
-    }
-
-    static void update(double[] bigG, double[] s2, double[] eta, double[] w, double[] x, double g) {
-      for (int i = 0; i < x.length; i++) {
-        double gx = g * x[i];
-        bigG[i] -= gx;
-        s2[i] += gx * gx;
-        eta[i] -= gx * w[i];
-      }
     }
 
     /** Checks the state. */

@@ -1,20 +1,13 @@
 package org.onlinekernels.bench;
 
-import java.util.concurrent.TimeUnit;
 import org.onlinekernels.kernel.ElementType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.tribuo.math.Parameters;
 import org.tribuo.math.la.DenseVector;
 import org.tribuo.math.la.SparseVector;
@@ -35,14 +28,7 @@ import org.tribuo.math.optimisers.AdaGrad;
  * {@code nnz} indices and values), as Tribuo's objectives do per example. The alternating sign is
  * passed as Tribuo's {@code weight} argument.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx3g"})
-@Warmup(iterations = 3, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
-public class TribuoBench {
+public class TribuoBench extends KernelSuite {
   /** One dense weight vector as Tribuo {@link Parameters}. */
   static final class OneVector implements Parameters {
     private static final long serialVersionUID = 1L;

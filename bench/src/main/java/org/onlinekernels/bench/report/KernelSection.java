@@ -1,11 +1,11 @@
 package org.onlinekernels.bench.report;
 
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.pct;
 import static org.onlinekernels.bench.report.ReportFigures.dense;
-import static org.onlinekernels.bench.report.ReportFigures.f1;
 import static org.onlinekernels.bench.report.ReportFigures.gbs;
 import static org.onlinekernels.bench.report.ReportFigures.mmm;
 import static org.onlinekernels.bench.report.ReportFigures.nsErr;
-import static org.onlinekernels.bench.report.ReportFigures.pct;
 import static org.onlinekernels.bench.report.ReportFigures.ratio;
 import static org.onlinekernels.bench.report.ReportWriter.DRAM_D;
 import static org.onlinekernels.bench.report.ReportWriter.roofGbs;
@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -102,16 +101,20 @@ final class KernelSection {
     Map<String, List<Row>> series = new LinkedHashMap<>();
     for (Row r : own) series.computeIfAbsent(label(r), x -> new ArrayList<>()).add(r);
     XYChart ns =
-        chart(
+        Md.chart(
             k.title() + ": ns per coordinate (lower is better)",
             "d (coordinates, log)",
-            "ns per coordinate (log)");
+            "ns per coordinate (log)",
+            520,
+            Styler.LegendPosition.OutsideS);
     ns.getStyler().setYAxisLogarithmic(true);
     XYChart gb =
-        chart(
+        Md.chart(
             k.title() + ": effective GB/s at " + k.elements() + " elements/coord",
             "d (coordinates, log)",
-            "GB/s");
+            "GB/s",
+            520,
+            Styler.LegendPosition.OutsideS);
     for (var e : series.entrySet()) {
       List<Row> rs = e.getValue();
       double[] x = rs.stream().mapToDouble(Row::size).toArray();
@@ -153,22 +156,5 @@ final class KernelSection {
     }
     BitmapEncoder.saveBitmap(ns, nsPng.toString(), BitmapEncoder.BitmapFormat.PNG);
     BitmapEncoder.saveBitmap(gb, gbPng.toString(), BitmapEncoder.BitmapFormat.PNG);
-  }
-
-  static XYChart chart(String title, String x, String y) {
-    XYChart c =
-        new XYChartBuilder()
-            .width(900)
-            .height(520)
-            .title(title)
-            .xAxisTitle(x)
-            .yAxisTitle(y)
-            .build();
-    c.getStyler().setXAxisLogarithmic(true);
-    c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-    c.getStyler().setMarkerSize(7);
-    c.getStyler().setErrorBarsColorSeriesColor(true);
-    c.getStyler().setChartBackgroundColor(Color.WHITE);
-    return c;
   }
 }

@@ -1,8 +1,10 @@
 package org.onlinekernels.bench.report;
 
+import static org.onlinekernels.bench.report.Md.f2;
+import static org.onlinekernels.bench.report.Md.f3;
+import static org.onlinekernels.bench.report.Md.fs;
 import static org.onlinekernels.bench.report.ReportWriter.rows;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -48,27 +50,5 @@ final class ReportFigures {
 
   static String mmm(Row r) {
     return fs(r.min()) + " / " + fs(r.median()) + " / " + fs(r.max());
-  }
-
-  static String fs(double ns) {
-    if (ns >= 1e6) return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
-    if (ns >= 1e3) return String.format(Locale.ROOT, "%.2f µs", ns / 1e3);
-    return String.format(Locale.ROOT, "%.1f ns", ns);
-  }
-
-  static String f1(double v) {
-    return String.format(Locale.ROOT, "%.1f", v);
-  }
-
-  static String f2(double v) {
-    return String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  static String f3(double v) {
-    return String.format(Locale.ROOT, "%.3f", v);
-  }
-
-  static String pct(double v) {
-    return String.format(Locale.ROOT, "%.0f %%", 100 * v);
   }
 }

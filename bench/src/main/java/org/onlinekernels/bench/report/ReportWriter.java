@@ -1,13 +1,13 @@
 package org.onlinekernels.bench.report;
 
 import static org.onlinekernels.bench.report.KernelSection.kernelSection;
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.pct;
 import static org.onlinekernels.bench.report.ReportFigures.dense;
-import static org.onlinekernels.bench.report.ReportFigures.f1;
 import static org.onlinekernels.bench.report.ReportFigures.find;
 import static org.onlinekernels.bench.report.ReportFigures.gbs;
 import static org.onlinekernels.bench.report.ReportFigures.mmm;
 import static org.onlinekernels.bench.report.ReportFigures.nsErr;
-import static org.onlinekernels.bench.report.ReportFigures.pct;
 import static org.onlinekernels.bench.report.ReportFigures.ratio;
 import static org.onlinekernels.bench.report.SparseAndPeerSections.peerSection;
 import static org.onlinekernels.bench.report.SparseAndPeerSections.sparseSection;

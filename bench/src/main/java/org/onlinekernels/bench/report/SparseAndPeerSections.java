@@ -1,7 +1,7 @@
 package org.onlinekernels.bench.report;
 
+import static org.onlinekernels.bench.report.Md.f2;
 import static org.onlinekernels.bench.report.ReportFigures.dense;
-import static org.onlinekernels.bench.report.ReportFigures.f2;
 import static org.onlinekernels.bench.report.ReportFigures.mmm;
 import static org.onlinekernels.bench.report.ReportFigures.nsErr;
 import static org.onlinekernels.bench.report.ReportFigures.ratio;

@@ -1,14 +1,14 @@
 package org.onlinekernels.bench.report;
 
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.f2;
+import static org.onlinekernels.bench.report.Md.f3;
+import static org.onlinekernels.bench.report.Md.pct;
 import static org.onlinekernels.bench.report.ReportFigures.bestOf;
 import static org.onlinekernels.bench.report.ReportFigures.dense;
-import static org.onlinekernels.bench.report.ReportFigures.f1;
-import static org.onlinekernels.bench.report.ReportFigures.f2;
-import static org.onlinekernels.bench.report.ReportFigures.f3;
 import static org.onlinekernels.bench.report.ReportFigures.find;
 import static org.onlinekernels.bench.report.ReportFigures.gbs;
 import static org.onlinekernels.bench.report.ReportFigures.nsErr;
-import static org.onlinekernels.bench.report.ReportFigures.pct;
 import static org.onlinekernels.bench.report.ReportWriter.CACHE_D;
 import static org.onlinekernels.bench.report.ReportWriter.DRAM_D;
 import static org.onlinekernels.bench.report.ReportWriter.KERNELS;

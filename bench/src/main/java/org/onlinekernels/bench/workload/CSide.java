@@ -102,12 +102,9 @@ final class CSide {
             Long.toString(p.nonzeros()),
             planFile.toString(),
             result.toString()));
-    System.out.println(
-        "C contender: checking "
-            + plan.size()
-            + " workload x rule x type cases against the library ("
-            + log
-            + ")");
+    System.out.printf(
+        "C contender: checking %d workload x rule x type cases against the library (%s)%n",
+        plan.size(), log);
     Process proc =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     int rc;
@@ -119,13 +116,9 @@ final class CSide {
     }
     if (rc != 0) {
       List<String> l = Files.readAllLines(log);
+      String tail = String.join("\n", l.subList(Math.max(0, l.size() - 5), l.size()));
       throw new IllegalStateException(
-          "the C contender's check failed (exit "
-              + rc
-              + ", "
-              + log
-              + "): "
-              + String.join("\n", l.subList(Math.max(0, l.size() - 5), l.size())));
+          "the C contender's check failed (exit %d, %s): %s".formatted(rc, log, tail));
     }
     List<String> lines = Files.readAllLines(result);
     List<String> differ = new ArrayList<>();
@@ -140,23 +133,13 @@ final class CSide {
     }
     if (lines.size() - 1 != plan.size()) {
       throw new IllegalStateException(
-          "the C contender's check covered "
-              + (lines.size() - 1)
-              + " of "
-              + plan.size()
-              + " cases ("
-              + log
-              + ")");
+          "the C contender's check covered %d of %d cases (%s)"
+              .formatted(lines.size() - 1, plan.size(), log));
     }
     props.setProperty(
         "c.check",
-        side.checked.size()
-            + " of "
-            + plan.size()
-            + " workload x rule x type cases "
-            + "bit-identical (library JVM: "
-            + CCheck.FDLIBM_FLAGS
-            + ")");
+        "%d of %d workload x rule x type cases bit-identical (library JVM: %s)"
+            .formatted(side.checked.size(), plan.size(), CCheck.FDLIBM_FLAGS));
     props.setProperty("c.differ", String.join("; ", differ));
     props.setProperty("c.repeat", Integer.toString(p.cRepeat()));
     return Optional.of(side);
@@ -183,21 +166,15 @@ final class CSide {
             || r.n() != s.rows()
             || r.outputs() != s.outputs()) {
           throw new IllegalStateException(
-              "C contender on "
-                  + key
-                  + ": loss bits "
-                  + r.passLossBits()
-                  + ", "
-                  + r.n()
-                  + " rows, "
-                  + r.outputs()
-                  + " outputs; checked "
-                  + checked.get(key)
-                  + ", "
-                  + s.rows()
-                  + " rows, "
-                  + s.outputs()
-                  + " outputs");
+              "C contender on %s: loss bits %s, %d rows, %d outputs; checked %s, %d rows, %d outputs"
+                  .formatted(
+                      key,
+                      r.passLossBits(),
+                      r.n(),
+                      r.outputs(),
+                      checked.get(key),
+                      s.rows(),
+                      s.outputs()));
         }
         double[] ms = Arrays.stream(r.secondsAll()).map(x -> x * 1e3).sorted().toArray();
         out.add(

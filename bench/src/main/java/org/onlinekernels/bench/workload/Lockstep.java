@@ -79,20 +79,8 @@ public final class Lockstep {
           double mu = (m + 1) * u;
           if (!(Math.abs(yLib - yhat) <= 2 * mu / (1 - mu) * abs)) {
             throw new IllegalStateException(
-                algorithm
-                    + " "
-                    + type
-                    + " row "
-                    + r
-                    + " output "
-                    + k
-                    + ": predictSparse "
-                    + yLib
-                    + " but the entries' sum is "
-                    + yhat
-                    + " (allowed difference "
-                    + 2 * mu / (1 - mu) * abs
-                    + ")");
+                "%s %s row %d output %d: predictSparse %s but the entries' sum is %s (allowed difference %s)"
+                    .formatted(algorithm, type, r, k, yLib, yhat, 2 * mu / (1 - mu) * abs));
           }
           double y = wl.target(r, k);
           rowLoss += Loss.LOGISTIC.value(y, yhat);

@@ -317,15 +317,8 @@ public class WorkloadBench {
   public static void requireAgreement(String what, double actual, double expected, double bound) {
     if (!(Math.abs(actual - expected) <= bound)) {
       throw new IllegalStateException(
-          what
-              + ": mean progressive loss "
-              + actual
-              + " differs from "
-              + expected
-              + " by "
-              + Math.abs(actual - expected)
-              + ", more than the derived bound "
-              + bound);
+          "%s: mean progressive loss %s differs from %s by %s, more than the derived bound %s"
+              .formatted(what, actual, expected, Math.abs(actual - expected), bound));
     }
   }
 

@@ -1,8 +1,9 @@
 package org.onlinekernels.bench.workload;
 
+import static org.onlinekernels.bench.report.Md.f2;
+
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -46,33 +47,5 @@ final class WorkloadFigures {
     Set<String> s = new LinkedHashSet<>();
     rows.forEach(r -> s.add(r.workload()));
     return s;
-  }
-
-  static String f1(double v) {
-    return String.format(Locale.ROOT, "%.1f", v);
-  }
-
-  static String f2(double v) {
-    return String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  static String f3(double v) {
-    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.3f", v);
-  }
-
-  static String signed(double v) {
-    return String.format(Locale.ROOT, "%+.1f", v);
-  }
-
-  static String pct(double v) {
-    return String.format(Locale.ROOT, "%.0f %%", 100 * v);
-  }
-
-  /** 1.23 M, 456 k. */
-  static String si(double v) {
-    if (v >= 1e9) return String.format(Locale.ROOT, "%.2f G", v / 1e9);
-    if (v >= 1e6) return String.format(Locale.ROOT, "%.2f M", v / 1e6);
-    if (v >= 1e3) return String.format(Locale.ROOT, "%.1f k", v / 1e3);
-    return String.format(Locale.ROOT, "%.0f", v);
   }
 }

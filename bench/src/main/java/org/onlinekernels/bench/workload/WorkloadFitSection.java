@@ -1,11 +1,10 @@
 package org.onlinekernels.bench.workload;
 
-import static org.onlinekernels.bench.workload.WorkloadFigures.f1;
-import static org.onlinekernels.bench.workload.WorkloadFigures.f2;
-import static org.onlinekernels.bench.workload.WorkloadFigures.pct;
-import static org.onlinekernels.bench.workload.WorkloadFigures.signed;
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.f2;
+import static org.onlinekernels.bench.report.Md.pct;
+import static org.onlinekernels.bench.report.Md.signed;
 
-import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -14,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 import org.onlinekernels.bench.report.Md;
 
@@ -99,18 +97,13 @@ final class WorkloadFitSection {
         "Synthetic streams, float contenders and Tribuo (double), log-log; one chart per index distribution and d.\n\n");
     for (String fam : families) {
       XYChart c =
-          new XYChartBuilder()
-              .width(900)
-              .height(560)
-              .title("examples/s, " + fam + " (higher is better)")
-              .xAxisTitle("nonzeros per row (log)")
-              .yAxisTitle("examples/s (log)")
-              .build();
-      c.getStyler().setXAxisLogarithmic(true);
+          Md.chart(
+              "examples/s, " + fam + " (higher is better)",
+              "nonzeros per row (log)",
+              "examples/s (log)",
+              560,
+              Styler.LegendPosition.OutsideE);
       c.getStyler().setYAxisLogarithmic(true);
-      c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-      c.getStyler().setMarkerSize(7);
-      c.getStyler().setChartBackgroundColor(Color.WHITE);
       Set<String> series = new LinkedHashSet<>();
       rows.stream()
           .filter(

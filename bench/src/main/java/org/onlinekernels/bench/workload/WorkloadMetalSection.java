@@ -1,6 +1,6 @@
 package org.onlinekernels.bench.workload;
 
-import static org.onlinekernels.bench.workload.WorkloadFigures.f2;
+import static org.onlinekernels.bench.report.Md.f2;
 import static org.onlinekernels.bench.workload.WorkloadFigures.find;
 
 import java.util.ArrayList;

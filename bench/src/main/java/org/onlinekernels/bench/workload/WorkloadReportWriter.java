@@ -1,9 +1,9 @@
 package org.onlinekernels.bench.workload;
 
-import static org.onlinekernels.bench.workload.WorkloadFigures.f1;
-import static org.onlinekernels.bench.workload.WorkloadFigures.f3;
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.f3;
+import static org.onlinekernels.bench.report.Md.si;
 import static org.onlinekernels.bench.workload.WorkloadFigures.find;
-import static org.onlinekernels.bench.workload.WorkloadFigures.si;
 import static org.onlinekernels.bench.workload.WorkloadFigures.workloads;
 import static org.onlinekernels.bench.workload.WorkloadFigures.xHand;
 import static org.onlinekernels.bench.workload.WorkloadFitSection.charts;

@@ -1,9 +1,9 @@
 package org.onlinekernels.bench.workload;
 
-import static org.onlinekernels.bench.workload.WorkloadFigures.f1;
-import static org.onlinekernels.bench.workload.WorkloadFigures.f2;
+import static org.onlinekernels.bench.report.Md.f1;
+import static org.onlinekernels.bench.report.Md.f2;
+import static org.onlinekernels.bench.report.Md.signed;
 import static org.onlinekernels.bench.workload.WorkloadFigures.find;
-import static org.onlinekernels.bench.workload.WorkloadFigures.signed;
 import static org.onlinekernels.bench.workload.WorkloadFitSection.fit;
 import static org.onlinekernels.bench.workload.WorkloadMetalSection.ns;
 

@@ -238,7 +238,7 @@ final class ScInOL2RuleForms implements RuleForms {
     switch (flavor) {
       case FLOAT -> {
         float[] heap = s.heapFloats();
-        if (vector && heap != null) {
+        if (heap != null) {
           s.rowIndices(
               org.onlinekernels.kernel.vector.FloatRecordGathers.indexMap(
                   idx, from, nnz, stride, s.indexMap()));
@@ -265,7 +265,7 @@ final class ScInOL2RuleForms implements RuleForms {
       }
       case DOUBLE -> {
         double[] heap = s.heapDoubles();
-        if (vector && heap != null) {
+        if (heap != null) {
           s.rowIndices(
               org.onlinekernels.kernel.vector.DoubleRecordGathers.indexMap(
                   idx, from, nnz, stride, s.indexMap()));
@@ -318,7 +318,7 @@ final class ScInOL2RuleForms implements RuleForms {
               s.f(2), s.f(3), s.f(4), s.f(5), vf, from, 0, nnz, s.f(0), s.f(1), (float) g);
         }
         float[] heap = s.heapFloats();
-        if (vector && heap != null) {
+        if (heap != null) {
           org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
               heap, 0 * step, s.indexMap(), nnz, s.f(2), s.hardwareScatters());
           org.onlinekernels.kernel.vector.FloatRecordGathers.scatter(
@@ -342,7 +342,7 @@ final class ScInOL2RuleForms implements RuleForms {
               s.d(2), s.d(3), s.d(4), s.d(5), vd, from, 0, nnz, s.d(0), s.d(1), g);
         }
         double[] heap = s.heapDoubles();
-        if (vector && heap != null) {
+        if (heap != null) {
           org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(
               heap, 0 * step, s.indexMap(), nnz, s.d(2), s.hardwareScatters());
           org.onlinekernels.kernel.vector.DoubleRecordGathers.scatter(

@@ -112,7 +112,7 @@ final class InterleavedDispatch {
             Template.fill(
                 """
                 ${t}[] heap = s.heap${L}s();
-                if (vector && heap != null) {
+                if (heap != null) {
                   s.rowIndices(${hw}.indexMap(idx, from, nnz, stride, s.indexMap()));
                 ${hwFields}
                 } else {
@@ -216,7 +216,7 @@ final class InterleavedDispatch {
               + f.t
               + "[] heap = s.heap"
               + f.lanes
-              + "s();\nif (vector && heap != null) {\n"
+              + "s();\nif (heap != null) {\n"
               + hardwareScatters(f)
               + "\n} else {\n"
               + w.forms(f)

@@ -132,8 +132,13 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     String gatherMode =
         RoundTuning.gatherMode(storage.block == null ? 0 : storage.block.byteSize());
     if (tuning.gathered() && !gatherMode.equals("segment")) {
+      // The scalar kernels load through the index map too, by plain loops: the vector unit's
+      // gathers and scatters are the vector kernels' alone.
+      boolean lanes = this.kernels.isVector();
       scratch.gatherFrom(
-          storage.heapArray(), !gatherMode.equals("array"), gatherMode.equals("scatter"));
+          storage.heapArray(),
+          lanes && !gatherMode.equals("array"),
+          lanes && gatherMode.equals("scatter"));
       storage.touchThroughArray(true);
     }
   }

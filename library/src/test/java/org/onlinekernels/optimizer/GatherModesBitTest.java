@@ -16,12 +16,12 @@ import org.onlinekernels.loss.Loss;
  * Every way the gathered rounds load and store records on heap-backed interleaved state ({@code
  * onlinekernels.rounds.gather}: the segment entry by entry, the array behind it, the vector unit's
  * gathers, and gathers with scatters) gives the bits of the segment way, for every rule with an
- * interleaved layout, float and double, on the vector provider: every {@code yhat}, loss and state
- * element after every block. The rows are long enough for whole vectors and their tails (1 to 70
- * entries, coordinates drawn from a small model so that rows share them), in blocks of rounds and
- * in rounds on the caller's own segments. (Rows never name a coordinate twice: {@link SparseRows}
- * and every sparse entry point refuse indices that are not strictly increasing, trusted input
- * included.)
+ * interleaved layout, float and double, on the vector and on the scalar provider: every {@code
+ * yhat}, loss and state element after every block. The rows are long enough for whole vectors and
+ * their tails (1 to 70 entries, coordinates drawn from a small model so that rows share them), in
+ * blocks of rounds and in rounds on the caller's own segments. (Rows never name a coordinate twice:
+ * {@link SparseRows} and every sparse entry point refuse indices that are not strictly increasing,
+ * trusted input included.)
  */
 @Tag("long") // 4 optimizers per interleaved rule and type, about 7 s
 class GatherModesBitTest {
@@ -33,7 +33,16 @@ class GatherModesBitTest {
 
   @Test
   void everyGatherModeGivesTheSegmentBits() {
-    KernelProvider vector = KernelProvider.vector();
+    checkEveryMode(KernelProvider.vector());
+  }
+
+  /** The scalar kernels' rounds load through the index map too (by plain loops in every mode). */
+  @Test
+  void everyGatherModeGivesTheSegmentBitsOnTheScalarKernels() {
+    checkEveryMode(KernelProvider.scalar());
+  }
+
+  private static void checkEveryMode(KernelProvider vector) {
     int checked = 0;
     for (AllOptimizers.Named n : AllOptimizers.all()) {
       if (!n.name().contains("interleaved")) {

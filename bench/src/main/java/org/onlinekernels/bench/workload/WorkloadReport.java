@@ -117,7 +117,7 @@ public final class WorkloadReport {
                 + "%d ms (at least one pass each); Tribuo and MOA %d + %d iterations of one pass or more; "
                 + "fork JVM args: %s",
             p.jmh().warmRows(),
-            p.jmh().forks(),
+            forks(p.jmh().forks()),
             p.jmh().warmups(),
             p.jmh().measurements(),
             p.jmh().iterationMillis(),
@@ -238,7 +238,7 @@ public final class WorkloadReport {
         .param("warmRows", Long.toString(j.warmRows()))
         .mode(Mode.SampleTime)
         .timeUnit(TimeUnit.MILLISECONDS)
-        .forks(j.forks())
+        .forks(forks(j.forks()))
         .warmupIterations(peer ? j.peerWarmups() : j.warmups())
         .measurementIterations(peer ? j.peerMeasurements() : j.measurements())
         .warmupTime(TimeValue.milliseconds(j.iterationMillis()))
@@ -248,10 +248,28 @@ public final class WorkloadReport {
   }
 
   /**
-   * The forks' JVM options: the vector module, the heap, the data, the page policy, and the rounds'
-   * record loads if {@code workload.gather} names them.
+   * JMH forks per combination: {@code workload.forks} when it names a number of at least 1 (more
+   * forks for a study whose single forks moved more than the difference it measures), else the
+   * profile's {@code forks} (0, the smoke tests' in-process run, stays 0).
    */
-  private static String[] jvmArgs() {
+  static int forks(int profileForks) {
+    String f = System.getProperty("workload.forks", "").trim();
+    if (f.isEmpty() || profileForks == 0) {
+      return profileForks;
+    }
+    int n = Integer.parseInt(f);
+    if (n < 1) {
+      throw new IllegalArgumentException("workload.forks must be at least 1, got " + f);
+    }
+    return n;
+  }
+
+  /**
+   * The forks' JVM options: the vector module, the heap, the data, the page policy, the rounds'
+   * record loads if {@code workload.gather} names them, and the trainer's kernel handover if {@code
+   * workload.handover} names it.
+   */
+  static String[] jvmArgs() {
     List<String> a =
         new ArrayList<>(
             List.of(
@@ -264,6 +282,12 @@ public final class WorkloadReport {
     String gather = System.getProperty("workload.gather", "");
     if (!gather.isBlank()) {
       a.add("-Donlinekernels.rounds.gather=" + gather);
+    }
+    // The trainer's scalar-to-vector handover (KernelHandover): its default keeps a fresh trainer's
+    // short passes on the scalar kernels; "off" times the kernels a long run ends on (issue #38).
+    String handover = System.getProperty("workload.handover", "");
+    if (!handover.isBlank()) {
+      a.add("-Donlinekernels.handover=" + handover);
     }
     return a.toArray(String[]::new);
   }

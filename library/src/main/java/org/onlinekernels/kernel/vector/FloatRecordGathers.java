@@ -10,14 +10,21 @@ import jdk.incubator.vector.VectorSpecies;
  * vector of entries is one instruction that issues all of their loads at once. Either way the
  * gathered round's record arrays get the same values as from the entry-by-entry gather over the
  * segment, and the state the same values as from its scatter, so the rounds give the same bits.
- * Used by the generated rules' gathered rounds ({@code RoundScratch#heapFloats}). Source of the
- * generated {@code Double} twin: edit only this file.
+ * Used by the generated rules' gathered rounds ({@code RoundScratch#heapFloats}) on either
+ * provider: the scalar kernels' rounds run the plain loops only. Source of the generated {@code
+ * Double} twin: edit only this file.
  */
 public final class FloatRecordGathers {
-  private static final VectorSpecies<Float> S = VectorConstants.FLOAT_SPECIES;
-  private static final int L = S.length();
-
   private FloatRecordGathers() {}
+
+  /**
+   * The species, in a holder of its own: the plain loops (the scalar kernels' gathered rounds run
+   * them too) never initialize the Vector API.
+   */
+  private static final class Lanes {
+    static final VectorSpecies<Float> S = VectorConstants.FLOAT_SPECIES;
+    static final int L = S.length();
+  }
 
   /**
    * Writes {@code map[j] = idx[from + j] * stride} for {@code j < nnz}, the element offsets of the
@@ -46,8 +53,8 @@ public final class FloatRecordGathers {
     int o = (int) offset;
     int j = 0;
     if (hardware) {
-      for (int bound = S.loopBound(nnz); j < bound; j += L) {
-        FloatVector.fromArray(S, a, o, map, j).intoArray(rec, j);
+      for (int bound = Lanes.S.loopBound(nnz); j < bound; j += Lanes.L) {
+        FloatVector.fromArray(Lanes.S, a, o, map, j).intoArray(rec, j);
       }
     }
     for (; j < nnz; j++) {
@@ -66,8 +73,8 @@ public final class FloatRecordGathers {
     int o = (int) offset;
     int j = 0;
     if (hardware) {
-      for (int bound = S.loopBound(nnz); j < bound; j += L) {
-        FloatVector.fromArray(S, src, j).intoArray(a, o, map, j);
+      for (int bound = Lanes.S.loopBound(nnz); j < bound; j += Lanes.L) {
+        FloatVector.fromArray(Lanes.S, src, j).intoArray(a, o, map, j);
       }
     }
     for (; j < nnz; j++) {

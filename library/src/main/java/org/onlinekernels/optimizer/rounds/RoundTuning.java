@@ -83,7 +83,8 @@ public record RoundTuning(boolean gathered, TouchRace touch, int ahead) {
    * the array behind it, through an index map), {@code hardware} (the vector unit's gathers, stores
    * as {@code array}) or {@code scatter} (gathers and, for rows without repeated indices,
    * scatters). Every mode but {@code segment} also touches records ahead ({@link RecordTouch}) on
-   * the array. The same bits every way.
+   * the array. The scalar kernels run {@code hardware} and {@code scatter} as {@code array} (the
+   * vector unit is the vector kernels'). The same bits every way.
    *
    * @param blockBytes the state block's size
    * @return the mode for that block: {@code segment}, {@code array}, {@code hardware} or {@code

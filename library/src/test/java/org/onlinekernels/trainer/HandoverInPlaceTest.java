@@ -1,6 +1,7 @@
 package org.onlinekernels.trainer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -16,6 +17,7 @@ import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
+import org.onlinekernels.optimizer.state.AdoptingArena;
 import org.onlinekernels.optimizer.state.StateLayout;
 import org.onlinekernels.trainer.handover.KernelHandover;
 
@@ -76,6 +78,36 @@ class HandoverInPlaceTest {
     } finally {
       opt[0].close();
     }
+  }
+
+  /** A donor hands its buffers only to an optimizer made as it was, and only while it is open. */
+  @Test
+  void aDonorRefusesAnOptimizerMadeOtherwiseAndAClosedOneGivesNone() {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of("scinol2"));
+    LinearModelOptimizer old = make(c, 64);
+    try {
+      AdoptingArena donor = ((AbstractOptimizer) old).stateDonor(null);
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  c.algorithm()
+                      .create(
+                          128,
+                          c.precision(),
+                          StateLayout.INTERLEAVED,
+                          donor,
+                          KernelProvider.vector()));
+      assertTrue(
+          e.getMessage().contains("the donor has") && e.getMessage().contains("made as the donor"),
+          e.getMessage());
+      donor.close();
+    } finally {
+      old.close();
+    }
+    IllegalStateException closed =
+        assertThrows(IllegalStateException.class, () -> ((AbstractOptimizer) old).stateDonor(null));
+    assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
   }
 
   private static LinearModelOptimizer make(TrainerConfig c, int d) {

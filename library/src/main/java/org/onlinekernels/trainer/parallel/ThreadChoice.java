@@ -23,13 +23,18 @@ import java.util.Map;
  */
 public record ThreadChoice(int threads, String reason) {
   /**
-   * The work each thread needs, in ScInOL2 nonzero visits: 20,000,000. Measured on 2 cores
-   * (2026-11-29, whole training time, 3 pairs per size, ScInOL2 on the 40-nonzero Zipf stream): two
-   * threads were at 0.45-0.87x of one up to 24,000,000 visits (1,000 to 200,000 rows, 1 to 3
-   * epochs) and at 1.12x (1.01-1.31) at 40,000,000, so two threads need 40,000,000: 20,000,000
-   * each.
+   * The work each thread needs, in ScInOL2 nonzero visits: 50,000,000, so two threads need
+   * 100,000,000 (2,500,000 rows of 40 nonzeros). Measured on 2 cores (2026-11-29, whole training
+   * time, ScInOL2 on the 40-nonzero Zipf stream held in memory): two threads were at 0.45-0.87x of
+   * one up to 24,000,000 visits and at 0.96-0.98x (single runs 0.83-1.05x) at 40,000,000 and
+   * 80,000,000, the last two with the old 20,000,000 per thread. A second thread adds a fixed 0.26
+   * s (the whole time less the steady rate's, medians of 10 runs: the JIT's warm-up on two threads,
+   * the first block alone) and, in the machine's slow phase for memory both cores write, saves 13 %
+   * of a visit's cost (steady 1.15x): it breaks even at about 89,000,000 visits. Below that one
+   * thread is the faster run, and auto takes it: 50,000,000 per thread keeps every job up to
+   * 2,000,000 such rows on one thread.
    */
-  public static final long WORK_PER_THREAD = 20_000_000L;
+  public static final long WORK_PER_THREAD = 50_000_000L;
 
   /**
    * What a nonzero visit of a rule costs against ScInOL2's, measured as one thread's steady seconds

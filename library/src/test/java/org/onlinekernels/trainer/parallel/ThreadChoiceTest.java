@@ -32,17 +32,27 @@ class ThreadChoiceTest {
   }
 
   @Test
-  void jobsMeasuredFasterOnTwoThreadsRunOnTwo() {
-    // ScInOL2: 1.12x at 5 epochs of 200,000 rows, 1.27x at 10.
-    assertEquals(2, threads(2, 200_000, 5, "scinol2"));
-    assertEquals(2, threads(2, 200_000, 10, "scinol2"));
+  void jobsUpToTwoMillionRowsStayOnOneThread() {
+    // ScInOL2 at 1,000,000 and 2,000,000 rows (40 and 80 million visits): two threads at
+    // 0.96-0.98x of one, single runs down to 0.83x, below the break-even of about 89 million.
+    assertEquals(1, threads(2, 200_000, 5, "scinol2"));
+    assertEquals(1, threads(2, 200_000, 10, "scinol2"));
+    assertEquals(1, threads(2, 2_000_000, 1, "scinol2"));
+    // The boundary: two threads from 100 million visits (50 million each), not one visit sooner.
+    assertEquals(1, ThreadChoice.auto(2, 2_499_999, 99_999_999L, 1, 1, "scinol2").threads());
+    assertEquals(2, ThreadChoice.auto(2, 2_500_000, 100_000_000L, 1, 1, "scinol2").threads());
+    assertEquals(2, threads(2, 200_000, 13, "scinol2"));
   }
 
   @Test
   void outputsAndTheRulesCostScaleTheWork() {
-    // Six one-vs-rest outputs do six times the work of one.
-    assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 2, 1, "scinol2").threads());
-    assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 2, 6, "scinol2").threads());
+    // Six one-vs-rest outputs do six times the work of one: 5 epochs of 100,000 rows of 40
+    // nonzeros are 20 million visits, 120 million on six outputs.
+    assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 1, "scinol2").threads());
+    assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 6, "scinol2").threads());
+    // AdaGrad's visits cost 0.38 of ScInOL2's: the same rows need 2.6 times the epochs.
+    assertEquals(1, threads(2, 200_000, 32, "adagrad"));
+    assertEquals(2, threads(2, 200_000, 33, "adagrad"));
     // A rule not measured counts as the cheapest measured.
     assertEquals(
         threads(2, 200_000, 10, "adagrad"), threads(2, 200_000, 10, "no-such-rule-measured"));
@@ -51,9 +61,11 @@ class ThreadChoiceTest {
   @Test
   void neverMoreThreadsThanCoresOrThanTheWorkPaysFor() {
     assertEquals(1, threads(1, 10_000_000, 10, "scinol2"));
-    assertEquals(4, threads(64, 200_000, 10, "scinol2"));
-    int t = threads(64, 200_000, 10, "scinol2");
-    assertTrue(200_000.0 * NNZ * 10 / t >= ThreadChoice.WORK_PER_THREAD);
+    // 10 epochs of 1,000,000 rows: 400 million visits, 8 threads of 50 million.
+    assertEquals(8, threads(64, 1_000_000, 10, "scinol2"));
+    assertEquals(1, threads(64, 200_000, 10, "scinol2"));
+    int t = threads(64, 1_000_000, 10, "scinol2");
+    assertTrue(1_000_000.0 * NNZ * 10 / t >= ThreadChoice.WORK_PER_THREAD);
     assertEquals(64, threads(64, 100_000_000, 10, "scinol2"));
     assertEquals(16, threads(16, 100_000_000, 10, "scinol2"));
     assertEquals(1, ThreadChoice.auto(8, 0, 0, 1, 1, "scinol2").threads());
@@ -65,7 +77,7 @@ class ThreadChoiceTest {
     assertTrue(
         small.reason().startsWith("auto: 1 of 2 cores: 1000 rows x 1 epoch(s), 0.0 million"),
         small.reason());
-    ThreadChoice large = ThreadChoice.auto(2, 200_000, 8_000_000, 10, 1, "scinol2");
+    ThreadChoice large = ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2");
     assertTrue(large.reason().startsWith("auto: 2 thread(s), one per core"), large.reason());
     ThreadChoice stream = ThreadChoice.stream(2);
     assertEquals(1, stream.threads());

@@ -32,6 +32,9 @@ public final class SparseRows {
   private int dimension;
   private int maxNnz;
 
+  /** Scratch of {@link #refillRenamed}: a row's renamed entries, by position in the source. */
+  private int[] held = new int[0];
+
   private SparseRows(ElementType type, boolean reusable) {
     this.type = type;
     this.reusable = reusable;
@@ -212,101 +215,117 @@ public final class SparseRows {
   }
 
   /**
-   * These rows with the entries of some coordinates moved to the end of their row and renamed: an
-   * entry whose index {@code i} has {@code rank[i] >= 0} becomes index {@code base + rank[i]},
-   * after the row's other entries, which keep their order and index (a shared-state worker's rows
-   * naming its private copies of the hottest records). {@code rank} must grow with the index among
-   * the renamed coordinates and {@code base} be at least {@link #dimension()}, so every row stays
-   * strictly increasing; the values keep their bits.
+   * Replaces this buffer's rows by rows {@code order[from] .. order[to - 1]} of {@code source} (in
+   * that order) with the entries of some coordinates moved to the end of their row and renamed: an
+   * entry whose index {@code i} is in {@code renamed} (bit {@code i % 64} of word {@code i / 64})
+   * becomes index {@code base + rank[i]}, after the row's other entries, which keep their order and
+   * index; the values keep their bits (a shared-state worker's block of rows naming its private
+   * copies of the hottest records). {@code rank} must grow with the index among the renamed
+   * coordinates and {@code base} be at least {@code source.dimension()}, so every row stays
+   * strictly increasing. The source was validated when made; nothing is checked again but the
+   * ranks' order. Allocates only to grow this buffer (to the longest block it has held).
    *
-   * @throws IllegalArgumentException for a {@link #buffer}, a {@code rank} shorter than {@link
-   *     #dimension()}, {@code base} below it, or ranks that do not grow with the index
+   * @throws IllegalArgumentException if this is not a {@link #buffer}, the element types differ,
+   *     {@code base} is below the source's dimension, {@code renamed} or {@code rank} is too short
+   *     for it, or the ranks do not grow with the index (the buffer then holds no rows)
    */
-  public SparseRows renamed(int[] rank, int base) {
-    if (reusable || rank == null || rank.length < dimension || base < dimension) {
+  public void refillRenamed(
+      SparseRows source, int[] order, int from, int to, long[] renamed, int[] rank, int base) {
+    if (!reusable
+        || source == null
+        || source.type != type
+        || order == null
+        || renamed == null
+        || rank == null
+        || from < 0
+        || to < from
+        || to > order.length
+        || base < source.dimension
+        || (long) renamed.length * Long.SIZE < source.dimension
+        || rank.length < source.dimension) {
       throw new IllegalArgumentException(
-          "renamed needs immutable rows, a rank per coordinate and a base of at least "
-              + dimension
-              + ", got "
-              + (rank == null ? "no ranks" : rank.length + " ranks")
-              + " and base "
-              + base);
+          "refillRenamed needs a buffer, rows of its element type, positions within the order,"
+              + " a bit and a rank per coordinate and a base of at least the rows' dimension");
     }
-    SparseRows r = like();
-    int count = start[rows];
-    r.indices = new int[count];
-    float[] f = type == ElementType.FLOAT ? new float[count] : null;
-    double[] g = type == ElementType.FLOAT ? null : new double[count];
-    int dim = dimension;
-    for (int row = 0; row < rows; row++) {
-      int q = start[row];
-      for (int pass = 0; pass < 2; pass++) {
-        int last = -1;
-        for (int j = start[row]; j < start[row + 1]; j++) {
-          int k = rank[indices[j]];
-          if ((k >= 0) != (pass == 1)) {
-            continue;
-          }
-          int to = k >= 0 ? base + k : indices[j];
-          if (k >= 0) {
-            if (to <= last) {
-              throw new IllegalArgumentException(
-                  "rank " + k + " of coordinate " + indices[j] + " does not grow with the index");
-            }
-            last = to;
-            dim = Math.max(dim, to + 1);
-          }
-          r.indices[q] = to;
-          if (f != null) {
-            f[q] = floats[j];
-          } else {
-            g[q] = doubles[j];
-          }
-          q++;
-        }
+    rows = 0;
+    int n = to - from;
+    int count = 0;
+    for (int q = from; q < to; q++) {
+      count += source.nnz(order[q]);
+    }
+    if (start.length < n + 1) {
+      start = new int[n + 1];
+    }
+    if (maxAbs.length < n) {
+      maxAbs = new double[n];
+    }
+    if (indices.length < count) {
+      indices = new int[count];
+    }
+    if (type == ElementType.FLOAT ? floats.length < count : doubles.length < count) {
+      if (type == ElementType.FLOAT) {
+        floats = new float[count];
+      } else {
+        doubles = new double[count];
       }
     }
-    r.floats = f;
-    r.doubles = g;
-    r.dimension = dim;
-    return r;
-  }
-
-  /**
-   * These rows with every index of at least {@code from} moved up by {@code shift >= 0} (rows from
-   * {@link #renamed}: another worker's copies); the values are shared, not copied.
-   *
-   * @throws IllegalArgumentException for a {@link #buffer}, a negative shift or {@code from < 0}
-   */
-  public SparseRows shifted(int from, int shift) {
-    if (reusable || shift < 0 || from < 0 || (long) dimension + shift > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "shifted needs immutable rows, from >= 0 and a shift >= 0 within the int range, got "
-              + from
-              + " and "
-              + shift);
+    if (held.length < source.maxNnz) {
+      held = new int[source.maxNnz];
     }
-    SparseRows r = like();
-    int count = start[rows];
-    r.indices = new int[count];
-    for (int j = 0; j < count; j++) {
-      int i = indices[j];
-      r.indices[j] = i >= from ? i + shift : i;
+    int[] from1 = source.indices;
+    int[] to1 = indices;
+    boolean f = type == ElementType.FLOAT;
+    int dim = source.dimension;
+    int w = 0;
+    for (int q = from; q < to; q++) {
+      int r = order[q];
+      int s0 = source.start[r];
+      int s1 = source.start[r + 1];
+      start[q - from] = w;
+      maxAbs[q - from] = source.maxAbs[r];
+      int h = 0;
+      for (int j = s0; j < s1; j++) {
+        int i = from1[j];
+        if ((renamed[i >>> 6] & (1L << i)) != 0) {
+          held[h++] = j;
+        } else {
+          to1[w] = i;
+          if (f) {
+            floats[w] = source.floats[j];
+          } else {
+            doubles[w] = source.doubles[j];
+          }
+          w++;
+        }
+      }
+      int last = -1;
+      for (int k = 0; k < h; k++) {
+        int j = held[k];
+        int i = base + rank[from1[j]];
+        if (i <= last || i < base) {
+          throw new IllegalArgumentException(
+              "rank "
+                  + rank[from1[j]]
+                  + " of coordinate "
+                  + from1[j]
+                  + " does not grow with the"
+                  + " index");
+        }
+        last = i;
+        to1[w] = i;
+        if (f) {
+          floats[w] = source.floats[j];
+        } else {
+          doubles[w] = source.doubles[j];
+        }
+        w++;
+      }
+      dim = Math.max(dim, last + 1);
     }
-    r.floats = floats;
-    r.doubles = doubles;
-    r.dimension = dimension > from ? dimension + shift : dimension;
-    return r;
-  }
-
-  /** Immutable rows with these rows' offsets, row maxima and shape (not their entries). */
-  private SparseRows like() {
-    SparseRows r = new SparseRows(type, false);
-    r.rows = rows;
-    r.start = start;
-    r.maxAbs = maxAbs;
-    r.maxNnz = maxNnz;
-    return r;
+    start[n] = w;
+    this.dimension = dim;
+    this.maxNnz = source.maxNnz;
+    this.rows = n;
   }
 
   /** Element type of the values. */

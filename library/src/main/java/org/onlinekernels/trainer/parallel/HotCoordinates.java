@@ -5,10 +5,11 @@ import org.onlinekernels.optimizer.SparseRows;
 import org.onlinekernels.optimizer.parallel.HotRecords;
 
 /**
- * Which coordinates of a fit's data are hot (named by the most rows), and each worker's copy of the
- * rows with those coordinates renamed to the worker's private copies of their records ({@link
- * HotRecords}). Counted over the fit's first {@link #SAMPLE} rows in file order; a coordinate is
- * hot if it is among the {@code capacity} most named there and named at least twice.
+ * Which coordinates of a fit's data are hot (named by the most rows), and how a worker's block of
+ * rows names its private copies of their records instead ({@link HotRecords}, {@link
+ * RenamedBlock}). Counted over the fit's first {@link #SAMPLE} rows in file order; a coordinate is
+ * hot if it is among the {@code capacity} most named there and named at least twice. Written by
+ * {@link #choose} before the workers start, only read while they train.
  */
 final class HotCoordinates {
   /** Rows counted: enough to rank the popular coordinates of a Zipf-like stream. */
@@ -19,6 +20,9 @@ final class HotCoordinates {
 
   /** Per coordinate: its count while choosing, else its rank among the hot ones or -1. */
   private int[] rank;
+
+  /** Bit {@code i % 64} of word {@code i / 64}: coordinate {@code i} is hot (L2-sized at 2^20). */
+  private long[] bits;
 
   private int[] coords = new int[0];
 
@@ -36,6 +40,7 @@ final class HotCoordinates {
   void choose(SparseRows rows) {
     if (rank == null) {
       rank = new int[d];
+      bits = new long[(d + Long.SIZE - 1) / Long.SIZE];
     }
     Arrays.fill(rank, 0);
     int sample = Math.min(rows.size(), SAMPLE);
@@ -70,24 +75,22 @@ final class HotCoordinates {
     }
     Arrays.sort(hot);
     Arrays.fill(rank, -1);
+    Arrays.fill(bits, 0L);
     for (int r = 0; r < n; r++) {
       rank[hot[r]] = r;
+      bits[hot[r] >>> 6] |= 1L << hot[r];
     }
     coords = hot;
   }
 
   /**
-   * Each worker's rows: in each row the entries of cold coordinates first, as they were, then those
-   * of hot coordinates, renamed to the worker's copies (ascending, since the copies follow the hot
-   * coordinates' order and lie above {@code d}). Worker 0's rows are renamed from {@code rows}; the
-   * others' share their values.
+   * Fills {@code buffer} with rows {@code order[from] .. order[to - 1]} of {@code rows}, each with
+   * the entries of cold coordinates first, as they were, then those of hot coordinates, renamed to
+   * worker {@code worker}'s copies (ascending, since the copies follow the hot coordinates' order
+   * and lie above {@code d}).
    */
-  SparseRows[] rowsOf(int threads, SparseRows rows) {
-    SparseRows[] mine = new SparseRows[threads];
-    mine[0] = rows.renamed(rank, HotRecords.slot(d, capacity, 0, 0));
-    for (int j = 1; j < threads; j++) {
-      mine[j] = mine[0].shifted(d, HotRecords.slot(d, capacity, j, 0) - d);
-    }
-    return mine;
+  void rename(SparseRows buffer, SparseRows rows, int[] order, int from, int to, int worker) {
+    buffer.refillRenamed(
+        rows, order, from, to, bits, rank, HotRecords.slot(d, capacity, worker, 0));
   }
 }

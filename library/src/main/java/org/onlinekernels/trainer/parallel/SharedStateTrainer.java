@@ -1,7 +1,6 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.lang.foreign.Arena;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -41,7 +40,8 @@ import org.onlinekernels.trainer.model.LinearModel;
  * TrainerConfig#stateLayout}).
  *
  * <p><b>Hot records.</b> With {@code T >= 2} and a lock-free rule, each worker keeps private copies
- * of the records of the fit's {@link #hotRecords} most named coordinates ({@link HotRecords}: its
+ * of the records of the fit's {@link #hotRecords} most named coordinates ({@link HotRecords}: the
+ * worker renames each block it takes into a buffer of its own, {@link RenamedBlock}, so that its
  * rows name its copies instead) and folds them into the shared state at the end of each of its
  * blocks, so the cache lines both cores write on every row are the cold coordinates' only. The
  * state then has {@code T} times that many coordinates more than the data; the model holds the
@@ -202,11 +202,9 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     Metrics.checkLabels(data, multiclass, k, "the training data");
     Rows rows = new Rows(data);
     SparseRows sparse = rows.sparse(config);
-    SparseRows[] mine = new SparseRows[threads];
-    Arrays.fill(mine, sparse);
     if (hot != null) {
+      // A count over a sample of the rows; each worker renames its own blocks as it takes them.
       hotCoordinates.choose(sparse);
-      System.arraycopy(hotCoordinates.rowsOf(threads, sparse), 0, mine, 0, threads);
     }
     Loss loss = config.loss();
     int n = rows.size();
@@ -231,9 +229,13 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
           // writes every row must not share a cache line with another worker's.
           BlockLoop loop = new BlockLoop(k, multiclass, config.epochs(), BlockLoop.IN_ORDER);
           loops[j] = loop;
+          RenamedBlock block = hot == null ? null : new RenamedBlock(sparse.elementType());
           BlockLoop.Rounds rounds =
-              (c, from, to, y, yhat, losses) ->
-                  states[c].rounds(j, mine[j], order, from, to, y, loss, yhat, losses);
+              block == null
+                  ? (c, from, to, y, yhat, losses) ->
+                      states[c].rounds(j, sparse, order, from, to, y, loss, yhat, losses)
+                  : (c, from, to, y, yhat, losses) ->
+                      block.rounds(states[c], j, from, to, y, loss, yhat, losses);
           for (int e = 0; e < epochs; e++) {
             if (j == 0) {
               if (config.shuffle()) {
@@ -270,15 +272,12 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
                 lookAtHandover(j, at);
               }
               long since = System.nanoTime();
+              int q1 = Math.min(n, q0 + BlockLoop.BLOCK);
               try {
-                loop.run(
-                    rows.labels,
-                    order,
-                    q0,
-                    Math.min(n, q0 + BlockLoop.BLOCK),
-                    BlockLoop.BLOCK,
-                    e + 1,
-                    rounds);
+                if (block != null) {
+                  block.fill(hotCoordinates, sparse, order, q0, q1, j);
+                }
+                loop.run(rows.labels, order, q0, q1, BlockLoop.BLOCK, e + 1, rounds);
                 if (hot != null) {
                   for (HotRecords h : hot) {
                     h.fold(j);
@@ -292,7 +291,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               if (b == 0 && e == 0) {
                 team.clocks().alone(j, since);
               }
-              team.clocks().block(j, Math.min(n, q0 + BlockLoop.BLOCK) - q0);
+              team.clocks().block(j, q1 - q0);
             }
             team.await(j);
             if (j == 0) {

@@ -274,6 +274,11 @@ public final class SparseRows {
     }
     int[] from1 = source.indices;
     int[] to1 = indices;
+    int[] hold = held;
+    float[] fromF = source.floats;
+    float[] toF = floats;
+    double[] fromD = source.doubles;
+    double[] toD = doubles;
     boolean f = type == ElementType.FLOAT;
     int dim = source.dimension;
     int w = 0;
@@ -283,24 +288,35 @@ public final class SparseRows {
       int s1 = source.start[r + 1];
       start[q - from] = w;
       maxAbs[q - from] = source.maxAbs[r];
+      // Without a branch per entry (whether an entry is hot follows no pattern): every entry is
+      // written at the next cold place and its position kept as the next hot one, and only the
+      // count of its kind moves on. A hot entry's stray write lies below the block's end and is
+      // overwritten by a later entry.
       int h = 0;
-      for (int j = s0; j < s1; j++) {
-        int i = from1[j];
-        if ((renamed[i >>> 6] & (1L << i)) != 0) {
-          held[h++] = j;
-        } else {
+      if (f) {
+        for (int j = s0; j < s1; j++) {
+          int i = from1[j];
+          int hot = (int) (renamed[i >>> 6] >>> i) & 1;
           to1[w] = i;
-          if (f) {
-            floats[w] = source.floats[j];
-          } else {
-            doubles[w] = source.doubles[j];
-          }
-          w++;
+          toF[w] = fromF[j];
+          hold[h] = j;
+          w += 1 - hot;
+          h += hot;
+        }
+      } else {
+        for (int j = s0; j < s1; j++) {
+          int i = from1[j];
+          int hot = (int) (renamed[i >>> 6] >>> i) & 1;
+          to1[w] = i;
+          toD[w] = fromD[j];
+          hold[h] = j;
+          w += 1 - hot;
+          h += hot;
         }
       }
       int last = -1;
       for (int k = 0; k < h; k++) {
-        int j = held[k];
+        int j = hold[k];
         int i = base + rank[from1[j]];
         if (i <= last || i < base) {
           throw new IllegalArgumentException(
@@ -314,9 +330,9 @@ public final class SparseRows {
         last = i;
         to1[w] = i;
         if (f) {
-          floats[w] = source.floats[j];
+          toF[w] = fromF[j];
         } else {
-          doubles[w] = source.doubles[j];
+          toD[w] = fromD[j];
         }
         w++;
       }

@@ -32,9 +32,6 @@ public final class SparseRows {
   private int dimension;
   private int maxNnz;
 
-  /** Scratch of {@link #refillRenamed}: a row's renamed entries, by position in the source. */
-  private int[] held = new int[0];
-
   private SparseRows(ElementType type, boolean reusable) {
     this.type = type;
     this.reusable = reusable;
@@ -225,12 +222,26 @@ public final class SparseRows {
    * strictly increasing. The source was validated when made; nothing is checked again but the
    * ranks' order. Allocates only to grow this buffer (to the longest block it has held).
    *
+   * <p>{@code masks} (null: none) keeps, per source row of at most 64 entries, which of its entries
+   * are renamed (bit {@code k}: entry {@code k}), so that a row renamed again needs no look-up per
+   * entry: with {@code masksKnown} false they are written for the rows filled, with it true read
+   * (every such row must have been filled before with the same {@code renamed}).
+   *
    * @throws IllegalArgumentException if this is not a {@link #buffer}, the element types differ,
-   *     {@code base} is below the source's dimension, {@code renamed} or {@code rank} is too short
-   *     for it, or the ranks do not grow with the index (the buffer then holds no rows)
+   *     {@code base} is below the source's dimension, {@code renamed}, {@code rank} or {@code
+   *     masks} is too short for the source, or the ranks do not grow with the index (the buffer
+   *     then holds no rows)
    */
   public void refillRenamed(
-      SparseRows source, int[] order, int from, int to, long[] renamed, int[] rank, int base) {
+      SparseRows source,
+      int[] order,
+      int from,
+      int to,
+      long[] renamed,
+      int[] rank,
+      int base,
+      long[] masks,
+      boolean masksKnown) {
     if (!reusable
         || source == null
         || source.type != type
@@ -242,10 +253,12 @@ public final class SparseRows {
         || to > order.length
         || base < source.dimension
         || (long) renamed.length * Long.SIZE < source.dimension
-        || rank.length < source.dimension) {
+        || rank.length < source.dimension
+        || (masks != null && masks.length < source.rows)) {
       throw new IllegalArgumentException(
           "refillRenamed needs a buffer, rows of its element type, positions within the order,"
-              + " a bit and a rank per coordinate and a base of at least the rows' dimension");
+              + " a bit and a rank per coordinate, a mask per row and a base of at least the rows'"
+              + " dimension");
     }
     rows = 0;
     int n = to - from;
@@ -269,12 +282,8 @@ public final class SparseRows {
         doubles = new double[count];
       }
     }
-    if (held.length < source.maxNnz) {
-      held = new int[source.maxNnz];
-    }
     int[] from1 = source.indices;
     int[] to1 = indices;
-    int[] hold = held;
     float[] fromF = source.floats;
     float[] toF = floats;
     double[] fromD = source.doubles;
@@ -288,53 +297,48 @@ public final class SparseRows {
       int s1 = source.start[r + 1];
       start[q - from] = w;
       maxAbs[q - from] = source.maxAbs[r];
-      // Without a branch per entry (whether an entry is hot follows no pattern): every entry is
-      // written at the next cold place and its position kept as the next hot one, and only the
-      // count of its kind moves on. A hot entry's stray write lies below the block's end and is
-      // overwritten by a later entry.
-      int h = 0;
-      if (f) {
-        for (int j = s0; j < s1; j++) {
-          int i = from1[j];
-          int hot = (int) (renamed[i >>> 6] >>> i) & 1;
-          to1[w] = i;
-          toF[w] = fromF[j];
-          hold[h] = j;
-          w += 1 - hot;
-          h += hot;
-        }
+      // The mask covers a row's first 64 entries; a longer row's others are looked up one by one.
+      int e = Math.min(s1, s0 + Long.SIZE);
+      long m;
+      if (masks != null && masksKnown && s1 - s0 <= Long.SIZE) {
+        m = masks[r];
       } else {
-        for (int j = s0; j < s1; j++) {
+        m = 0;
+        for (int j = s0; j < e; j++) {
           int i = from1[j];
-          int hot = (int) (renamed[i >>> 6] >>> i) & 1;
-          to1[w] = i;
-          toD[w] = fromD[j];
-          hold[h] = j;
-          w += 1 - hot;
-          h += hot;
+          m |= ((renamed[i >>> 6] >>> i) & 1L) << (j - s0);
+        }
+        if (masks != null && s1 - s0 <= Long.SIZE) {
+          masks[r] = m;
         }
       }
-      int last = -1;
-      for (int k = 0; k < h; k++) {
-        int j = hold[k];
-        int i = base + rank[from1[j]];
-        if (i <= last || i < base) {
-          throw new IllegalArgumentException(
-              "rank "
-                  + rank[from1[j]]
-                  + " of coordinate "
-                  + from1[j]
-                  + " does not grow with the"
-                  + " index");
-        }
-        last = i;
-        to1[w] = i;
-        if (f) {
+      // The cold entries without a branch per entry (whether an entry is renamed follows no
+      // pattern): every entry is written at the next cold place and only a cold one moves it on;
+      // a renamed entry's stray write is overwritten by the row's renamed entries after them.
+      if (f) {
+        for (int j = s0; j < e; j++) {
+          to1[w] = from1[j];
           toF[w] = fromF[j];
-        } else {
-          toD[w] = fromD[j];
+          w += 1 - (int) ((m >>> (j - s0)) & 1L);
         }
-        w++;
+      } else {
+        for (int j = s0; j < e; j++) {
+          to1[w] = from1[j];
+          toD[w] = fromD[j];
+          w += 1 - (int) ((m >>> (j - s0)) & 1L);
+        }
+      }
+      w = renameRest(source, e, s1, w, renamed);
+      int last = -1;
+      for (long h = m; h != 0; h &= h - 1) {
+        int j = s0 + Long.numberOfTrailingZeros(h);
+        last = renamedEntry(source, j, w++, rank, base, last);
+      }
+      for (int j = e; j < s1; j++) {
+        int i = from1[j];
+        if (((renamed[i >>> 6] >>> i) & 1L) != 0) {
+          last = renamedEntry(source, j, w++, rank, base, last);
+        }
       }
       dim = Math.max(dim, last + 1);
     }
@@ -342,6 +346,45 @@ public final class SparseRows {
     this.dimension = dim;
     this.maxNnz = source.maxNnz;
     this.rows = n;
+  }
+
+  /**
+   * The cold entries {@code [j0, j1)} of a row longer than 64, from place {@code w}; the next
+   * place.
+   */
+  private int renameRest(SparseRows source, int j0, int j1, int w, long[] renamed) {
+    for (int j = j0; j < j1; j++) {
+      int i = source.indices[j];
+      if (((renamed[i >>> 6] >>> i) & 1L) == 0) {
+        indices[w] = i;
+        if (type == ElementType.FLOAT) {
+          floats[w] = source.floats[j];
+        } else {
+          doubles[w] = source.doubles[j];
+        }
+        w++;
+      }
+    }
+    return w;
+  }
+
+  /**
+   * Writes source entry {@code j} renamed at place {@code w}; its new index, above {@code last}.
+   */
+  private int renamedEntry(SparseRows source, int j, int w, int[] rank, int base, int last) {
+    int k = rank[source.indices[j]];
+    int i = base + k;
+    if (k < 0 || i <= last) {
+      throw new IllegalArgumentException(
+          "rank " + k + " of coordinate " + source.indices[j] + " does not grow with the index");
+    }
+    indices[w] = i;
+    if (type == ElementType.FLOAT) {
+      floats[w] = source.floats[j];
+    } else {
+      doubles[w] = source.doubles[j];
+    }
+    return i;
   }
 
   /** Element type of the values. */

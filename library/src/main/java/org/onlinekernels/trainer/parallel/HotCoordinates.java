@@ -26,6 +26,14 @@ final class HotCoordinates {
 
   private int[] coords = new int[0];
 
+  /**
+   * Per row of the fit, which of its first 64 entries are hot (bit {@code k}: entry {@code k}):
+   * written by the worker that renames the row in the fit's first epoch, read in the later ones
+   * (the team's barrier between epochs orders the two), so that a row renamed again costs no
+   * look-up per entry. 8 bytes per row, not a copy of the rows.
+   */
+  private long[] masks = new long[0];
+
   HotCoordinates(int d, int capacity) {
     this.d = d;
     this.capacity = capacity;
@@ -38,6 +46,9 @@ final class HotCoordinates {
 
   /** Chooses the hot coordinates of {@code rows} (replacing the last fit's). */
   void choose(SparseRows rows) {
+    if (masks.length < rows.size()) {
+      masks = new long[rows.size()];
+    }
     if (rank == null) {
       rank = new int[d];
       bits = new long[(d + Long.SIZE - 1) / Long.SIZE];
@@ -84,13 +95,21 @@ final class HotCoordinates {
   }
 
   /**
-   * Fills {@code buffer} with rows {@code order[from] .. order[to - 1]} of {@code rows}, each with
-   * the entries of cold coordinates first, as they were, then those of hot coordinates, renamed to
-   * worker {@code worker}'s copies (ascending, since the copies follow the hot coordinates' order
-   * and lie above {@code d}).
+   * Fills {@code buffer} with rows {@code order[from] .. order[to - 1]} of {@code rows} (the rows
+   * {@link #choose} was given), each with the entries of cold coordinates first, as they were, then
+   * those of hot coordinates, renamed to worker {@code worker}'s copies (ascending, since the
+   * copies follow the hot coordinates' order and lie above {@code d}). {@code again}: every row has
+   * been renamed since {@link #choose} (a later epoch of the fit), and its hot entries are known.
    */
-  void rename(SparseRows buffer, SparseRows rows, int[] order, int from, int to, int worker) {
+  void rename(
+      SparseRows buffer,
+      SparseRows rows,
+      int[] order,
+      int from,
+      int to,
+      int worker,
+      boolean again) {
     buffer.refillRenamed(
-        rows, order, from, to, bits, rank, HotRecords.slot(d, capacity, worker, 0));
+        rows, order, from, to, bits, rank, HotRecords.slot(d, capacity, worker, 0), masks, again);
   }
 }

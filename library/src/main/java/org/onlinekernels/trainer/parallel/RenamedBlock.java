@@ -32,14 +32,22 @@ final class RenamedBlock {
 
   /**
    * Holds rows {@code order[from] .. order[to - 1]} of {@code source} ({@code to - from <=
-   * BlockLoop.BLOCK}), renamed for worker {@code worker}.
+   * BlockLoop.BLOCK}), renamed for worker {@code worker}; {@code again}: in a later epoch of the
+   * fit, every row renamed once ({@link HotCoordinates#rename}).
    */
-  void fill(HotCoordinates hot, SparseRows source, int[] order, int from, int to, int worker) {
+  void fill(
+      HotCoordinates hot,
+      SparseRows source,
+      int[] order,
+      int from,
+      int to,
+      int worker,
+      boolean again) {
     if (to - from > BlockLoop.BLOCK) {
       throw new IllegalArgumentException(
           "a block holds at most " + BlockLoop.BLOCK + " rows, got " + (to - from));
     }
-    hot.rename(rows, source, order, from, to, worker);
+    hot.rename(rows, source, order, from, to, worker, again);
     first = from;
   }
 

@@ -275,7 +275,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
               int q1 = Math.min(n, q0 + BlockLoop.BLOCK);
               try {
                 if (block != null) {
-                  block.fill(hotCoordinates, sparse, order, q0, q1, j);
+                  block.fill(hotCoordinates, sparse, order, q0, q1, j, e > 0);
                 }
                 loop.run(rows.labels, order, q0, q1, BlockLoop.BLOCK, e + 1, rounds);
                 if (hot != null) {

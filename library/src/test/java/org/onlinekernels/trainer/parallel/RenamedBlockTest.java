@@ -58,7 +58,8 @@ class RenamedBlockTest {
     }
     RenamedBlock block = new RenamedBlock(ElementType.DOUBLE);
     for (int worker = 0; worker < 3; worker++) {
-      block.fill(hot, rows, order, 256, 512, worker);
+      // Worker 0 renames the rows first (their hot entries looked up), the others again.
+      block.fill(hot, rows, order, 256, 512, worker, worker > 0);
       SparseRows b = block.rows();
       assertEquals(256, b.size());
       for (int q = 0; q < 256; q++) {
@@ -76,7 +77,8 @@ class RenamedBlockTest {
       }
       assertEquals(HotRecords.slot(D, HOT, worker, HOT - 1) + 1, b.dimension());
     }
-    assertThrows(IllegalArgumentException.class, () -> block.fill(hot, rows, order, 0, 257, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> block.fill(hot, rows, order, 0, 257, 0, false));
   }
 
   @Test
@@ -95,7 +97,7 @@ class RenamedBlockTest {
             2)) {
       state.begin();
       RenamedBlock block = new RenamedBlock(ElementType.FLOAT);
-      block.fill(hot, rows, order, 256, 300, 1);
+      block.fill(hot, rows, order, 256, 300, 1, false);
       double[] y = new double[44];
       java.util.Arrays.fill(y, 1);
       y[3] = Double.NaN;

@@ -282,70 +282,92 @@ public final class SparseRows {
         doubles = new double[count];
       }
     }
-    int[] from1 = source.indices;
-    int[] to1 = indices;
-    float[] fromF = source.floats;
-    float[] toF = floats;
-    double[] fromD = source.doubles;
-    double[] toD = doubles;
-    boolean f = type == ElementType.FLOAT;
-    int dim = source.dimension;
+    // Row by row in a method of its own: called 256 times a block, it is compiled within the first
+    // blocks (one method holding every loop ran in the interpreter for the first second of a fit).
+    top = source.dimension;
     int w = 0;
     for (int q = from; q < to; q++) {
       int r = order[q];
-      int s0 = source.start[r];
-      int s1 = source.start[r + 1];
       start[q - from] = w;
       maxAbs[q - from] = source.maxAbs[r];
-      // The mask covers a row's first 64 entries; a longer row's others are looked up one by one.
-      int e = Math.min(s1, s0 + Long.SIZE);
-      long m;
-      if (masks != null && masksKnown && s1 - s0 <= Long.SIZE) {
-        m = masks[r];
-      } else {
-        m = 0;
-        for (int j = s0; j < e; j++) {
-          int i = from1[j];
-          m |= ((renamed[i >>> 6] >>> i) & 1L) << (j - s0);
-        }
-        if (masks != null && s1 - s0 <= Long.SIZE) {
-          masks[r] = m;
-        }
-      }
-      // The cold entries without a branch per entry (whether an entry is renamed follows no
-      // pattern): every entry is written at the next cold place and only a cold one moves it on;
-      // a renamed entry's stray write is overwritten by the row's renamed entries after them.
-      if (f) {
-        for (int j = s0; j < e; j++) {
-          to1[w] = from1[j];
-          toF[w] = fromF[j];
-          w += 1 - (int) ((m >>> (j - s0)) & 1L);
-        }
-      } else {
-        for (int j = s0; j < e; j++) {
-          to1[w] = from1[j];
-          toD[w] = fromD[j];
-          w += 1 - (int) ((m >>> (j - s0)) & 1L);
-        }
-      }
-      w = renameRest(source, e, s1, w, renamed);
-      int last = -1;
-      for (long h = m; h != 0; h &= h - 1) {
-        int j = s0 + Long.numberOfTrailingZeros(h);
-        last = renamedEntry(source, j, w++, rank, base, last);
-      }
-      for (int j = e; j < s1; j++) {
-        int i = from1[j];
-        if (((renamed[i >>> 6] >>> i) & 1L) != 0) {
-          last = renamedEntry(source, j, w++, rank, base, last);
-        }
-      }
-      dim = Math.max(dim, last + 1);
+      w = renameRow(source, r, w, renamed, rank, base, masks, masksKnown);
     }
+    int dim = top;
     start[n] = w;
     this.dimension = dim;
     this.maxNnz = source.maxNnz;
     this.rows = n;
+  }
+
+  /**
+   * The largest renamed index of the rows filled so far, plus one (at least the source's
+   * dimension).
+   */
+  private int top;
+
+  /** Source row {@code r} renamed from place {@code w} ({@link #refillRenamed}); the next place. */
+  private int renameRow(
+      SparseRows source,
+      int r,
+      int w,
+      long[] renamed,
+      int[] rank,
+      int base,
+      long[] masks,
+      boolean masksKnown) {
+    int[] from1 = source.indices;
+    int[] to1 = indices;
+    int s0 = source.start[r];
+    int s1 = source.start[r + 1];
+    // The mask covers a row's first 64 entries; a longer row's others are looked up one by one.
+    int e = Math.min(s1, s0 + Long.SIZE);
+    long m;
+    if (masks != null && masksKnown && s1 - s0 <= Long.SIZE) {
+      m = masks[r];
+    } else {
+      m = 0;
+      for (int j = s0; j < e; j++) {
+        int i = from1[j];
+        m |= ((renamed[i >>> 6] >>> i) & 1L) << (j - s0);
+      }
+      if (masks != null && s1 - s0 <= Long.SIZE) {
+        masks[r] = m;
+      }
+    }
+    // The cold entries without a branch per entry (whether an entry is renamed follows no
+    // pattern): every entry is written at the next cold place and only a cold one moves it on; a
+    // renamed entry's stray write is overwritten by the row's renamed entries after them.
+    if (type == ElementType.FLOAT) {
+      float[] fromF = source.floats;
+      float[] toF = floats;
+      for (int j = s0; j < e; j++) {
+        to1[w] = from1[j];
+        toF[w] = fromF[j];
+        w += 1 - (int) ((m >>> (j - s0)) & 1L);
+      }
+    } else {
+      double[] fromD = source.doubles;
+      double[] toD = doubles;
+      for (int j = s0; j < e; j++) {
+        to1[w] = from1[j];
+        toD[w] = fromD[j];
+        w += 1 - (int) ((m >>> (j - s0)) & 1L);
+      }
+    }
+    w = renameRest(source, e, s1, w, renamed);
+    int last = -1;
+    for (long h = m; h != 0; h &= h - 1) {
+      int j = s0 + Long.numberOfTrailingZeros(h);
+      last = renamedEntry(source, j, w++, rank, base, last);
+    }
+    for (int j = e; j < s1; j++) {
+      int i = from1[j];
+      if (((renamed[i >>> 6] >>> i) & 1L) != 0) {
+        last = renamedEntry(source, j, w++, rank, base, last);
+      }
+    }
+    top = Math.max(top, last + 1);
+    return w;
   }
 
   /**

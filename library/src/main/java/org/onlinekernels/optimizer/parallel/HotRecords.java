@@ -198,47 +198,54 @@ public final class HotRecords {
    */
   public synchronized void fold(int j) {
     double[] s0 = start[j];
+    // Record by record in a method of its own: called K times a block, it is compiled within the
+    // first blocks.
     for (int r = 0; r < n; r++) {
-      int at = hot[r];
-      int mine = slot(d, capacity, j, r);
-      boolean keep = false;
-      double ca = 0;
-      double cp = 0;
-      if (weight >= 0) {
-        double w0 = s0[weight * capacity + r];
-        ca = MergeArithmetic.meanWeight(plan[weight].get(at) - w0, 0);
-        cp = MergeArithmetic.meanWeight(plan[weight].get(mine) - w0, 0);
+      foldRecord(j, r, s0);
+    }
+  }
+
+  /** {@link #fold} of worker {@code j}'s copy of hot record {@code r}; {@code s0} its starts. */
+  private void foldRecord(int j, int r, double[] s0) {
+    int at = hot[r];
+    int mine = slot(d, capacity, j, r);
+    boolean keep = false;
+    double ca = 0;
+    double cp = 0;
+    if (weight >= 0) {
+      double w0 = s0[weight * capacity + r];
+      ca = MergeArithmetic.meanWeight(plan[weight].get(at) - w0, 0);
+      cp = MergeArithmetic.meanWeight(plan[weight].get(mine) - w0, 0);
+    }
+    for (int b = 0; b < plan.length; b++) {
+      double x0 = s0[b * capacity + r];
+      double a = plan[b].get(at);
+      double p = plan[b].get(mine);
+      double v;
+      if (MergeArithmetic.same(p, x0)) {
+        v = a;
+      } else if (MergeArithmetic.same(a, x0)) {
+        v = p;
+      } else if (rules[b] == MergePlan.Rule.MAX) {
+        v = Math.max(a, p);
+      } else {
+        v =
+            rules[b] == MergePlan.Rule.MEAN
+                ? clamp.apply(at, MergeArithmetic.mean(2, ca * a + cp * p, ca + cp, a + p))
+                : a + (p - x0);
+        double stored = floats[b] ? (double) (float) v : v;
+        keep |= !Double.isFinite(stored) || access.brokenInvariant(names[b], stored) != null;
       }
-      for (int b = 0; b < plan.length; b++) {
-        double x0 = s0[b * capacity + r];
-        double a = plan[b].get(at);
-        double p = plan[b].get(mine);
-        double v;
-        if (MergeArithmetic.same(p, x0)) {
-          v = a;
-        } else if (MergeArithmetic.same(a, x0)) {
-          v = p;
-        } else if (rules[b] == MergePlan.Rule.MAX) {
-          v = Math.max(a, p);
-        } else {
-          v =
-              rules[b] == MergePlan.Rule.MEAN
-                  ? clamp.apply(at, MergeArithmetic.mean(2, ca * a + cp * p, ca + cp, a + p))
-                  : a + (p - x0);
-          double stored = floats[b] ? (double) (float) v : v;
-          keep |= !Double.isFinite(stored) || access.brokenInvariant(names[b], stored) != null;
-        }
-        merged[b] = v;
+      merged[b] = v;
+    }
+    for (int b = 0; b < plan.length; b++) {
+      double a = plan[b].get(at);
+      double v = keep ? a : merged[b];
+      if (!MergeArithmetic.same(v, a)) {
+        plan[b].set(at, v);
       }
-      for (int b = 0; b < plan.length; b++) {
-        double a = plan[b].get(at);
-        double v = keep ? a : merged[b];
-        if (!MergeArithmetic.same(v, a)) {
-          plan[b].set(at, v);
-        }
-        plan[b].set(mine, v);
-        s0[b * capacity + r] = plan[b].get(mine);
-      }
+      plan[b].set(mine, v);
+      s0[b * capacity + r] = plan[b].get(mine);
     }
   }
 }

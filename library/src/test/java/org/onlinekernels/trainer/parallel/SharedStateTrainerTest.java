@@ -190,8 +190,8 @@ class SharedStateTrainerTest {
     for (int e = 0; e < idx.length; e++) {
       max[idx[e]] = Math.max(max[idx[e]], Math.abs((float) val[e]));
     }
-    // Private records are off by default (they lost over the whole run: bench report, session
-    // 6); this test turns them on for the trainer it makes.
+    // Private records are off by default (bench report, session 7); this test turns them on for
+    // the trainer it makes.
     try (SharedStateTrainer t =
         withHotRecords("1024", () -> new SharedStateTrainer(c, 2, data.dimension(), false, 1))) {
       t.fit(data);

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.Random;
 import org.onlinekernels.cli.Main.Failure;
-import org.onlinekernels.data.ReadAheadFeed;
 import org.onlinekernels.data.RowBlock;
 import org.onlinekernels.data.RowFeed;
 import org.onlinekernels.data.RowSource;
@@ -38,15 +37,6 @@ import org.onlinekernels.trainer.parallel.SharedStateTrainer;
 final class StreamTrain {
   /** Rows per chunk of a stream trained with {@code --threads}. */
   static final int THREAD_CHUNK = 1 << 14;
-
-  /**
-   * Whether a row cache is decoded on a thread of its own, beside the learner ({@link
-   * ReadAheadFeed}), as the parser threads read the text in pass 1: yes unless the system property
-   * {@code onlinekernels.cache.readahead} is {@code false} (for measuring one way against the
-   * other; the rows are the same either way).
-   */
-  static final boolean CACHE_READ_AHEAD =
-      !"false".equals(System.getProperty("onlinekernels.cache.readahead"));
 
   private final TrainCommand c;
   private final StreamInput text;
@@ -106,17 +96,7 @@ final class StreamTrain {
       return store.feed(rest);
     }
     commitCache();
-    return openCache(cache, key);
-  }
-
-  /**
-   * The rows of the cache at {@code cache} if it holds the rows of {@code key} ({@link
-   * RowCache#open}: a stale or damaged cache is refused as there), read ahead ({@link
-   * #CACHE_READ_AHEAD}).
-   */
-  static RowFeed openCache(Path cache, java.util.Map<String, String> key) throws IOException {
-    RowFeed rows = RowCache.open(cache, key);
-    return CACHE_READ_AHEAD ? new ReadAheadFeed(rows, "row cache " + cache.getFileName()) : rows;
+    return CacheReading.open(cache, key);
   }
 
   /** Ends the cache pass 1 wrote, if any. */

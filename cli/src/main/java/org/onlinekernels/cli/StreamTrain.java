@@ -96,7 +96,7 @@ final class StreamTrain {
       return store.feed(rest);
     }
     commitCache();
-    return RowCache.open(cache, key);
+    return CacheReading.open(cache, key);
   }
 
   /** Ends the cache pass 1 wrote, if any. */

@@ -342,7 +342,7 @@ final class TrainCommand {
                   + " exists, and a cache cannot be checked against standard input: delete it"
                   + " to write a new one, or read a file");
         }
-        first = RowCache.open(cacheFile, key);
+        first = CacheReading.open(cacheFile, key);
       } else {
         text = StreamInput.open(data, vw, format, bits, limits, names, parserThreads);
         first = text;

@@ -114,6 +114,11 @@ final class Learner implements AutoCloseable {
     return d;
   }
 
+  /** Whether the outputs are classes (one-vs-rest) rather than one for labels {@code +1/-1}. */
+  boolean multiclass() {
+    return multiclass;
+  }
+
   /** The current model (read-out weights). */
   LinearModel model() {
     return trainer.model();
@@ -125,6 +130,8 @@ final class Learner implements AutoCloseable {
    *
    * @param sink receives every trained example's progressive scores with its row in {@code data},
    *     or null
+   * @param readOut whether the result carries the model (always with {@code test}); without it the
+   *     run reads no weight out ({@link TrainResult#model()} is null)
    * @throws OnlineTrainer.TrainingException when an update is refused
    * @throws IllegalArgumentException when {@code test}'s labels do not fit the model (nothing is
    *     trained)
@@ -134,7 +141,8 @@ final class Learner implements AutoCloseable {
       SparseDataset test,
       PrintStream progress,
       OnlineTrainer.ProgressiveSink sink,
-      Holdout holdout) {
+      Holdout holdout,
+      boolean readOut) {
     if (test != null) {
       Metrics.checkLabels(
           test, multiclass, outputs, "the test data"); // before training, as OnlineTrainer.train
@@ -171,7 +179,7 @@ final class Learner implements AutoCloseable {
               }
             });
     long t1 = System.nanoTime();
-    LinearModel model = trainer.model();
+    LinearModel model = readOut || test != null ? trainer.model() : null;
     Metrics prog = Metrics.combine(epochs);
     Metrics testMetrics = test == null ? null : Metrics.evaluate(model, test);
     return new TrainResult(
@@ -191,16 +199,17 @@ final class Learner implements AutoCloseable {
   /**
    * Runs the configured epochs over the passes of {@code source} as they arrive ({@link
    * OnlineTrainer#fit(RowSource, PrintStream, int, OnlineTrainer.Checkpoint)}); {@code sink}
-   * receives every trained row's progressive scores with its file row, or is null.
+   * receives every trained row's progressive scores with its file row, or is null; without {@code
+   * readOut} the result carries no model (as {@link #train}).
    *
    * @throws IOException if the input cannot be read or is malformed
    * @throws OnlineTrainer.TrainingException when an update is refused
    */
   TrainResult trainStream(
-      RowSource source, PrintStream progress, OnlineTrainer.ProgressiveSink sink)
+      RowSource source, PrintStream progress, OnlineTrainer.ProgressiveSink sink, boolean readOut)
       throws IOException {
     trainer.setProgressiveSink(sink);
-    return trainer.fit(source, progress, 0, null);
+    return trainer.fit(source, progress, 0, null, readOut);
   }
 
   /** Scores a held-out row of a stream with the model as it stands ({@link Holdout#score}). */

@@ -96,7 +96,7 @@ final class StreamTrain {
       return store.feed(rest);
     }
     commitCache();
-    return RowCache.open(cache, key);
+    return CacheReading.open(cache, key);
   }
 
   /** Ends the cache pass 1 wrote, if any. */
@@ -162,7 +162,12 @@ final class StreamTrain {
   }
 
   /** The outcome: the result and the scorings the report prints. */
-  record Outcome(TrainResult result, Scoring progressive, Scoring test, Holdout holdout) {}
+  record Outcome(
+      TrainResult result,
+      TrainReport.Shape shape,
+      Scoring progressive,
+      Scoring test,
+      Holdout holdout) {}
 
   /**
    * Trains: the passes, then the test file.
@@ -175,6 +180,7 @@ final class StreamTrain {
     boolean multiclass = labels.multiclass();
     int classes = multiclass ? labels.classes() : 1;
     TrainResult r;
+    TrainReport.Shape shape;
     Scoring prog;
     Holdout holdout = null;
     try (Writer progWriter = OutputFiles.open(c.progressiveOut)) {
@@ -183,6 +189,7 @@ final class StreamTrain {
           c.threads == 1 && (multiclass || c.ties != Scoring.Ties.HALF || progWriter != null);
       if (c.threads > 1) {
         r = parallel(inTrainer, multiclass, classes);
+        shape = TrainReport.Shape.of(r.model());
       } else {
         try (Learner learner =
             resumed != null ? resumed : new Learner(inTrainer, d, multiclass, classes)) {
@@ -195,7 +202,9 @@ final class StreamTrain {
               learner.trainStream(
                   source(holdout, learner),
                   c.options.has("--json") ? null : progress,
-                  scoreHere ? prog : null);
+                  scoreHere ? prog : null,
+                  c.needsModel());
+          shape = TrainReport.Shape.of(learner);
           commitCache();
           if (c.saveState != null) {
             TrainingState.save(
@@ -227,7 +236,7 @@ final class StreamTrain {
         testScores = null;
       }
     }
-    return new Outcome(r, prog, testScores, holdout);
+    return new Outcome(r, shape, prog, testScores, holdout);
   }
 
   /** A failure while training: of the input, the cache or the progressive output. */

@@ -342,7 +342,7 @@ final class TrainCommand {
                   + " exists, and a cache cannot be checked against standard input: delete it"
                   + " to write a new one, or read a file");
         }
-        first = RowCache.open(cacheFile, key);
+        first = CacheReading.open(cacheFile, key);
       } else {
         text = StreamInput.open(data, vw, format, bits, limits, names, parserThreads);
         first = text;
@@ -508,6 +508,7 @@ final class TrainCommand {
               threads, train.size(), train.totalNonZeros(), epochs, outputs, spec.name()));
     }
     TrainResult r;
+    TrainReport.Shape shape = null;
     Scoring prog;
     Holdout holdout = null;
     try (Writer progWriter = OutputFiles.open(progressiveOut)) {
@@ -535,7 +536,9 @@ final class TrainCommand {
                   test,
                   options.has("--json") ? null : progress,
                   scoreHere ? prog : null,
-                  holdout);
+                  holdout,
+                  needsModel());
+          shape = TrainReport.Shape.of(learner);
           if (saveState != null) {
             TrainingState.save(
                 saveState, settings(multiclass, learner, r).toMap(), learner.resumables());
@@ -561,7 +564,16 @@ final class TrainCommand {
     if (names != null) {
       names.write(invertHash, r.model(), format.isVw(data) ? null : indicesOf(train));
     }
-    new TrainReport(this, cfg, train.size(), !train.isBinary(), r, prog, testScores, holdout)
+    new TrainReport(
+            this,
+            cfg,
+            train.size(),
+            !train.isBinary(),
+            shape != null ? shape : TrainReport.Shape.of(r.model()),
+            r,
+            prog,
+            testScores,
+            holdout)
         .print(out);
     return 0;
   }
@@ -578,6 +590,15 @@ final class TrainCommand {
       seen.set(i);
     }
     return seen;
+  }
+
+  /**
+   * Whether the run needs the trained model's weights: to write them ({@code --model}, {@code
+   * --invert-hash}) or to score a {@code --test} file. Without, a single-thread run reads no weight
+   * out of the optimizers' state (a small job's largest end-of-run cost at {@code --bits 22}).
+   */
+  boolean needsModel() {
+    return modelOut != null || invertHash != null || testFile != null;
   }
 
   /** Writes the model file, if asked for. */
@@ -672,6 +693,7 @@ final class TrainCommand {
               cfg,
               r.examples() / epochs + held,
               fit.multiclass(),
+              o.shape(),
               r,
               o.progressive(),
               o.test(),

@@ -8,6 +8,7 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.handover.KernelHandover;
+import org.onlinekernels.trainer.model.LinearModel;
 
 /**
  * What {@code train} prints: the text report or the one-line JSON summary of a finished run.
@@ -16,6 +17,8 @@ import org.onlinekernels.trainer.handover.KernelHandover;
  * @param cfg the trainer configuration it ran
  * @param n the training file's rows (held-out ones included)
  * @param multiclass whether the labels are classes
+ * @param shape the trained model's dimension and outputs (the result may carry no model: {@link
+ *     TrainCommand#needsModel})
  * @param r the result
  * @param prog the progressive scoring under the tie rule, or {@code null} when the trainer's own
  *     counts stand
@@ -27,10 +30,28 @@ record TrainReport(
     TrainerConfig cfg,
     long n,
     boolean multiclass,
+    Shape shape,
     TrainResult r,
     Scoring prog,
     Scoring testScores,
     Holdout holdout) {
+
+  /**
+   * A trained model's shape, known without its weights.
+   *
+   * @param d dimension
+   * @param outputs outputs {@code K}
+   * @param multiclass whether the outputs are classes (one-vs-rest)
+   */
+  record Shape(int d, int outputs, boolean multiclass) {
+    static Shape of(LinearModel m) {
+      return new Shape(m.dimension(), m.outputs(), m.multiclass());
+    }
+
+    static Shape of(Learner l) {
+      return new Shape(l.dimension(), l.outputs(), l.multiclass());
+    }
+  }
 
   void print(PrintStream out) {
     double progError = prog == null ? r.progressive().errorRate() : prog.errorRate();
@@ -58,8 +79,8 @@ record TrainReport(
               .put("merge_every", r.mode() == TrainingMode.MIXING ? c.mergeEvery : Double.NaN)
               .put("data", c.data.toString())
               .put("n", n)
-              .put("d", r.model().dimension())
-              .put("outputs", r.model().outputs())
+              .put("d", shape.d())
+              .put("outputs", shape.outputs())
               .put(
                   "labels",
                   c.labels.description() == null
@@ -108,10 +129,8 @@ record TrainReport(
           "data: %s; n = %d, d = %d, %s%n",
           c.data,
           n,
-          r.model().dimension(),
-          r.model().multiclass()
-              ? r.model().outputs() + " classes (one-vs-rest)"
-              : "binary labels");
+          shape.d(),
+          shape.multiclass() ? shape.outputs() + " classes (one-vs-rest)" : "binary labels");
       if (c.labels.description() != null) {
         out.println("labels: " + c.labels.description());
       }

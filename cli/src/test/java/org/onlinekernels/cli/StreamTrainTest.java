@@ -209,6 +209,49 @@ class StreamTrainTest {
         .assertError(1, cache + ": the cache is stale: it holds modified = " + time);
   }
 
+  @Test
+  void aCacheDamagedInALaterBlockIsRefusedNamingItWhenTheRunReachesIt() throws IOException {
+    // 3,000 rows: three blocks of the cache (1,024 rows each), read ahead on the cache's thread.
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      lines.add((i % 3 == 0 ? "+1" : "-1") + " " + (1 + i % 97) + ":0.5 " + (100 + i % 13) + ":2");
+    }
+    Path data = dir.resolve("d.svm");
+    Files.write(data, lines);
+    Path cache = dir.resolve("d.okrc");
+    String[] args = {
+      "--data",
+      data.toString(),
+      "--epochs",
+      "2",
+      "--shuffle-buffer",
+      "40",
+      "--cache",
+      cache.toString(),
+      "--json"
+    };
+    ok(args);
+    byte[] b = Files.readAllBytes(cache);
+    // Walk the blocks (row count, byte length, bytes, CRC32C) to the last one; damage its bytes.
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+    int at = 12 + buf.getInt(8) + 4;
+    int last = -1;
+    while (buf.getInt(at) != 0) {
+      last = at;
+      at += 12 + buf.getInt(at + 4);
+    }
+    assertTrue(last > 16 + buf.getInt(8), "the cache has more than one block");
+    b[last + 8 + buf.getInt(last + 4) / 2] ^= 0x10;
+    Files.write(cache, b);
+    CliRun.of(prepend("train", args))
+        .assertError(
+            1,
+            cache
+                + ": damaged row cache at byte "
+                + last
+                + " (the checksum of the block); delete it to read the data again");
+  }
+
   private static String[] prepend(String first, String[] rest) {
     String[] all = new String[rest.length + 1];
     all[0] = first;

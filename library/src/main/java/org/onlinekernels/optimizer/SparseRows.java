@@ -105,9 +105,20 @@ public final class SparseRows {
   /**
    * Validates rows {@code 0..n-1} of {@code rowStart} over {@code indices} and {@code values} and
    * copies them in, rounded to the element type; this instance's arrays are reused when large
-   * enough.
+   * enough. The checks run once per block: one pass folds every row's offsets, index order and
+   * value range into a sign bit and a maximum ({@link #loadValid}), without a branch per entry;
+   * only a block that fails them is checked entry by entry, for the message that names its first
+   * violation.
    */
   private void load(int n, int[] rowStart, int[] indices, double[] values) {
+    checkSpan(n, rowStart, indices, values);
+    if (!loadValid(n, rowStart, indices, values)) {
+      loadChecking(n, rowStart, indices, values);
+    }
+  }
+
+  /** Refuses rows whose entries lie outside the arrays. */
+  private static void checkSpan(int n, int[] rowStart, int[] indices, double[] values) {
     int end = rowStart[n];
     if (rowStart[0] < 0 || end > indices.length || end > values.length) {
       throw new IllegalArgumentException(
@@ -121,6 +132,58 @@ public final class SparseRows {
               + values.length
               + " entries");
     }
+  }
+
+  /**
+   * {@link #load} of rows that hold every check, which it tests once per row or block: row offsets
+   * non-decreasing (per row, before its entries are read), indices non-negative and strictly
+   * increasing (each row's first index and its gaps less one ORed together: the sign bit of any
+   * violation), and the largest {@code |value|} within the element type's range (a NaN fails it
+   * too). Copies the rows in and returns true; or, if a check fails, returns false and changes
+   * nothing but scratch, for {@link #loadChecking}.
+   */
+  private boolean loadValid(int n, int[] rowStart, int[] indices, double[] values) {
+    double limit = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
+    if (maxAbs.length < n) {
+      maxAbs = new double[n];
+    }
+    double[] rowMax = maxAbs;
+    boolean isFloat = type == ElementType.FLOAT;
+    int bad = 0;
+    int dim = 0;
+    int longest = 0;
+    double blockMax = 0;
+    int end = rowStart[n];
+    for (int r = 0; r < n; r++) {
+      int s = rowStart[r];
+      int e = rowStart[r + 1];
+      if ((e - s | end - e) < 0) {
+        return false; // offsets that decrease, or a row past the block's end: not read here
+      }
+      longest = Math.max(longest, e - s);
+      int prev = -1;
+      double m = 0;
+      for (int j = s; j < e; j++) {
+        int i = indices[j];
+        bad |= i | (i - prev - 1);
+        prev = i;
+        m = Math.max(m, Math.abs(values[j]));
+      }
+      dim = Math.max(dim, prev + 1);
+      blockMax = Math.max(blockMax, m);
+      // Rounding to float is monotone and symmetric: the largest rounded |value| is the rounded
+      // largest, the bits the entry-by-entry checks keep.
+      rowMax[r] = isFloat ? (float) m : m;
+    }
+    if (bad < 0 || !(blockMax <= limit)) {
+      return false;
+    }
+    copyIn(n, rowStart, indices, values, dim, longest);
+    return true;
+  }
+
+  /** {@link #load}, checking entry by entry: names the row and entry of the first violation. */
+  private void loadChecking(int n, int[] rowStart, int[] indices, double[] values) {
     double limit = type == ElementType.FLOAT ? Float.MAX_VALUE : Double.MAX_VALUE;
     if (maxAbs.length < n) {
       maxAbs = new double[n];
@@ -182,6 +245,15 @@ public final class SparseRows {
       }
       rowMax[r] = m;
     }
+    copyIn(n, rowStart, indices, values, dim, longest);
+  }
+
+  /**
+   * Copies checked rows in, rounded to the element type, with their dimension and longest row (the
+   * rows' {@code max |x_j|} are already in {@link #maxAbs}).
+   */
+  private void copyIn(int n, int[] rowStart, int[] indices, double[] values, int dim, int longest) {
+    int end = rowStart[n];
     int count = end - rowStart[0];
     if (this.indices.length < count) {
       this.indices = new int[count];

@@ -406,6 +406,20 @@ public final class OnlineTrainer implements AutoCloseable {
    */
   public TrainResult fit(RowSource source, PrintStream progress, int every, Checkpoint checkpoint)
       throws IOException {
+    return fit(source, progress, every, checkpoint, true);
+  }
+
+  /**
+   * Same, and with {@code readOut} false the result carries no model ({@link TrainResult#model()}
+   * is null): for a caller that writes no model and scores nothing with it, the read-out of every
+   * weight ({@link #model()}, as large as the model and computed from the whole state) is work for
+   * nothing; {@link #model()} still reads the model out afterwards, on demand.
+   *
+   * @throws IOException if a feed cannot be opened or read
+   */
+  public TrainResult fit(
+      RowSource source, PrintStream progress, int every, Checkpoint checkpoint, boolean readOut)
+      throws IOException {
     if (source == null) {
       throw new IllegalArgumentException("source must not be null");
     }
@@ -431,9 +445,8 @@ public final class OnlineTrainer implements AutoCloseable {
       line.end();
     }
     long total = clock.seen() - seen0;
-    LinearModel model = model();
     return new TrainResult(
-        model,
+        readOut ? model() : null,
         Metrics.combine(result),
         result,
         null,

@@ -6,7 +6,9 @@ import org.onlinekernels.trainer.model.LinearModel;
 /**
  * What a training run produced.
  *
- * @param model final weights
+ * @param model final weights, or null for a run that was asked for its figures alone ({@link
+ *     OnlineTrainer#fit(org.onlinekernels.data.RowSource, java.io.PrintStream, int,
+ *     OnlineTrainer.Checkpoint, boolean)})
  * @param progressive progressive validation over all epochs: every example's loss and error taken
  *     with the weights before the update on it
  * @param epochs progressive validation per epoch

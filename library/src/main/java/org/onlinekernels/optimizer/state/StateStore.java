@@ -231,11 +231,42 @@ public final class StateStore {
     fields.get(name).set(i, v);
   }
 
-  /** Sets every element of variable {@code name} to {@code v}. */
+  /** Sets every element of variable {@code name} to {@code v}, rounded to its element type. */
   public void fill(String name, double v) {
     Field f = fields.get(name);
+    // On the heap, a plain strided loop over the array behind the buffer: the JIT compiles it on
+    // the stack almost at once, where element-wise segment access runs through var handles in the
+    // interpreter first (an optimizer's start-up in a cold JVM: one call per coordinate).
+    long bytes = f.type().bytes();
+    long last = f.offset() + (d - 1L) * f.stride();
+    Object base = f.segment().heapBase().orElse(null);
+    if (d > 0
+        && f.segment().address() % bytes == 0
+        && (last + 1) * bytes <= f.segment().byteSize()) {
+      long start = f.segment().address() / bytes + f.offset();
+      if (base instanceof float[] a && f.type() == ElementType.FLOAT) {
+        fillStrided(a, (int) start, (int) f.stride(), d, (float) v);
+        return;
+      }
+      if (base instanceof double[] a && f.type() == ElementType.DOUBLE) {
+        fillStrided(a, (int) start, (int) f.stride(), d, v);
+        return;
+      }
+    }
     for (int i = 0; i < d; i++) {
       f.set(i, v);
+    }
+  }
+
+  private static void fillStrided(float[] a, int start, int stride, int n, float v) {
+    for (int i = 0, at = start; i < n; i++, at += stride) {
+      a[at] = v;
+    }
+  }
+
+  private static void fillStrided(double[] a, int start, int stride, int n, double v) {
+    for (int i = 0, at = start; i < n; i++, at += stride) {
+      a[at] = v;
     }
   }
 

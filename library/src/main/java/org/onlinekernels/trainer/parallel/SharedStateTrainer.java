@@ -56,10 +56,10 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
 
   /**
    * The default of {@link #HOT_PROPERTY}: 0, off. Measured (bench-report/threads-2026-11-29.md,
-   * session 7), with each worker renaming its own blocks 64 private records made two threads'
-   * whole run faster than without them (ScInOL2 1.07x one thread against 0.63x, AdaGrad 0.86x
-   * against 0.59x, in the machine's slow phase for shared memory), but one ScInOL2 run of 10 with
-   * 256 of them diverged, nothing refused: they stay off until that is understood.
+   * session 7), with each worker renaming its own blocks 64 private records made two threads' whole
+   * run faster than without them (ScInOL2 1.07x one thread against 0.63x, AdaGrad 0.86x against
+   * 0.59x, in the machine's slow phase for shared memory), but one ScInOL2 run of 10 with 256 of
+   * them diverged, nothing refused: they stay off until that is understood.
    */
   public static final int DEFAULT_HOT = 0;
 

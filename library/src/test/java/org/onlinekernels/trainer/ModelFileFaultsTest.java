@@ -78,6 +78,20 @@ class ModelFileFaultsTest {
   }
 
   @Test
+  void aControlCharacterInAnEchoedNameKeepsTheMessageOnOneLine() throws IOException {
+    Path f =
+        Files.write(
+            dir.resolve("cr.model"),
+            sealed(header("float", 1, 1).replace("loss logistic", "loss !\r!") + "w 1\n"));
+    LinearModel.ModelFormatException e =
+        assertThrows(LinearModel.ModelFormatException.class, () -> LinearModel.load(f));
+    assertEquals(
+        f + ":8: unknown loss '!\\u000d!'; valid names: logistic, hinge, absolute, squared",
+        e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+  }
+
+  @Test
   void crlfLineEndsAreNamed() throws IOException {
     Path f = dir.resolve("crlf.model");
     new LinearModel(

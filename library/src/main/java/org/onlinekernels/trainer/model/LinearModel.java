@@ -223,7 +223,26 @@ public record LinearModel(
     private static final long serialVersionUID = 1L;
 
     ModelFormatException(Path file, int line, String problem) {
-      super(file + ":" + line + ": " + problem);
+      super(file + ":" + line + ": " + oneLine(problem));
+    }
+
+    /**
+     * The problem on one line: a carriage return or other control character the message echoes from
+     * the file (a hostile loss or algorithm name) is shown as its escape, never sent raw.
+     */
+    private static String oneLine(String problem) {
+      StringBuilder b = new StringBuilder(problem.length());
+      problem
+          .codePoints()
+          .forEach(
+              c -> {
+                if (Character.isISOControl(c)) {
+                  b.append(String.format(Locale.ROOT, "\\u%04x", c));
+                } else {
+                  b.appendCodePoint(c);
+                }
+              });
+      return b.toString();
     }
   }
 

@@ -120,33 +120,14 @@ class SparseRowsChecksTest {
         }
         case 2 -> {
           val[at] = rnd.nextBoolean() ? Double.NaN : Double.NEGATIVE_INFINITY;
-          expected =
-              "row "
-                  + r
-                  + ", entry "
-                  + j
-                  + " (index "
-                  + idx[at]
-                  + "): value "
-                  + val[at]
-                  + " is not finite as "
-                  + type.name().toLowerCase();
+          expected = notFinite(r, j, idx[at], val[at], type);
         }
         case 3 -> {
           if (type != ElementType.FLOAT) {
             continue;
           }
           val[at] = (rnd.nextBoolean() ? -1 : 1) * 1e39;
-          expected =
-              "row "
-                  + r
-                  + ", entry "
-                  + j
-                  + " (index "
-                  + idx[at]
-                  + "): value "
-                  + val[at]
-                  + " is not finite as float";
+          expected = notFinite(r, j, idx[at], val[at], type);
         }
         default -> {
           start[r + 1] = start[r] - 1;
@@ -180,5 +161,19 @@ class SparseRowsChecksTest {
       assertEquals(0, buf.size(), "a refused refill leaves no rows");
     }
     assertTrue(tried > 250, tried + " violations tried");
+  }
+
+  /** The refusal of a value that is not finite in {@code type} (NaN, infinite, beyond float). */
+  private static String notFinite(int row, int entry, int index, double value, ElementType type) {
+    return "row "
+        + row
+        + ", entry "
+        + entry
+        + " (index "
+        + index
+        + "): value "
+        + value
+        + " is not finite as "
+        + type.name().toLowerCase();
   }
 }

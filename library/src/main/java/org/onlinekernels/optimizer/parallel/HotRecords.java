@@ -41,6 +41,12 @@ public final class HotRecords {
   private final String[] names;
   private final boolean[] floats;
 
+  /** Per plan variable: {@link MergePlan#compounding} (a wealth), its sides' factors composed. */
+  private final boolean[] compounding;
+
+  /** Told of every two-sided fold of a variable; null: nobody watches. */
+  private FoldWatch watch;
+
   /** The state's invariants. */
   private final StateAccess access;
 
@@ -101,11 +107,13 @@ public final class HotRecords {
     this.rules = new MergePlan.Rule[bufs.size()];
     this.names = new String[bufs.size()];
     this.floats = new boolean[bufs.size()];
+    this.compounding = new boolean[bufs.size()];
     for (int b = 0; b < plan.length; b++) {
       names[b] = bufs.get(b).name();
       plan[b] = store.field(names[b]);
       rules[b] = bufs.get(b).rule();
       floats[b] = plan[b].type() == ElementType.FLOAT;
+      compounding[b] = p.compounding().contains(names[b]);
     }
     this.access = o;
     this.weight = Arrays.asList(names).indexOf(p.meanWeightBuffer());
@@ -118,6 +126,35 @@ public final class HotRecords {
     }
     this.start = new double[threads][plan.length * capacity];
     this.merged = new double[plan.length];
+  }
+
+  /**
+   * What a {@link #fold} did to one variable of one hot record that both sides had changed: for
+   * probes and stress tests that check every fold against what a race-free run could reach.
+   */
+  @FunctionalInterface
+  public interface FoldWatch {
+    /**
+     * Worker {@code worker} folded {@code variable} of hot coordinate {@code coordinate}: from
+     * {@code start} (the value it last took) the shared record had reached {@code shared} and its
+     * copy {@code mine}; the fold computed {@code merged}, and {@code kept} says the record kept
+     * the shared values instead (an invariant broken). Called on the worker's thread, under the
+     * fold's lock.
+     */
+    void folded(
+        int worker,
+        int coordinate,
+        String variable,
+        double start,
+        double shared,
+        double mine,
+        double merged,
+        boolean kept);
+  }
+
+  /** Tells {@code w} (null: nobody) of every two-sided fold from now on. */
+  public synchronized void watch(FoldWatch w) {
+    watch = w;
   }
 
   /** The coordinate of worker {@code j}'s copy of hot coordinate number {@code r}. */
@@ -191,10 +228,14 @@ public final class HotRecords {
    * one learner's: every round adds to them, where the merge of learners that each saw a part of
    * the stream averages them); MAX the larger; MEAN (primal weights) the mean weighted by the
    * increments of the weighting buffer, clamped into the box (adding both steps, each taken with a
-   * step size that has not seen the other side's gradients, overshoots). The copy and the start
-   * then take the result. A record where a value breaks its variable's invariant (a positive
-   * quantity both sides shrank, a sum beyond the element type) keeps the shared values and the copy
-   * takes them: the worker's rounds there are lost, as a race can lose an update.
+   * step size that has not seen the other side's gradients, overshoots); a {@link
+   * MergePlan#compounding} variable (a wealth, which every round multiplies by a factor of the
+   * other variables) {@code a (p / x0)}, both sides' factors composed, as one thread taking both
+   * sides' rounds would have it (adding the increments instead takes a wealth both sides shrank
+   * below zero, and the bets then grow against the gradients: ScInOL2 diverged so). The copy and
+   * the start then take the result. A record where a value breaks its variable's invariant (a
+   * positive quantity both sides shrank, a sum beyond the element type) keeps the shared values and
+   * the copy takes them: the worker's rounds there are lost, as a race can lose an update.
    */
   public synchronized void fold(int j) {
     double[] s0 = start[j];
@@ -228,6 +269,9 @@ public final class HotRecords {
         v = p;
       } else if (rules[b] == MergePlan.Rule.MAX) {
         v = Math.max(a, p);
+      } else if (compounding[b]) {
+        // Not finite where x0 is 0 (a wealth the rule cannot move from 0): the record is kept.
+        v = a * (p / x0);
       } else {
         v =
             rules[b] == MergePlan.Rule.MEAN
@@ -238,6 +282,9 @@ public final class HotRecords {
       }
       merged[b] = v;
     }
+    if (watch != null) {
+      tell(j, r, s0, keep);
+    }
     for (int b = 0; b < plan.length; b++) {
       double a = plan[b].get(at);
       double v = keep ? a : merged[b];
@@ -246,6 +293,19 @@ public final class HotRecords {
       }
       plan[b].set(mine, v);
       s0[b * capacity + r] = plan[b].get(mine);
+    }
+  }
+
+  /** Tells {@link #watch} of record {@code r}'s variables that both sides changed. */
+  private void tell(int j, int r, double[] s0, boolean keep) {
+    int mine = slot(d, capacity, j, r);
+    for (int b = 0; b < plan.length; b++) {
+      double x0 = s0[b * capacity + r];
+      double a = plan[b].get(hot[r]);
+      double p = plan[b].get(mine);
+      if (!MergeArithmetic.same(p, x0) && !MergeArithmetic.same(a, x0)) {
+        watch.folded(j, hot[r], names[b], x0, a, p, merged[b], keep);
+      }
     }
   }
 }

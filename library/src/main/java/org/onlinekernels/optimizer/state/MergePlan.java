@@ -65,6 +65,11 @@ public final class MergePlan {
   /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
   private double ballRadius = Double.NaN;
 
+  /** The buffers {@link #compounding} names. */
+  private final List<String> compounding = new ArrayList<>();
+
+  private final List<String> compoundingView = Collections.unmodifiableList(compounding);
+
   /** The state buffers the plan merges and their rules, in the order a merge visits them. */
   public List<Buffer> buffers() {
     return buffersView;
@@ -95,6 +100,29 @@ public final class MergePlan {
   /** {@link Rule#MEAN}: radius of the L2 ball the merged weights are projected onto (NaN: none). */
   public double ballRadius() {
     return ballRadius;
+  }
+
+  /**
+   * The buffers whose every round multiplies them by a factor that does not depend on them (a
+   * coin-betting wealth: {@code eta' = eta (1 - g x_i beta)}, the betting fraction {@code beta} a
+   * function of the other variables). Learners still merge them by their {@link Rule}; a fold of
+   * two sides' rounds into one shared state ({@code
+   * org.onlinekernels.optimizer.parallel.HotRecords}) composes the two sides' factors instead of
+   * adding their increments, which could change the sign of the wealth and flip every later bet.
+   */
+  public List<String> compounding() {
+    return compoundingView;
+  }
+
+  /** Marks buffers already in the plan as {@link #compounding}. */
+  public MergePlan compounding(String... names) {
+    for (String n : names) {
+      if (buffers.stream().noneMatch(b -> b.name().equals(n))) {
+        throw new IllegalArgumentException(n + " is not a buffer of the plan");
+      }
+      compounding.add(n);
+    }
+    return this;
   }
 
   /** Buffers merged as accumulated statistics ({@link Rule#SUM}). */

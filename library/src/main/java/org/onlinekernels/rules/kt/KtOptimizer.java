@@ -90,11 +90,12 @@ public final class KtOptimizer extends GradientRuleOptimizer<KtParams> {
    * docs/MERGING.md: {@code theta}, {@code W}, {@code k} averaged over the learners that changed
    * them. The wealth is multiplicative: a sum of increments can go negative and flip the bet, while
    * a mean keeps it positive, and {@code |mean theta| <= mean k} keeps the merged betting fraction
-   * in {@code [-1, 1]}.
+   * in {@code [-1, 1]}. For the same reason {@code W} is {@link MergePlan#compounding}: each round
+   * multiplies it by {@code 1 + coin theta / (k + 1)}.
    */
   @Override
   protected MergePlan mergePlan() {
-    return new MergePlan().average("theta", "W", "k");
+    return new MergePlan().average("theta", "W", "k").compounding("W");
   }
 
   @Override

@@ -198,11 +198,18 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
 
   /**
    * docs/MERGING.md: {@code G}, {@code S2}, the wealth {@code eta} and {@code t} averaged over the
-   * learners that changed them; {@code M} the maximum.
+   * learners that changed them; {@code M} the maximum. The wealth is {@link MergePlan#compounding}:
+   * each round multiplies it by {@code 1 - g x_i sgn(theta) min(|theta|, 1) / (2 s)}, a factor of
+   * {@code G}, {@code S2} and {@code M} only.
    */
   @Override
   protected MergePlan mergePlan() {
-    return new MergePlan().average("G", "S2").max("M").average("eta").averageScalars("t");
+    return new MergePlan()
+        .average("G", "S2")
+        .max("M")
+        .average("eta")
+        .compounding("eta")
+        .averageScalars("t");
   }
 
   @Override

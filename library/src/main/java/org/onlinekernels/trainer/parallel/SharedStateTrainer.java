@@ -379,6 +379,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     return hotCoordinates == null ? new int[0] : hotCoordinates.coords().clone();
   }
 
+  /** Output {@code c}'s private hot records, or null without them (tests and probes watch them). */
+  HotRecords hotRecords(int c) {
+    return hot == null ? null : hot[c];
+  }
+
   /** The shared state of output {@code c} (for tests and experiments that inspect it). */
   public SharedState state(int c) {
     return states[c];

@@ -22,9 +22,10 @@ import org.onlinekernels.trainer.TrainerConfig;
  * A worker's fold of its hot records ({@link HotRecords#fold}): per record and plan variable, the
  * shared value where the copy is unchanged, the copy where the shared value is, else both sides'
  * increments added ({@code a + (p - x0)}; MAX: the larger; MEAN: the mean weighted by the weighting
- * buffer's increments, clamped), written into the shared record and the copy; a record where such a
- * value breaks an invariant keeps the shared values; {@link HotRecords#park} puts the copies back
- * to a fresh state's values. Every lock-free rule, float and double.
+ * buffer's increments, clamped; a compounding wealth: both sides' factors, {@code a (p / x0)}),
+ * written into the shared record and the copy; a record where such a value breaks an invariant
+ * keeps the shared values; {@link HotRecords#park} puts the copies back to a fresh state's values.
+ * Every lock-free rule, float and double.
  */
 class HotRecordsTest {
   private static final int D = 6;
@@ -90,6 +91,8 @@ class HotRecordsTest {
               double cp =
                   wb == null ? 0 : Math.max(0, copy.stateAccess().store().field(wb).get(i) - q0);
               v = plan.clamp().apply(i, ca + cp > 0 ? (ca * a + cp * p) / (ca + cp) : (a + p) / 2);
+            } else if (plan.compounding().contains(buf.name())) {
+              v = a * (p / s);
             } else {
               v = a + (p - s);
             }
@@ -138,6 +141,30 @@ class HotRecordsTest {
       h.fold(0);
       assertEquals(0.5, store.field("beta").get(2));
       assertEquals(1.75, store.field("G").get(2));
+    }
+  }
+
+  @Test
+  void aWealthBothSidesShrankKeepsItsSignAndComposesTheFactors() {
+    // ScInOL2's wealth: each round multiplies it by a factor of G, S2 and M. Both sides took it
+    // from 1 to 0.25: one thread taking both sides' rounds would hold 0.0625; the increments
+    // added, -0.5, are within the wealth's cap (no invariant broken) and flip every later bet.
+    try (AbstractOptimizer owner = make("scinol2", ElementType.FLOAT, D + T * D)) {
+      StateStore store = owner.stateAccess().store();
+      StateStore.Field eta = store.field("eta");
+      eta.set(2, 1.0);
+      eta.set(4, 1.0);
+      HotRecords h = new HotRecords(owner, D, T, D);
+      h.use(new int[] {2, 4}, 2);
+      eta.set(2, 0.25);
+      eta.set(4, 4.0);
+      eta.set(HotRecords.slot(D, D, 0, 0), 0.25);
+      eta.set(HotRecords.slot(D, D, 0, 1), 0.5);
+      h.fold(0);
+      assertEquals(0.0625, eta.get(2));
+      assertEquals(0.0625, eta.get(HotRecords.slot(D, D, 0, 0)));
+      // One side quadrupled it, the other halved it: 2, where the increments added give 3.5.
+      assertEquals(2.0, eta.get(4));
     }
   }
 

@@ -25,6 +25,7 @@ import org.onlinekernels.trainer.TrainResult;
 import org.onlinekernels.trainer.TrainerConfig;
 import org.onlinekernels.trainer.TrainingMode;
 import org.onlinekernels.trainer.parallel.ParallelTraining;
+import org.onlinekernels.trainer.parallel.SharedStateTrainer;
 import org.onlinekernels.trainer.parallel.ThreadChoice;
 
 /**
@@ -505,7 +506,13 @@ final class TrainCommand {
       int outputs = multiclass ? Datasets.shape(train, test).classes() : 1;
       choose(
           ThreadChoice.auto(
-              threads, train.size(), train.totalNonZeros(), epochs, outputs, spec.name()));
+              threads,
+              train.size(),
+              train.totalNonZeros(),
+              epochs,
+              outputs,
+              spec.name(),
+              SharedStateTrainer.keepsHotRecords(cfg, Math.max(2, threads))));
     }
     TrainResult r;
     TrainReport.Shape shape = null;

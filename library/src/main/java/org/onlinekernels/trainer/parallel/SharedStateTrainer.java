@@ -1,6 +1,7 @@
 package org.onlinekernels.trainer.parallel;
 
 import java.lang.foreign.Arena;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -55,13 +56,17 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
   public static final String HOT_PROPERTY = "onlinekernels.shared.hot";
 
   /**
-   * The default of {@link #HOT_PROPERTY}: 0, off. Measured (bench-report/threads-2026-11-29.md,
-   * session 7), with each worker renaming its own blocks 64 private records made two threads' whole
-   * run faster than without them (ScInOL2 1.07x one thread against 0.63x, AdaGrad 0.86x against
-   * 0.59x, in the machine's slow phase for shared memory), but one ScInOL2 run of 10 with 256 of
-   * them diverged, nothing refused: they stay off until that is understood.
+   * The private hot records each worker keeps by default ({@link #HOT_PROPERTY} unset), per rule; a
+   * rule not listed keeps none. 64 for ScInOL2 and AdaGrad: measured
+   * (bench-report/threads-2026-11-29.md, sessions 7 and 8) with each worker renaming its own
+   * blocks, 64 private records made two threads' whole run faster than main's shared state in every
+   * round (ScInOL2 1.07x one thread against 0.63x, AdaGrad 0.86x against 0.59x, idle, in the
+   * machine's slow phase for shared memory), and since the fold composes a wealth's factors ({@link
+   * org.onlinekernels.optimizer.state.MergePlan#compounding}) no run diverges by a fold (session
+   * 7's one diverged ScInOL2 run in 31: the old fold added two shrinking wealths' increments into a
+   * negative wealth, which then grew against the gradients).
    */
-  public static final int DEFAULT_HOT = 0;
+  public static final Map<String, Integer> DEFAULT_HOT = Map.of("scinol2", 64, "adagrad", 64);
 
   /**
    * Rules without private hot records: a per-coordinate variable of theirs is not the sum of its
@@ -72,9 +77,22 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
    */
   static final Set<String> NOT_ADDITIVE = Set.of("scinol1", "freegrad");
 
-  /** The most hot coordinates each worker keeps private ({@link #HOT_PROPERTY}). */
-  public static int hotRecords() {
-    return Math.max(0, Integer.getInteger(HOT_PROPERTY, DEFAULT_HOT));
+  /**
+   * The most hot coordinates each worker keeps private for rule {@code algorithm}: {@link
+   * #HOT_PROPERTY} where it is set (for every rule), else the rule's {@link #DEFAULT_HOT}.
+   */
+  public static int hotRecords(String algorithm) {
+    Integer set = Integer.getInteger(HOT_PROPERTY);
+    return Math.max(0, set != null ? set : DEFAULT_HOT.getOrDefault(algorithm, 0));
+  }
+
+  /**
+   * Whether a fit of {@code config} on {@code threads >= 2} threads keeps private hot records, as
+   * {@code --threads auto} needs to know: shared-state training of a rule that folds, with {@link
+   * #hotRecords} above 0.
+   */
+  public static boolean keepsHotRecords(TrainerConfig config, int threads) {
+    return hotCapacity(config, threads, 1, hotRecords(config.algorithm().name())) > 0;
   }
 
   private final TrainerConfig config;
@@ -146,7 +164,7 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
     this.multiclass = multiclass;
     this.k = multiclass ? classes : 1;
     this.states = new SharedState[k];
-    int capacity = hotCapacity(config, threads, d, hotRecords());
+    int capacity = hotCapacity(config, threads, d, hotRecords(config.algorithm().name()));
     this.hot = capacity > 0 ? new HotRecords[k] : null;
     this.hotCoordinates = capacity > 0 ? new HotCoordinates(d, capacity) : null;
     int stateD = d + threads * capacity;

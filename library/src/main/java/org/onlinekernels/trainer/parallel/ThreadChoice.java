@@ -11,7 +11,9 @@ import java.util.Map;
  * caches on every row. So each thread must have enough work: the job's nonzero visits (rows x
  * epochs x mean nonzeros per row x outputs), weighted by what a visit of the rule costs against
  * ScInOL2 ({@link #COST}), divided by {@link #WORK_PER_THREAD}; at most one thread per core, at
- * least one.
+ * least one. All of it with the workers' private hot records ({@link
+ * SharedStateTrainer#DEFAULT_HOT}, for the rules that keep them by default); a rule without them
+ * trains on one thread.
  *
  * <p>A streamed input (more rows than the shuffle buffer; its length unknown until it ends) trains
  * on one thread: its parser threads use the other cores in the first pass, and the parallel
@@ -49,10 +51,20 @@ public record ThreadChoice(int threads, String reason) {
   /**
    * The choice for an input held in memory: {@code rows} rows with {@code nonzeros} stored entries
    * in all, {@code epochs} passes, {@code outputs} outputs (classes one-vs-rest, else 1), rule
-   * {@code algorithm}, on {@code cores} cores.
+   * {@code algorithm}, on {@code cores} cores; {@code privateRecords}: whether the workers would
+   * keep private hot records ({@link SharedStateTrainer#keepsHotRecords}). Without them one thread:
+   * two threads on one shared state measured slower than one at every size (0.59-0.63x of one
+   * thread over 2,000,000 rows and 0.50-0.66x in the steady state, in the machine's slow phase for
+   * memory both cores write; more rows only add to the loss).
    */
   public static ThreadChoice auto(
-      int cores, long rows, long nonzeros, int epochs, int outputs, String algorithm) {
+      int cores,
+      long rows,
+      long nonzeros,
+      int epochs,
+      int outputs,
+      String algorithm,
+      boolean privateRecords) {
     if (cores < 1 || rows < 0 || nonzeros < 0 || epochs < 1 || outputs < 1) {
       throw new IllegalArgumentException(
           "cores, epochs, outputs >= 1 and rows, nonzeros >= 0 needed, got cores "
@@ -68,7 +80,8 @@ public record ThreadChoice(int threads, String reason) {
     }
     double cost = COST.getOrDefault(algorithm, UNMEASURED_COST);
     double work = (double) nonzeros * epochs * outputs * cost;
-    int t = (int) Math.max(1, Math.min(cores, Math.floor(work / WORK_PER_THREAD)));
+    int t =
+        privateRecords ? (int) Math.max(1, Math.min(cores, Math.floor(work / WORK_PER_THREAD))) : 1;
     String job =
         String.format(
             Locale.ROOT,
@@ -79,21 +92,30 @@ public record ThreadChoice(int threads, String reason) {
             work / 1e6,
             cost == 1.0 ? "" : "ScInOL2-equivalent");
     String reason =
-        t == cores
+        !privateRecords && cores > 1
             ? String.format(
                 Locale.ROOT,
-                "auto: %d thread(s), one per core: %s, at least %d million per thread",
-                t,
-                job,
-                WORK_PER_THREAD / 1_000_000)
-            : String.format(
-                Locale.ROOT,
-                "auto: %d of %d cores: %s; each thread needs %d million to gain"
+                "auto: 1 of %d cores: %s; without private hot records (%s) two threads on one"
+                    + " shared state measured slower than one at every size"
                     + " (docs/parallel/README.md, \"How many threads\")",
-                t,
                 cores,
                 job,
-                WORK_PER_THREAD / 1_000_000);
+                SharedStateTrainer.HOT_PROPERTY + "=0")
+            : t == cores
+                ? String.format(
+                    Locale.ROOT,
+                    "auto: %d thread(s), one per core: %s, at least %d million per thread",
+                    t,
+                    job,
+                    WORK_PER_THREAD / 1_000_000)
+                : String.format(
+                    Locale.ROOT,
+                    "auto: %d of %d cores: %s; each thread needs %d million to gain"
+                        + " (docs/parallel/README.md, \"How many threads\")",
+                    t,
+                    cores,
+                    job,
+                    WORK_PER_THREAD / 1_000_000);
     return new ThreadChoice(t, reason.replace("  ", " "));
   }
 

@@ -1,21 +1,25 @@
 package org.onlinekernels.trainer.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.onlinekernels.trainer.AlgorithmSpec;
+import org.onlinekernels.trainer.TrainerConfig;
 
 /**
  * {@code --threads auto}'s rule (docs/parallel/README.md, "How many threads"): one thread for the
  * jobs measured slower on two, one per core for those measured faster, never more threads than
- * cores or than the work pays for, one for a stream.
+ * cores or than the work pays for, one for a stream, one where the workers would keep no private
+ * hot records.
  */
 class ThreadChoiceTest {
   private static final int NNZ = 40;
 
   private static int threads(int cores, long rows, int epochs, String rule) {
-    return ThreadChoice.auto(cores, rows, rows * NNZ, epochs, 1, rule).threads();
+    return ThreadChoice.auto(cores, rows, rows * NNZ, epochs, 1, rule, true).threads();
   }
 
   @Test
@@ -39,8 +43,8 @@ class ThreadChoiceTest {
     assertEquals(1, threads(2, 200_000, 10, "scinol2"));
     assertEquals(1, threads(2, 2_000_000, 1, "scinol2"));
     // The boundary: two threads from 100 million visits (50 million each), not one visit sooner.
-    assertEquals(1, ThreadChoice.auto(2, 2_499_999, 99_999_999L, 1, 1, "scinol2").threads());
-    assertEquals(2, ThreadChoice.auto(2, 2_500_000, 100_000_000L, 1, 1, "scinol2").threads());
+    assertEquals(1, ThreadChoice.auto(2, 2_499_999, 99_999_999L, 1, 1, "scinol2", true).threads());
+    assertEquals(2, ThreadChoice.auto(2, 2_500_000, 100_000_000L, 1, 1, "scinol2", true).threads());
     assertEquals(2, threads(2, 200_000, 13, "scinol2"));
   }
 
@@ -48,8 +52,8 @@ class ThreadChoiceTest {
   void outputsAndTheRulesCostScaleTheWork() {
     // Six one-vs-rest outputs do six times the work of one: 5 epochs of 100,000 rows of 40
     // nonzeros are 20 million visits, 120 million on six outputs.
-    assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 1, "scinol2").threads());
-    assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 6, "scinol2").threads());
+    assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 1, "scinol2", true).threads());
+    assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 6, "scinol2", true).threads());
     // AdaGrad's visits cost 0.38 of ScInOL2's: the same rows need 2.6 times the epochs.
     assertEquals(1, threads(2, 200_000, 32, "adagrad"));
     assertEquals(2, threads(2, 200_000, 33, "adagrad"));
@@ -68,21 +72,62 @@ class ThreadChoiceTest {
     assertTrue(1_000_000.0 * NNZ * 10 / t >= ThreadChoice.WORK_PER_THREAD);
     assertEquals(64, threads(64, 100_000_000, 10, "scinol2"));
     assertEquals(16, threads(16, 100_000_000, 10, "scinol2"));
-    assertEquals(1, ThreadChoice.auto(8, 0, 0, 1, 1, "scinol2").threads());
+    assertEquals(1, ThreadChoice.auto(8, 0, 0, 1, 1, "scinol2", true).threads());
+  }
+
+  @Test
+  void withoutPrivateHotRecordsEveryJobTrainsOnOneThread() {
+    // Main's shared state without private records: 0.59-0.63x of one thread over 2,000,000 rows
+    // and below one thread in the steady state, so more rows only lose more.
+    assertEquals(1, ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2", false).threads());
+    assertEquals(1, ThreadChoice.auto(2, 200_000, 8_000_000, 33, 1, "adagrad", false).threads());
+    assertEquals(
+        1, ThreadChoice.auto(64, 100_000_000, 4_000_000_000L, 10, 1, "scinol2", false).threads());
+    ThreadChoice off = ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2", false);
+    assertTrue(off.reason().startsWith("auto: 1 of 2 cores: 200000 rows x 13"), off.reason());
+    assertTrue(off.reason().contains("without private hot records"), off.reason());
+    // With them, the same jobs on two threads.
+    assertEquals(2, ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2", true).threads());
+  }
+
+  @Test
+  void theRulesThatKeepPrivateHotRecordsByDefaultAreTheOnesAutoTakesTwoThreadsFor() {
+    String before = System.getProperty(SharedStateTrainer.HOT_PROPERTY);
+    System.clearProperty(SharedStateTrainer.HOT_PROPERTY);
+    try {
+      assertTrue(SharedStateTrainer.keepsHotRecords(config("scinol2"), 2));
+      assertTrue(SharedStateTrainer.keepsHotRecords(config("adagrad"), 2));
+      // Not measured with them, or not additive (ScInOL1's running minimum).
+      assertFalse(SharedStateTrainer.keepsHotRecords(config("kt"), 2));
+      assertFalse(SharedStateTrainer.keepsHotRecords(config("scinol1"), 2));
+      assertFalse(SharedStateTrainer.keepsHotRecords(config("scinol2"), 1));
+      System.setProperty(SharedStateTrainer.HOT_PROPERTY, "0");
+      assertFalse(SharedStateTrainer.keepsHotRecords(config("scinol2"), 2));
+    } finally {
+      if (before == null) {
+        System.clearProperty(SharedStateTrainer.HOT_PROPERTY);
+      } else {
+        System.setProperty(SharedStateTrainer.HOT_PROPERTY, before);
+      }
+    }
+  }
+
+  private static TrainerConfig config(String rule) {
+    return TrainerConfig.of(AlgorithmSpec.of(rule));
   }
 
   @Test
   void saysWhatItPickedAndWhy() {
-    ThreadChoice small = ThreadChoice.auto(2, 1_000, 40_000, 1, 1, "scinol2");
+    ThreadChoice small = ThreadChoice.auto(2, 1_000, 40_000, 1, 1, "scinol2", true);
     assertTrue(
         small.reason().startsWith("auto: 1 of 2 cores: 1000 rows x 1 epoch(s), 0.0 million"),
         small.reason());
-    ThreadChoice large = ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2");
+    ThreadChoice large = ThreadChoice.auto(2, 200_000, 8_000_000, 13, 1, "scinol2", true);
     assertTrue(large.reason().startsWith("auto: 2 thread(s), one per core"), large.reason());
     ThreadChoice stream = ThreadChoice.stream(2);
     assertEquals(1, stream.threads());
     assertTrue(stream.reason().contains("the input streams"), stream.reason());
-    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(0, 1, 1, 1, 1, "x"));
-    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(2, 1, 1, 0, 1, "x"));
+    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(0, 1, 1, 1, 1, "x", true));
+    assertThrows(IllegalArgumentException.class, () -> ThreadChoice.auto(2, 1, 1, 0, 1, "x", true));
   }
 }

@@ -201,7 +201,7 @@ final class ServeCommand {
       }
       return 0;
     } catch (Failure e) {
-      err.println("error: " + e.getMessage());
+      err.println("error: " + Visible.of(e.getMessage()));
       return 1;
     }
   }

@@ -57,10 +57,15 @@ final class ServeConnection implements Runnable {
         }
       } catch (ByteLines.LineException e) {
         text.setLength(0);
-        send(out, text.append("error: line ").append(e.line()).append(": ").append(e.problem()));
+        send(
+            out,
+            text.append("error: line ")
+                .append(e.line())
+                .append(": ")
+                .append(Visible.of(e.problem())));
       } catch (Failure e) {
         text.setLength(0);
-        send(out, text.append("error: ").append(e.getMessage()));
+        send(out, text.append("error: ").append(Visible.of(e.getMessage())));
       } catch (OutOfMemoryError e) {
         // The shared memory's estimate fell short of what the heap has (it is shared with the
         // JVM's other uses) while a line was buffered: this connection ends with its error line,

@@ -101,7 +101,11 @@ final class ServeServer {
         client = socket.accept();
       } catch (IOException e) {
         if (!stopping.get()) {
-          err.println("error: cannot accept a connection on " + address() + ": " + e.getMessage());
+          err.println(
+              "error: cannot accept a connection on "
+                  + address()
+                  + ": "
+                  + Visible.of(e.getMessage()));
         }
         return;
       }

@@ -125,7 +125,7 @@ final class ServedModel implements AutoCloseable {
               try {
                 save();
               } catch (Failure e) {
-                err.println("error: " + e.getMessage() + "; serving on");
+                err.println("error: " + Visible.of(e.getMessage()) + "; serving on");
               }
             }
             return null;

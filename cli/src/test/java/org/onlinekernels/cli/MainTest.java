@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.LibSvmReader;
@@ -239,6 +241,34 @@ class MainTest {
     for (String libraryName : new String[] {"lambda1", "lambda2", "epsilon", "Q0", "|rate|"}) {
       assertFalse(err.contains(libraryName), err);
     }
+  }
+
+  /**
+   * A control character in an echoed argument or file name is shown as its {@code \\uXXXX} escape:
+   * the error stays one line whatever the user or a damaged file passed.
+   */
+  @ParameterizedTest
+  @MethodSource("controls")
+  void aControlCharacterInAnEchoedArgumentKeepsTheErrorOnOneLine(String control, String shown) {
+    assertEquals(2, run("fit" + control), err);
+    assertEquals(
+        "error: unknown command 'fit"
+            + shown
+            + "'; commands: train, predict, serve, demo, experiment (see --help)"
+            + System.lineSeparator(),
+        err);
+    Path missing = dir.resolve("no" + control + "file.svm");
+    assertEquals(1, run("train", "--data", missing.toString()), err);
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.contains("no" + shown + "file.svm: no such file"), err);
+  }
+
+  static List<Arguments> controls() {
+    return List.of(
+        Arguments.of("\n", "\\u000a"),
+        Arguments.of("\r", "\\u000d"),
+        Arguments.of("\r\n", "\\u000d\\u000a"),
+        Arguments.of("\u001b[2J", "\\u001b[2J"));
   }
 
   /** An output that is a directory is named once ("cannot write .: .: Is a directory"). */

@@ -129,6 +129,9 @@ public class WorkloadBench {
         return;
       }
       expected = warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
+      if (contender.startsWith("trainer")) {
+        warmFor(c, warmSeconds());
+      }
       try (Contender p = make(partner(contender), algo, t, wl)) {
         p.reset();
         requireAgreement(
@@ -154,9 +157,12 @@ public class WorkloadBench {
       requireAgreement(workload + " " + contender + " " + algo + " " + type, last, expected, 0);
     }
 
-    /** Frees the model. */
+    /** Frees the model; a trainer prints its last pass's kernels (stderr: the JMH log). */
     @TearDown(Level.Trial)
     public void tearDown() {
+      if (c instanceof TrainerContender t) {
+        System.err.println("trainer kernels at the last pass: " + t.kernels());
+      }
       c.close();
     }
   }
@@ -271,6 +277,32 @@ public class WorkloadBench {
       nnz += wl.nonzeros() * wl.outputs;
     } while (rows < warmRows && nnz < nonzeros);
     return first;
+  }
+
+  /**
+   * The system property that lengthens the trainer contenders' trial set-up, for studies (issue
+   * #38): its seconds of passes from fresh trainers, after {@link #warm}, as a JVM that has trained
+   * the configuration for that long before (the kernel handover's JVM-wide rule); empty or 0: none.
+   */
+  public static final String WARM_SECONDS = "workload.warmSeconds";
+
+  /** {@link #WARM_SECONDS}'s value in this JVM: 0 when not set. */
+  static double warmSeconds() {
+    String s = System.getProperty(WARM_SECONDS, "").trim();
+    double x = s.isEmpty() ? 0 : Double.parseDouble(s);
+    if (!(x >= 0)) {
+      throw new IllegalArgumentException(WARM_SECONDS + " must be at least 0, got " + s);
+    }
+    return x;
+  }
+
+  /** Trains from fresh models, pass after pass, for {@code seconds} (wall). */
+  static void warmFor(Contender c, double seconds) {
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    while (System.nanoTime() < end) {
+      c.reset();
+      c.pass();
+    }
   }
 
   /** The library's contenders, in report order. */

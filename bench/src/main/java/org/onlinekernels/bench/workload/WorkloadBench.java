@@ -82,10 +82,13 @@ public class WorkloadBench {
       cpu = k.reset(c);
     }
 
-    /** The CPU clock stops. */
+    /** The CPU clock stops; a trainer's pass that ended on the vector kernels is counted. */
     @TearDown(Level.Invocation)
     public void stop() {
       cpu.stop();
+      if (c instanceof TrainerContender t && "vector".equals(t.kernels())) {
+        cpu.vectorPasses++;
+      }
     }
   }
 
@@ -157,12 +160,9 @@ public class WorkloadBench {
       requireAgreement(workload + " " + contender + " " + algo + " " + type, last, expected, 0);
     }
 
-    /** Frees the model; a trainer prints its last pass's kernels (stderr: the JMH log). */
+    /** Frees the model. */
     @TearDown(Level.Trial)
     public void tearDown() {
-      if (c instanceof TrainerContender t) {
-        System.err.println("trainer kernels at the last pass: " + t.kernels());
-      }
       c.close();
     }
   }
@@ -220,6 +220,12 @@ public class WorkloadBench {
     /** Timed passes in this iteration. */
     public long cpuPasses;
 
+    /**
+     * Timed passes of a trainer in this iteration that ended on the vector kernels (the kernel
+     * handover's choice; in the JMH log).
+     */
+    public long vectorPasses;
+
     private long started;
 
     /** Zero at the start of each iteration. */
@@ -227,6 +233,7 @@ public class WorkloadBench {
     public void clear() {
       cpuMs = 0;
       cpuPasses = 0;
+      vectorPasses = 0;
     }
 
     /** Resets {@code c} to a fresh model, untimed, then starts the clock; returns this clock. */

@@ -17,6 +17,9 @@ public final class TrainerContender implements Contender {
   private final TrainerConfig config;
   private OnlineTrainer trainer;
 
+  /** The kernels the last pass ended on ({@link OnlineTrainer#kernels}); null before one. */
+  private String kernels;
+
   /** {@code algorithm} with its defaults ({@code AlgorithmSpec.of}). */
   public TrainerContender(Workload wl, String algorithm, ElementType type, InputPolicy policy) {
     this.wl = wl;
@@ -35,7 +38,14 @@ public final class TrainerContender implements Contender {
 
   @Override
   public double pass() {
-    return trainer.fit(wl.prepared, null, 0, null)[0].meanLoss();
+    double loss = trainer.fit(wl.prepared, null, 0, null)[0].meanLoss();
+    kernels = trainer.kernels();
+    return loss;
+  }
+
+  /** The kernels the last pass ended on: {@code vector} or {@code scalar} (null before one). */
+  public String kernels() {
+    return kernels;
   }
 
   @Override

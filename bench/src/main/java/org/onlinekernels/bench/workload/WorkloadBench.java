@@ -82,10 +82,13 @@ public class WorkloadBench {
       cpu = k.reset(c);
     }
 
-    /** The CPU clock stops. */
+    /** The CPU clock stops; a trainer's pass that ended on the vector kernels is counted. */
     @TearDown(Level.Invocation)
     public void stop() {
       cpu.stop();
+      if (c instanceof TrainerContender t && "vector".equals(t.kernels())) {
+        cpu.vectorPasses++;
+      }
     }
   }
 
@@ -129,6 +132,9 @@ public class WorkloadBench {
         return;
       }
       expected = warm(c, wl, warmRows, LIBRARY_WARM_NONZEROS);
+      if (contender.startsWith("trainer")) {
+        warmFor(c, warmSeconds());
+      }
       try (Contender p = make(partner(contender), algo, t, wl)) {
         p.reset();
         requireAgreement(
@@ -214,6 +220,12 @@ public class WorkloadBench {
     /** Timed passes in this iteration. */
     public long cpuPasses;
 
+    /**
+     * Timed passes of a trainer in this iteration that ended on the vector kernels (the kernel
+     * handover's choice; in the JMH log).
+     */
+    public long vectorPasses;
+
     private long started;
 
     /** Zero at the start of each iteration. */
@@ -221,6 +233,7 @@ public class WorkloadBench {
     public void clear() {
       cpuMs = 0;
       cpuPasses = 0;
+      vectorPasses = 0;
     }
 
     /** Resets {@code c} to a fresh model, untimed, then starts the clock; returns this clock. */
@@ -271,6 +284,32 @@ public class WorkloadBench {
       nnz += wl.nonzeros() * wl.outputs;
     } while (rows < warmRows && nnz < nonzeros);
     return first;
+  }
+
+  /**
+   * The system property that lengthens the trainer contenders' trial set-up, for studies (issue
+   * #38): its seconds of passes from fresh trainers, after {@link #warm}, as a JVM that has trained
+   * the configuration for that long before (the kernel handover's JVM-wide rule); empty or 0: none.
+   */
+  public static final String WARM_SECONDS = "workload.warmSeconds";
+
+  /** {@link #WARM_SECONDS}'s value in this JVM: 0 when not set. */
+  static double warmSeconds() {
+    String s = System.getProperty(WARM_SECONDS, "").trim();
+    double x = s.isEmpty() ? 0 : Double.parseDouble(s);
+    if (!(x >= 0)) {
+      throw new IllegalArgumentException(WARM_SECONDS + " must be at least 0, got " + s);
+    }
+    return x;
+  }
+
+  /** Trains from fresh models, pass after pass, for {@code seconds} (wall). */
+  static void warmFor(Contender c, double seconds) {
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    while (System.nanoTime() < end) {
+      c.reset();
+      c.pass();
+    }
   }
 
   /** The library's contenders, in report order. */

@@ -106,6 +106,8 @@ public final class WorkloadReport {
     props.setProperty("nonzeros", Long.toString(p.nonzeros()));
     props.setProperty("pages", PagePolicy.describe());
     props.setProperty("clock", clock());
+    props.setProperty("contenders", System.getProperty("workload.contenders", ""));
+    props.setProperty("warm.seconds", System.getProperty(WorkloadBench.WARM_SECONDS, ""));
     props.setProperty("every.rule", String.join(",", p.everyRule()));
     props.setProperty(
         "jmh.settings",
@@ -172,9 +174,13 @@ public final class WorkloadReport {
       if (c.isPresent()) results.addAll(c.get().time(w, shape, g));
       int bi = 0;
       for (WorkloadGrid.Batch b : g.batches()) {
+        List<String> contenders = only(b.contenders());
+        if (contenders.isEmpty()) {
+          continue;
+        }
         ChainedOptionsBuilder o =
             options(p, w, "pass", false)
-                .param("contender", b.contenders().toArray(String[]::new))
+                .param("contender", contenders.toArray(String[]::new))
                 .param("algo", b.rules().toArray(String[]::new))
                 .param("type", b.types().toArray(String[]::new));
         runJmh(
@@ -248,6 +254,19 @@ public final class WorkloadReport {
   }
 
   /**
+   * The contenders of {@code batch} that {@code workload.contenders} (a comma-separated list, for
+   * studies that time a few of them) keeps; all of them when it is empty.
+   */
+  static List<String> only(List<String> batch) {
+    String keep = System.getProperty("workload.contenders", "").trim();
+    if (keep.isEmpty()) {
+      return batch;
+    }
+    List<String> k = List.of(keep.split(","));
+    return batch.stream().filter(k::contains).toList();
+  }
+
+  /**
    * JMH forks per combination: {@code workload.forks} when it names a number of at least 1 (more
    * forks for a study whose single forks moved more than the difference it measures), else the
    * profile's {@code forks} (0, the smoke tests' in-process run, stays 0).
@@ -266,8 +285,9 @@ public final class WorkloadReport {
 
   /**
    * The forks' JVM options: the vector module, the heap, the data, the page policy, the rounds'
-   * record loads if {@code workload.gather} names them, and the trainer's kernel handover if {@code
-   * workload.handover} names it.
+   * record loads if {@code workload.gather} names them, the trainer's kernel handover if {@code
+   * workload.handover} names it, and the trainer contenders' set-up seconds if {@code
+   * workload.warmSeconds} names them ({@link WorkloadBench#WARM_SECONDS}).
    */
   static String[] jvmArgs() {
     List<String> a =
@@ -288,6 +308,11 @@ public final class WorkloadReport {
     String handover = System.getProperty("workload.handover", "");
     if (!handover.isBlank()) {
       a.add("-Donlinekernels.handover=" + handover);
+    }
+    // The trainer contenders' longer set-up: a JVM that has trained before (issue #38).
+    String warm = System.getProperty(WorkloadBench.WARM_SECONDS, "");
+    if (!warm.isBlank()) {
+      a.add("-D" + WorkloadBench.WARM_SECONDS + "=" + warm.trim());
     }
     return a.toArray(String[]::new);
   }

@@ -2,6 +2,7 @@ package org.onlinekernels.cli;
 
 import java.io.PrintStream;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.VisibleText;
 
 /**
  * Command-line entry point: {@code train}, {@code predict}, {@code serve}, {@code demo} and {@code
@@ -78,10 +79,10 @@ public final class Main {
                     + "'; commands: train, predict, serve, demo, experiment");
       };
     } catch (UsageException e) {
-      err.println("error: " + Visible.of(e.getMessage()) + " (see --help)");
+      err.println("error: " + VisibleText.of(e.getMessage()) + " (see --help)");
       return 2;
     } catch (Failure e) {
-      err.println("error: " + Visible.of(e.getMessage()));
+      err.println("error: " + VisibleText.of(e.getMessage()));
       return 1;
     } catch (OutOfMemoryError e) {
       // Not a bug: the input or the options need more memory than this JVM has.
@@ -95,7 +96,7 @@ public final class Main {
       return 1;
     } catch (RuntimeException e) {
       // A bug, not a user error: still one line, with the exception type to report it by.
-      err.println("error: internal error: " + Visible.of(e.toString()));
+      err.println("error: internal error: " + VisibleText.of(e.toString()));
       return 3;
     }
   }

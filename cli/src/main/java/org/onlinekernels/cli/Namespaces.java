@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.VisibleText;
 
 /**
  * Which Vowpal Wabbit namespaces a row keeps and which pairs of them it crosses: {@code
@@ -135,7 +136,7 @@ final class Namespaces {
         throw new UsageException(
             flag
                 + " '"
-                + Visible.of(value)
+                + VisibleText.of(value)
                 + "': '"
                 + (c < ' ' || c > '~' ? String.format(Locale.ROOT, "\\u%04x", (int) c) : c)
                 + "' is not a namespace letter (printable ASCII other than '|' and ':'; a space is the default namespace)");

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
+import org.onlinekernels.io.VisibleText;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.state.Precision;
 import org.onlinekernels.trainer.AlgorithmSpec;
@@ -176,9 +177,9 @@ record RunSettings(
               + ": setting "
               + key
               + " = '"
-              + Visible.of(state.settings().get(key))
+              + VisibleText.of(state.settings().get(key))
               + "' is invalid ("
-              + Visible.of(e.getMessage())
+              + VisibleText.of(e.getMessage())
               + "): the file was not written by train --save-state, or was changed");
     }
   }

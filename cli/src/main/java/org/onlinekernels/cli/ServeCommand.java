@@ -11,6 +11,7 @@ import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.cli.Options.UsageException;
 import org.onlinekernels.io.AtomicFiles;
 import org.onlinekernels.io.LibSvmReader;
+import org.onlinekernels.io.VisibleText;
 
 /**
  * The {@code serve} subcommand: a model answering one prediction per line over TCP, and with {@code
@@ -201,7 +202,7 @@ final class ServeCommand {
       }
       return 0;
     } catch (Failure e) {
-      err.println("error: " + Visible.of(e.getMessage()));
+      err.println("error: " + VisibleText.of(e.getMessage()));
       return 1;
     }
   }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.io.ByteLines;
+import org.onlinekernels.io.VisibleText;
 
 /**
  * One client of {@code serve}: for every line it sends, one line back, the prediction as {@code
@@ -62,10 +63,10 @@ final class ServeConnection implements Runnable {
             text.append("error: line ")
                 .append(e.line())
                 .append(": ")
-                .append(Visible.of(e.problem())));
+                .append(VisibleText.of(e.problem())));
       } catch (Failure e) {
         text.setLength(0);
-        send(out, text.append("error: ").append(Visible.of(e.getMessage())));
+        send(out, text.append("error: ").append(VisibleText.of(e.getMessage())));
       } catch (OutOfMemoryError e) {
         // The shared memory's estimate fell short of what the heap has (it is shared with the
         // JVM's other uses) while a line was buffered: this connection ends with its error line,

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.onlinekernels.cli.Main.Failure;
+import org.onlinekernels.io.VisibleText;
 
 /**
  * The listening side of {@code serve}: a server socket, an accepting thread, and one virtual thread
@@ -105,7 +106,7 @@ final class ServeServer {
               "error: cannot accept a connection on "
                   + address()
                   + ": "
-                  + Visible.of(e.getMessage()));
+                  + VisibleText.of(e.getMessage()));
         }
         return;
       }

@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.onlinekernels.cli.Main.Failure;
 import org.onlinekernels.data.SparseDataset;
+import org.onlinekernels.io.VisibleText;
 import org.onlinekernels.trainer.OnlineTrainer;
 import org.onlinekernels.trainer.model.LinearModel;
 
@@ -125,7 +126,7 @@ final class ServedModel implements AutoCloseable {
               try {
                 save();
               } catch (Failure e) {
-                err.println("error: " + Visible.of(e.getMessage()) + "; serving on");
+                err.println("error: " + VisibleText.of(e.getMessage()) + "; serving on");
               }
             }
             return null;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
 import org.onlinekernels.io.AtomicFiles;
+import org.onlinekernels.io.VisibleText;
 import org.onlinekernels.kernel.ElementType;
 import org.onlinekernels.loss.Loss;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -223,26 +224,9 @@ public record LinearModel(
     private static final long serialVersionUID = 1L;
 
     ModelFormatException(Path file, int line, String problem) {
-      super(file + ":" + line + ": " + oneLine(problem));
-    }
-
-    /**
-     * The problem on one line: a carriage return or other control character the message echoes from
-     * the file (a hostile loss or algorithm name) is shown as its escape, never sent raw.
-     */
-    private static String oneLine(String problem) {
-      StringBuilder b = new StringBuilder(problem.length());
-      problem
-          .codePoints()
-          .forEach(
-              c -> {
-                if (Character.isISOControl(c)) {
-                  b.append(String.format(Locale.ROOT, "\\u%04x", c));
-                } else {
-                  b.appendCodePoint(c);
-                }
-              });
-      return b.toString();
+      // A control character the message echoes from the file (a hostile loss or algorithm name)
+      // is shown as its escape, never sent raw: the message stays one line.
+      super(file + ":" + line + ": " + VisibleText.of(problem));
     }
   }
 

@@ -1,16 +1,22 @@
-package org.onlinekernels.cli;
+package org.onlinekernels.io;
+
+import java.util.Locale;
 
 /**
  * Text from a file or an option made safe for a one-line message: control characters (CR, LF and
  * ESC among them) and unpaired surrogates shown as {@code \\uXXXX}, so a damaged value can neither
- * split the message nor hide what it holds. Every error line the command line prints passes through
- * it; escaping twice changes nothing (a backslash is not a control character).
+ * split the message nor hide what it holds. The library's model-file errors and every error line
+ * the command line prints pass through it; escaping twice changes nothing (a backslash is not a
+ * control character).
  */
-final class Visible {
-  private Visible() {}
+public final class VisibleText {
+  private VisibleText() {}
 
-  /** {@code s} with every control character written as {@code \\uXXXX}; "null" for null. */
-  static String of(String s) {
+  /**
+   * {@code s} with every control character and unpaired surrogate written as {@code \\uXXXX};
+   * "null" for null.
+   */
+  public static String of(String s) {
     if (s == null) {
       return "null";
     }
@@ -18,7 +24,7 @@ final class Visible {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (Character.isISOControl(c) || Character.isSurrogate(c) && !validPair(s, i)) {
-        b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
       } else {
         b.append(c);
       }

@@ -20,6 +20,7 @@ import org.onlinekernels.data.SparseDataset;
 import org.onlinekernels.data.SyntheticScInOL;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.state.Precision;
+import org.onlinekernels.trainer.handover.ConfigHistory;
 import org.onlinekernels.trainer.handover.KernelHandover;
 import org.onlinekernels.trainer.model.LinearModel;
 
@@ -208,6 +209,125 @@ class KernelHandoverTest {
     } finally {
       forced.stop();
     }
+  }
+
+  /**
+   * A JVM's earlier fits of a configuration count toward the time ahead: with 3.9 s of them behind,
+   * a fit that has just started with 1.0 s ahead does not race, the next fit with 1.1 s ahead does,
+   * and its race is the JVM's (the trainer does not stop it when it closes; later trainers follow
+   * it). A single run has no earlier fits: it keeps the rule of its own time ahead, and AdaGrad's
+   * single runs never race, while its earlier fits in a JVM make it race.
+   */
+  @Test
+  void aJvmsEarlierFitsCountTowardTheTimeAhead() {
+    TrainerConfig c = config("scinol2", Precision.FLOAT, false);
+    ConfigHistory jvm = ConfigHistory.fresh();
+    jvm.addScalarNanos(3_900_000_000L);
+    KernelHandover first = KernelHandover.forConfig(c, jvm);
+    KernelHandover second = KernelHandover.forConfig(c, jvm);
+    KernelHandover third = KernelHandover.forConfig(c, jvm);
+    try {
+      first.fitStarts(1000);
+      first.look(c, 64, 64, System.nanoTime(), 1_000_000_000L);
+      assertFalse(first.raceStarted(), "3.9 s behind and 1.0 s ahead started the race");
+      second.fitStarts(1000);
+      second.look(c, 64, 64, System.nanoTime(), 1_100_000_000L);
+      assertTrue(second.raceStarted(), "3.9 s behind and 1.1 s ahead did not start the race");
+      assertTrue(second.followsTheJvmsRace(), "the JVM's work started a race of the trainer's");
+      third.fitStarts(1000);
+      third.look(c, 64, 64, System.nanoTime(), 0);
+      assertTrue(third.raceStarted() && third.followsTheJvmsRace(), "a later trainer ran alone");
+    } finally {
+      first.stop();
+      second.stop();
+      third.stop();
+    }
+    long oneSecondAgo = System.nanoTime() - 1_000_000_000L;
+    KernelHandover single = KernelHandover.forConfig(c, ConfigHistory.fresh());
+    single.fitStarts(1000);
+    single.look(c, 64, 64, oneSecondAgo, 4_900_000_000L);
+    assertFalse(single.raceStarted(), "a single run with 4.9 s ahead started the race");
+    ConfigHistory brief = ConfigHistory.fresh();
+    brief.addScalarNanos(900_000_000L);
+    KernelHandover early = KernelHandover.forConfig(c, brief);
+    early.fitStarts(1000);
+    early.look(c, 64, 64, System.nanoTime(), 100_000_000_000L);
+    assertFalse(early.raceStarted(), "0.9 s behind, the rate of a cold start, started the race");
+    TrainerConfig ada = config("adagrad", Precision.FLOAT, false);
+    KernelHandover adaSingle = KernelHandover.forConfig(ada, ConfigHistory.fresh());
+    adaSingle.fitStarts(1000);
+    adaSingle.look(ada, 64, 64, oneSecondAgo, 100_000_000_000L);
+    assertFalse(adaSingle.raceStarted(), "a single AdaGrad run raced");
+    ConfigHistory adaJvm = ConfigHistory.fresh();
+    adaJvm.addScalarNanos(KernelHandover.RACE_IF_AHEAD_NANOS);
+    KernelHandover adaWarm = KernelHandover.forConfig(ada, adaJvm);
+    adaWarm.fitStarts(1000);
+    adaWarm.look(ada, 64, 64, System.nanoTime(), 0);
+    assertTrue(adaWarm.raceStarted(), "AdaGrad with 5 s of earlier fits did not race");
+  }
+
+  /**
+   * Fresh trainers of a configuration count their scalar time into the JVM's record: every fit adds
+   * its time up to its last look at the handover, and no more than it lasted.
+   */
+  @Test
+  void shortFitsAddTheirScalarTimeToTheJvmsRecord() {
+    TrainerConfig c = config("scinol2", Precision.FLOAT, false).withEpochs(1);
+    SparseDataset data = data(false);
+    ConfigHistory jvm = ConfigHistory.fresh();
+    long t0 = System.nanoTime();
+    for (int f = 0; f < 20; f++) {
+      long before = jvm.scalarNanos();
+      try (OnlineTrainer t =
+          new OnlineTrainer(
+              c, d(data), false, 1, c.stateLayout(), KernelHandover.forConfig(c, jvm))) {
+        t.fit(data, null, 0, null);
+      }
+      assertTrue(jvm.scalarNanos() > before, "fit " + f + " added no scalar time");
+    }
+    assertTrue(
+        jvm.scalarNanos() <= System.nanoTime() - t0,
+        "counted " + jvm.scalarNanos() + " ns, more than the fits lasted");
+  }
+
+  /**
+   * The warm JVM's case end to end: trainers of global-rate AdaGrad (whose race goes to the vector
+   * kernels, see {@link #theRaceChangesNoBit}), a fresh one per short fit, in a JVM whose record
+   * holds {@link KernelHandover#RACE_IF_AHEAD_NANOS} of earlier fits: a fit races, a fit hands over
+   * once the race is won, and the trainers after it start on the vector kernels, without a
+   * handover; every fit gives the scalar trainer's bits. A race that ends in a tie (the vector code
+   * still being compiled on a loaded machine) is retried with a fresh record, until {@link
+   * #RACE_DEADLINE_NANOS}.
+   */
+  @Test
+  void shortFitsOfAWarmJvmRaceAndLaterTrainersStartOnTheWinner() {
+    TrainerConfig c = config("adagrad-global", Precision.FLOAT, false).withEpochs(1);
+    SparseDataset data = data(false);
+    Outcome scalar =
+        run(
+            c,
+            data,
+            1,
+            new OnlineTrainer(c, d(data), false, 1, KernelProvider.scalar(), c.stateLayout()));
+    long deadline = System.nanoTime() + RACE_DEADLINE_NANOS;
+    int fits = 0;
+    boolean handedOver = false;
+    boolean startedOnWinner = false;
+    while (!startedOnWinner && System.nanoTime() < deadline) {
+      ConfigHistory jvm = ConfigHistory.fresh();
+      jvm.addScalarNanos(KernelHandover.RACE_IF_AHEAD_NANOS);
+      handedOver = false;
+      while (!jvm.noGain() && !startedOnWinner && System.nanoTime() < deadline) {
+        KernelHandover h = KernelHandover.forConfig(c, jvm);
+        Outcome o = run(c, data, 1, new OnlineTrainer(c, d(data), false, 1, c.stateLayout(), h));
+        fits++;
+        assertSameBits(scalar.model, scalar.epochs, o.model, o.epochs, "fit " + fits);
+        handedOver |= o.handoverAt >= 0;
+        startedOnWinner = h == null && o.handoverAt < 0 && o.kernels.equals("vector");
+      }
+    }
+    assertTrue(handedOver, "no short fit handed over in " + fits + " fits: nothing was tested");
+    assertTrue(startedOnWinner, "no trainer started on the race's winner in " + fits + " fits");
   }
 
   @Test

@@ -2,8 +2,6 @@ package org.onlinekernels.trainer.handover;
 
 import java.lang.foreign.Arena;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -39,6 +37,18 @@ import org.onlinekernels.trainer.TrainerConfig;
  * tests and measurements; 0 is the vector kernels from the start through a handover). Once a race
  * has been decided in a JVM for a configuration (algorithm, precision, sparse or dense), later
  * trainers of that configuration start on its winner directly, without a race.
+ *
+ * <p>A JVM that trains many short fits of one configuration (a benchmark's fresh trainer per pass,
+ * a server or a Spark executor retraining small models) never has a fit with {@link
+ * #RACE_IF_AHEAD_NANOS} ahead, yet its fits together have. So the scalar time that the
+ * configuration's earlier fits spent in this JVM ({@link ConfigHistory}) counts toward it, as the
+ * estimate of the work still to come: once the earlier fits have run {@link #AHEAD_AFTER_NANOS} and
+ * they and the current fit's rest reach {@link #RACE_IF_AHEAD_NANOS}, the race starts, as the JVM's
+ * (it runs on when the fit that started it ends; the configuration's trainers follow it), and the
+ * fits after it is won start on the vector kernels. A JVM's first fit has no earlier fits: a single
+ * run keeps the rule of one fit's time ahead. This JVM-wide rule also races AdaGrad, whose single
+ * runs never race ({@link #vectorRoundsDoNotPay}): with seconds of work behind and ahead, the
+ * race's cost is small against what it can win, and a tie keeps the scalar kernels.
  */
 public final class KernelHandover {
   /** What a look at the handover found ({@link #look}). */
@@ -82,18 +92,31 @@ public final class KernelHandover {
    */
   public static final double SHORTEST_RACED_RUN_SECONDS = RACE_IF_AHEAD_NANOS / 1e9;
 
-  private static final Set<String> WARM = ConcurrentHashMap.newKeySet();
-  private static final Set<String> NO_GAIN = ConcurrentHashMap.newKeySet();
-
   private final KernelProvider target;
   private final long at;
-  private final String key;
+
+  /** The JVM's record of the configuration; null for a handover outside it (tests). */
+  private final ConfigHistory history;
 
   /** The least time ahead for the race to start ({@link #RACE_IF_AHEAD_NANOS}, or 0). */
   private final long ahead;
 
-  /** The race, once started. */
+  /**
+   * Whether one fit's own time ahead may start the race (not for {@link #vectorRoundsDoNotPay}).
+   */
+  private final boolean perFit;
+
+  /** The race, once started or joined. */
   private VectorWarmup warmup;
+
+  /** Whether this handover's trainer started {@link #warmup} and stops it when it closes. */
+  private boolean ownsRace;
+
+  /** The configuration's scalar time in this JVM ({@link ConfigHistory}) before the current fit. */
+  private long earlierNanos;
+
+  /** The last look at the clock, or the current fit's start ({@link System#nanoTime}). */
+  private long lastLookNanos;
 
   /** When the trainer's first fit started ({@link System#nanoTime}); 0: none yet. */
   private long firstFitNanos;
@@ -103,11 +126,13 @@ public final class KernelHandover {
 
   private long fitTotal;
 
-  private KernelHandover(KernelProvider target, long at, String key, long ahead) {
+  private KernelHandover(
+      KernelProvider target, long at, ConfigHistory history, long ahead, boolean perFit) {
     this.target = target;
     this.at = at;
-    this.key = key;
+    this.history = history;
     this.ahead = ahead;
+    this.perFit = perFit;
   }
 
   /**
@@ -116,32 +141,41 @@ public final class KernelHandover {
    * property is {@code off}, or the configuration has already been warmed up).
    */
   public static KernelHandover forConfig(TrainerConfig config) {
+    return forConfig(config, ConfigHistory.of(key(config)));
+  }
+
+  /**
+   * {@link #forConfig(TrainerConfig)} with {@code history} as the JVM's record of the configuration
+   * (tests and measurements give a {@link ConfigHistory#fresh} one).
+   */
+  public static KernelHandover forConfig(TrainerConfig config, ConfigHistory history) {
     String mode = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
     long at = parse(mode);
     KernelProvider chosen = KernelProvider.get();
     if (mode.equals("off") || chosen == KernelProvider.scalar()) {
       return null;
     }
-    String key = key(config);
-    if (at < 0 && config.dense()) {
+    if (at >= 0) {
+      return new KernelHandover(chosen, at, null, 0, false);
+    }
+    if (config.dense()) {
       // Measured (bench-report/coldstart.md): dense rows on the scalar kernels are no faster cold,
       // their per-element segment accesses are slow in the interpreter too, and the race's
       // compilations delay them further; the vector kernels from the first example win there.
       return null;
     }
-    if (at < 0 && vectorRoundsDoNotPay(config)) {
-      // Measured: no gain to race for (see vectorRoundsDoNotPay); the whole run on the scalar
-      // kernels, which never loads the Vector API.
-      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
-    }
-    if (at < 0 && WARM.contains(key)) {
+    if (history.warm()) {
       return null;
     }
-    if (at < 0 && NO_GAIN.contains(key)) {
+    if (history.noGain()) {
       // Stays on the scalar kernels: a handover after more examples than a trainer can count.
-      return new KernelHandover(chosen, Long.MAX_VALUE, key, 0);
+      return new KernelHandover(chosen, Long.MAX_VALUE, null, 0, false);
     }
-    return new KernelHandover(chosen, at, key, RACE_IF_AHEAD_NANOS);
+    // Measured: no gain for one run to race for (see vectorRoundsDoNotPay); such a run stays on the
+    // scalar kernels, which never loads the Vector API, unless the JVM's work on the
+    // configuration starts the race.
+    return new KernelHandover(
+        chosen, -1, history, RACE_IF_AHEAD_NANOS, !vectorRoundsDoNotPay(config));
   }
 
   /**
@@ -177,7 +211,7 @@ public final class KernelHandover {
    * memory).
    */
   public static KernelHandover race(KernelProvider target) {
-    return new KernelHandover(target, -1, "", 0);
+    return new KernelHandover(target, -1, null, 0, true);
   }
 
   /**
@@ -185,7 +219,7 @@ public final class KernelHandover {
    * #RACE_IF_AHEAD_NANOS} ahead), without the JVM-wide memory (tests).
    */
   public static KernelHandover raceIfAhead(KernelProvider target) {
-    return new KernelHandover(target, -1, "", RACE_IF_AHEAD_NANOS);
+    return new KernelHandover(target, -1, null, RACE_IF_AHEAD_NANOS, true);
   }
 
   /** A handover after exactly {@code examples} examples (no race) to {@code target}. */
@@ -193,7 +227,7 @@ public final class KernelHandover {
     if (examples < 0) {
       throw new IllegalArgumentException("examples must be >= 0, got " + examples);
     }
-    return new KernelHandover(target, examples, "", 0);
+    return new KernelHandover(target, examples, null, 0, false);
   }
 
   private static String key(TrainerConfig c) {
@@ -222,23 +256,22 @@ public final class KernelHandover {
    * (an estimate). A fixed moment ({@link #fixed()}) says {@link Look#NOW} from {@link #at()}
    * examples on. A race starts once the trainer has run {@link #RACE_AFTER_NANOS} with at least
    * {@link #RACE_IF_AHEAD_NANOS} ahead (a handover of {@link #forConfig}; {@link #race} starts it
-   * whatever is ahead); the look says {@link Look#NOW} once the vector kernels have won it, {@link
-   * Look#NEVER} once it ended without a winner. Called from one thread at a time.
+   * whatever is ahead), or, for a handover of {@link #forConfig}, once the configuration's earlier
+   * fits in this JVM have run {@link #AHEAD_AFTER_NANOS} on the scalar kernels and that time and
+   * the time ahead make {@link #RACE_IF_AHEAD_NANOS}; a trainer joins the race that runs for its
+   * configuration instead. The look says {@link Look#NOW} once the vector kernels have won it,
+   * {@link Look#NEVER} once it ended without a winner. Called from one thread at a time.
    */
   public Look look(TrainerConfig config, int d, long seen, long firstFitNanos, long aheadNanos) {
     if (fixed()) {
       return seen >= at ? Look.NOW : Look.LATER;
     }
     if (warmup == null) {
-      // Short runs finish on the scalar kernels, the faster choice for them in every
-      // configuration: the race (a second busy thread) starts only once the run has lasted, and
-      // only when what is ahead can pay for it.
-      long lasted = System.nanoTime() - firstFitNanos;
-      boolean enoughAhead = ahead == 0 || (lasted >= AHEAD_AFTER_NANOS && aheadNanos >= ahead);
-      if (lasted >= RACE_AFTER_NANOS && enoughAhead) {
-        warmup = VectorWarmup.start(config, d, target);
+      warmup = history == null ? null : history.race();
+      if (warmup == null) {
+        startRaceIfDue(config, d, firstFitNanos, aheadNanos);
+        return Look.LATER;
       }
-      return Look.LATER;
     }
     if (warmup.won()) {
       markWarm();
@@ -247,10 +280,52 @@ public final class KernelHandover {
     if (warmup.over()) {
       if (warmup.tied()) {
         markNoGain();
+      } else if (history != null) {
+        history.raceLost(warmup);
       }
       return Look.NEVER;
     }
     return Look.LATER;
+  }
+
+  /**
+   * Short runs finish on the scalar kernels, the faster choice for them in every configuration: the
+   * race (a second busy thread) starts only once the run has lasted, and only when what is ahead
+   * can pay for it; in a JVM that has trained the configuration before, what its earlier fits spent
+   * counts as the work still to come.
+   */
+  private void startRaceIfDue(TrainerConfig config, int d, long firstFitNanos, long aheadNanos) {
+    long now = System.nanoTime();
+    long lasted = now - firstFitNanos;
+    if (ahead == 0) {
+      if (lasted >= RACE_AFTER_NANOS) {
+        warmup = VectorWarmup.start(config, d, target);
+        ownsRace = true;
+      }
+      return;
+    }
+    boolean oneFit = perFit && lasted >= AHEAD_AFTER_NANOS && aheadNanos >= ahead;
+    boolean jvm =
+        history != null
+            && earlierNanos >= AHEAD_AFTER_NANOS
+            && earlierNanos >= ahead - Math.min(ahead, aheadNanos);
+    if (history != null && lastLookNanos != 0) {
+      history.addScalarNanos(now - lastLookNanos);
+    }
+    lastLookNanos = now;
+    if (!oneFit && !jvm) {
+      return;
+    }
+    VectorWarmup mine = VectorWarmup.unstarted(config, d, target);
+    if (history == null) {
+      mine.begin();
+      warmup = mine;
+    } else {
+      warmup = history.race(mine);
+    }
+    // A race that one fit's time ahead started is that trainer's, as before (stopped when it
+    // closes); one that the JVM's work started runs on to its end for the trainers to come.
+    ownsRace = warmup == mine && !jvm;
   }
 
   /**
@@ -263,6 +338,8 @@ public final class KernelHandover {
     if (firstFitNanos == 0) {
       firstFitNanos = fitNanos;
     }
+    lastLookNanos = fitNanos;
+    earlierNanos = history == null ? 0 : history.scalarNanos();
   }
 
   /**
@@ -395,29 +472,40 @@ public final class KernelHandover {
     }
   }
 
-  /** Whether the race has been started (tests). */
+  /** Whether the race has been started, by this handover or for the JVM (tests). */
   public boolean raceStarted() {
     return warmup != null;
   }
 
-  /** Stops a running race (the trainer handed over or closes); does not wait. */
+  /**
+   * Whether this handover's trainer follows a race that it does not stop when it closes: one that
+   * the JVM's work on the configuration started, or another trainer's (tests).
+   */
+  public boolean followsTheJvmsRace() {
+    return warmup != null && !ownsRace;
+  }
+
+  /**
+   * Stops a running race that this handover's trainer started for itself (the trainer handed over
+   * or closes); does not wait. A race that the JVM's work started runs on ({@link ConfigHistory}).
+   */
   public void stop() {
-    if (warmup != null) {
+    if (warmup != null && ownsRace) {
       warmup.stop();
     }
   }
 
   /** Remembers that the vector kernels won the race for this configuration in this JVM. */
-  public void markWarm() {
-    if (!key.isEmpty()) {
-      WARM.add(key);
+  private void markWarm() {
+    if (history != null) {
+      history.markWarm();
     }
   }
 
   /** Remembers that the race for this configuration ended in a tie in this JVM. */
-  public void markNoGain() {
-    if (!key.isEmpty()) {
-      NO_GAIN.add(key);
+  private void markNoGain() {
+    if (history != null) {
+      history.markNoGain();
     }
   }
 }

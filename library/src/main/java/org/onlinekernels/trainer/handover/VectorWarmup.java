@@ -48,9 +48,19 @@ final class VectorWarmup implements Runnable {
 
   /** Starts the race for a trainer of {@code config} and dimension {@code d}. */
   static VectorWarmup start(TrainerConfig config, int d, KernelProvider vector) {
-    VectorWarmup w = new VectorWarmup(config, d, vector);
-    w.thread.start();
+    VectorWarmup w = unstarted(config, d, vector);
+    w.begin();
     return w;
+  }
+
+  /** The race for a trainer of {@code config} and dimension {@code d}, not started yet. */
+  static VectorWarmup unstarted(TrainerConfig config, int d, KernelProvider vector) {
+    return new VectorWarmup(config, d, vector);
+  }
+
+  /** Starts a race made by {@link #unstarted}. */
+  void begin() {
+    thread.start();
   }
 
   /** Whether the vector kernels have won. */

@@ -213,10 +213,12 @@ class KernelHandoverTest {
 
   /**
    * A JVM's earlier fits of a configuration count toward the time ahead: with 3.9 s of them behind,
-   * a fit that has just started with 1.0 s ahead does not race, the next fit with 1.1 s ahead does,
-   * and its race is the JVM's (the trainer does not stop it when it closes; later trainers follow
-   * it). A single run has no earlier fits: it keeps the rule of its own time ahead, and AdaGrad's
-   * single runs never race, while its earlier fits in a JVM make it race.
+   * a fit with 1.0 s ahead does not race, one with 1.1 s ahead does (both at a known rate, after 1
+   * s), and its race is the JVM's (the trainer does not stop it when it closes; later trainers
+   * follow it). A fit that has just started does not count its time ahead (inflated by a fresh
+   * state's page faults): 3.9 s behind and 100 s ahead do not race, 5 s behind do. A single run has
+   * no earlier fits: it keeps the rule of its own time ahead, and AdaGrad's single runs never race,
+   * while its earlier fits in a JVM make it race.
    */
   @Test
   void aJvmsEarlierFitsCountTowardTheTimeAhead() {
@@ -226,23 +228,34 @@ class KernelHandoverTest {
     KernelHandover first = KernelHandover.forConfig(c, jvm);
     KernelHandover second = KernelHandover.forConfig(c, jvm);
     KernelHandover third = KernelHandover.forConfig(c, jvm);
+    KernelHandover fresh = KernelHandover.forConfig(c, jvm);
+    long oneSecondAgo = System.nanoTime() - 1_000_000_000L;
     try {
+      fresh.fitStarts(1000);
+      fresh.look(c, 64, 64, System.nanoTime(), 100_000_000_000L);
+      assertFalse(fresh.raceStarted(), "a fit's first look counted its inflated time ahead");
       first.fitStarts(1000);
-      first.look(c, 64, 64, System.nanoTime(), 1_000_000_000L);
+      first.look(c, 64, 64, oneSecondAgo, 1_000_000_000L);
       assertFalse(first.raceStarted(), "3.9 s behind and 1.0 s ahead started the race");
       second.fitStarts(1000);
-      second.look(c, 64, 64, System.nanoTime(), 1_100_000_000L);
+      second.look(c, 64, 64, oneSecondAgo, 1_100_000_000L);
       assertTrue(second.raceStarted(), "3.9 s behind and 1.1 s ahead did not start the race");
       assertTrue(second.followsTheJvmsRace(), "the JVM's work started a race of the trainer's");
       third.fitStarts(1000);
       third.look(c, 64, 64, System.nanoTime(), 0);
       assertTrue(third.raceStarted() && third.followsTheJvmsRace(), "a later trainer ran alone");
     } finally {
+      fresh.stop();
       first.stop();
       second.stop();
       third.stop();
     }
-    long oneSecondAgo = System.nanoTime() - 1_000_000_000L;
+    ConfigHistory behind = ConfigHistory.fresh();
+    behind.addScalarNanos(KernelHandover.RACE_IF_AHEAD_NANOS);
+    KernelHandover fiveBehind = KernelHandover.forConfig(c, behind);
+    fiveBehind.fitStarts(1000);
+    fiveBehind.look(c, 64, 64, System.nanoTime(), 0);
+    assertTrue(fiveBehind.raceStarted(), "5 s behind did not start the race at a fit's start");
     KernelHandover single = KernelHandover.forConfig(c, ConfigHistory.fresh());
     single.fitStarts(1000);
     single.look(c, 64, 64, oneSecondAgo, 4_900_000_000L);

@@ -43,12 +43,13 @@ import org.onlinekernels.trainer.TrainerConfig;
  * #RACE_IF_AHEAD_NANOS} ahead, yet its fits together have. So the scalar time that the
  * configuration's earlier fits spent in this JVM ({@link ConfigHistory}) counts toward it, as the
  * estimate of the work still to come: once the earlier fits have run {@link #AHEAD_AFTER_NANOS} and
- * they and the current fit's rest reach {@link #RACE_IF_AHEAD_NANOS}, the race starts, as the JVM's
- * (it runs on when the fit that started it ends; the configuration's trainers follow it), and the
- * fits after it is won start on the vector kernels. A JVM's first fit has no earlier fits: a single
- * run keeps the rule of one fit's time ahead. This JVM-wide rule also races AdaGrad, whose single
- * runs never race ({@link #vectorRoundsDoNotPay}): with seconds of work behind and ahead, the
- * race's cost is small against what it can win, and a tie keeps the scalar kernels.
+ * they and the current fit's rest (once its rate is known, as above) reach {@link
+ * #RACE_IF_AHEAD_NANOS}, the race starts, as the JVM's (it runs on when the fit that started it
+ * ends; the configuration's trainers follow it), and the fits after it is won start on the vector
+ * kernels. A JVM's first fit has no earlier fits: a single run keeps the rule of one fit's time
+ * ahead. This JVM-wide rule also races AdaGrad, whose single runs never race ({@link
+ * #vectorRoundsDoNotPay}): with seconds of work behind and ahead, the race's cost is small against
+ * what it can win, and a tie keeps the scalar kernels.
  */
 public final class KernelHandover {
   /** What a look at the handover found ({@link #look}). */
@@ -258,9 +259,10 @@ public final class KernelHandover {
    * {@link #RACE_IF_AHEAD_NANOS} ahead (a handover of {@link #forConfig}; {@link #race} starts it
    * whatever is ahead), or, for a handover of {@link #forConfig}, once the configuration's earlier
    * fits in this JVM have run {@link #AHEAD_AFTER_NANOS} on the scalar kernels and that time and
-   * the time ahead make {@link #RACE_IF_AHEAD_NANOS}; a trainer joins the race that runs for its
-   * configuration instead. The look says {@link Look#NOW} once the vector kernels have won it,
-   * {@link Look#NEVER} once it ended without a winner. Called from one thread at a time.
+   * the time ahead (counted once the run has lasted {@link #AHEAD_AFTER_NANOS}) make {@link
+   * #RACE_IF_AHEAD_NANOS}; a trainer joins the race that runs for its configuration instead. The
+   * look says {@link Look#NOW} once the vector kernels have won it, {@link Look#NEVER} once it
+   * ended without a winner. Called from one thread at a time.
    */
   public Look look(TrainerConfig config, int d, long seen, long firstFitNanos, long aheadNanos) {
     if (fixed()) {
@@ -304,11 +306,14 @@ public final class KernelHandover {
       }
       return;
     }
-    boolean oneFit = perFit && lasted >= AHEAD_AFTER_NANOS && aheadNanos >= ahead;
+    // A fit's rate is known once it has lasted AHEAD_AFTER_NANOS: before, the JIT and a fresh
+    // state's first touches (page faults) inflate its time ahead many times over.
+    long known = lasted >= AHEAD_AFTER_NANOS ? aheadNanos : 0;
+    boolean oneFit = perFit && known >= ahead;
     boolean jvm =
         history != null
             && earlierNanos >= AHEAD_AFTER_NANOS
-            && earlierNanos >= ahead - Math.min(ahead, aheadNanos);
+            && earlierNanos >= ahead - Math.min(ahead, known);
     if (history != null && lastLookNanos != 0) {
       history.addScalarNanos(now - lastLookNanos);
     }

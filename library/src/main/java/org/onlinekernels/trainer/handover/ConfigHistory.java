@@ -30,6 +30,9 @@ public final class ConfigHistory {
   private volatile boolean warm;
   private volatile boolean noGain;
 
+  /** Races for the configuration that ended in a tie ({@link #raceTied}). */
+  private int ties;
+
   private ConfigHistory() {}
 
   /** This JVM's record of the configuration named {@code key}. */
@@ -76,10 +79,6 @@ public final class ConfigHistory {
     warm = true;
   }
 
-  void markNoGain() {
-    noGain = true;
-  }
-
   /** The race that runs (or ran last) for the configuration, or null. */
   synchronized VectorWarmup race() {
     return race;
@@ -95,6 +94,23 @@ public final class ConfigHistory {
       w.begin();
     }
     return race;
+  }
+
+  /**
+   * The race {@code w} ended in a tie. A first tie is not taken as the answer: a race can meet the
+   * vector kernels half compiled, whose time falls through the tie's 10 % band on its way to a win
+   * (measured: 1 in 4 JVMs' first ScInOL2 race on the Zipf stream tied, against wins in the
+   * others); so it is forgotten as a lost race is, and the next race starts after as much work
+   * again, on compiled code. A second tie is the answer: no gain ({@link #noGain}).
+   */
+  synchronized void raceTied(VectorWarmup w) {
+    if (race == w) {
+      race = null;
+      scalarNanos.set(0);
+      if (++ties >= 2) {
+        noGain = true;
+      }
+    }
   }
 
   /**

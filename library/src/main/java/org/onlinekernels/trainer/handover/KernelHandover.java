@@ -49,7 +49,8 @@ import org.onlinekernels.trainer.TrainerConfig;
  * kernels. A JVM's first fit has no earlier fits: a single run keeps the rule of one fit's time
  * ahead. This JVM-wide rule also races AdaGrad, whose single runs never race ({@link
  * #vectorRoundsDoNotPay}): with seconds of work behind and ahead, the race's cost is small against
- * what it can win, and a tie keeps the scalar kernels.
+ * what it can win. A race's first tie in a JVM is raced again after as much work again (a race can
+ * meet the vector code half compiled); a second tie keeps the JVM on the scalar kernels.
  */
 public final class KernelHandover {
   /** What a look at the handover found ({@link #look}). */
@@ -280,8 +281,8 @@ public final class KernelHandover {
       return Look.NOW;
     }
     if (warmup.over()) {
-      if (warmup.tied()) {
-        markNoGain();
+      if (history != null && warmup.tied()) {
+        history.raceTied(warmup);
       } else if (history != null) {
         history.raceLost(warmup);
       }
@@ -504,13 +505,6 @@ public final class KernelHandover {
   private void markWarm() {
     if (history != null) {
       history.markWarm();
-    }
-  }
-
-  /** Remembers that the race for this configuration ended in a tie in this JVM. */
-  private void markNoGain() {
-    if (history != null) {
-      history.markNoGain();
     }
   }
 }

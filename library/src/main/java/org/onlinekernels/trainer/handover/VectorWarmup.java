@@ -11,23 +11,23 @@ import org.onlinekernels.trainer.TrainingData;
  * The race behind {@link KernelHandover}: on a daemon thread of its own, trains a small private
  * problem of the trainer's configuration (algorithm, precision, loss, sparse or dense, state
  * layout; binary, at most {@value #MAX_DIMENSION} coordinates, {@value #ROWS} synthetic rows) on
- * the scalar and on the vector kernels in turn, one pass each, and compares the sums of the last
- * {@value #WINDOW} pairs of passes (single passes are too noisy on a loaded machine). The vector
- * kernels win when their sum is at most 90 % of the scalar one. The race ends without a winner
- * when, after at least {@value #WINDOW} pairs, the sums are within 10 % of each other, after
- * {@value #MAX_PAIRS} pairs, or after {@value #GIVE_UP_SECONDS} s; the trainer then stays on the
- * scalar kernels. A race costs its thread little CPU: it is over in a few dozen short passes. Both
- * sides run the same rows on the same thread, so load on the machine hits them alike; the JIT
- * compiles the kernels for the real trainer as a side effect (compiled code is shared by all
- * threads). It stops as soon as its trainer is closed, and never touches the trainer's state.
+ * the scalar and on the vector kernels in turn, one pass each, and decides by the ratio of each
+ * pair's times ({@link RaceVerdict}: the vector kernels win when the median of the last pairs is at
+ * most 0.9; a tie is a median within 10 % of 1 that holds for a second). The race ends without a
+ * winner on a tie, after {@value #MAX_PAIRS} pairs, or after {@value #GIVE_UP_SECONDS} s; the
+ * trainer then stays on the scalar kernels. A race costs its thread little CPU: a win is over in a
+ * few dozen short passes once the vector kernels are compiled, a tie in about a second. Both sides
+ * run the same rows on the same thread, so load on the machine hits them alike; the JIT compiles
+ * the kernels for the real trainer as a side effect (compiled code is shared by all threads). It
+ * stops as soon as its trainer is closed, and never touches the trainer's state.
  */
 final class VectorWarmup implements Runnable {
   static final int ROWS = 256;
   static final int MAX_DIMENSION = 1024;
-  static final int WINDOW = 4;
   // Sparse rounds' lanes were still uncompiled after 64 pairs (over 1 s) with a trainer busy
-  // beside the race on 2 cores: the deadline, not this count, ends a slow race.
-  static final int MAX_PAIRS = 4096;
+  // beside the race on 2 cores, and a tie must hold for a second of short pairs (RaceVerdict):
+  // the deadline, not this count, ends a slow race.
+  static final int MAX_PAIRS = 1 << 16;
   static final int GIVE_UP_SECONDS = 30;
   private static final int MAX_NNZ = 16;
 
@@ -90,22 +90,20 @@ final class VectorWarmup implements Runnable {
             new OnlineTrainer(config, d, false, 1, KernelProvider.scalar(), config.stateLayout());
         OnlineTrainer vec = new OnlineTrainer(config, d, false, 1, vector, config.stateLayout())) {
       long deadline = System.nanoTime() + GIVE_UP_SECONDS * 1_000_000_000L;
-      long[] s = new long[WINDOW];
-      long[] v = new long[WINDOW];
+      RaceVerdict verdict = new RaceVerdict();
       for (int pair = 0; !stopped && pair < MAX_PAIRS && System.nanoTime() < deadline; pair++) {
-        s[pair % WINDOW] = timePass(scalar, rows);
-        v[pair % WINDOW] = timePass(vec, rows);
-        if (pair + 1 >= WINDOW) {
-          double sumS = java.util.Arrays.stream(s).sum();
-          double sumV = java.util.Arrays.stream(v).sum();
-          if (sumV <= 0.9 * sumS) {
+        long s = timePass(scalar, rows);
+        long v = timePass(vec, rows);
+        switch (verdict.add(s, v, System.nanoTime())) {
+          case WON -> {
             won = true;
             return;
           }
-          if (Math.abs(sumV - sumS) <= 0.1 * sumS) {
+          case TIED -> {
             tied = true;
             return;
           }
+          case OPEN -> {}
         }
       }
     } catch (RuntimeException e) {

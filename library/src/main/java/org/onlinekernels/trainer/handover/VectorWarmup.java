@@ -13,13 +13,13 @@ import org.onlinekernels.trainer.TrainingData;
  * layout; binary, at most {@value #MAX_DIMENSION} coordinates, {@value #ROWS} synthetic rows) on
  * the scalar and on the vector kernels in turn, one pass each, and decides by the ratio of each
  * pair's times ({@link RaceVerdict}: the vector kernels win when the median of the last pairs is at
- * most 0.9; a tie is a median within 10 % of 1 that holds for a second). The race ends without a
- * winner on a tie, after {@value #MAX_PAIRS} pairs, or after {@value #GIVE_UP_SECONDS} s; the
- * trainer then stays on the scalar kernels. A race costs its thread little CPU: a win is over in a
- * few dozen short passes once the vector kernels are compiled, a tie in about a second. Both sides
- * run the same rows on the same thread, so load on the machine hits them alike; the JIT compiles
- * the kernels for the real trainer as a side effect (compiled code is shared by all threads). It
- * stops as soon as its trainer is closed, and never touches the trainer's state.
+ * most 0.9; a tie is no win a second after the median first came within 10 % of 1). The race ends
+ * without a winner on a tie, after {@value #MAX_PAIRS} pairs, or after {@value #GIVE_UP_SECONDS} s;
+ * the trainer then stays on the scalar kernels. A race costs its thread little CPU: a win is over
+ * in a few dozen short passes once the vector kernels are compiled, a tie in about a second. Both
+ * sides run the same rows on the same thread, so load on the machine hits them alike; the JIT
+ * compiles the kernels for the real trainer as a side effect (compiled code is shared by all
+ * threads). It stops as soon as its trainer is closed, and never touches the trainer's state.
  */
 final class VectorWarmup implements Runnable {
   static final int ROWS = 256;

@@ -9,7 +9,7 @@ import org.onlinekernels.trainer.handover.RaceVerdict.State;
 /**
  * The race's decision from its timed pairs (a made-up clock, pairs of 100 microseconds): a vector
  * side that wins once compiled wins even when its time rests in the tie band on the way; a
- * preempted pass decides nothing; a tie is taken only when it holds.
+ * preempted pass decides nothing; a tie is called a second after parity, not before and not later.
  */
 class RaceVerdictTest {
   private static final long PAIR_NANOS = 100_000;
@@ -44,6 +44,17 @@ class RaceVerdictTest {
     s = feed(v, 2_000, 0.98);
     assertEquals(State.TIED, s);
     assertTrue(v.pairs() <= 100 + 9_000 + 1_100, "the tie came late: " + v.pairs() + " pairs");
+  }
+
+  @Test
+  void aMedianWanderingAcrossTheBandsUpperEdgeStillEndsInATie() {
+    RaceVerdict v = new RaceVerdict();
+    State s = State.OPEN;
+    for (int w = 0; w < 1_000 && s == State.OPEN; w++) {
+      s = feed(v, RaceVerdict.WINDOW, w % 2 == 0 ? 1.05 : 1.2);
+    }
+    assertEquals(State.TIED, s, "a race at parity stayed open");
+    assertTrue(now <= 1_200_000_000L, "the tie came late: " + now / 1_000_000 + " ms");
   }
 
   @Test

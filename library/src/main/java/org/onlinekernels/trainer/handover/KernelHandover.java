@@ -47,10 +47,9 @@ import org.onlinekernels.trainer.TrainerConfig;
  * #RACE_IF_AHEAD_NANOS}, the race starts, as the JVM's (it runs on when the fit that started it
  * ends; the configuration's trainers follow it), and the fits after it is won start on the vector
  * kernels. A JVM's first fit has no earlier fits: a single run keeps the rule of one fit's time
- * ahead. This JVM-wide rule also races AdaGrad, whose single runs never race ({@link
- * #vectorRoundsDoNotPay}): with seconds of work behind and ahead, the race's cost is small against
- * what it can win. A race's first tie in a JVM is raced again after as much work again (a race can
- * meet the vector code half compiled); a second tie keeps the JVM on the scalar kernels.
+ * ahead. AdaGrad never races, in one run or in a JVM of many fits ({@link #vectorRoundsDoNotPay}).
+ * A race's first tie in a JVM is raced again after as much work again (a race can meet the vector
+ * code half compiled); a second tie keeps the JVM on the scalar kernels.
  */
 public final class KernelHandover {
   /** What a look at the handover found ({@link #look}). */
@@ -103,11 +102,6 @@ public final class KernelHandover {
   /** The least time ahead for the race to start ({@link #RACE_IF_AHEAD_NANOS}, or 0). */
   private final long ahead;
 
-  /**
-   * Whether one fit's own time ahead may start the race (not for {@link #vectorRoundsDoNotPay}).
-   */
-  private final boolean perFit;
-
   /** The race, once started or joined. */
   private VectorWarmup warmup;
 
@@ -128,13 +122,11 @@ public final class KernelHandover {
 
   private long fitTotal;
 
-  private KernelHandover(
-      KernelProvider target, long at, ConfigHistory history, long ahead, boolean perFit) {
+  private KernelHandover(KernelProvider target, long at, ConfigHistory history, long ahead) {
     this.target = target;
     this.at = at;
     this.history = history;
     this.ahead = ahead;
-    this.perFit = perFit;
   }
 
   /**
@@ -158,7 +150,7 @@ public final class KernelHandover {
       return null;
     }
     if (at >= 0) {
-      return new KernelHandover(chosen, at, null, 0, false);
+      return new KernelHandover(chosen, at, null, 0);
     }
     if (config.dense()) {
       // Measured (bench-report/coldstart.md): dense rows on the scalar kernels are no faster cold,
@@ -166,26 +158,28 @@ public final class KernelHandover {
       // compilations delay them further; the vector kernels from the first example win there.
       return null;
     }
+    if (vectorRoundsDoNotPay(config)) {
+      // Measured: no gain to race for (see vectorRoundsDoNotPay); the whole run on the scalar
+      // kernels, which never loads the Vector API.
+      return new KernelHandover(chosen, Long.MAX_VALUE, null, 0);
+    }
     if (history.warm()) {
       return null;
     }
     if (history.noGain()) {
       // Stays on the scalar kernels: a handover after more examples than a trainer can count.
-      return new KernelHandover(chosen, Long.MAX_VALUE, null, 0, false);
+      return new KernelHandover(chosen, Long.MAX_VALUE, null, 0);
     }
-    // Measured: no gain for one run to race for (see vectorRoundsDoNotPay); such a run stays on the
-    // scalar kernels, which never loads the Vector API, unless the JVM's work on the
-    // configuration starts the race.
-    return new KernelHandover(
-        chosen, -1, history, RACE_IF_AHEAD_NANOS, !vectorRoundsDoNotPay(config));
+    return new KernelHandover(chosen, -1, history, RACE_IF_AHEAD_NANOS);
   }
 
   /**
    * Whether sparse training of this configuration gains nothing from the vector kernels: AdaGrad
    * (not mixed precision), whose per-coordinate step is one square root and one division. Measured
-   * on the Zipf stream (2026-11-26, 2 cores, 12 epochs): its vector rounds ran no faster than the
-   * scalar ones once compiled (steady 1084-1246 against 928-1308 ns per row), and racing cost the
-   * run 10-60 %.
+   * on the Zipf stream: its vector rounds ran no faster than the scalar ones once compiled, and
+   * racing cost a single run more than it won (bench-report/threads-handover-2026-11-26.md); in a
+   * JVM of many short fits, where the race is cheap, the fits after a won race ran slower than the
+   * scalar ones (bench-report/native-trainer-2026-11-29.md, section 8).
    */
   public static boolean vectorRoundsDoNotPay(TrainerConfig c) {
     return !c.dense() && c.algorithm().name().equals("adagrad") && c.precision() != Precision.MIXED;
@@ -213,7 +207,7 @@ public final class KernelHandover {
    * memory).
    */
   public static KernelHandover race(KernelProvider target) {
-    return new KernelHandover(target, -1, null, 0, true);
+    return new KernelHandover(target, -1, null, 0);
   }
 
   /**
@@ -221,7 +215,7 @@ public final class KernelHandover {
    * #RACE_IF_AHEAD_NANOS} ahead), without the JVM-wide memory (tests).
    */
   public static KernelHandover raceIfAhead(KernelProvider target) {
-    return new KernelHandover(target, -1, null, RACE_IF_AHEAD_NANOS, true);
+    return new KernelHandover(target, -1, null, RACE_IF_AHEAD_NANOS);
   }
 
   /** A handover after exactly {@code examples} examples (no race) to {@code target}. */
@@ -229,7 +223,7 @@ public final class KernelHandover {
     if (examples < 0) {
       throw new IllegalArgumentException("examples must be >= 0, got " + examples);
     }
-    return new KernelHandover(target, examples, null, 0, false);
+    return new KernelHandover(target, examples, null, 0);
   }
 
   private static String key(TrainerConfig c) {
@@ -310,7 +304,7 @@ public final class KernelHandover {
     // A fit's rate is known once it has lasted AHEAD_AFTER_NANOS: before, the JIT and a fresh
     // state's first touches (page faults) inflate its time ahead many times over.
     long known = lasted >= AHEAD_AFTER_NANOS ? aheadNanos : 0;
-    boolean oneFit = perFit && known >= ahead;
+    boolean oneFit = known >= ahead;
     boolean jvm =
         history != null
             && earlierNanos >= AHEAD_AFTER_NANOS

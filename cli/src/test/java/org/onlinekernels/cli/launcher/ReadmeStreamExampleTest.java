@@ -46,13 +46,26 @@ class ReadmeStreamExampleTest {
     long heapBytes = Long.parseLong(heap.group(1)) << 20;
     LauncherHome h = LauncherHome.shared();
     var env = LauncherHome.plainEnvironment();
-    // The text the example pipes into train: the command before its last '|'.
-    String text = command.substring(0, command.lastIndexOf('|'));
-    LauncherHome.Call bytes = h.shell(h.home, env, text + " | wc -c", 120);
-    assertEquals(0, bytes.code(), bytes.show());
-    long textBytes = Long.parseLong(bytes.out().strip());
+    // The command as written, with a tee into a byte count between the text and train: one run
+    // of the generator both feeds train and measures what train streamed (no second run only to
+    // count it). The count is read from a fifo by a background wc that the script waits for.
+    int pipe = command.lastIndexOf('|');
+    Path count = Files.createTempFile("readme-stream", ".bytes");
+    Path fifo = count.resolveSibling(count.getFileName() + ".fifo");
+    String counted =
+        String.format(
+            "mkfifo '%s' && { wc -c < '%s' > '%s' & }%n%s | tee '%s' |%s%nrc=$?; wait; exit $rc",
+            fifo, fifo, count, command.substring(0, pipe), fifo, command.substring(pipe + 1));
+    LauncherHome.Call c;
+    long textBytes;
+    try {
+      c = h.shell(h.home, env, counted, 300);
+      textBytes = Long.parseLong(Files.readString(count).strip());
+    } finally {
+      Files.deleteIfExists(fifo);
+      Files.deleteIfExists(count);
+    }
     assertTrue(textBytes > heapBytes, textBytes + " bytes of text, heap " + heapBytes);
-    LauncherHome.Call c = h.shell(h.home, env, command, 300);
     assertEquals(0, c.code(), c.show());
     assertEquals("", c.err(), c.show());
     assertTrue(c.out().contains("1000000") || c.out().contains("1,000,000"), c.show());

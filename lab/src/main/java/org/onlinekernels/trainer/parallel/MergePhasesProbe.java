@@ -31,6 +31,11 @@ final class MergePhasesProbe {
   private static final java.lang.management.ThreadMXBean CPU =
       java.lang.management.ManagementFactory.getThreadMXBean();
 
+  /** This thread's allocated bytes so far (the merge phases' allocation per round). */
+  private static long allocated() {
+    return ((com.sun.management.ThreadMXBean) CPU).getCurrentThreadAllocatedBytes();
+  }
+
   /** This thread's CPU time, so that a busy machine does not inflate a phase. */
   private static long now() {
     return CPU.getCurrentThreadCpuTime();
@@ -51,6 +56,7 @@ final class MergePhasesProbe {
     long[] nanos = new long[PHASES.length];
     long coords = 0;
     long merges = 0;
+    long mergeBytes = 0;
     try (Learners learners = new Learners(c, d, threads, 1, KernelProvider.scalar());
         AbstractOptimizer into =
             (AbstractOptimizer)
@@ -89,6 +95,7 @@ final class MergePhasesProbe {
             dirty.mark(j, rows, order, from, to);
           }
           t[2] = now();
+          long bytes = allocated();
           for (int j = 0; j < threads; j++) {
             dirty.collect(j);
           }
@@ -98,13 +105,21 @@ final class MergePhasesProbe {
               CoordinateMerge.prepare(
                   into, learners.output(0), list, dirty.count(), solo ? dirty.owners() : null);
           t[4] = now();
-          m.check(0, m.size());
+          if (m.checks()) {
+            m.check(0, m.size());
+          }
           t[5] = now();
-          m.write(0, m.size());
+          // The trainer's shares, in turn.
+          for (int j = 0; j < threads; j++) {
+            m.write(
+                (int) ((long) m.size() * j / threads), (int) ((long) m.size() * (j + 1) / threads));
+          }
           t[6] = now();
           m.finish();
           t[7] = now();
+          bytes = allocated() - bytes;
           if (counted) {
+            mergeBytes += bytes;
             for (int p = 0; p < PHASES.length; p++) {
               nanos[p] += t[p + 1] - t[p];
             }
@@ -125,7 +140,8 @@ final class MergePhasesProbe {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "%s T=%d N=%d rows=%d epochs=%d merges=%d coords/merge=%d total_ms=%.1f",
+                "%s T=%d N=%d rows=%d epochs=%d merges=%d coords/merge=%d merge_bytes/merge=%d"
+                    + " total_ms=%.1f",
                 algorithm,
                 threads,
                 every,
@@ -133,6 +149,7 @@ final class MergePhasesProbe {
                 epochs,
                 merges,
                 merges == 0 ? 0 : coords / merges,
+                merges == 0 ? 0 : mergeBytes / merges,
                 total / 1e6));
     for (int p = 0; p < PHASES.length; p++) {
       out.append(

@@ -14,8 +14,6 @@ import org.onlinekernels.optimizer.state.StateStore;
  * by one learner's rows alone ({@code solo}) are skipped: {@link StateMerger} writes them.
  */
 final class MergeColumns {
-  private final StateAccess into;
-  private final List<StateAccess> ordered;
   private final int k;
   private final MergePlan plan;
 
@@ -24,6 +22,16 @@ final class MergeColumns {
 
   /** Per contributor: the summed increments of the plan's weight scalars ({@code MEAN}). */
   private final double[] scalarWeight;
+
+  /** Per buffer of the plan (its index there): the start's variable and the contributors'. */
+  private final StateStore.Field[] starts;
+
+  private final StateStore.Field[][] columns;
+
+  /** The weighting buffer of {@code MEAN} (null without one): the start's and the contributors'. */
+  private final StateStore.Field weightStart;
+
+  private final StateStore.Field[] weights;
 
   /**
    * Per position, the one learner whose rows named it ({@code >= 0}: the passes skip it), or -1;
@@ -37,12 +45,28 @@ final class MergeColumns {
       MergePlan plan,
       int[] coords,
       double[] scalarWeight) {
-    this.into = into;
-    this.ordered = ordered;
     this.k = ordered.size();
     this.plan = plan;
     this.coords = coords;
     this.scalarWeight = scalarWeight;
+    List<MergePlan.Buffer> buffers = plan.buffers();
+    this.starts = new StateStore.Field[buffers.size()];
+    this.columns = new StateStore.Field[buffers.size()][];
+    for (int b = 0; b < starts.length; b++) {
+      starts[b] = into.store().field(buffers.get(b).name());
+      columns[b] = fields(ordered, buffers.get(b).name());
+    }
+    String wb = plan.meanWeightBuffer();
+    this.weightStart = wb == null ? null : into.store().field(wb);
+    this.weights = wb == null ? null : fields(ordered, wb);
+  }
+
+  private static StateStore.Field[] fields(List<StateAccess> ordered, String name) {
+    StateStore.Field[] f = new StateStore.Field[ordered.size()];
+    for (int j = 0; j < f.length; j++) {
+      f[j] = ordered.get(j).store().field(name);
+    }
+    return f;
   }
 
   /** From now on the passes skip the positions {@code solo} gives an owner ({@code >= 0}). */
@@ -60,24 +84,19 @@ final class MergeColumns {
     return coords == null ? q : coords[q];
   }
 
-  private StateStore.Field startField(String name) {
-    return into.store().field(name);
+  /** Scratch for one range's passes: a column of the contributors' values. */
+  double[] column() {
+    return new double[k];
   }
 
-  private StateStore.Field[] learnerFields(String name) {
-    StateStore.Field[] f = new StateStore.Field[k];
-    for (int j = 0; j < k; j++) {
-      f[j] = ordered.get(j).store().field(name);
-    }
-    return f;
-  }
-
-  /** SUM over one buffer: written, or only checked to fit the element type. */
-  void sum(String name, int lo, int hi, boolean write) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
+  /**
+   * SUM over buffer {@code b} (its index in the plan): written, or only checked to fit the element
+   * type. {@code column}: scratch of {@link #column}.
+   */
+  void sum(int b, int lo, int hi, boolean write, double[] column) {
+    StateStore.Field s0 = starts[b];
+    StateStore.Field[] fs = columns[b];
     boolean f = s0.type() == ElementType.FLOAT;
-    double[] column = new double[k];
     for (int q = lo; q < hi; q++) {
       if (skipped(q)) {
         continue;
@@ -92,7 +111,7 @@ final class MergeColumns {
       } else if (!Double.isFinite(f ? (float) v : v)) {
         throw new ArithmeticException(
             "merged "
-                + name
+                + plan.buffers().get(b).name()
                 + "["
                 + i
                 + "] = "
@@ -104,11 +123,10 @@ final class MergeColumns {
     }
   }
 
-  /** AVERAGE over one buffer (a convex combination of its values: it cannot overflow). */
-  void average(String name, int lo, int hi) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    double[] column = new double[k];
+  /** AVERAGE over buffer {@code b} (a convex combination of its values: it cannot overflow). */
+  void average(int b, int lo, int hi, double[] column) {
+    StateStore.Field s0 = starts[b];
+    StateStore.Field[] fs = columns[b];
     for (int q = lo; q < hi; q++) {
       if (skipped(q)) {
         continue;
@@ -121,9 +139,9 @@ final class MergeColumns {
     }
   }
 
-  void max(String name, int lo, int hi) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
+  void max(int b, int lo, int hi) {
+    StateStore.Field s0 = starts[b];
+    StateStore.Field[] fs = columns[b];
     for (int q = lo; q < hi; q++) {
       if (skipped(q)) {
         continue;
@@ -138,17 +156,23 @@ final class MergeColumns {
   }
 
   /**
-   * MEAN over the weights {@code name}: written (times {@code scale}), or only summed into {@code
-   * normSq[0]}. Returns whether any coordinate had two or more contributors.
+   * MEAN over the weights {@code b}: written (times {@code scale}), or only summed into {@code
+   * normSq[0]}. Returns whether any coordinate had two or more contributors. {@code column} and
+   * {@code weightColumn}: scratch of {@link #column}.
    */
-  boolean mean(String name, int lo, int hi, double scale, boolean write, double[] normSq) {
-    StateStore.Field s0 = startField(name);
-    StateStore.Field[] fs = learnerFields(name);
-    String wb = plan.meanWeightBuffer();
-    StateStore.Field c0 = wb == null ? null : startField(wb);
-    StateStore.Field[] cs = wb == null ? null : learnerFields(wb);
-    double[] column = new double[k];
-    double[] weightColumn = new double[k];
+  boolean mean(
+      int b,
+      int lo,
+      int hi,
+      double scale,
+      boolean write,
+      double[] normSq,
+      double[] column,
+      double[] weightColumn) {
+    StateStore.Field s0 = starts[b];
+    StateStore.Field[] fs = columns[b];
+    StateStore.Field c0 = weightStart;
+    StateStore.Field[] cs = weights;
     boolean averaged = false;
     double sq = 0;
     for (int q = lo; q < hi; q++) {

@@ -65,6 +65,19 @@ public final class StateMerger {
   /** The merged scalars (two or more contributors), set by {@link #finish}. */
   private final double[] scalars;
 
+  /** Every variable of {@code into}'s store, and per learner given the same variables. */
+  private final StateStore.Field[] intoVariables;
+
+  private final StateStore.Field[][] learnerVariables;
+
+  /** Per buffer of the plan: {@code into}'s variable and every learner's (the solo copies). */
+  private final StateStore.Field[] intoBuffers;
+
+  private final StateStore.Field[][] learnerBuffers;
+
+  /** With one contributor, its index in {@link #learners}. */
+  private final int sole;
+
   /**
    * Whether no contributor's {@link #scalarWeight} is positive (solo coordinates may be copied).
    */
@@ -93,6 +106,32 @@ public final class StateMerger {
     double[] scalarWeight = new double[k];
     this.scalars = new double[plan.scalars().size()];
     this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
+    String[] names = into.store().names().toArray(new String[0]);
+    this.intoVariables = new StateStore.Field[names.length];
+    this.learnerVariables = new StateStore.Field[learners.size()][names.length];
+    for (int v = 0; v < names.length; v++) {
+      intoVariables[v] = into.store().field(names[v]);
+      for (int j = 0; j < learners.size(); j++) {
+        learnerVariables[j][v] = learners.get(j).store().field(names[v]);
+      }
+    }
+    int one = -1;
+    for (int j = 0; j < learners.size() && k == 1; j++) {
+      if (learners.get(j) == ordered.get(0)) {
+        one = j;
+        break;
+      }
+    }
+    this.sole = one;
+    List<MergePlan.Buffer> buffers = plan.buffers();
+    this.intoBuffers = new StateStore.Field[buffers.size()];
+    this.learnerBuffers = new StateStore.Field[buffers.size()][learners.size()];
+    for (int b = 0; b < intoBuffers.length; b++) {
+      intoBuffers[b] = into.store().field(buffers.get(b).name());
+      for (int j = 0; j < learners.size(); j++) {
+        learnerBuffers[b][j] = learners.get(j).store().field(buffers.get(b).name());
+      }
+    }
     if (k < 2) {
       this.soloExact = false;
       return;
@@ -232,11 +271,13 @@ public final class StateMerger {
     if (k < 2) {
       return;
     }
+    double[] column = columns.column();
+    List<MergePlan.Buffer> buffers = plan.buffers();
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
       int c1 = Math.min(hi, c0 + CHUNK);
-      for (MergePlan.Buffer b : plan.buffers()) {
-        if (b.rule() == MergePlan.Rule.SUM) {
-          columns.sum(b.name(), c0, c1, false);
+      for (int b = 0; b < buffers.size(); b++) {
+        if (buffers.get(b).rule() == MergePlan.Rule.SUM) {
+          columns.sum(b, c0, c1, false, column);
         }
       }
     }
@@ -248,26 +289,30 @@ public final class StateMerger {
    * stores), so all of them hold the merged state there.
    */
   public void write(int lo, int hi, double scale, boolean back) {
+    double[] column = columns.column();
+    double[] weightColumn = columns.column();
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
-      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back);
+      writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back, column, weightColumn);
     }
   }
 
   /** {@link #write} over one chunk of positions. */
-  private void writeChunk(int lo, int hi, double scale, boolean back) {
+  private void writeChunk(
+      int lo, int hi, double scale, boolean back, double[] column, double[] weightColumn) {
     if (k == 1) {
-      copy(ordered.get(0), into, lo, hi);
+      copy(learnerVariables[sole], intoVariables, lo, hi);
     } else if (k > 1) {
-      for (MergePlan.Buffer b : plan.buffers()) {
-        if (b.rule() == MergePlan.Rule.MEAN) {
-          columns.mean(b.name(), lo, hi, scale, true, null);
+      List<MergePlan.Buffer> buffers = plan.buffers();
+      for (int b = 0; b < buffers.size(); b++) {
+        if (buffers.get(b).rule() == MergePlan.Rule.MEAN) {
+          columns.mean(b, lo, hi, scale, true, null, column, weightColumn);
         }
       }
-      for (MergePlan.Buffer b : plan.buffers()) {
-        switch (b.rule()) {
-          case SUM -> columns.sum(b.name(), lo, hi, true);
-          case AVERAGE -> columns.average(b.name(), lo, hi);
-          case MAX -> columns.max(b.name(), lo, hi);
+      for (int b = 0; b < buffers.size(); b++) {
+        switch (buffers.get(b).rule()) {
+          case SUM -> columns.sum(b, lo, hi, true, column);
+          case AVERAGE -> columns.average(b, lo, hi, column);
+          case MAX -> columns.max(b, lo, hi);
           case MEAN -> {}
         }
       }
@@ -276,8 +321,8 @@ public final class StateMerger {
       }
     }
     if (back) {
-      for (StateAccess l : learners) {
-        copy(into, l, lo, hi);
+      for (StateStore.Field[] to : learnerVariables) {
+        copy(intoVariables, to, lo, hi);
       }
     }
   }
@@ -287,14 +332,11 @@ public final class StateMerger {
    * (MAX: the larger of it and the start's), what the rule's combination gives there.
    */
   private void copySolo(int lo, int hi) {
-    int t = learners.size();
-    for (MergePlan.Buffer b : plan.buffers()) {
-      StateStore.Field to = into.store().field(b.name());
-      StateStore.Field[] from = new StateStore.Field[t];
-      for (int j = 0; j < t; j++) {
-        from[j] = learners.get(j).store().field(b.name());
-      }
-      boolean max = b.rule() == MergePlan.Rule.MAX;
+    List<MergePlan.Buffer> buffers = plan.buffers();
+    for (int b = 0; b < buffers.size(); b++) {
+      StateStore.Field to = intoBuffers[b];
+      StateStore.Field[] from = learnerBuffers[b];
+      boolean max = buffers.get(b).rule() == MergePlan.Rule.MAX;
       for (int q = lo; q < hi; q++) {
         int owner = solo[q];
         if (owner < 0) {
@@ -307,15 +349,16 @@ public final class StateMerger {
     }
   }
 
-  /** Every variable of {@code from} at positions {@code [lo, hi)} into {@code to}. */
-  private void copy(StateAccess from, StateAccess to, int lo, int hi) {
-    for (String name : from.store().names()) {
-      StateStore.Field f = from.store().field(name);
-      StateStore.Field t = to.store().field(name);
-      for (int q = lo; q < hi; q++) {
-        int i = columns.at(q);
-        t.set(i, f.get(i));
-      }
+  private void copy(StateStore.Field[] from, StateStore.Field[] to, int lo, int hi) {
+    for (int v = 0; v < from.length; v++) {
+      copy(from[v], to[v], lo, hi);
+    }
+  }
+
+  private void copy(StateStore.Field f, StateStore.Field t, int lo, int hi) {
+    for (int q = lo; q < hi; q++) {
+      int i = columns.at(q);
+      t.set(i, f.get(i));
     }
   }
 
@@ -355,10 +398,12 @@ public final class StateMerger {
       throw new IllegalStateException(
           into.algorithm() + " projects its merged weights onto a ball: merge every coordinate");
     }
-    for (MergePlan.Buffer b : plan.buffers()) {
-      if (b.rule() == MergePlan.Rule.MEAN) {
+    List<MergePlan.Buffer> buffers = plan.buffers();
+    for (int b = 0; b < buffers.size(); b++) {
+      if (buffers.get(b).rule() == MergePlan.Rule.MEAN) {
         double[] normSq = new double[1];
-        boolean averaged = columns.mean(b.name(), 0, n, 1.0, false, normSq);
+        boolean averaged =
+            columns.mean(b, 0, n, 1.0, false, normSq, columns.column(), columns.column());
         double norm = Math.sqrt(normSq[0]);
         return averaged && norm > r ? r / norm : 1.0;
       }

@@ -150,6 +150,14 @@ public final class CoordinateMerge {
     return m;
   }
 
+  /**
+   * Whether {@link #check} has work (the rule has a summed buffer, whose merged values may
+   * overflow). Where false, callers may skip the check phase (and its barrier) altogether.
+   */
+  public boolean checks() {
+    return checks;
+  }
+
   private static CoordinateMerge prepare(
       StateAccess into, List<StateAccess> learners, int[] coords, int n) {
     into.checkOpen();

@@ -7,8 +7,9 @@ package org.onlinekernels.trainer.parallel;
  * union of every thread's bits there, cleared for the next round) into an ascending list, and the
  * lists, in thread order, are the round's coordinates in ascending order, each with the thread
  * whose rows alone named it (or -1 where several threads' rows did): a merge copies such a
- * coordinate from that thread's learner instead of combining every learner there. Everything is
- * allocated once.
+ * coordinate from that thread's learner instead of combining every learner there. Each thread then
+ * places its list at its offset in the round's list ({@link #place}), so no thread copies the whole
+ * list. Everything is allocated once.
  */
 final class DirtyCoordinates {
   private final int threads;
@@ -26,7 +27,6 @@ final class DirtyCoordinates {
   private final int[] count;
   private final int[] all;
   private final int[] allOwner;
-  private int total;
 
   DirtyCoordinates(int d, int threads) {
     this.threads = threads;
@@ -94,17 +94,31 @@ final class DirtyCoordinates {
   }
 
   /**
-   * The collected coordinates, ascending, after every thread has collected ({@link #count} of
-   * them).
+   * Thread {@code j}, after every thread has collected: places its coordinates and their owners at
+   * its offset in the round's list (the counts of the threads before it).
    */
-  int[] gather() {
+  void place(int j) {
     int at = 0;
-    for (int j = 0; j < threads; j++) {
-      System.arraycopy(found[j], 0, all, at, count[j]);
-      System.arraycopy(foundOwner[j], 0, allOwner, at, count[j]);
-      at += count[j];
+    for (int i = 0; i < j; i++) {
+      at += count[i];
     }
-    total = at;
+    System.arraycopy(found[j], 0, all, at, count[j]);
+    System.arraycopy(foundOwner[j], 0, allOwner, at, count[j]);
+  }
+
+  /**
+   * The round's coordinates, ascending ({@link #count} of them), after every thread has placed its
+   * own.
+   */
+  int[] list() {
+    return all;
+  }
+
+  /** Every thread's {@link #place} in turn, on one thread; returns {@link #list}. */
+  int[] gather() {
+    for (int j = 0; j < threads; j++) {
+      place(j);
+    }
     return all;
   }
 
@@ -116,8 +130,12 @@ final class DirtyCoordinates {
     return allOwner;
   }
 
-  /** The number of coordinates {@link #gather} returned. */
+  /** The number of the round's coordinates, after every thread has collected. */
   int count() {
+    int total = 0;
+    for (int c : count) {
+      total += c;
+    }
     return total;
   }
 }

@@ -38,9 +38,12 @@ import org.onlinekernels.trainer.model.LinearModel;
  * merged values into the merged state and into every learner at once: a round costs its rows plus
  * the distinct coordinates they named, not {@code O(T d)}. A coordinate only one thread's rows
  * named is copied from that thread's learner rather than combined, and not checked for overflow (a
- * sum of one term cannot overflow): the same bits for less work. The threads live for the whole
- * {@link #fit} and meet at barriers between the phases (train, mark, merge); the merged state stays
- * with the calling thread (thread 0).
+ * sum of one term cannot overflow): the same bits for less work. Every phase of the merge is split
+ * by position in the round's ascending list of coordinates, a fixed share per thread ({@link
+ * #share}): collecting the marks, placing them in the list, checking and writing; only the merge's
+ * preparation and its scalars are thread 0's; a rule without summed state has no overflow check,
+ * and then no check phase. The threads live for the whole {@link #fit} and meet at barriers between
+ * the phases (train, mark, merge); the merged state stays with the calling thread (thread 0).
  *
  * <p>Kernels: the learners start on the scalar kernels and move to the vector kernels at a round
  * boundary once the sequential trainer's handover ({@link KernelHandover}) is due, all in the same
@@ -70,6 +73,13 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
 
   private final DirtyCoordinates dirty;
   private final CoordinateMerge[] merges;
+
+  /** Per thread (a cache line apart): the positions it wrote, over every fit. */
+  private final long[][] writtenPositions;
+
+  /** The positions of every round's list, summed (thread 0). */
+  private long listedPositions;
+
   private final Random shuffler;
   private final int maxNnz;
   private final Team team;
@@ -146,6 +156,7 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     this.local = SharedState.lockFree(learners.of(0)[0]);
     this.dirty = local ? new DirtyCoordinates(d, threads) : null;
     this.merges = new CoordinateMerge[k];
+    this.writtenPositions = new long[threads][8];
     this.shuffler = new Random(config.seed());
     this.team = new Team(threads);
   }
@@ -288,18 +299,21 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
 
   /**
    * Thread {@code j}'s part of one merge, after the round's training: the marked coordinates of its
-   * range of words collected; thread 0 prepares the merges; every thread checks, then writes, its
-   * range of the coordinates; thread 0 merges the scalars and, {@code done} examples into the fit,
-   * looks at the handover. Returns with every learner holding the merged state.
+   * range of words collected and placed in the round's list; thread 0 prepares the merges; every
+   * thread checks (where the rule has summed state), then writes, its share of the list; thread 0
+   * merges the scalars and, {@code done} examples into the fit, looks at the handover. Returns with
+   * every learner holding the merged state.
    */
   private void mergeRound(int j, long done) {
     if (local) {
       dirty.collect(j);
       team.await(j);
+      dirty.place(j);
+      team.await(j);
     }
     if (j == 0) {
       long since = System.nanoTime();
-      int[] coords = local ? dirty.gather() : null;
+      int[] coords = local ? dirty.list() : null;
       int count = local ? dirty.count() : d;
       for (int c = 0; c < k; c++) {
         merges[c] =
@@ -310,15 +324,25 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
                 count,
                 local ? dirty.owners() : null);
       }
+      listedPositions += (long) count * k;
       team.clocks().alone(j, since);
     }
     team.await(j);
+    boolean checks = false;
     for (CoordinateMerge m : merges) {
-      m.check(part(m.size(), j), part(m.size(), j + 1));
+      checks |= m.checks();
     }
-    team.await(j);
+    if (checks) {
+      for (CoordinateMerge m : merges) {
+        m.check(share(m.size(), j), share(m.size(), j + 1));
+      }
+      team.await(j);
+    }
     for (CoordinateMerge m : merges) {
-      m.write(part(m.size(), j), part(m.size(), j + 1));
+      int lo = share(m.size(), j);
+      int hi = share(m.size(), j + 1);
+      m.write(lo, hi);
+      writtenPositions[j][0] += hi - lo;
     }
     team.await(j);
     if (j == 0) {
@@ -335,9 +359,29 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     team.await(j);
   }
 
-  /** The start of thread {@code j}'s share of {@code size} positions. */
-  private int part(int size, int j) {
+  /**
+   * The start of thread {@code j}'s share of {@code size} positions of a round's list: the shares
+   * {@code [share(size, j), share(size, j + 1))} for {@code j = 0..T-1} cover every position once,
+   * fixed by {@code size} and {@code T} alone (not by timing).
+   */
+  private int share(int size, int j) {
     return (int) ((long) size * j / threads);
+  }
+
+  /**
+   * The positions the merges' shares wrote, over every fit, summed over the threads and outputs.
+   */
+  long positionsWritten() {
+    long p = 0;
+    for (long[] w : writtenPositions) {
+      p += w[0];
+    }
+    return p;
+  }
+
+  /** The positions of the merges' lists (coordinates times outputs), over every fit. */
+  long positionsListed() {
+    return listedPositions;
   }
 
   /** The number of merges so far. */

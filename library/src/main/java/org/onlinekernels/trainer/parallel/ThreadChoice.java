@@ -12,13 +12,12 @@ import java.util.Map;
  * epochs x mean nonzeros per row x outputs), weighted by what a visit of the rule costs against
  * ScInOL2 ({@link #COST}), divided by {@link #WORK_PER_THREAD}; at most one thread per core, at
  * least one. All of it with the workers' private hot records ({@link
- * SharedStateTrainer#DEFAULT_HOT}, for the rules that keep them by default); a rule without them
- * trains on one thread.
+ * SharedStateTrainer#DEFAULT_HOT}, for the rules that keep them by default); a rule without them,
+ * or one a second thread was not measured to speed up (not in {@link #COST}), trains on one thread.
  *
  * <p>A streamed input (more rows than the shuffle buffer; its length unknown until it ends) trains
  * on one thread: its parser threads use the other cores in the first pass, and the parallel
- * trainers take a stream in chunks read between two fits, which measured slower than one thread
- * (0.78-0.83x, ScInOL2, 10 epochs of 200,000 rows).
+ * trainers take a stream in chunks read between two fits, which measured slower than one thread.
  *
  * @param threads the threads to train on, at least 1
  * @param reason why, in a sentence for the user
@@ -26,36 +25,29 @@ import java.util.Map;
 public record ThreadChoice(int threads, String reason) {
   /**
    * The work each thread needs, in ScInOL2 nonzero visits: 50,000,000, so two threads need
-   * 100,000,000 (2,500,000 rows of 40 nonzeros). Measured on 2 cores (2026-11-29, whole training
-   * time, ScInOL2 on the 40-nonzero Zipf stream held in memory): two threads were at 0.45-0.87x of
-   * one up to 24,000,000 visits and at 0.96-0.98x (single runs 0.83-1.05x) at 40,000,000 and
-   * 80,000,000, the last two with the old 20,000,000 per thread. A second thread adds a fixed 0.26
-   * s (the whole time less the steady rate's, medians of 10 runs: the JIT's warm-up on two threads,
-   * the first block alone) and, in the machine's slow phase for memory both cores write, saves 13 %
-   * of a visit's cost (steady 1.15x): it breaks even at about 89,000,000 visits. Below that one
-   * thread is the faster run, and auto takes it: 50,000,000 per thread keeps every job up to
-   * 2,000,000 such rows on one thread.
+   * 100,000,000 (2,500,000 rows of 40 nonzeros). A second thread adds a fixed cost (the JIT's
+   * warm-up on two threads, the first block trained alone) and saves a share of each visit's cost;
+   * the break-even measured on 2 cores lies a little below 100,000,000 visits, so every job up to
+   * 2,000,000 such rows trains on one thread (the figures: docs/parallel/README.md, "How many
+   * threads").
    */
   public static final long WORK_PER_THREAD = 50_000_000L;
 
   /**
-   * What a nonzero visit of a rule costs against ScInOL2's, measured as one thread's steady seconds
-   * per row on the same stream (ScInOL2 1.21 s, AdaGrad 0.46 s per million rows, medians of 10). A
-   * rule not listed counts as the cheapest listed: auto then errs towards one thread.
+   * The rules a second thread was measured to speed up, with what a nonzero visit of each weighs
+   * against ScInOL2's in auto's count. Only ScInOL2: AdaGrad's two threads stayed below 0.95x of
+   * one thread in some pairs at every size tried up to 18,000,000 examples, so AdaGrad, like every
+   * rule not listed, trains on one thread under auto (docs/parallel/README.md, "How many threads").
    */
-  public static final Map<String, Double> COST = Map.of("scinol2", 1.0, "adagrad", 0.38);
-
-  /** The cost of a rule not in {@link #COST}: the cheapest listed. */
-  static final double UNMEASURED_COST = java.util.Collections.min(COST.values());
+  public static final Map<String, Double> COST = Map.of("scinol2", 1.0);
 
   /**
    * The choice for an input held in memory: {@code rows} rows with {@code nonzeros} stored entries
    * in all, {@code epochs} passes, {@code outputs} outputs (classes one-vs-rest, else 1), rule
    * {@code algorithm}, on {@code cores} cores; {@code privateRecords}: whether the workers would
    * keep private hot records ({@link SharedStateTrainer#keepsHotRecords}). Without them one thread:
-   * two threads on one shared state measured slower than one at every size (0.59-0.63x of one
-   * thread over 2,000,000 rows and 0.50-0.66x in the steady state, in the machine's slow phase for
-   * memory both cores write; more rows only add to the loss).
+   * two threads on one shared state measured slower than one at every size, and more rows only add
+   * to the loss.
    */
   public static ThreadChoice auto(
       int cores,
@@ -78,44 +70,53 @@ public record ThreadChoice(int threads, String reason) {
               + ", nonzeros "
               + nonzeros);
     }
-    double cost = COST.getOrDefault(algorithm, UNMEASURED_COST);
-    double work = (double) nonzeros * epochs * outputs * cost;
+    Double cost = COST.get(algorithm);
+    double work = (double) nonzeros * epochs * outputs * (cost == null ? 1.0 : cost);
     int t =
-        privateRecords ? (int) Math.max(1, Math.min(cores, Math.floor(work / WORK_PER_THREAD))) : 1;
+        privateRecords && cost != null
+            ? (int) Math.max(1, Math.min(cores, Math.floor(work / WORK_PER_THREAD)))
+            : 1;
     String job =
         String.format(
             Locale.ROOT,
-            "%d rows x %d epoch(s)%s, %.1f million %s nonzero visits",
+            "%d rows x %d epoch(s)%s, %.1f million nonzero visits",
             rows,
             epochs,
             outputs > 1 ? " x " + outputs + " outputs" : "",
-            work / 1e6,
-            cost == 1.0 ? "" : "ScInOL2-equivalent");
+            work / 1e6);
     String reason =
-        !privateRecords && cores > 1
+        cost == null && cores > 1
             ? String.format(
                 Locale.ROOT,
-                "auto: 1 of %d cores: %s; without private hot records (%s) two threads on one"
-                    + " shared state measured slower than one at every size"
+                "auto: 1 of %d cores: %s; a second thread was not measured faster than one for %s"
                     + " (docs/parallel/README.md, \"How many threads\")",
                 cores,
                 job,
-                SharedStateTrainer.HOT_PROPERTY + "=0")
-            : t == cores
+                algorithm)
+            : !privateRecords && cores > 1
                 ? String.format(
                     Locale.ROOT,
-                    "auto: %d thread(s), one per core: %s, at least %d million per thread",
-                    t,
-                    job,
-                    WORK_PER_THREAD / 1_000_000)
-                : String.format(
-                    Locale.ROOT,
-                    "auto: %d of %d cores: %s; each thread needs %d million to gain"
+                    "auto: 1 of %d cores: %s; without private hot records (%s) two threads on one"
+                        + " shared state measured slower than one at every size"
                         + " (docs/parallel/README.md, \"How many threads\")",
-                    t,
                     cores,
                     job,
-                    WORK_PER_THREAD / 1_000_000);
+                    SharedStateTrainer.HOT_PROPERTY + "=0")
+                : t == cores
+                    ? String.format(
+                        Locale.ROOT,
+                        "auto: %d thread(s), one per core: %s, at least %d million per thread",
+                        t,
+                        job,
+                        WORK_PER_THREAD / 1_000_000)
+                    : String.format(
+                        Locale.ROOT,
+                        "auto: %d of %d cores: %s; each thread needs %d million to gain"
+                            + " (docs/parallel/README.md, \"How many threads\")",
+                        t,
+                        cores,
+                        job,
+                        WORK_PER_THREAD / 1_000_000);
     return new ThreadChoice(t, reason.replace("  ", " "));
   }
 

@@ -30,9 +30,12 @@ class ThreadChoiceTest {
     assertEquals(1, threads(2, 50_000, 2, "scinol2"));
     assertEquals(1, threads(2, 200_000, 2, "scinol2"));
     assertEquals(1, threads(2, 200_000, 3, "scinol2"));
-    // AdaGrad, whose rows cost 0.38 of ScInOL2's: 0.65-0.94x up to 10 epochs of 200,000 rows.
+    // AdaGrad: below 0.95x of one thread in some pairs at every size measured, up to 90 epochs
+    // of 200,000 rows (docs/parallel/README.md): one thread at any size.
     assertEquals(1, threads(2, 200_000, 5, "adagrad"));
-    assertEquals(1, threads(2, 200_000, 10, "adagrad"));
+    assertEquals(1, threads(2, 200_000, 33, "adagrad"));
+    assertEquals(1, threads(2, 200_000, 90, "adagrad"));
+    assertEquals(1, threads(64, 100_000_000, 100, "adagrad"));
   }
 
   @Test
@@ -54,12 +57,23 @@ class ThreadChoiceTest {
     // nonzeros are 20 million visits, 120 million on six outputs.
     assertEquals(1, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 1, "scinol2", true).threads());
     assertEquals(2, ThreadChoice.auto(2, 100_000, 100_000L * NNZ, 5, 6, "scinol2", true).threads());
-    // AdaGrad's visits cost 0.38 of ScInOL2's: the same rows need 2.6 times the epochs.
-    assertEquals(1, threads(2, 200_000, 32, "adagrad"));
-    assertEquals(2, threads(2, 200_000, 33, "adagrad"));
-    // A rule not measured counts as the cheapest measured.
+  }
+
+  @Test
+  void aRuleASecondThreadWasNotMeasuredToSpeedUpTrainsOnOneThreadAndSaysSo() {
+    for (String rule : new String[] {"adagrad", "kt", "no-such-rule-measured"}) {
+      ThreadChoice c = ThreadChoice.auto(64, 100_000_000, 4_000_000_000L, 10, 1, rule, true);
+      assertEquals(1, c.threads(), rule);
+      assertTrue(
+          c.reason()
+              .startsWith(
+                  "auto: 1 of 64 cores: 100000000 rows x 10 epoch(s), 40000.0 million nonzero"),
+          c.reason());
+      assertTrue(
+          c.reason().contains("not measured faster than one for " + rule + " ("), c.reason());
+    }
     assertEquals(
-        threads(2, 200_000, 10, "adagrad"), threads(2, 200_000, 10, "no-such-rule-measured"));
+        64, ThreadChoice.auto(64, 100_000_000, 4_000_000_000L, 10, 1, "scinol2", true).threads());
   }
 
   @Test
@@ -91,7 +105,7 @@ class ThreadChoiceTest {
   }
 
   @Test
-  void theRulesThatKeepPrivateHotRecordsByDefaultAreTheOnesAutoTakesTwoThreadsFor() {
+  void scinol2AndAdagradKeepPrivateHotRecordsByDefault() {
     String before = System.getProperty(SharedStateTrainer.HOT_PROPERTY);
     System.clearProperty(SharedStateTrainer.HOT_PROPERTY);
     try {

@@ -99,9 +99,9 @@ public final class ConfigHistory {
   /**
    * The race {@code w} ended in a tie. A first tie is not taken as the answer: a race can meet the
    * vector kernels half compiled, whose time falls through the tie's 10 % band on its way to a win
-   * (measured: 1 in 4 JVMs' first ScInOL2 race on the Zipf stream tied, against wins in the
-   * others); so it is forgotten as a lost race is, and the next race starts after as much work
-   * again, on compiled code. A second tie is the answer: no gain ({@link #noGain}).
+   * (measured: bench-report/native-trainer-2026-11-29.md, section 7.1); so it is forgotten as a
+   * lost race is, and the next race starts after as much work again, on compiled code. A second tie
+   * is the answer: no gain ({@link #noGain}).
    */
   synchronized void raceTied(VectorWarmup w) {
     if (race == w) {

@@ -251,33 +251,38 @@ class KernelHandoverTest {
       second.stop();
       third.stop();
     }
-    ConfigHistory behind = ConfigHistory.fresh();
-    behind.addScalarNanos(KernelHandover.RACE_IF_AHEAD_NANOS);
-    KernelHandover fiveBehind = KernelHandover.forConfig(c, behind);
-    fiveBehind.fitStarts(1000);
-    fiveBehind.look(c, 64, 64, System.nanoTime(), 0);
-    assertTrue(fiveBehind.raceStarted(), "5 s behind did not start the race at a fit's start");
-    KernelHandover single = KernelHandover.forConfig(c, ConfigHistory.fresh());
-    single.fitStarts(1000);
-    single.look(c, 64, 64, oneSecondAgo, 4_900_000_000L);
-    assertFalse(single.raceStarted(), "a single run with 4.9 s ahead started the race");
-    ConfigHistory brief = ConfigHistory.fresh();
-    brief.addScalarNanos(900_000_000L);
-    KernelHandover early = KernelHandover.forConfig(c, brief);
-    early.fitStarts(1000);
-    early.look(c, 64, 64, System.nanoTime(), 100_000_000_000L);
-    assertFalse(early.raceStarted(), "0.9 s behind, the rate of a cold start, started the race");
+    long now = System.nanoTime();
+    long fiveSeconds = KernelHandover.RACE_IF_AHEAD_NANOS;
+    assertTrue(
+        racesAtALook(c, fiveSeconds, now, 0), "5 s behind did not start the race at a fit's start");
+    assertFalse(
+        racesAtALook(c, 0, oneSecondAgo, 4_900_000_000L),
+        "a single run with 4.9 s ahead started the race");
+    assertFalse(
+        racesAtALook(c, 900_000_000L, now, 100_000_000_000L),
+        "0.9 s behind, the rate of a cold start, started the race");
     TrainerConfig ada = config("adagrad", Precision.FLOAT, false);
-    KernelHandover adaSingle = KernelHandover.forConfig(ada, ConfigHistory.fresh());
-    adaSingle.fitStarts(1000);
-    adaSingle.look(ada, 64, 64, oneSecondAgo, 100_000_000_000L);
-    assertFalse(adaSingle.raceStarted(), "a single AdaGrad run raced");
-    ConfigHistory adaJvm = ConfigHistory.fresh();
-    adaJvm.addScalarNanos(KernelHandover.RACE_IF_AHEAD_NANOS);
-    KernelHandover adaWarm = KernelHandover.forConfig(ada, adaJvm);
-    adaWarm.fitStarts(1000);
-    adaWarm.look(ada, 64, 64, System.nanoTime(), 0);
-    assertFalse(adaWarm.raceStarted(), "AdaGrad with 5 s of earlier fits raced");
+    assertFalse(racesAtALook(ada, 0, oneSecondAgo, 100_000_000_000L), "a single AdaGrad run raced");
+    assertFalse(racesAtALook(ada, fiveSeconds, now, 0), "AdaGrad with 5 s of earlier fits raced");
+  }
+
+  /**
+   * Whether a trainer of {@code c}, in a JVM whose earlier fits of it ran {@code behindNanos} on
+   * the scalar kernels, starts the race at its first look, its fit started at {@code fitStartNanos}
+   * with {@code aheadNanos} still to run.
+   */
+  private static boolean racesAtALook(
+      TrainerConfig c, long behindNanos, long fitStartNanos, long aheadNanos) {
+    ConfigHistory jvm = ConfigHistory.fresh();
+    jvm.addScalarNanos(behindNanos);
+    KernelHandover h = KernelHandover.forConfig(c, jvm);
+    try {
+      h.fitStarts(1000);
+      h.look(c, 64, 64, fitStartNanos, aheadNanos);
+      return h.raceStarted();
+    } finally {
+      h.stop();
+    }
   }
 
   /**

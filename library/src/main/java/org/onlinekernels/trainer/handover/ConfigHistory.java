@@ -57,7 +57,7 @@ public final class ConfigHistory {
 
   /**
    * Counts {@code nanos} more of scalar time (a trainer at a look; tests and measurements may also
-   * give a record a past).
+   * give a record a past); 0 or less counts nothing.
    */
   public void addScalarNanos(long nanos) {
     if (nanos > 0) {

@@ -2,6 +2,7 @@ package org.onlinekernels.trainer.handover;
 
 import java.lang.foreign.Arena;
 import java.util.Locale;
+import java.util.Objects;
 import org.onlinekernels.kernel.KernelProvider;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.LinearModelOptimizer;
@@ -143,6 +144,8 @@ public final class KernelHandover {
    * (tests and measurements give a {@link ConfigHistory#fresh} one).
    */
   public static KernelHandover forConfig(TrainerConfig config, ConfigHistory history) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(history, "history");
     String mode = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
     long at = parse(mode);
     KernelProvider chosen = KernelProvider.get();

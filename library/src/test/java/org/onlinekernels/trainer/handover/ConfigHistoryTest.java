@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -20,6 +21,25 @@ import org.onlinekernels.trainer.TrainerConfig;
  */
 @Tag("long")
 class ConfigHistoryTest {
+  @Test
+  void aMissingConfigOrHistoryIsRefusedAndNoTimeBelowZeroCounts() {
+    TrainerConfig c = TrainerConfig.of(AlgorithmSpec.of("scinol2"));
+    NullPointerException noHistory =
+        assertThrows(NullPointerException.class, () -> KernelHandover.forConfig(c, null));
+    assertEquals("history", noHistory.getMessage());
+    NullPointerException noConfig =
+        assertThrows(
+            NullPointerException.class,
+            () -> KernelHandover.forConfig(null, ConfigHistory.fresh()));
+    assertEquals("config", noConfig.getMessage());
+    ConfigHistory h = ConfigHistory.fresh();
+    h.addScalarNanos(-5);
+    h.addScalarNanos(0);
+    assertEquals(0, h.scalarNanos());
+    h.addScalarNanos(7);
+    assertEquals(7, h.scalarNanos());
+  }
+
   @Test
   void aSecondTieIsTheAnswerAFirstIsRacedAgain() {
     assumeTrue(KernelProvider.vectorModulePresent(), "races need the vector kernels");

@@ -9,13 +9,13 @@ import java.lang.invoke.MethodType;
  *
  * <p>Why: the Vector API only runs at native speed when C2 inlines its (deep) internals and turns
  * them into intrinsics; past {@code MaxInlineLevel} (15) it gives up, and every vector is boxed on
- * the heap (measured here: a double AdaGrad update went from 1.2 to 20 ns per coordinate and 74 KB
- * of garbage per call). A kernel body inlined into a caller's chain (trainer loop -> optimizer ->
- * kernel entry -> body -> vector ops) lands exactly there, and which body is hit depended on which
- * element type happened to run first. A call through a {@link MethodHandle} held in an instance
- * field is not a constant to C2, so it cannot inline through it: the body is compiled on its own
- * and its vector operations sit a few levels deep. The price is one indirect call per kernel call
- * (a few nanoseconds), not per element.
+ * the heap (measured: a double AdaGrad update ran many times slower and left garbage on every call;
+ * bench-report/kernels-notes.md). A kernel body inlined into a caller's chain (trainer loop ->
+ * optimizer -> kernel entry -> body -> vector ops) lands exactly there, and which body is hit
+ * depended on which element type happened to run first. A call through a {@link MethodHandle} held
+ * in an instance field is not a constant to C2, so it cannot inline through it: the body is
+ * compiled on its own and its vector operations sit a few levels deep. The price is one indirect
+ * call per kernel call (a few nanoseconds), not per element.
  */
 public final class KernelBarrier {
   private KernelBarrier() {}

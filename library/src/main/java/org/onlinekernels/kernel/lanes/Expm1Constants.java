@@ -9,9 +9,9 @@ package org.onlinekernels.kernel.lanes;
  *
  * <p>Why the kernels do not use {@code VectorOperators.EXPM1}: on x86 it is a call to an SVML stub,
  * and around that call C2 spills and reloads every vector live in the ScInOL1 loop. Measured on
- * this machine kind (float, d = 16,384, one JVM, variants side by side): the ScInOL1 predict pass
- * took 2.2-2.5 ns per coordinate with the SVML {@code expm1}, 1.2 with the polynomial below written
- * into the loop, and 0.8 with no exponential at all (bench-report/kernels-notes.md).
+ * this machine kind (float, one JVM, variants side by side), the ScInOL1 predict pass with the SVML
+ * {@code expm1} took about twice the time of the polynomial below written into the loop
+ * (bench-report/kernels-notes.md).
  *
  * <p>The method (as fdlibm's): {@code h = k ln2 + r} with {@code k = round(h / ln2)} and {@code |r|
  * <= ln2/2}; {@code expm1(r) = r + r^2 P(r)} with Taylor coefficients {@code P(r) = 1/2! + r/3! +

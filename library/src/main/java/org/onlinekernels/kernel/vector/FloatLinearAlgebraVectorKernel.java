@@ -24,8 +24,8 @@ import org.onlinekernels.kernel.scalar.FloatLinearAlgebraScalarKernel;
  * the virtual lanes' layout, spilled in order). At 128 bits an accumulator is {@link
  * VectorConstants#PARTS} hardware vectors kept in the lanes array: the vector at {@code i} adds
  * into lanes {@code i mod (A V)} (main loop) or {@code i mod V}, and the {@code 2 A} or more
- * independent chains hide part of the store-to-load latency (bench-report/bit-identity.md: 1.2-1.8x
- * the register loops in cache, measured at 256 bits). Sparse dot products run the scalar kernel's
+ * independent chains hide part of the store-to-load latency (measured against the register loops in
+ * cache at 256 bits: bench-report/bit-identity.md). Sparse dot products run the scalar kernel's
  * loop. Source of the generated {@code Double} twin: edit only this file.
  */
 public final class FloatLinearAlgebraVectorKernel extends LinearAlgebraKernel {

@@ -103,10 +103,10 @@ public final class VectorConstants {
    * stride C2 unrolls a small loop body up to 16 times and schedules the unrolled loads out of
    * address order (measured by disassembly: offsets 0, 0x3c0, 0x380, ..., 0x40 in a sum-of-squares
    * loop); from DRAM that order streams at less than half the rate of ascending loads (the same C
-   * code with C2's load order: 0.49 against 0.19 ns per float at 16M floats). A stride read from a
-   * non-final field keeps the loop a plain loop in program order: the reductions then stream at the
-   * rate of the ascending C loop. In cache, dot and dotAndSumOfSquares lose nothing measurable;
-   * sumOfSquares and gramTriple, with one accumulator chain each, are about 25 % slower
+   * code with C2's load order, bench-report/kernels-notes.md). A stride read from a non-final field
+   * keeps the loop a plain loop in program order: the reductions then stream at the rate of the
+   * ascending C loop. In cache, dot and dotAndSumOfSquares lose nothing measurable; sumOfSquares
+   * and gramTriple, with one accumulator chain each, are about 25 % slower
    * (bench-report/kernels-notes.md). The update loops keep the constant stride: on them the change
    * measured no faster. Never written; not {@code final} for that reason only.
    */

@@ -59,12 +59,11 @@ public final class SharedStateTrainer implements ParallelTraining.Fit {
    * The private hot records each worker keeps by default ({@link #HOT_PROPERTY} unset), per rule; a
    * rule not listed keeps none. 64 for ScInOL2 and AdaGrad: measured
    * (bench-report/threads-2026-11-29.md, sessions 7 and 8) with each worker renaming its own
-   * blocks, 64 private records made two threads' whole run faster than main's shared state in every
-   * round (ScInOL2 1.07x one thread against 0.63x, AdaGrad 0.86x against 0.59x, idle, in the
-   * machine's slow phase for shared memory), and since the fold composes a wealth's factors ({@link
-   * org.onlinekernels.optimizer.state.MergePlan#compounding}) no run diverges by a fold (session
-   * 7's one diverged ScInOL2 run in 31: the old fold added two shrinking wealths' increments into a
-   * negative wealth, which then grew against the gradients).
+   * blocks, 64 private records made two threads' whole run faster than the shared state alone in
+   * every round, for both rules, and since the fold composes a wealth's factors ({@link
+   * org.onlinekernels.optimizer.state.MergePlan#compounding}) no run diverges by a fold (the old
+   * fold added two shrinking wealths' increments into a negative wealth, which then grew against
+   * the gradients).
    */
   public static final Map<String, Integer> DEFAULT_HOT = Map.of("scinol2", 64, "adagrad", 64);
 

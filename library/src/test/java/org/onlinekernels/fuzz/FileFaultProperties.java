@@ -398,10 +398,10 @@ class FileFaultProperties {
    * the header CRC optional and Java's writer omits it), and its deflate data (bytes m + 10 to e -
    * 9) where the damaged data still inflates to exactly the text written: CRC-32 and ISIZE protect
    * the text, not its encoding, and one text has many encodings (the padding bits after the final
-   * block; a match whose changed distance copies the same bytes, as seed 5139518412122 drew: "9" to
-   * "2" in the middle of a member). Everything else (the magic, the method, the other flags,
-   * deflate data that inflates to anything else, CRC-32 and ISIZE, anything after the last member)
-   * must be refused.
+   * block; a changed byte in the middle of a member's compressed data that still decodes to the
+   * same text, as seed 5139518412122 drew: "9" to "2"). Everything else (the magic, the method, the
+   * other flags, deflate data that inflates to anything else, CRC-32 and ISIZE, anything after the
+   * last member) must be refused.
    */
   static boolean unprotected(byte[] good, byte[] bad, List<Integer> ends, List<String> parts) {
     boolean cutInsideAMember =

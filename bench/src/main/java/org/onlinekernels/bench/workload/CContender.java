@@ -33,6 +33,22 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
   public static final List<String> CFLAGS =
       List.of("-O3", "-march=native", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off");
 
+  /**
+   * The system property {@code workload.cflags} split at white space: flags after {@link #CFLAGS},
+   * e.g. {@code -mno-avx512f} for the 256-bit side of issue #38.
+   */
+  public static List<String> extraFlags() {
+    String x = System.getProperty("workload.cflags", "").strip();
+    return x.isEmpty() ? List.of() : List.of(x.split("\\s+"));
+  }
+
+  /** {@link #CFLAGS} then {@link #extraFlags}: what the program is built with. */
+  public static List<String> flags() {
+    List<String> f = new ArrayList<>(CFLAGS);
+    f.addAll(extraFlags());
+    return f;
+  }
+
   /** What the report says when there is no compiler. */
   public static final String NO_GCC = "skipped: no gcc";
 
@@ -70,8 +86,9 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
   /**
    * Builds the program from {@code sources} and the generated rules in {@code generated} (the
    * benchmark module's build writes them) into {@code buildDir} with {@code cc} (only when a source
-   * is newer than the program), or returns empty when {@code cc} is not on the {@code PATH} (or,
-   * given as a path, not executable).
+   * is newer than the program or {@link #flags} differ from the last build's, kept in {@code
+   * buildDir/flags.txt}), or returns empty when {@code cc} is not on the {@code PATH} (or, given as
+   * a path, not executable).
    *
    * @throws IOException if the compiler is there but the build fails (its output in the message)
    */
@@ -87,10 +104,14 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
               + " is missing: build the benchmark module (mvn -pl bench -am compile) first");
     }
     Path bin = buildDir.resolve("contender");
+    Path stamp = buildDir.resolve("flags.txt");
     Files.createDirectories(buildDir);
-    if (stale(bin, List.of(sources, sources.resolve("hooks"), generated))) {
+    String flags = String.join(" ", flags());
+    boolean sameFlags = Files.exists(stamp) && Files.readString(stamp).equals(flags);
+    if (!sameFlags || stale(bin, List.of(sources, sources.resolve("hooks"), generated))) {
+      Files.deleteIfExists(stamp);
       List<String> cmd = new ArrayList<>(List.of(compiler.get().toString()));
-      cmd.addAll(CFLAGS);
+      cmd.addAll(flags());
       cmd.addAll(
           List.of(
               "-I",
@@ -103,6 +124,7 @@ public record CContender(Path binary, String compiler, List<String> rules, List<
               sources.resolve("libsvm_read.c").toString(),
               "-lm"));
       run(cmd, "building the C contender");
+      Files.writeString(stamp, flags);
     }
     String version =
         run(List.of(compiler.get().toString(), "--version"), "asking the compiler's version")

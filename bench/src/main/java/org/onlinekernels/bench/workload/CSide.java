@@ -73,7 +73,7 @@ final class CSide {
     }
     CContender c = built.get();
     props.setProperty(
-        "c.status", "built with " + c.compiler() + ", " + String.join(" ", CContender.CFLAGS));
+        "c.status", "built with " + c.compiler() + ", " + String.join(" ", CContender.flags()));
     CSide side =
         new CSide(c, p.nonzeros(), p.cRepeat(), root.resolve("bench/target/workload-data"));
     List<String> plan = new ArrayList<>();
@@ -88,6 +88,7 @@ final class CSide {
         new ArrayList<>(
             List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(Arrays.asList(CCheck.FDLIBM_FLAGS.split(" ")));
+    cmd.addAll(WorkloadReport.extraJvmArgs());
     cmd.addAll(
         List.of(
             "--add-modules",

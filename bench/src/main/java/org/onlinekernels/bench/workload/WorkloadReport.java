@@ -107,6 +107,8 @@ public final class WorkloadReport {
     props.setProperty("pages", PagePolicy.describe());
     props.setProperty("clock", clock());
     props.setProperty("contenders", System.getProperty("workload.contenders", ""));
+    props.setProperty("jvm.args.extra", String.join(" ", extraJvmArgs()));
+    props.setProperty("c.flags.extra", String.join(" ", CContender.extraFlags()));
     props.setProperty("warm.seconds", System.getProperty(WorkloadBench.WARM_SECONDS, ""));
     props.setProperty("every.rule", String.join(",", p.everyRule()));
     props.setProperty(
@@ -286,8 +288,9 @@ public final class WorkloadReport {
   /**
    * The forks' JVM options: the vector module, the heap, the data, the page policy, the rounds'
    * record loads if {@code workload.gather} names them, the trainer's kernel handover if {@code
-   * workload.handover} names it, and the trainer contenders' set-up seconds if {@code
-   * workload.warmSeconds} names them ({@link WorkloadBench#WARM_SECONDS}).
+   * workload.handover} names it, the trainer contenders' set-up seconds if {@code
+   * workload.warmSeconds} names them ({@link WorkloadBench#WARM_SECONDS}), then {@link
+   * #extraJvmArgs}.
    */
   static String[] jvmArgs() {
     List<String> a =
@@ -314,7 +317,19 @@ public final class WorkloadReport {
     if (!warm.isBlank()) {
       a.add("-D" + WorkloadBench.WARM_SECONDS + "=" + warm.trim());
     }
+    a.addAll(extraJvmArgs());
     return a.toArray(String[]::new);
+  }
+
+  /**
+   * The system property {@code workload.jvmArgs} split at white space: JVM options for the forks
+   * and the C check's JVM, e.g. {@code -XX:UseAVX=2} for the 256-bit side of issue #38 (the lab's
+   * exec@metal-streams gives them to the report's own JVM too, so that its vector width row says
+   * what the forks ran at).
+   */
+  static List<String> extraJvmArgs() {
+    String x = System.getProperty("workload.jvmArgs", "").strip();
+    return x.isEmpty() ? List.of() : List.of(x.split("\\s+"));
   }
 
   private static void runJmh(

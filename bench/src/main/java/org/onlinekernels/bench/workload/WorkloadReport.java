@@ -171,7 +171,7 @@ public final class WorkloadReport {
           p.workloads().size(),
           w,
           c.isPresent() ? "C, " : "",
-          g.forks(),
+          keptForks(g) * Math.max(1, forks(p.jmh().forks())),
           p.peers() ? ", peers" : "");
       if (c.isPresent()) results.addAll(c.get().time(w, shape, g));
       int bi = 0;
@@ -266,6 +266,13 @@ public final class WorkloadReport {
     }
     List<String> k = List.of(keep.split(","));
     return batch.stream().filter(k::contains).toList();
+  }
+
+  /** The grid's JMH combinations that {@link #only} keeps (the progress line's fork count). */
+  static int keptForks(WorkloadGrid g) {
+    return g.batches().stream()
+        .mapToInt(b -> only(b.contenders()).size() * b.rules().size() * b.types().size())
+        .sum();
   }
 
   /**

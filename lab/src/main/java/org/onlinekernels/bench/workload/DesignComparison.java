@@ -64,7 +64,7 @@ public final class DesignComparison {
       md.append("- **").append(rule).append(" at least ");
       md.append(f2(DesignCells.target(rule))).append("x C on d >= 2^20**: ");
       if (j.isEmpty()) {
-        md.append("not judged (no cell at d >= 2^20: O(d) per row or no C time)\n");
+        md.append("not judged (no cell at d >= 2^20: not run, O(d) per row or no C time)\n");
         continue;
       }
       long met = j.stream().filter(c -> c.todayXc() >= DesignCells.target(rule)).count();

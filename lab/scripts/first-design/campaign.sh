@@ -8,7 +8,8 @@
 # a subset of the profile's streams, both designs), ONLY_256 (the same for the 256-bit side only,
 # e.g. zipf:14:40,zipf:20:40,zipf:20:200 to fit a short window), PROFILE (default metal-rules;
 # metal-rules-quick for a dry run), NICE (default "nice -n 19"; set it empty in a quiet window),
-# and run.sh's WT.
+# FORKS (JMH forks per combination, both designs), MAIN_ARGS (more -D options for today's runs
+# only, e.g. -Dworkload.warmSeconds=5: the first design has no such property), and run.sh's WT.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(git -C "$here" rev-parse --show-toplevel)
@@ -30,10 +31,12 @@ for w in $widths; do
     *) echo "width must be 512 or 256, got $w" >&2; exit 1 ;;
   esac
   echo "[$(date -u +%T)] today's design, $w bits"
+  # shellcheck disable=SC2086
   lab -Dlab.args="$profile $out/main-$w $only" -Dworkload.contenders=trainer-trusted \
-    -Dworkload.jvmArgs="$jvm" -Dworkload.cflags="$cflags"
+    -Dworkload.jvmArgs="$jvm" -Dworkload.cflags="$cflags" -Dworkload.forks="${FORKS:-}" \
+    ${MAIN_ARGS:-}
   echo "[$(date -u +%T)] first design, $w bits"
-  JVM_ARGS="$jvm" ONLY="$only" "$here/run.sh" "$out/first-$w" "$profile"
+  JVM_ARGS="$jvm" ONLY="$only" FORKS="${FORKS:-}" "$here/run.sh" "$out/first-$w" "$profile"
   lab -Dlab.args="compare $out/main-$w $out/first-$w $out/compare-$w.md"
 done
 echo "[$(date -u +%T)] done: $out/compare-*.md"

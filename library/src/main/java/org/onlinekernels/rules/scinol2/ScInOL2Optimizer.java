@@ -178,6 +178,11 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
   }
 
   @Override
+  protected double scalar(String name) {
+    return t;
+  }
+
+  @Override
   protected void resetImpl() {
     store.fill("eta", p.epsilon());
     t = 1;

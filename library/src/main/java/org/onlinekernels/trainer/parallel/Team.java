@@ -1,9 +1,5 @@
 package org.onlinekernels.trainer.parallel;
 
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 
@@ -16,20 +12,20 @@ import java.util.function.IntConsumer;
  */
 final class Team {
   private final int size;
-  private final CyclicBarrier barrier;
+  private final Rendezvous barrier;
 
   /** The members' figures ({@link WorkerClocks}): their time, waits at the barriers included. */
   private final WorkerClocks clocks;
 
   /**
-   * Set by a failing member before it breaks the barrier (it may trip it instead, as the last to
-   * arrive).
+   * Set by a failing member before it breaks the barrier: a member that passed the barrier as it
+   * broke stops at its next {@link #await}.
    */
   private volatile boolean failing;
 
   Team(int size) {
     this.size = size;
-    this.barrier = new CyclicBarrier(size);
+    this.barrier = new Rendezvous(size);
     this.clocks = new WorkerClocks(size);
   }
 
@@ -53,23 +49,9 @@ final class Team {
    */
   void await(int j) {
     long since = System.nanoTime();
-    try {
-      await();
-    } finally {
-      clocks.waited(j, since);
-    }
-  }
-
-  private void await() {
-    try {
-      barrier.await();
-      if (failing) {
-        throw new Stopped();
-      }
-    } catch (BrokenBarrierException e) {
-      throw new Stopped();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    boolean passed = barrier.await(j);
+    clocks.waited(j, since);
+    if (!passed || failing) {
       throw new Stopped();
     }
   }
@@ -151,12 +133,6 @@ final class Team {
 
   /** Breaks the barrier for good (until the next run): waiting and later arrivals stop. */
   private void breakBarrier() {
-    try {
-      barrier.await(0, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (BrokenBarrierException | TimeoutException e) {
-      // Broken now, which is the point.
-    }
+    barrier.breakIt();
   }
 }

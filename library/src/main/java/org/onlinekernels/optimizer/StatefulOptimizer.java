@@ -259,14 +259,6 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
   }
 
   /**
-   * Reads a scalar named in {@link #scalarState()}; only called with a known name. Rules whose
-   * scalars a merge reads every round override it to read without building the map.
-   */
-  protected double scalar(String name) {
-    return scalarState().get(name);
-  }
-
-  /**
    * The state was replaced from outside the protocol: a pending predict of the old state is void.
    */
   abstract void stateReplaced();
@@ -467,11 +459,6 @@ public abstract class StatefulOptimizer implements LinearModelOptimizer {
     @Override
     public void setScalar(String name, double value) {
       StatefulOptimizer.this.setScalar(name, value);
-    }
-
-    @Override
-    public double scalar(String name) {
-      return StatefulOptimizer.this.scalar(name);
     }
 
     @Override

@@ -241,7 +241,7 @@ class CoordinateMergeTest {
   }
 
   /** Rows of 6 nonzeros over {@code [0, d)}, Zipf-ish (low indices common), labels +1/-1. */
-  static SparseDataset rows(int n, long seed, int d) {
+  private static SparseDataset rows(int n, long seed, int d) {
     SparseDataset.Builder b = new SparseDataset.Builder();
     Random r = new Random(seed);
     for (int i = 0; i < n; i++) {

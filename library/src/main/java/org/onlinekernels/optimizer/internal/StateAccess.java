@@ -59,14 +59,6 @@ public interface StateAccess {
   /** Stores scalar {@code name} (one of {@link #scalarState}'s keys) without any check. */
   void setScalar(String name, double value);
 
-  /**
-   * Scalar {@code name} (one of {@link #scalarState}'s keys), read without building the map: what a
-   * merge kept across rounds reads every round.
-   */
-  default double scalar(String name) {
-    return scalarState().get(name);
-  }
-
   /** The invariant {@code value} would break as element or scalar {@code name}, or null. */
   String brokenInvariant(String name, double value);
 

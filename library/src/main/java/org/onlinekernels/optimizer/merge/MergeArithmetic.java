@@ -68,17 +68,11 @@ public final class MergeArithmetic {
 
   /** SUM or AVERAGE of one element or scalar over the learners. */
   public static double combine(double x0, double[] xs, boolean average) {
-    return combine(x0, xs, xs.length, average);
-  }
-
-  /** {@link #combine(double, double[], boolean)} over the first {@code count} of {@code xs}. */
-  public static double combine(double x0, double[] xs, int count, boolean average) {
     double first = x0;
     double all = 0;
     double others = 0;
     int m = 0;
-    for (int j = 0; j < count; j++) {
-      double x = xs[j];
+    for (double x : xs) {
       if (same(x, x0)) {
         continue;
       }

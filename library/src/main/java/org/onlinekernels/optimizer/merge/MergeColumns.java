@@ -14,37 +14,24 @@ import org.onlinekernels.optimizer.state.StateStore;
  * by one learner's rows alone ({@code solo}) are skipped: {@link StateMerger} writes them.
  */
 final class MergeColumns {
-  /** The contributors this round (two or more for the passes), set by {@link #order}. */
-  private int k;
-
+  private final int k;
   private final MergePlan plan;
 
-  /** The coordinates, ascending, or null for all; set by {@link #order}. */
-  private int[] coords;
+  /** The coordinates, ascending, or null for all. */
+  private final int[] coords;
 
-  /**
-   * Per learner given (not per contributor): the summed increments of the plan's weight scalars
-   * ({@code MEAN}), filled by the owner before the passes.
-   */
+  /** Per contributor: the summed increments of the plan's weight scalars ({@code MEAN}). */
   private final double[] scalarWeight;
-
-  /** The same, per contributor in canonical order this round. */
-  private final double[] orderedWeight;
 
   /** Per buffer of the plan (its index there): the start's variable and the contributors'. */
   private final StateStore.Field[] starts;
 
   private final StateStore.Field[][] columns;
 
-  /** Per buffer of the plan, every learner's variable (in the order given). */
-  private final StateStore.Field[][] byLearner;
-
   /** The weighting buffer of {@code MEAN} (null without one): the start's and the contributors'. */
   private final StateStore.Field weightStart;
 
   private final StateStore.Field[] weights;
-
-  private final StateStore.Field[] weightsByLearner;
 
   /**
    * Per position, the one learner whose rows named it ({@code >= 0}: the passes skip it), or -1;
@@ -52,58 +39,34 @@ final class MergeColumns {
    */
   private int[] solo;
 
-  /**
-   * Every learner's variables resolved once; {@link #order} names this round's contributors. {@code
-   * scalarWeight}: per learner given, read by the MEAN pass.
-   */
   MergeColumns(
       StateAccess into,
-      List<? extends StateAccess> learners,
+      List<StateAccess> ordered,
       MergePlan plan,
+      int[] coords,
       double[] scalarWeight) {
+    this.k = ordered.size();
     this.plan = plan;
+    this.coords = coords;
     this.scalarWeight = scalarWeight;
-    this.orderedWeight = new double[learners.size()];
     List<MergePlan.Buffer> buffers = plan.buffers();
     this.starts = new StateStore.Field[buffers.size()];
-    this.columns = new StateStore.Field[buffers.size()][learners.size()];
-    this.byLearner = new StateStore.Field[buffers.size()][];
+    this.columns = new StateStore.Field[buffers.size()][];
     for (int b = 0; b < starts.length; b++) {
       starts[b] = into.store().field(buffers.get(b).name());
-      byLearner[b] = fields(learners, buffers.get(b).name());
+      columns[b] = fields(ordered, buffers.get(b).name());
     }
     String wb = plan.meanWeightBuffer();
     this.weightStart = wb == null ? null : into.store().field(wb);
-    this.weightsByLearner = wb == null ? null : fields(learners, wb);
-    this.weights = wb == null ? null : new StateStore.Field[learners.size()];
+    this.weights = wb == null ? null : fields(ordered, wb);
   }
 
-  private static StateStore.Field[] fields(List<? extends StateAccess> learners, String name) {
-    StateStore.Field[] f = new StateStore.Field[learners.size()];
+  private static StateStore.Field[] fields(List<StateAccess> ordered, String name) {
+    StateStore.Field[] f = new StateStore.Field[ordered.size()];
     for (int j = 0; j < f.length; j++) {
-      f[j] = learners.get(j).store().field(name);
+      f[j] = ordered.get(j).store().field(name);
     }
     return f;
-  }
-
-  /**
-   * This round's contributors: the learners {@code order[0..count)} (indices in the order given),
-   * in canonical order, over {@code coords} (null: all); no position skipped until {@link
-   * #skipSolo}. Allocates nothing.
-   */
-  void order(int[] order, int count, int[] coords) {
-    this.k = count;
-    this.coords = coords;
-    this.solo = null;
-    for (int r = 0; r < count; r++) {
-      for (int b = 0; b < columns.length; b++) {
-        columns[b][r] = byLearner[b][order[r]];
-      }
-      if (weights != null) {
-        weights[r] = weightsByLearner[order[r]];
-      }
-      orderedWeight[r] = scalarWeight[order[r]];
-    }
   }
 
   /** From now on the passes skip the positions {@code solo} gives an owner ({@code >= 0}). */
@@ -121,9 +84,9 @@ final class MergeColumns {
     return coords == null ? q : coords[q];
   }
 
-  /** Scratch for one range's passes: a column of every learner's values (allocated). */
+  /** Scratch for one range's passes: a column of the contributors' values. */
   double[] column() {
-    return new double[orderedWeight.length];
+    return new double[k];
   }
 
   /**
@@ -142,7 +105,7 @@ final class MergeColumns {
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
       }
-      double v = MergeArithmetic.combine(s0.get(i), column, k, false);
+      double v = MergeArithmetic.combine(s0.get(i), column, false);
       if (write) {
         s0.set(i, v);
       } else if (!Double.isFinite(f ? (float) v : v)) {
@@ -172,7 +135,7 @@ final class MergeColumns {
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
       }
-      s0.set(i, MergeArithmetic.combine(s0.get(i), column, k, true));
+      s0.set(i, MergeArithmetic.combine(s0.get(i), column, true));
     }
   }
 
@@ -221,7 +184,7 @@ final class MergeColumns {
       for (int j = 0; j < k; j++) {
         column[j] = fs[j].get(i);
         weightColumn[j] =
-            MergeArithmetic.meanWeight(c0 == null ? 0 : cs[j].get(i) - base, orderedWeight[j]);
+            MergeArithmetic.meanWeight(c0 == null ? 0 : cs[j].get(i) - base, scalarWeight[j]);
       }
       double w0 = s0.get(i);
       int count = 0;

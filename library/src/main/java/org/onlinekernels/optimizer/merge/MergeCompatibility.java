@@ -84,8 +84,8 @@ public final class MergeCompatibility {
     for (MergePlan.Buffer s : plan.scalars()) {
       int c =
           Long.compare(
-              Double.doubleToRawLongBits(a.scalar(s.name())),
-              Double.doubleToRawLongBits(b.scalar(s.name())));
+              Double.doubleToRawLongBits(a.scalarState().get(s.name())),
+              Double.doubleToRawLongBits(b.scalarState().get(s.name())));
       if (c != 0) {
         return c;
       }

@@ -2,6 +2,7 @@ package org.onlinekernels.optimizer.merge;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.onlinekernels.optimizer.internal.StateAccess;
 import org.onlinekernels.optimizer.state.MergePlan;
 import org.onlinekernels.optimizer.state.StateStore;
@@ -42,14 +43,13 @@ public final class StateMerger {
 
   private final StateAccess into;
   private final MergePlan plan;
-
-  /** The contributors this round: two or more, one, or none. */
-  private int k;
+  private final int k;
 
   /**
-   * This round's contributors' indices in {@link #learners}, canonical order, {@link #k} of them.
+   * The learners that differ from the start, in canonical order (two or more), or the one that
+   * does, or none.
    */
-  private final int[] order;
+  private final List<StateAccess> ordered;
 
   /** Every learner given, contributors or not. */
   private final List<? extends StateAccess> learners;
@@ -58,21 +58,12 @@ public final class StateMerger {
   private final MergeColumns columns;
 
   /** The coordinates, ascending, or null for all {@code d}. */
-  private int[] coords;
+  private final int[] coords;
 
-  private int n;
+  private final int n;
 
-  /** The merged scalars (two or more contributors), set by {@link #round}. */
+  /** The merged scalars (two or more contributors), set by {@link #finish}. */
   private final double[] scalars;
-
-  /** Per learner given: {@link #scalarWeight} this round (two or more contributors). */
-  private final double[] scalarWeight;
-
-  /** Scratch: one scalar's contributor values. */
-  private final double[] scalarColumn;
-
-  /** Every scalar of {@code into}'s state, by name (the keys of its {@code scalarState}). */
-  private final String[] scalarNames;
 
   /** Every variable of {@code into}'s store, and per learner given the same variables. */
   private final StateStore.Field[] intoVariables;
@@ -85,12 +76,12 @@ public final class StateMerger {
   private final StateStore.Field[][] learnerBuffers;
 
   /** With one contributor, its index in {@link #learners}. */
-  private int sole;
+  private final int sole;
 
   /**
    * Whether no contributor's {@link #scalarWeight} is positive (solo coordinates may be copied).
    */
-  private boolean soloExact;
+  private final boolean soloExact;
 
   /**
    * Per position, the index in {@link #learners} of the only learner whose rows named it, or -1;
@@ -98,20 +89,23 @@ public final class StateMerger {
    */
   private int[] solo;
 
-  /**
-   * Resolves every variable of {@code into} and of every learner once; {@link #round} then names
-   * each round's contributors without allocating.
-   */
-  private StateMerger(StateAccess into, List<? extends StateAccess> learners, MergePlan plan) {
+  private StateMerger(
+      StateAccess into,
+      List<? extends StateAccess> learners,
+      List<StateAccess> ordered,
+      MergePlan plan,
+      int[] coords,
+      int n) {
     this.into = into;
     this.learners = learners;
     this.plan = plan;
-    this.order = new int[learners.size()];
-    this.scalarWeight = new double[learners.size()];
-    this.scalarColumn = new double[learners.size()];
+    this.k = ordered.size();
+    this.ordered = ordered;
+    this.coords = coords;
+    this.n = n;
+    double[] scalarWeight = new double[k];
     this.scalars = new double[plan.scalars().size()];
-    this.scalarNames = into.scalarState().keySet().toArray(new String[0]);
-    this.columns = new MergeColumns(into, learners, plan, scalarWeight);
+    this.columns = new MergeColumns(into, ordered, plan, coords, scalarWeight);
     String[] names = into.store().names().toArray(new String[0]);
     this.intoVariables = new StateStore.Field[names.length];
     this.learnerVariables = new StateStore.Field[learners.size()][names.length];
@@ -121,6 +115,14 @@ public final class StateMerger {
         learnerVariables[j][v] = learners.get(j).store().field(names[v]);
       }
     }
+    int one = -1;
+    for (int j = 0; j < learners.size() && k == 1; j++) {
+      if (learners.get(j) == ordered.get(0)) {
+        one = j;
+        break;
+      }
+    }
+    this.sole = one;
     List<MergePlan.Buffer> buffers = plan.buffers();
     this.intoBuffers = new StateStore.Field[buffers.size()];
     this.learnerBuffers = new StateStore.Field[buffers.size()][learners.size()];
@@ -130,79 +132,26 @@ public final class StateMerger {
         learnerBuffers[b][j] = learners.get(j).store().field(buffers.get(b).name());
       }
     }
-  }
-
-  /**
-   * A merger of {@code learners} into {@code into} kept across rounds: checks them against {@code
-   * into} once (not their owner threads) and resolves their variables; each round then {@link
-   * #round} names its contributors. The learners must stay the same objects, with the same
-   * parameters, for as long as it is used.
-   *
-   * @throws IllegalArgumentException for an incompatible learner
-   * @throws UnsupportedOperationException for a rule without a merge plan
-   */
-  public static StateMerger kept(StateAccess into, List<? extends StateAccess> learners) {
-    MergePlan plan = into.mergePlan();
-    if (plan == null) {
-      throw new UnsupportedOperationException(into.algorithm() + " has no merge rule");
-    }
-    if (learners == null || learners.isEmpty()) {
-      throw new IllegalArgumentException("merge needs at least one learner");
-    }
-    for (int j = 0; j < learners.size(); j++) {
-      MergeCompatibility.checkCompatible(into, learners.get(j), "learner " + j, false);
-    }
-    return new StateMerger(into, learners, plan);
-  }
-
-  /**
-   * This round's merge: the contributors are the learners {@code contributors[0..count)} (indices
-   * in the order given to {@link #kept}) in canonical order, over {@code coords[0..n)} (null: all
-   * {@code n = d}); merges the scalars and forgets the last round's solo owners. Nothing is written
-   * and nothing allocated (but an exception's message).
-   *
-   * @throws IllegalStateException if a learner has a pending predict
-   * @throws ArithmeticException if a merged scalar overflows (nothing written)
-   */
-  public void round(int[] contributors, int count, int[] coords, int n) {
-    for (int j = 0; j < learners.size(); j++) {
-      if (learners.get(j).hasPending()) {
-        throw new IllegalStateException(
-            "learner " + j + " has a pending predict; call update(g) first");
-      }
-    }
-    System.arraycopy(contributors, 0, order, 0, count);
-    this.k = count;
-    this.coords = coords;
-    this.n = n;
-    this.solo = null;
-    this.sole = count == 1 ? order[0] : -1;
-    this.soloExact = false;
-    if (count >= 2) {
-      boolean exact = true;
-      for (int r = 0; r < count; r++) {
-        int j = order[r];
-        scalarWeight[j] = scalarWeight(into, learners.get(j), plan);
-        exact &= !(scalarWeight[j] > 0);
-      }
-      this.soloExact = exact;
-    }
-    columns.order(order, count, coords);
-    if (count < 2) {
+    if (k < 2) {
+      this.soloExact = false;
       return;
     }
-    List<MergePlan.Buffer> planScalars = plan.scalars();
+    Map<String, Double> s0 = into.scalarState();
+    boolean exact = true;
+    for (int j = 0; j < k; j++) {
+      scalarWeight[j] = scalarWeight(into, ordered.get(j), plan);
+      exact &= !(scalarWeight[j] > 0);
+    }
+    this.soloExact = exact;
     for (int s = 0; s < scalars.length; s++) {
-      String name = planScalars.get(s).name();
-      for (int r = 0; r < count; r++) {
-        scalarColumn[r] = learners.get(order[r]).scalar(name);
+      String name = plan.scalars().get(s).name();
+      double[] v = new double[k];
+      for (int j = 0; j < k; j++) {
+        v[j] = ordered.get(j).scalarState().get(name);
       }
       scalars[s] =
           MergeArithmetic.combine(
-              into.scalar(name),
-              scalarColumn,
-              count,
-              planScalars.get(s).rule() == MergePlan.Rule.AVERAGE);
+              s0.get(name), v, plan.scalars().get(s).rule() == MergePlan.Rule.AVERAGE);
       if (!Double.isFinite(scalars[s])) {
         throw new ArithmeticException(
             "merged scalar " + name + " overflows; the state was left unchanged");
@@ -235,22 +184,7 @@ public final class StateMerger {
     // With one learner left its state is the merge, exactly (each rule gives it; DFEG's running
     // norm is kept too): write and finish copy it.
     List<StateAccess> ordered = contributors(into, learners, plan, coords, n, owners);
-    StateMerger m = new StateMerger(into, learners, plan);
-    int[] indices = new int[ordered.size()];
-    for (int r = 0; r < indices.length; r++) {
-      indices[r] = indexOf(learners, ordered.get(r));
-    }
-    m.round(indices, indices.length, coords, n);
-    return m;
-  }
-
-  /** The first index of {@code l} (the same object) in {@code learners}. */
-  private static int indexOf(List<? extends StateAccess> learners, StateAccess l) {
-    for (int j = 0; ; j++) {
-      if (learners.get(j) == l) {
-        return j;
-      }
-    }
+    return new StateMerger(into, learners, ordered, plan, coords, n);
   }
 
   /**
@@ -292,10 +226,11 @@ public final class StateMerger {
 
   /** {@link MergePlan.Rule#MEAN}: a learner's summed increments of the plan's weight scalars. */
   public static double scalarWeight(StateAccess into, StateAccess learner, MergePlan plan) {
-    List<String> names = plan.meanWeightScalars();
+    Map<String, Double> s0 = into.scalarState();
+    Map<String, Double> sj = learner.scalarState();
     double c = 0;
-    for (int s = 0; s < names.size(); s++) {
-      c += learner.scalar(names.get(s)) - into.scalar(names.get(s));
+    for (String s : plan.meanWeightScalars()) {
+      c += sj.get(s) - s0.get(s);
     }
     return c;
   }
@@ -316,39 +251,14 @@ public final class StateMerger {
     if (owners.length < n) {
       throw new IllegalArgumentException(owners.length + " owners for " + n + " coordinates");
     }
-    checkOwners(owners, 0, n, learners.size());
-    soloOwnersChecked(owners);
-  }
-
-  /**
-   * {@link #soloOwners} for owners the caller has checked ({@link #checkOwners} over every
-   * position): allocates nothing.
-   */
-  public void soloOwnersChecked(int[] owners) {
-    if (owners == null || coords == null || k < 2 || !soloExact) {
-      return;
+    for (int q = 0; q < n; q++) {
+      if (owners[q] < -1 || owners[q] >= learners.size()) {
+        throw new IllegalArgumentException(
+            "owner " + owners[q] + " at " + q + " of " + learners.size() + " learners");
+      }
     }
     this.solo = owners;
     columns.skipSolo(owners);
-  }
-
-  /**
-   * Checks that every owner at positions {@code [lo, hi)} is in {@code -1..learners-1}.
-   *
-   * @throws IllegalArgumentException for an owner outside it
-   */
-  public static void checkOwners(int[] owners, int lo, int hi, int learners) {
-    for (int q = lo; q < hi; q++) {
-      if (owners[q] < -1 || owners[q] >= learners) {
-        throw new IllegalArgumentException(
-            "owner " + owners[q] + " at " + q + " of " + learners + " learners");
-      }
-    }
-  }
-
-  /** Scratch for one thread's {@link #check} or {@link #write}: a column of every learner. */
-  public double[] scratch() {
-    return columns.column();
   }
 
   /** The number of coordinates merged. */
@@ -358,14 +268,10 @@ public final class StateMerger {
 
   /** Checks that every SUM over positions {@code [lo, hi)} fits its element type. */
   public void check(int lo, int hi) {
-    check(lo, hi, columns.column());
-  }
-
-  /** {@link #check(int, int)} with {@code column} for scratch (of {@link #scratch}). */
-  public void check(int lo, int hi, double[] column) {
     if (k < 2) {
       return;
     }
+    double[] column = columns.column();
     List<MergePlan.Buffer> buffers = plan.buffers();
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
       int c1 = Math.min(hi, c0 + CHUNK);
@@ -383,15 +289,8 @@ public final class StateMerger {
    * stores), so all of them hold the merged state there.
    */
   public void write(int lo, int hi, double scale, boolean back) {
-    write(lo, hi, scale, back, columns.column(), columns.column());
-  }
-
-  /**
-   * {@link #write(int, int, double, boolean)} with {@code column} and {@code weightColumn} for
-   * scratch (each of {@link #scratch}; two arrays).
-   */
-  public void write(
-      int lo, int hi, double scale, boolean back, double[] column, double[] weightColumn) {
+    double[] column = columns.column();
+    double[] weightColumn = columns.column();
     for (int c0 = lo; c0 < hi; c0 += CHUNK) {
       writeChunk(c0, Math.min(hi, c0 + CHUNK), scale, back, column, weightColumn);
     }
@@ -469,10 +368,7 @@ public final class StateMerger {
    */
   public void finish(boolean back) {
     if (k == 1) {
-      StateAccess one = learners.get(sole);
-      for (String name : scalarNames) {
-        into.setScalar(name, one.scalar(name));
-      }
+      ordered.get(0).scalarState().forEach(into::setScalar);
     } else if (k > 1) {
       for (int s = 0; s < scalars.length; s++) {
         into.setScalar(plan.scalars().get(s).name(), scalars[s]);
@@ -480,11 +376,9 @@ public final class StateMerger {
       into.afterMerge();
     }
     if (back) {
-      for (int j = 0; j < learners.size(); j++) {
-        StateAccess l = learners.get(j);
-        for (String name : scalarNames) {
-          l.setScalar(name, into.scalar(name));
-        }
+      Map<String, Double> merged = into.scalarState();
+      for (StateAccess l : learners) {
+        merged.forEach(l::setScalar);
         l.stateReplaced();
       }
     }

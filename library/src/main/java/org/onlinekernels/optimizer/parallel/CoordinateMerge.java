@@ -7,7 +7,6 @@ import org.onlinekernels.kernel.lanes.RecordTouch;
 import org.onlinekernels.optimizer.AbstractOptimizer;
 import org.onlinekernels.optimizer.StatefulOptimizer;
 import org.onlinekernels.optimizer.internal.StateAccess;
-import org.onlinekernels.optimizer.merge.MergeOrder;
 import org.onlinekernels.optimizer.merge.StateMerger;
 import org.onlinekernels.optimizer.state.MergePlan;
 import org.onlinekernels.optimizer.state.StateStore;
@@ -50,16 +49,7 @@ public final class CoordinateMerge {
   private final double scale;
 
   /** The coordinates, or null for all of them (read in order: nothing to touch). */
-  private int[] coords;
-
-  /** {@code into}'s state. */
-  private final StateAccess into;
-
-  /** A merge kept across rounds ({@link #kept}): the order found by shares; else null. */
-  private final MergeOrder order;
-
-  /** A merge kept across rounds: per share, two columns of scratch for its passes; else null. */
-  private final double[][] scratch;
+  private final int[] coords;
 
   /**
    * What a pass reads and writes at a coordinate: per state ({@code into}'s and every learner's),
@@ -79,29 +69,11 @@ public final class CoordinateMerge {
       int[] coords,
       StateAccess into,
       List<? extends StateAccess> learners) {
-    this(merger, scale, coords, coords != null, into, learners, null, 0);
-  }
-
-  private CoordinateMerge(
-      StateMerger merger,
-      double scale,
-      int[] coords,
-      boolean listed,
-      StateAccess into,
-      List<? extends StateAccess> learners,
-      MergeOrder order,
-      int shares) {
     this.merger = merger;
     this.scale = scale;
     this.coords = coords;
-    this.into = into;
-    this.order = order;
-    this.scratch = order == null ? null : new double[2 * shares][];
-    for (int s = 0; order != null && s < scratch.length; s++) {
-      scratch[s] = merger.scratch();
-    }
     List<StateStore.Field> starts = new ArrayList<>();
-    if (listed) {
+    if (coords != null) {
       starts(into, starts);
       for (StateAccess l : learners) {
         starts(l, starts);
@@ -219,90 +191,6 @@ public final class CoordinateMerge {
     StateMerger m = StateMerger.prepare(into, learners, coords, n, false);
     into.stateReplaced();
     return new CoordinateMerge(m, 1.0, coords, into, learners);
-  }
-
-  /**
-   * A merge of {@code learners} into {@code into} kept across rounds, over lists of coordinates,
-   * each round's work split into {@code shares} shares (one per thread): per round {@link #scan} on
-   * every share, {@link #reset} on {@code into}'s thread, then {@link #check} and {@link #write} by
-   * share and {@link #finish}, with the caller's barriers between the steps as for {@link
-   * #prepare}. Checks the learners against {@code into} once and allocates everything here: a round
-   * allocates nothing. The learners must stay the same objects with the same parameters.
-   *
-   * @throws IllegalArgumentException for an incompatible learner or {@code shares < 1}
-   * @throws IllegalStateException for a rule whose merged weights are projected onto a ball
-   */
-  public static CoordinateMerge kept(
-      AbstractOptimizer into, List<? extends AbstractOptimizer> learners, int shares) {
-    StateAccess in = into.stateAccess();
-    List<StateAccess> ls = StatefulOptimizer.stateAccess(learners);
-    in.checkOpen();
-    MergePlan plan = in.mergePlan();
-    if (plan != null && !Double.isNaN(plan.ballRadius())) {
-      throw new IllegalStateException(
-          in.algorithm()
-              + " projects its merged weights onto a ball, which needs every coordinate");
-    }
-    StateMerger m = StateMerger.kept(in, ls);
-    return new CoordinateMerge(m, 1.0, null, true, in, ls, new MergeOrder(in, ls, shares), shares);
-  }
-
-  /**
-   * A kept merge's first step, share {@code share}'s part of the round's list: checks positions
-   * {@code [lo, hi)} of {@code coords} and {@code owners} (ascending, in range) and compares the
-   * learners there ({@link MergeOrder#scan}). The shares must cover the list in share order.
-   *
-   * @throws IllegalArgumentException for a coordinate or owner out of range or order
-   */
-  public void scan(int share, int[] coords, int[] owners, int lo, int hi) {
-    order.scan(share, coords, owners, lo, hi);
-  }
-
-  /**
-   * A kept merge's round, on {@code into}'s thread after every share's {@link #scan} of {@code
-   * coords[0..n)} (and {@code owners}, as {@link #prepare}'s; null: not known): orders the
-   * contributors and merges the scalars; writes nothing, allocates nothing.
-   *
-   * @throws IllegalStateException if the scans did not cover the list, or a learner has a pending
-   *     predict
-   * @throws ArithmeticException if a merged scalar overflows (nothing written)
-   */
-  public void reset(int[] coords, int n, int[] owners) {
-    into.checkOpen();
-    if (n < 0 || n > coords.length || (owners != null && owners.length < n)) {
-      throw new IllegalArgumentException(n + " coordinates of a list of " + coords.length);
-    }
-    order.order(coords, n);
-    merger.round(order.contributors(), order.count(), coords, n);
-    merger.soloOwnersChecked(owners);
-    this.coords = coords;
-    into.stateReplaced();
-  }
-
-  /** A kept merge's {@link #check(int, int)} by share {@code share}, with the share's scratch. */
-  public void check(int share, int lo, int hi) {
-    if (!checks) {
-      return;
-    }
-    double[] column = scratch[2 * share];
-    for (int b = lo; b < hi; b += TOUCH) {
-      int e = Math.min(hi, b + TOUCH);
-      touch(b, e);
-      merger.check(b, e, column);
-    }
-  }
-
-  /** A kept merge's {@link #write(int, int)} by share {@code share}, with the share's scratch. */
-  public void write(int share, int lo, int hi) {
-    double[] column = scratch[2 * share];
-    double[] weights = scratch[2 * share + 1];
-    for (int b = lo; b < hi; b += TOUCH) {
-      int e = Math.min(hi, b + TOUCH);
-      if (segments.length > 0) {
-        touch(b, e);
-      }
-      merger.write(b, e, scale, true, column, weights);
-    }
   }
 
   /** The number of coordinates. */

@@ -178,11 +178,6 @@ public final class ScInOL2Optimizer extends RuleOptimizer {
   }
 
   @Override
-  protected double scalar(String name) {
-    return t;
-  }
-
-  @Override
   protected void resetImpl() {
     store.fill("eta", p.epsilon());
     t = 1;

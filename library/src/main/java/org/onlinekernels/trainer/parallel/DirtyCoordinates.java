@@ -25,10 +25,6 @@ final class DirtyCoordinates {
   private final int[][] foundOwner;
 
   private final int[] count;
-
-  /** offset[j]: where thread j placed its coordinates in the round's list. */
-  private final int[] offset;
-
   private final int[] all;
   private final int[] allOwner;
 
@@ -39,7 +35,6 @@ final class DirtyCoordinates {
     this.found = new int[threads][];
     this.foundOwner = new int[threads][];
     this.count = new int[threads];
-    this.offset = new int[threads];
     for (int j = 0; j < threads; j++) {
       found[j] = new int[(wordAt(j + 1) - wordAt(j)) * 64];
       foundOwner[j] = new int[found[j].length];
@@ -107,21 +102,8 @@ final class DirtyCoordinates {
     for (int i = 0; i < j; i++) {
       at += count[i];
     }
-    offset[j] = at;
     System.arraycopy(found[j], 0, all, at, count[j]);
     System.arraycopy(foundOwner[j], 0, allOwner, at, count[j]);
-  }
-
-  /**
-   * Where thread {@code j} placed its coordinates in the round's list (after its {@link #place}).
-   */
-  int offset(int j) {
-    return offset[j];
-  }
-
-  /** How many coordinates thread {@code j} collected this round. */
-  int count(int j) {
-    return count[j];
   }
 
   /**

@@ -74,15 +74,6 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
   private final DirtyCoordinates dirty;
   private final CoordinateMerge[] merges;
 
-  /**
-   * Per output, the merge kept across rounds where merges visit only the rows' coordinates (made
-   * again when the handover replaces the learners); null otherwise.
-   */
-  private final CoordinateMerge[] kept;
-
-  /** Test hook: told on each worker's thread when it starts and ends its part of a merge. */
-  private MergeWatch watch;
-
   /** Per thread (a cache line apart): the positions it wrote, over every fit. */
   private final long[][] writtenPositions;
 
@@ -165,10 +156,6 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     this.local = SharedState.lockFree(learners.of(0)[0]);
     this.dirty = local ? new DirtyCoordinates(d, threads) : null;
     this.merges = new CoordinateMerge[k];
-    this.kept = local ? new CoordinateMerge[k] : null;
-    if (local) {
-      keepMerges();
-    }
     this.writtenPositions = new long[threads][8];
     this.shuffler = new Random(config.seed());
     this.team = new Team(threads);
@@ -290,35 +277,9 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
     handover.move(j, learners.of(j));
     team.clocks().handedOver(j, since, done);
     team.await(j);
-    if (j == 0) {
-      if (handover.moved()) {
-        learners.freeFirst();
-      }
-      if (local) {
-        // The kept merges name the learners, which the handover replaced: once per fit at most.
-        keepMerges();
-      }
+    if (j == 0 && handover.moved()) {
+      learners.freeFirst();
     }
-  }
-
-  /** Makes each output's merge kept across rounds, for the learners there are now. */
-  private void keepMerges() {
-    for (int c = 0; c < k; c++) {
-      kept[c] =
-          CoordinateMerge.kept(
-              (AbstractOptimizer) merged.optimizer(c), learners.output(c), threads);
-    }
-  }
-
-  /** Test hook: what each worker's thread does at the start and end of its part of a merge. */
-  interface MergeWatch {
-    /** On thread {@code j}, entering ({@code start}) or leaving its part of a merge. */
-    void at(int j, boolean start);
-  }
-
-  /** Sets the test hook (null: none), before a {@link #fit}. */
-  void watch(MergeWatch w) {
-    this.watch = w;
   }
 
   @Override
@@ -344,68 +305,49 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
    * every learner holding the merged state.
    */
   private void mergeRound(int j, long done) {
-    MergeWatch w = watch;
-    if (w != null) {
-      w.at(j, true);
-    }
     if (local) {
       dirty.collect(j);
       team.await(j);
       dirty.place(j);
-      int[] coords = dirty.list();
-      int at = dirty.offset(j);
-      for (CoordinateMerge m : kept) {
-        m.scan(j, coords, dirty.owners(), at, at + dirty.count(j));
-      }
       team.await(j);
     }
-    CoordinateMerge[] ms = local ? kept : merges;
     if (j == 0) {
       long since = System.nanoTime();
+      int[] coords = local ? dirty.list() : null;
       int count = local ? dirty.count() : d;
       for (int c = 0; c < k; c++) {
-        if (local) {
-          kept[c].reset(dirty.list(), count, dirty.owners());
-        } else {
-          merges[c] =
-              CoordinateMerge.prepare(
-                  (AbstractOptimizer) merged.optimizer(c), learners.output(c), null, count, null);
-        }
+        merges[c] =
+            CoordinateMerge.prepare(
+                (AbstractOptimizer) merged.optimizer(c),
+                learners.output(c),
+                coords,
+                count,
+                local ? dirty.owners() : null);
       }
       listedPositions += (long) count * k;
       team.clocks().alone(j, since);
     }
     team.await(j);
     boolean checks = false;
-    for (CoordinateMerge m : ms) {
+    for (CoordinateMerge m : merges) {
       checks |= m.checks();
     }
     if (checks) {
-      for (CoordinateMerge m : ms) {
-        int lo = share(m.size(), j);
-        int hi = share(m.size(), j + 1);
-        if (local) {
-          m.check(j, lo, hi);
-        } else {
-          m.check(lo, hi);
-        }
+      for (CoordinateMerge m : merges) {
+        m.check(share(m.size(), j), share(m.size(), j + 1));
       }
       team.await(j);
     }
-    for (CoordinateMerge m : ms) {
+    for (CoordinateMerge m : merges) {
       int lo = share(m.size(), j);
       int hi = share(m.size(), j + 1);
-      if (local) {
-        m.write(j, lo, hi);
-      } else {
-        m.write(lo, hi);
-      }
+      m.write(lo, hi);
       writtenPositions[j][0] += hi - lo;
     }
     team.await(j);
     if (j == 0) {
       long since = System.nanoTime();
-      for (CoordinateMerge m : ms) {
+      for (CoordinateMerge m : merges) {
         m.finish();
       }
       rounds++;
@@ -415,9 +357,6 @@ public final class ParallelTrainer implements ParallelTraining.Fit {
       team.clocks().alone(j, since);
     }
     team.await(j);
-    if (w != null) {
-      w.at(j, false);
-    }
   }
 
   /**

@@ -28,7 +28,8 @@
 #      SCALE (cores.c's scale, default 0.5), MARGINS (default "scinol2:0.005 adagrad:0.03"),
 #      WT (the checkout whose bin/online-kernels runs; default this one), RUN (files; default
 #      $WT/target/threads), NICE (a prefix for every command, e.g. "nice -n 19" for a dry run),
-#      PREPARE=1 (only write the data files and build the jars, before the quiet window)
+#      PREPARE=1 (only write the data files and build the jars, before the quiet window),
+#      PARTS (the parts to run, default abc)
 set -u
 N=${N:-10}
 NBIG=${NBIG:-5}
@@ -57,6 +58,7 @@ for r in $ROWS $(for s in $SIZES; do echo "${s%%:*}"; done | sort -u); do
 done
 OUT=$RUN/targets-$(date -u +%H%M%S)
 mkdir -p "$OUT"
+PARTS=${PARTS:-abc}
 START=$(date +%s)
 {
   echo "# start $(date -u) $(uptime)"
@@ -94,32 +96,38 @@ print(part, rule, size, pair, label, j["seconds"], j["threads"], j["progressive"
 PY
 }
 
-for rule in $RULES; do
+# in_turn PAIR A B: the pair's two runs, A first in odd pairs and B first in even ones, so that
+# whatever favours the first (or second) run of a pair falls on both sides alike.
+in_turn() {
+  if (($1 % 2)); then $2 && $3; else $3 && $2; fi
+}
+
+[[ $PARTS == *a* ]] && for rule in $RULES; do
   ex=$((ROWS * EPOCHS))
   for ((i = 1; i <= N; i++)); do
-    run a "$rule" "$ex" "$i" t1 1 "$ROWS" "$EPOCHS" --threads 1
-    run a "$rule" "$ex" "$i" t2 1 "$ROWS" "$EPOCHS" --threads 2
+    in_turn "$i" "run a $rule $ex $i t1 1 $ROWS $EPOCHS --threads 1" \
+      "run a $rule $ex $i t2 1 $ROWS $EPOCHS --threads 2"
   done
 done
 echo "# (a) done $(date -u) $(uptime)" >>"$OUT/log"
-for rule in $RULES; do
+[[ $PARTS == *b* ]] && for rule in $RULES; do
   for s in $SIZES; do
     rows=${s%%:*}
     ep=${s##*:}
     pairs=$N
     [[ $s == "$LAST" ]] && pairs=$NBIG
     for ((i = 1; i <= pairs; i++)); do
-      run b "$rule" $((rows * ep)) "$i" t1 0 "$rows" "$ep" --threads 1
-      run b "$rule" $((rows * ep)) "$i" auto 0 "$rows" "$ep" --threads auto
+      in_turn "$i" "run b $rule $((rows * ep)) $i t1 0 $rows $ep --threads 1" \
+        "run b $rule $((rows * ep)) $i auto 0 $rows $ep --threads auto"
     done
   done
 done
 echo "# (b) done $(date -u) $(uptime)" >>"$OUT/log"
-for rule in $RULES; do
+[[ $PARTS == *c* ]] && for rule in $RULES; do
   ex=$((ROWS * EPOCHS))
   for ((i = 1; i <= N; i++)); do
-    run c "$rule" "$ex" "$i" t1 1 "$ROWS" "$EPOCHS" --threads 1
-    run c "$rule" "$ex" "$i" det2 1 "$ROWS" "$EPOCHS" --deterministic --threads 2
+    in_turn "$i" "run c $rule $ex $i t1 1 $ROWS $EPOCHS --threads 1" \
+      "run c $rule $ex $i det2 1 $ROWS $EPOCHS --deterministic --threads 2"
   done
 done
 echo "# end $(date -u) $(uptime); $(($(date +%s) - START)) s" >>"$OUT/log"

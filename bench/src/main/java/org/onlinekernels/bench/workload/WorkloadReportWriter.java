@@ -52,10 +52,7 @@ public final class WorkloadReportWriter {
       UnaryOperator<String> command,
       BiConsumer<StringBuilder, List<WorkloadResult>> verdicts)
       throws IOException {
-    List<WorkloadResult> rows = new ArrayList<>();
-    List<String> lines = Files.readAllLines(dir.resolve("workload-results.csv"));
-    for (String l : lines.subList(1, lines.size()))
-      if (!l.isBlank()) rows.add(WorkloadResult.parse(l));
+    List<WorkloadResult> rows = new ArrayList<>(WorkloadResult.read(dir));
     Properties props = new Properties();
     try (var r = Files.newBufferedReader(dir.resolve("workload-run.properties"))) {
       props.load(r);

@@ -1,5 +1,9 @@
 package org.onlinekernels.bench.workload;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -56,6 +60,15 @@ public record WorkloadResult(
         fmt(msMax),
         Integer.toString(iterations),
         fmt(cpuMs));
+  }
+
+  /**
+   * The results a run stored in {@code dir/workload-results.csv}, in its order (the header and
+   * blank lines skipped).
+   */
+  public static List<WorkloadResult> read(Path dir) throws IOException {
+    List<String> lines = Files.readAllLines(dir.resolve("workload-results.csv"));
+    return lines.stream().skip(1).filter(l -> !l.isBlank()).map(WorkloadResult::parse).toList();
   }
 
   static WorkloadResult parse(String line) {

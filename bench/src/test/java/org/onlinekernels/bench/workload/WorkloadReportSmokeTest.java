@@ -40,10 +40,7 @@ class WorkloadReportSmokeTest {
 
   /** The results {@link #run} stored in {@code out}. */
   static List<WorkloadResult> results(Path out) throws Exception {
-    return Files.readAllLines(out.resolve("workload-results.csv")).stream()
-        .skip(1)
-        .map(WorkloadResult::parse)
-        .toList();
+    return WorkloadResult.read(out);
   }
 
   /** How far apart the thread CPU clock and the wall clock may run: 1 %. */

@@ -35,7 +35,7 @@ public final class DesignComparison {
 
   /** Writes the page of runs {@code today} and {@code first} to {@code out}. */
   public static void write(Path today, Path first, Path out) throws IOException {
-    DesignCells d = DesignCells.of(results(today), results(first));
+    DesignCells d = DesignCells.of(WorkloadResult.read(today), WorkloadResult.read(first));
     Properties pt = props(today);
     Properties pf = props(first);
     StringBuilder md = new StringBuilder("# Issue #38: today's design, the first design and C\n\n");
@@ -140,13 +140,6 @@ public final class DesignComparison {
         cells.stream()
             .map(c -> c.rule() + " on " + c.stream() + " (" + f2(c.todayOverFirst()) + ")")
             .toList());
-  }
-
-  private static List<WorkloadResult> results(Path dir) throws IOException {
-    return Files.readAllLines(dir.resolve("workload-results.csv")).stream()
-        .skip(1)
-        .map(WorkloadResult::parse)
-        .toList();
   }
 
   private static Properties props(Path dir) throws IOException {

@@ -41,11 +41,7 @@ class MetalRulesSmokeTest {
     }
     assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out + "/tmp)");
     assertEquals(DesignCells.CONTENDER, props.getProperty("contenders"));
-    List<WorkloadResult> rows =
-        Files.readAllLines(out.resolve("workload-results.csv")).stream()
-            .skip(1)
-            .map(WorkloadResult::parse)
-            .toList();
+    List<WorkloadResult> rows = WorkloadResult.read(out);
     boolean gcc = MachineInfo.program(System.getProperty("workload.cc", "gcc")).isPresent();
     int rules = Rules.names().size();
     Set<String> contenders =

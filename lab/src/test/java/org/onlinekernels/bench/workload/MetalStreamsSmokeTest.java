@@ -43,11 +43,7 @@ class MetalStreamsSmokeTest {
       props.load(r);
     }
     assertEquals("", props.getProperty("failed"), "failed benchmarks (see " + out + "/tmp)");
-    List<WorkloadResult> rows =
-        Files.readAllLines(out.resolve("workload-results.csv")).stream()
-            .skip(1)
-            .map(WorkloadResult::parse)
-            .toList();
+    List<WorkloadResult> rows = WorkloadResult.read(out);
     boolean gcc = MachineInfo.program(System.getProperty("workload.cc", "gcc")).isPresent();
     // hand, trainer x 2, per-call, rounds, rounds-buffers (+ C) per rule, float only.
     assertEquals(

@@ -43,8 +43,11 @@ class WorkloadReportSmokeTest {
     return WorkloadResult.read(out);
   }
 
-  /** How far apart the thread CPU clock and the wall clock may run: 1 %. */
-  private static final double CLOCKS = 1.01;
+  /**
+   * The most thread CPU time a pass may post against the slowest wall pass: double, for the two
+   * clocks' disagreement (see the check).
+   */
+  private static final double ONE_PASS = 2;
 
   @Test
   void quickProfileRunsEveryContenderAndWritesTheReport(@TempDir Path out) throws Exception {
@@ -60,12 +63,13 @@ class WorkloadReportSmokeTest {
     for (String l : csv.subList(1, csv.size())) {
       WorkloadResult r = WorkloadResult.parse(l);
       assertTrue(r.msMedian() > 0 && Double.isFinite(r.examplesPerSecond()), l);
-      // Thread CPU time of the same passes: measured, and never more than the slowest wall pass
-      // (plus the clock reads' own cost), within the two clocks' disagreement: the thread CPU
-      // clock is the scheduler's and the wall clock another source, which on a virtual machine
-      // were seen a fraction of a percent apart (Tribuo's pass, CPU above wall). A clock that
-      // counted another thread's work too would be far beyond 1 %.
-      assertTrue(r.cpuMs() > 0 && r.cpuMs() <= r.msMax() * CLOCKS + 0.05, "cpu_ms: " + l);
+      // Thread CPU time of the same passes: measured, and per pass, not per iteration: a clock
+      // window that spanned several passes (the per-invocation set-up and tear-down wired at
+      // another level) would post several passes' time. What the clock counts (the pass, on this
+      // thread only) is WorkloadCpuClockTest's: the thread CPU clock and the wall clock disagree
+      // too much on a loaded virtual machine to be compared closely (the CPU clock ran well ahead
+      // of the wall clock over single passes), so the bound here is a pass and its double.
+      assertTrue(r.cpuMs() > 0 && r.cpuMs() <= r.msMax() * ONE_PASS, "cpu_ms: " + l);
     }
     WorkloadReportWriter.write(out);
     String md = Files.readString(out.resolve("workload.md"));

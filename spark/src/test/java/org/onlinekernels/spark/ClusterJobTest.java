@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -25,16 +26,29 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The jobs on a real Spark standalone cluster (a master and two workers of one core each, started
  * from the Maven jars by {@code spark/bin/standalone-cluster}, on 127.0.0.1), submitted through
- * Spark's own {@code SparkSubmit} with our jars: the training job (austen_lines, ScInOL2, 6
- * classes, 2 partitions, rounds of 20,000 examples) and the streaming trainer on a directory of
- * LIBSVM files (heart_scale in three files, one micro-batch each) write model files equal byte for
- * byte to the same jobs' in {@code local[2]}; both workers ran executors of each job; and no
- * process of the cluster or of the jobs, driver and executors included, listens beyond the loopback
- * address.
+ * Spark's own {@code SparkSubmit} with our jars: the training job (austen_lines' first 6,000 rows,
+ * ScInOL2, 6 classes, 2 partitions, three rounds of 2,000 examples) and the streaming trainer on a
+ * directory of LIBSVM files (heart_scale in three files, one micro-batch each) write model files
+ * equal byte for byte to the same jobs' in {@code local[2]}; both workers ran executors of each
+ * job; and no process of the cluster or of the jobs, driver and executors included, listens beyond
+ * the loopback address.
  */
 @Tag("long")
 class ClusterJobTest {
   private static final int AUSTEN_D = 12549;
+
+  /**
+   * The batch job's share of austen_lines: its first rows (all 6 classes, checked), spread over
+   * both partitions and merged in three rounds of {@link #MERGE_EVERY} examples. What the test
+   * proves does not grow with the rows; the executors' and the local run's work does.
+   */
+  private static final int TRAIN_ROWS = 6000;
+
+  /** Examples between the batch job's merges: three rounds over {@link #TRAIN_ROWS}. */
+  private static final int MERGE_EVERY = 2000;
+
+  /** Rows of austen_lines' test file the batch job scores (all 6 classes, checked). */
+  private static final int TEST_ROWS = 3000;
 
   /** The jobs' model in {@code local[2]}: the entry point's {@code run} on the shared session. */
   private static void local(Path model, String... args) throws Exception {
@@ -59,8 +73,8 @@ class ClusterJobTest {
   void submittedJobsWriteTheModelsOfLocalTwoOnLoopbackOnly(@TempDir Path tmp) throws Exception {
     Assumptions.assumeTrue(Listeners.available(), "needs Linux's /proc/net/tcp");
     Path jars = StandaloneCluster.jars(tmp.resolve("jars"));
-    String train = data("austen_lines.train.svm").toAbsolutePath().toString();
-    String test = data("austen_lines.test.svm").toAbsolutePath().toString();
+    String train = head("austen_lines.train.svm", TRAIN_ROWS, tmp).toString();
+    String test = head("austen_lines.test.svm", TEST_ROWS, tmp).toString();
     List<String> batch =
         List.of(
             "--train",
@@ -72,7 +86,7 @@ class ClusterJobTest {
             "--partitions",
             "2",
             "--merge-every",
-            "20000",
+            Integer.toString(MERGE_EVERY),
             "--algorithm",
             "scinol2");
     Path in = streamFolder(tmp.resolve("in"));
@@ -163,6 +177,20 @@ class ClusterJobTest {
             }
           }
         });
+  }
+
+  /**
+   * The first {@code rows} lines of data file {@code name}, as a file of {@code dir}; fails unless
+   * they hold all 6 classes of austen_lines.
+   */
+  private static Path head(String name, int rows, Path dir) throws Exception {
+    List<String> lines = Files.readAllLines(data(name)).subList(0, rows);
+    Set<String> classes = new TreeSet<>();
+    lines.forEach(l -> classes.add(l.split(" ", 2)[0]));
+    assertEquals(Set.of("0", "1", "2", "3", "4", "5"), classes, name + ": classes of its head");
+    Path f = dir.resolve(name);
+    Files.write(f, lines);
+    return f.toAbsolutePath();
   }
 
   /** heart_scale in three LIBSVM files of 90 rows, dated a minute apart (the source's order). */

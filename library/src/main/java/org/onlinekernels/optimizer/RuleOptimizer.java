@@ -246,10 +246,11 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   @Override
   protected double predictSparseImpl(MemorySegment idx, MemorySegment val, int nnz) {
     keptValid = false;
-    if (needsInputNorm) {
-      inputNorm = linalg.sumOfSquares(val, nnz);
-    }
     row.copy(idx, val, nnz);
+    if (needsInputNorm) {
+      // The copy, not the caller's segment: see normOfCopy.
+      inputNorm = normOfCopy(nnz);
+    }
     scratch.ensure(nnz);
     double sum;
     // A separate sparse predict sums as the kernels' sparse predict always has (two partial sums)
@@ -317,15 +318,25 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
   @Override
   protected void updateSparse(MemorySegment idx, MemorySegment val, int nnz, double g) {
     keptValid = false;
+    row.copy(idx, val, nnz);
     if (needsInputNormAtUpdate) {
-      inputNorm = linalg.sumOfSquares(val, nnz);
+      inputNorm = normOfCopy(nnz);
     }
     if (!beforeUpdate(g)) {
       afterUpdate(0, false);
       return;
     }
-    row.copy(idx, val, nnz);
     afterUpdate(state.updateRecompute(row.idx(), row.vf(), row.vd(), 0, nnz, g), false);
+  }
+
+  /**
+   * {@code ||x||^2} of the row copied into {@link #row}: the same values in the same order as the
+   * caller's segment, so the same bits. Every sparse norm sums this one heap segment (the rounds'
+   * too), so the kernel's loops see one segment kind: a caller's native rows mixed in made C2's
+   * profiled loop predicates fail and the kernel recompile again and again.
+   */
+  private double normOfCopy(int nnz) {
+    return linalg.sumOfSquares(row.valueView(), nnz);
   }
 
   @Override

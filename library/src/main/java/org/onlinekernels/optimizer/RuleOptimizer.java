@@ -278,7 +278,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     }
     keptValid = false;
     if (needsInputNormAtUpdate) {
-      inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
+      inputNorm = normOfCopy(nnz);
     }
     updateFromScratch(row.idx(), row.vf(), row.vd(), 0, nnz, g, keptGathered);
   }
@@ -331,9 +331,9 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
 
   /**
    * {@code ||x||^2} of the row copied into {@link #row}: the same values in the same order as the
-   * caller's segment, so the same bits. Every sparse norm sums this one heap segment (the rounds'
-   * too), so the kernel's loops see one segment kind: a caller's native rows mixed in made C2's
-   * profiled loop predicates fail and the kernel recompile again and again.
+   * caller's segment, so the same bits. Every sparse norm sums this one heap segment (the per-call
+   * path's and the rounds'), so the kernel's loops see one segment kind: a caller's native rows
+   * mixed in made C2's profiled loop predicates fail and the kernel recompile again and again.
    */
   private double normOfCopy(int nnz) {
     return linalg.sumOfSquares(row.valueView(), nnz);
@@ -411,7 +411,7 @@ public abstract class RuleOptimizer extends AbstractOptimizer {
     keptValid = false;
     if (needsInputNorm || needsInputNormAtUpdate) {
       row.values(vf, vd, from, nnz);
-      inputNorm = linalg.sumOfSquares(row.valueView(), nnz);
+      inputNorm = normOfCopy(nnz);
     }
     if (tuning.touchesOwnRow() && state.isBlock()) {
       storage.touchRecords(idx, from, nnz);
